@@ -1,0 +1,17 @@
+/**
+ * Jest runs in ESM mode (NestJS 12 is ESM-only): ts-jest compiles with `useESM`, and the
+ * `.js` suffixes of relative imports are mapped back to their `.ts` sources.
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+  },
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testTimeout: 60_000,
+};

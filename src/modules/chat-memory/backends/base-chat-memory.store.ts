@@ -1,0 +1,93 @@
+import { ConversationVersionConflictError } from '../errors/conversation-version-conflict.error.js';
+import type {
+  AddMessagesOptions,
+  AddMessagesResult,
+  ChatMemoryStore,
+} from '../interfaces/chat-memory-store.interface.js';
+import type { ChatMessage, StoredChatMessage } from '../interfaces/chat-message.interface.js';
+import {
+  assertConversationId,
+  assertInteger,
+  prepareBatch,
+} from '../validation/chat-memory-arguments.js';
+import type { PreparedMessage } from '../validation/prepared-message.js';
+
+/** What a backend's atomic append reports. */
+export interface AppendOutcome {
+  /** True if new messages would have been written but `expectedVersion` did not match. */
+  conflict: boolean;
+  /** The stored version after the append (before it, on a conflict). */
+  version: number;
+}
+
+/**
+ * Shared front of every built-in backend: validates arguments before any I/O, assigns ids, turns a
+ * conflicting append into `ConversationVersionConflictError` and decodes stored JSON. A backend
+ * implements the raw operations on already-valid input.
+ */
+export abstract class BaseChatMemoryStore implements ChatMemoryStore {
+  /**
+   * Appends the messages whose ids are not stored yet, atomically, checking `expectedVersion` only
+   * if at least one message is new.
+   */
+  protected abstract appendBatch(
+    conversationId: string,
+    messages: PreparedMessage[],
+    expectedVersion: number | undefined,
+  ): Promise<AppendOutcome>;
+  /** Every stored message's JSON, oldest first. */
+  protected abstract readAll(conversationId: string): Promise<string[]>;
+  /** The newest `n` (≥ 1) messages' JSON, oldest first. */
+  protected abstract readTail(conversationId: string, n: number): Promise<string[]>;
+  /** Up to `limit` (≥ 1) messages' JSON at positions after `fromVersion`, oldest first. */
+  protected abstract readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]>;
+  protected abstract readVersion(conversationId: string): Promise<number>;
+  protected abstract removeConversation(conversationId: string): Promise<void>;
+
+  async get(conversationId: string): Promise<StoredChatMessage[]> {
+    assertConversationId(conversationId);
+    return decodeAll(await this.readAll(conversationId));
+  }
+
+  async add(
+    conversationId: string,
+    messages: ChatMessage[],
+    options: AddMessagesOptions = {},
+  ): Promise<AddMessagesResult> {
+    assertConversationId(conversationId);
+    const prepared = prepareBatch(messages, options?.expectedVersion);
+    if (prepared.length === 0) return { version: await this.readVersion(conversationId), ids: [] };
+    const outcome = await this.appendBatch(conversationId, prepared, options?.expectedVersion);
+    if (outcome.conflict) {
+      throw new ConversationVersionConflictError(conversationId, options.expectedVersion ?? -1, outcome.version);
+    }
+    return { version: outcome.version, ids: prepared.map((message) => message.id) };
+  }
+
+  async clear(conversationId: string): Promise<void> {
+    assertConversationId(conversationId);
+    await this.removeConversation(conversationId);
+  }
+
+  async tail(conversationId: string, n: number): Promise<StoredChatMessage[]> {
+    assertConversationId(conversationId);
+    assertInteger(n, 'n', 0);
+    return n === 0 ? [] : decodeAll(await this.readTail(conversationId, n));
+  }
+
+  async range(conversationId: string, fromVersion: number, limit: number): Promise<StoredChatMessage[]> {
+    assertConversationId(conversationId);
+    assertInteger(fromVersion, 'fromVersion', 0);
+    assertInteger(limit, 'limit', 0);
+    return limit === 0 ? [] : decodeAll(await this.readRange(conversationId, fromVersion, limit));
+  }
+
+  async version(conversationId: string): Promise<number> {
+    assertConversationId(conversationId);
+    return this.readVersion(conversationId);
+  }
+}
+
+function decodeAll(rows: string[]): StoredChatMessage[] {
+  return rows.map((json) => JSON.parse(json) as StoredChatMessage);
+}

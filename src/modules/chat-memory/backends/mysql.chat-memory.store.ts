@@ -1,0 +1,73 @@
+import type { DataSource } from 'typeorm';
+import type { PreparedMessage } from '../validation/prepared-message.js';
+import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
+
+/**
+ * MariaDB/MySQL backend. `add` is one `CALL agent_chat_append(...)` carrying the batch as a JSON
+ * array (one round trip, one commit); reads use the `(conversation_id, seq)` primary key. Ids are
+ * `VARBINARY`, compared byte by byte.
+ */
+export class MysqlChatMemoryStore extends BaseChatMemoryStore {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  protected async appendBatch(
+    conversationId: string,
+    messages: PreparedMessage[],
+    expectedVersion: number | undefined,
+  ): Promise<AppendOutcome> {
+    const batch = JSON.stringify(messages.map((message) => [message.id, message.role, message.json]));
+    const [resultSet] = (await this.dataSource.query('CALL agent_chat_append(?, ?, ?)', [
+      conversationId,
+      batch,
+      expectedVersion ?? null,
+    ])) as [Array<{ conflict: number | string; version: number | string }>];
+    const row = resultSet[0]!;
+    return { conflict: Number(row.conflict) === 1, version: Number(row.version) };
+  }
+
+  protected async readAll(conversationId: string): Promise<string[]> {
+    return bodies(
+      await this.dataSource.query(
+        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq',
+        [conversationId],
+      ),
+    );
+  }
+
+  protected async readTail(conversationId: string, n: number): Promise<string[]> {
+    const newestFirst = bodies(
+      await this.dataSource.query(
+        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+        [conversationId, n],
+      ),
+    );
+    return newestFirst.reverse();
+  }
+
+  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+    return bodies(
+      await this.dataSource.query(
+        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        [conversationId, fromVersion, limit],
+      ),
+    );
+  }
+
+  protected async readVersion(conversationId: string): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      'SELECT version FROM agent_chat_conversations WHERE conversation_id = ?',
+      [conversationId],
+    )) as Array<{ version: number | string }>;
+    return row ? Number(row.version) : 0;
+  }
+
+  protected async removeConversation(conversationId: string): Promise<void> {
+    await this.dataSource.query('CALL agent_chat_clear(?)', [conversationId]);
+  }
+}
+
+function bodies(rows: Array<{ body: string }>): string[] {
+  return rows.map((row) => row.body);
+}

@@ -1,0 +1,100 @@
+import type { Statement } from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
+import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import type { PreparedMessage } from '../validation/prepared-message.js';
+import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
+
+/**
+ * SQLite backend, on the one better-sqlite3 connection TypeORM holds for the file. Every write is a
+ * synchronous `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock up front (other processes
+ * wait up to the busy timeout) and never awaits inside, so no other work of this process can
+ * interleave with it. Statements are prepared once.
+ */
+export class SqliteChatMemoryStore extends BaseChatMemoryStore {
+  private readonly db: SqliteHandle;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly appendTransaction: (
+    conversationId: string,
+    messages: PreparedMessage[],
+    expectedVersion: number | undefined,
+  ) => AppendOutcome;
+  private readonly clearTransaction: (conversationId: string) => void;
+
+  constructor(dataSource: DataSource) {
+    super();
+    this.db = sqliteHandle(dataSource);
+    const statements = prepareStatements(this.db);
+    this.statements = statements;
+    this.appendTransaction = immediate(this.db, (conversationId, messages, expectedVersion) => {
+      const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
+      const fresh = messages.filter((message) => statements.exists.get(conversationId, message.id) === undefined);
+      if (fresh.length === 0) return { conflict: false, version };
+      if (expectedVersion !== undefined && expectedVersion !== version) return { conflict: true, version };
+      fresh.forEach((message, index) =>
+        statements.insert.run(conversationId, version + index + 1, message.id, message.role, message.json),
+      );
+      statements.setVersion.run(conversationId, version + fresh.length);
+      return { conflict: false, version: version + fresh.length };
+    });
+    this.clearTransaction = immediate(this.db, (conversationId: string) => {
+      statements.deleteMessages.run(conversationId);
+      statements.deleteConversation.run(conversationId);
+    });
+  }
+
+  protected async appendBatch(
+    conversationId: string,
+    messages: PreparedMessage[],
+    expectedVersion: number | undefined,
+  ): Promise<AppendOutcome> {
+    return this.appendTransaction(conversationId, messages, expectedVersion);
+  }
+
+  protected async readAll(conversationId: string): Promise<string[]> {
+    return this.statements.all.all(conversationId) as string[];
+  }
+
+  protected async readTail(conversationId: string, n: number): Promise<string[]> {
+    return (this.statements.tail.all(conversationId, n) as string[]).reverse();
+  }
+
+  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+    return this.statements.range.all(conversationId, fromVersion, limit) as string[];
+  }
+
+  protected async readVersion(conversationId: string): Promise<number> {
+    return (this.statements.version.get(conversationId) as number | undefined) ?? 0;
+  }
+
+  protected async removeConversation(conversationId: string): Promise<void> {
+    this.clearTransaction(conversationId);
+  }
+}
+
+function prepareStatements(db: SqliteHandle) {
+  const pluck = (sql: string): Statement => db.prepare(sql).pluck();
+  return {
+    version: pluck('SELECT version FROM agent_chat_conversations WHERE conversation_id = ?'),
+    exists: pluck('SELECT 1 FROM agent_chat_messages WHERE conversation_id = ? AND message_id = ?'),
+    insert: db.prepare(
+      'INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (?, ?, ?, ?, ?)',
+    ),
+    setVersion: db.prepare(
+      `INSERT INTO agent_chat_conversations (conversation_id, version) VALUES (?, ?)
+       ON CONFLICT (conversation_id) DO UPDATE SET version = excluded.version`,
+    ),
+    all: pluck('SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq'),
+    tail: pluck('SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?'),
+    range: pluck(
+      'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
+    deleteMessages: db.prepare('DELETE FROM agent_chat_messages WHERE conversation_id = ?'),
+    deleteConversation: db.prepare('DELETE FROM agent_chat_conversations WHERE conversation_id = ?'),
+  };
+}
+
+/** Wraps `fn` in a synchronous `BEGIN IMMEDIATE` transaction. */
+function immediate<Args extends unknown[], R>(db: SqliteHandle, fn: (...args: Args) => R): (...args: Args) => R {
+  const transaction = db.transaction(fn);
+  return (...args: Args) => transaction.immediate(...args);
+}

@@ -1,0 +1,87 @@
+import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
+import type { ChatMemoryBackend, ChatMemoryModuleOptions } from './chat-memory.options.js';
+
+const MODULE = 'ChatMemoryModule';
+const BACKENDS: readonly ChatMemoryBackend[] = ['memory', 'sqlite', 'postgres', 'mysql', 'redis', 'custom'];
+const URL_SCHEMES: Record<string, readonly string[]> = {
+  postgres: ['postgres:', 'postgresql:'],
+  mysql: ['mysql:', 'mariadb:'],
+  redis: ['redis:', 'rediss:'],
+};
+
+/**
+ * Checks `ChatMemoryModule` options at bootstrap and returns them typed, or throws
+ * {@link InvalidModuleOptionsError} naming the option at fault.
+ */
+export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptions {
+  if (typeof value !== 'object' || value === null) fail('options', 'must be an object');
+  const options = value as Record<string, unknown>;
+  const backend = options.backend;
+  if (!BACKENDS.includes(backend as ChatMemoryBackend)) {
+    fail('backend', `must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(backend)}`);
+  }
+  switch (backend as ChatMemoryBackend) {
+    case 'memory':
+      break;
+    case 'sqlite':
+      if (options.dataSource === undefined) assertNonEmptyString(options.path, 'path', "a file path or ':memory:'");
+      break;
+    case 'postgres':
+    case 'mysql':
+      if (options.dataSource === undefined) assertUrl(options.url, backend as string);
+      break;
+    case 'redis':
+      if (options.client === undefined) assertUrl(options.url, 'redis');
+      if (options.keyPrefix !== undefined) assertKeyPrefix(options.keyPrefix);
+      break;
+    case 'custom':
+      if (typeof options.store !== 'function' && !isStoreInstance(options.store)) {
+        fail('store', 'must be a ChatMemoryStore class or an instance with get, add, clear, tail, range and version');
+      }
+      break;
+  }
+  if (options.dataSource !== undefined && !isDataSource(options.dataSource)) {
+    fail('dataSource', 'must be a TypeORM DataSource');
+  }
+  if (options.migrationsRun !== undefined && typeof options.migrationsRun !== 'boolean') {
+    fail('migrationsRun', 'must be a boolean');
+  }
+  return options as unknown as ChatMemoryModuleOptions;
+}
+
+function assertUrl(value: unknown, backend: string): void {
+  assertNonEmptyString(value, 'url', `a ${backend} URL`);
+  let protocol: string;
+  try {
+    protocol = new URL(value as string).protocol;
+  } catch {
+    fail('url', `must be a valid ${backend} URL (${URL_SCHEMES[backend]!.join('//…, ')}//…)`);
+  }
+  if (!URL_SCHEMES[backend]!.includes(protocol)) {
+    fail('url', `must start with ${URL_SCHEMES[backend]!.join(' or ')} for the ${backend} backend, got "${protocol}"`);
+  }
+}
+
+function assertKeyPrefix(value: unknown): void {
+  if (typeof value !== 'string' || /[{}]/.test(value)) {
+    fail('keyPrefix', 'must be a string without "{" or "}" (they would break the cluster hash tag)');
+  }
+}
+
+function assertNonEmptyString(value: unknown, option: string, expected: string): void {
+  if (typeof value !== 'string' || value.length === 0) fail(option, `must be ${expected}`);
+}
+
+function isStoreInstance(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return ['get', 'add', 'clear', 'tail', 'range', 'version'].every((method) => typeof candidate[method] === 'function');
+}
+
+function isDataSource(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'options' in value && 'query' in value;
+}
+
+function fail(option: string, problem: string): never {
+  throw new InvalidModuleOptionsError(MODULE, option, problem);
+}

@@ -1,0 +1,101 @@
+import type { Type } from '@nestjs/common';
+import type { ModuleRef } from '@nestjs/core';
+import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
+import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
+import type { SqlTarget } from '../connections/sql/sql-target.js';
+import { InMemoryChatMemoryStore } from './backends/in-memory.chat-memory.store.js';
+import { MysqlChatMemoryStore } from './backends/mysql.chat-memory.store.js';
+import { PostgresChatMemoryStore } from './backends/postgres.chat-memory.store.js';
+import { RedisChatMemoryStore } from './backends/redis.chat-memory.store.js';
+import { SqliteChatMemoryStore } from './backends/sqlite.chat-memory.store.js';
+import { ChatMemoryStoreHandle } from './chat-memory-store.handle.js';
+import { validateChatMemoryOptions } from './chat-memory-options.validation.js';
+import type { CustomBackendOptions } from './chat-memory.options.js';
+import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
+
+/**
+ * Validates the options and opens the chosen backend, sharing connections through the registry.
+ * Runs once per module at bootstrap.
+ */
+export async function openChatMemoryStore(
+  rawOptions: unknown,
+  registry: ConnectionRegistry,
+  moduleRef: ModuleRef,
+): Promise<ChatMemoryStoreHandle> {
+  const options = validateChatMemoryOptions(rawOptions);
+  switch (options.backend) {
+    case 'memory':
+      return new ChatMemoryStoreHandle(new InMemoryChatMemoryStore());
+    case 'redis': {
+      if ('client' in options) return new ChatMemoryStoreHandle(new RedisChatMemoryStore(options.client, options.keyPrefix));
+      const lease = await registry.acquireRedis(options.url);
+      return new ChatMemoryStoreHandle(new RedisChatMemoryStore(lease.connection, options.keyPrefix), lease.release);
+    }
+    case 'custom':
+      return openCustomStore(options, moduleRef);
+    default: {
+      const migrationsRun = options.migrationsRun ?? true;
+      if ('dataSource' in options) {
+        const connection = await registry.adoptDataSource(options.dataSource, { migrationsRun });
+        if (connection.dialect !== options.backend) {
+          throw new InvalidModuleOptionsError(
+            'ChatMemoryModule',
+            'dataSource',
+            `is a ${connection.dialect} DataSource, but backend is "${options.backend}"`,
+          );
+        }
+        return new ChatMemoryStoreHandle(createSqlStore(connection));
+      }
+      const target: SqlTarget =
+        options.backend === 'sqlite'
+          ? { dialect: 'sqlite', path: options.path }
+          : { dialect: options.backend, url: options.url };
+      const poolSize = 'poolSize' in options ? options.poolSize : undefined;
+      const lease = await registry.acquireSql(target, { migrationsRun, poolSize });
+      return new ChatMemoryStoreHandle(createSqlStore(lease.connection), lease.release);
+    }
+  }
+}
+
+function createSqlStore({ dataSource, dialect }: SqlConnection): ChatMemoryStore {
+  switch (dialect) {
+    case 'postgres':
+      return new PostgresChatMemoryStore(dataSource);
+    case 'mysql':
+      return new MysqlChatMemoryStore(dataSource);
+    case 'sqlite':
+      return new SqliteChatMemoryStore(dataSource);
+  }
+}
+
+/**
+ * A custom store given as an instance is used as is (its owner manages it). A class is taken from
+ * the container if some module provides it, else instantiated here with its dependencies resolved
+ * through DI; lifecycle hooks are then forwarded, since Nest does not call them on such instances.
+ */
+async function openCustomStore(options: CustomBackendOptions, moduleRef: ModuleRef): Promise<ChatMemoryStoreHandle> {
+  if (typeof options.store !== 'function') return new ChatMemoryStoreHandle(options.store);
+  const storeClass = options.store as Type<ChatMemoryStore>;
+  const provided = tryGet(moduleRef, storeClass);
+  if (provided) return new ChatMemoryStoreHandle(provided);
+  const created = (await moduleRef.create(storeClass)) as ChatMemoryStore & LifecycleHooks;
+  await created.onModuleInit?.();
+  return new ChatMemoryStoreHandle(created, async () => {
+    await created.onModuleDestroy?.();
+    await created.onApplicationShutdown?.();
+  });
+}
+
+interface LifecycleHooks {
+  onModuleInit?(): unknown;
+  onModuleDestroy?(): unknown;
+  onApplicationShutdown?(): unknown;
+}
+
+function tryGet(moduleRef: ModuleRef, storeClass: Type<ChatMemoryStore>): ChatMemoryStore | undefined {
+  try {
+    return moduleRef.get(storeClass, { strict: false });
+  } catch {
+    return undefined;
+  }
+}

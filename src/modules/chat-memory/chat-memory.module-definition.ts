@@ -1,0 +1,63 @@
+import { ConfigurableModuleBuilder, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ConnectionRegistry } from '../connections/connection-registry.js';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { getChatMemoryStoreToken } from './chat-memory.constants.js';
+import type { ChatMemoryModuleExtras, ChatMemoryModuleOptions } from './chat-memory.options.js';
+import { ChatMemoryStoreHandle } from './chat-memory-store.handle.js';
+import { openChatMemoryStore } from './chat-memory-store.factory.js';
+import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
+
+/** Internal token of a module's {@link ChatMemoryStoreHandle}. */
+const CHAT_MEMORY_STORE_HANDLE = Symbol('ChatMemoryStoreHandle');
+
+export const {
+  ConfigurableModuleClass: ConfigurableChatMemoryModule,
+  MODULE_OPTIONS_TOKEN: CHAT_MEMORY_MODULE_OPTIONS,
+  OPTIONS_TYPE: CHAT_MEMORY_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: CHAT_MEMORY_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<ChatMemoryModuleOptions>({ moduleName: 'ChatMemory' })
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createChatMemoryOptions')
+  .setExtras<ChatMemoryModuleExtras>({ name: undefined, isGlobal: true }, completeDefinition)
+  .build();
+
+/**
+ * Adds the store providers to the definition the builder made. In the sync form the options are
+ * known here, so a custom store class becomes a provider of the module (full DI and lifecycle).
+ */
+function completeDefinition(definition: DynamicModule, extras: ChatMemoryModuleExtras): DynamicModule {
+  const token = getChatMemoryStoreToken(extras.name);
+  const customClass = customStoreClass(extras);
+  const handleProvider: Provider = customClass
+    ? {
+        provide: CHAT_MEMORY_STORE_HANDLE,
+        useFactory: (store: ChatMemoryStore) => new ChatMemoryStoreHandle(store),
+        inject: [customClass],
+      }
+    : {
+        provide: CHAT_MEMORY_STORE_HANDLE,
+        useFactory: openChatMemoryStore,
+        inject: [CHAT_MEMORY_MODULE_OPTIONS, ConnectionRegistry, ModuleRef],
+      };
+  return {
+    ...definition,
+    global: extras.isGlobal,
+    imports: [...(definition.imports ?? []), ConnectionsModule],
+    providers: [
+      ...(definition.providers ?? []),
+      ...(customClass ? [customClass] : []),
+      handleProvider,
+      { provide: token, useFactory: (handle: ChatMemoryStoreHandle) => handle.store, inject: [CHAT_MEMORY_STORE_HANDLE] },
+    ],
+    exports: [token],
+  };
+}
+
+/** The custom store class of a sync `forRoot` call (whose options reach the extras callback). */
+function customStoreClass(extras: ChatMemoryModuleExtras): Type<ChatMemoryStore> | undefined {
+  const options = extras as Partial<{ backend: unknown; store: unknown }>;
+  return options.backend === 'custom' && typeof options.store === 'function'
+    ? (options.store as Type<ChatMemoryStore>)
+    : undefined;
+}

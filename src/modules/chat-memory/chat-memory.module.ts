@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ConfigurableChatMemoryModule } from './chat-memory.module-definition.js';
+
+/**
+ * The storage layer of conversation memory (DESIGN §4).
+ *
+ * `ChatMemoryModule.forRoot({ backend: 'postgres', url })` provides a `ChatMemoryStore` under
+ * `CHAT_MEMORY_STORE` (inject it with `@InjectChatMemoryStore()`); with `name`, under
+ * `getChatMemoryStoreToken(name)`. `forRootAsync` accepts `useFactory`+`inject`, `useClass` and
+ * `useExisting`. Options are validated at bootstrap; connections come from the shared registry and
+ * are released on shutdown.
+ */
+@Module({})
+export class ChatMemoryModule extends ConfigurableChatMemoryModule {}

@@ -1,0 +1,87 @@
+import type { Type } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
+
+/** Options shared by the SQL backends. */
+export interface SqlBackendOptions {
+  /**
+   * Run the package's migrations at start, under a cross-process lock (default `true`). With
+   * `false` you run them yourself (`agentMemoryMigrations(dialect)`, or the TypeORM CLI with
+   * `ormconfig.ts`); the module then checks at start that they were run.
+   */
+  migrationsRun?: boolean;
+}
+
+/** Process-local storage: for tests, demos and single-process apps. Not durable. */
+export interface MemoryBackendOptions {
+  backend: 'memory';
+}
+
+/** An SQLite file (or `':memory:'`), opened by the package through TypeORM and better-sqlite3. */
+export interface SqliteBackendOptions extends SqlBackendOptions {
+  backend: 'sqlite';
+  /** File path, or `':memory:'` for a private in-memory database. */
+  path: string;
+}
+
+/** A PostgreSQL or MariaDB/MySQL server, reached by URL through a pool the package owns. */
+export interface SqlUrlBackendOptions extends SqlBackendOptions {
+  backend: 'postgres' | 'mysql';
+  /** e.g. `postgres://user@host:5432/db` or `mysql://root@host:3306/db`. */
+  url: string;
+  /** Pool size (default 10). Ignored if another module already opened this database. */
+  poolSize?: number;
+}
+
+/**
+ * An initialized TypeORM DataSource that you own (e.g. `TypeOrmModule`'s). The package never closes
+ * it, and talks to it with raw SQL, so it need not know the package's entities.
+ */
+export interface SqlDataSourceBackendOptions extends SqlBackendOptions {
+  backend: 'postgres' | 'mysql' | 'sqlite';
+  dataSource: DataSource;
+}
+
+/** Redis, reached by URL through a client the package owns. */
+export interface RedisUrlBackendOptions {
+  backend: 'redis';
+  url: string;
+  /** Prefix of every key (default `agent-memory:chat:`); must not contain `{` or `}`. */
+  keyPrefix?: string;
+}
+
+/** A connected ioredis client that you own; the package never closes it. */
+export interface RedisClientBackendOptions {
+  backend: 'redis';
+  client: Redis;
+  /** Prefix of every key (default `agent-memory:chat:`); must not contain `{` or `}`. */
+  keyPrefix?: string;
+}
+
+/** Your own `ChatMemoryStore`: a class resolved through DI, or an instance. */
+export interface CustomBackendOptions {
+  backend: 'custom';
+  store: Type<ChatMemoryStore> | ChatMemoryStore;
+}
+
+/** Options of `ChatMemoryModule.forRoot`, a union discriminated by `backend`. */
+export type ChatMemoryModuleOptions =
+  | MemoryBackendOptions
+  | SqliteBackendOptions
+  | SqlUrlBackendOptions
+  | SqlDataSourceBackendOptions
+  | RedisUrlBackendOptions
+  | RedisClientBackendOptions
+  | CustomBackendOptions;
+
+/** The backends `ChatMemoryModule` accepts. */
+export type ChatMemoryBackend = ChatMemoryModuleOptions['backend'];
+
+/** Module extras, next to the options (not part of `forRootAsync`'s factory result). */
+export interface ChatMemoryModuleExtras {
+  /** Registers a named store, injected with `@InjectChatMemoryStore(name)`. */
+  name?: string;
+  /** Make the store injectable everywhere without importing the module (default `true`). */
+  isGlobal?: boolean;
+}

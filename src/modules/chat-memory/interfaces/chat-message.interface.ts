@@ -1,0 +1,39 @@
+/** Who wrote a message. */
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** The roles a message may have, in a form that can be checked at run time. */
+export const CHAT_ROLES: readonly ChatRole[] = ['system', 'user', 'assistant', 'tool'];
+
+/** One tool call requested by an assistant message. */
+export interface ToolCall {
+  /** The provider's id of the call; the matching `tool` message carries it as `toolCallId`. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments as JSON text, exactly as the model produced them. */
+  arguments: string;
+}
+
+/**
+ * One message of a conversation, in the library's provider-neutral shape (camelCase; LLM adapters
+ * map it to each provider's wire format). Stored messages come back with exactly the fields they
+ * were given, plus `id`.
+ */
+export interface ChatMessage {
+  /** Stable id: the caller's, or a UUID the store assigns. Unique within a conversation. */
+  id?: string;
+  role: ChatRole;
+  /** Text content; `null` for an assistant message that only calls tools. */
+  content: string | null;
+  /** Tool calls requested by an `assistant` message. */
+  toolCalls?: ToolCall[];
+  /** For a `tool` message: the id of the call it answers. Required on `tool` messages. */
+  toolCallId?: string;
+  /** Optional author name (e.g. the tool's name on a `tool` message). */
+  name?: string;
+  /** Free-form JSON metadata, stored and returned as given. */
+  metadata?: Record<string, unknown>;
+}
+
+/** A message as it comes back from a store: its `id` is always set. */
+export type StoredChatMessage = ChatMessage & { id: string };

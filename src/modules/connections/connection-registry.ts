@@ -1,0 +1,145 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis, RedisOptions } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
+import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
+import type { ConnectionLease } from './connection-lease.js';
+import { SharedResourcePool } from './shared-resource-pool.js';
+import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
+import { type DataSourceTuning, buildDataSourceOptions } from './sql/data-source-options.js';
+import { type SqlDialect, type SqlTarget, normalizeConnectionUrl, sqlTargetKey } from './sql/sql-target.js';
+
+/** A pooled SQL connection: the package's TypeORM DataSource for one database. */
+export interface SqlConnection {
+  readonly dataSource: DataSource;
+  readonly dialect: SqlDialect;
+}
+
+/** Options of {@link ConnectionRegistry.acquireSql}. */
+export interface AcquireSqlOptions extends DataSourceTuning {
+  /** Run the package's pending migrations (once per database and registry) before returning. */
+  migrationsRun: boolean;
+}
+
+const DRIVER_PACKAGES: Record<SqlDialect, string> = {
+  postgres: 'pg',
+  mysql: 'mysql2',
+  sqlite: 'better-sqlite3',
+};
+
+/**
+ * The application's one owner of database and Redis connections (DESIGN §2). Connections are keyed
+ * by normalized URL (SQLite: the file's real path) and reference-counted, so the chat store, the
+ * long-term store, the run cache and the queue of one app on one database share one pool, and one
+ * SQLite file has one connection. Whatever is still open is closed on application shutdown.
+ *
+ * A DataSource or Redis client that the user passes in is never owned: the registry may run
+ * migrations on it, but it never closes it.
+ */
+@Injectable()
+export class ConnectionRegistry implements OnApplicationShutdown {
+  private readonly logger = new Logger(ConnectionRegistry.name);
+  private readonly dataSources = new SharedResourcePool<SqlConnection>();
+  private readonly redisClients = new SharedResourcePool<Redis>();
+  private readonly migrations = new WeakMap<DataSource, Promise<void>>();
+
+  /** Opens (or shares) the package's DataSource for `target`. */
+  async acquireSql(target: SqlTarget, options: AcquireSqlOptions): Promise<ConnectionLease<SqlConnection>> {
+    const lease = await this.dataSources.acquire(
+      sqlTargetKey(target),
+      () => this.openDataSource(target, options),
+      ({ dataSource }) => dataSource.destroy(),
+    );
+    try {
+      await this.prepareSchema(lease.connection, options.migrationsRun);
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+    return lease;
+  }
+
+  /**
+   * Adopts a DataSource the user owns (e.g. the app's `TypeOrmModule` one): checks that the package
+   * supports its driver and, if asked, runs the package's migrations on it once.
+   */
+  async adoptDataSource(dataSource: DataSource, options: { migrationsRun: boolean }): Promise<SqlConnection> {
+    const connection = { dataSource, dialect: dialectOfDataSource(dataSource) };
+    if (!dataSource.isInitialized) {
+      throw new Error('The DataSource passed to the library must be initialized before use');
+    }
+    await this.prepareSchema(connection, options.migrationsRun);
+    return connection;
+  }
+
+  /** Opens (or shares) a Redis client for `url`. */
+  async acquireRedis(url: string, options: RedisOptions = {}): Promise<ConnectionLease<Redis>> {
+    return this.redisClients.acquire(
+      normalizeConnectionUrl(url),
+      () => this.openRedis(url, options),
+      (client) => closeRedis(client),
+    );
+  }
+
+  /** Closes every connection that is still open. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.dataSources.closeAll(), this.redisClients.closeAll()]);
+  }
+
+  private async openDataSource(target: SqlTarget, tuning: DataSourceTuning): Promise<SqlConnection> {
+    const neededBy = `the ${target.dialect} backend`;
+    const typeorm = await loadOptionalDependency<typeof import('typeorm')>('typeorm', neededBy);
+    await loadOptionalDependency(DRIVER_PACKAGES[target.dialect], neededBy);
+    const dataSource = new typeorm.DataSource(buildDataSourceOptions(target, tuning));
+    await dataSource.initialize();
+    return { dataSource, dialect: target.dialect };
+  }
+
+  /** Runs the package's migrations, or checks that the user ran them. */
+  private async prepareSchema(connection: SqlConnection, migrationsRun: boolean): Promise<void> {
+    if (migrationsRun) return this.migrate(connection);
+    const pending = await pendingPackageMigrations(connection.dataSource, connection.dialect);
+    if (pending.length > 0) throw new MigrationsNotRunError(connection.dialect, pending);
+  }
+
+  private migrate(connection: SqlConnection): Promise<void> {
+    let migrated = this.migrations.get(connection.dataSource);
+    if (!migrated) {
+      migrated = this.runMigrations(connection);
+      this.migrations.set(connection.dataSource, migrated);
+      migrated.catch(() => this.migrations.delete(connection.dataSource));
+    }
+    return migrated;
+  }
+
+  private async runMigrations({ dataSource, dialect }: SqlConnection): Promise<void> {
+    const applied = await runPackageMigrations(dataSource, dialect);
+    if (applied.length > 0) this.logger.log(`Applied ${dialect} migrations: ${applied.join(', ')}`);
+  }
+
+  private async openRedis(url: string, options: RedisOptions): Promise<Redis> {
+    const ioredis = await loadOptionalDependency<typeof import('ioredis')>('ioredis', 'the redis backend');
+    const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
+    await client.connect();
+    return client;
+  }
+}
+
+/** Maps a DataSource's TypeORM driver type to the package's dialect, or rejects it. */
+export function dialectOfDataSource(dataSource: DataSource): SqlDialect {
+  const type = dataSource.options.type;
+  if (type === 'postgres') return 'postgres';
+  if (type === 'mysql' || type === 'mariadb') return 'mysql';
+  if (type === 'better-sqlite3') return 'sqlite';
+  throw new Error(
+    `DataSource type "${type}" is not supported: use postgres, mysql, mariadb or better-sqlite3`,
+  );
+}
+
+async function closeRedis(client: Redis): Promise<void> {
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,95 @@
+import type { MigrationDefinition } from './migration-definition.js';
+
+/**
+ * Chat memory on MariaDB ≥ 10.5 / MySQL 8. Ids are `VARBINARY` (byte-exact, no pad: `'c1'`, `'C1'`
+ * and `'c1 '` stay distinct), contents `LONGTEXT`. `agent_chat_append` takes the batch as one JSON
+ * array of `[id, role, body]` triples: one round trip and one commit per `add`. Both procedures run
+ * their transaction at READ COMMITTED: the conversation row's lock serializes writers, and plain
+ * reads then see every committed message without taking gap locks that could deadlock neighbours.
+ */
+const chatMemory: MigrationDefinition = {
+  name: 'ChatMemory1764460800000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_chat_conversations (
+      conversation_id VARBINARY(255) NOT NULL,
+      version BIGINT NOT NULL DEFAULT 0,
+      PRIMARY KEY (conversation_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    `CREATE TABLE IF NOT EXISTS agent_chat_messages (
+      conversation_id VARBINARY(255) NOT NULL,
+      seq BIGINT NOT NULL,
+      message_id VARBINARY(255) NOT NULL,
+      role VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+      body LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+      PRIMARY KEY (conversation_id, seq),
+      UNIQUE KEY uq_agent_chat_messages_message_id (conversation_id, message_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    'DROP PROCEDURE IF EXISTS agent_chat_append',
+    `CREATE PROCEDURE agent_chat_append(
+      IN p_conversation_id VARBINARY(255), IN p_messages LONGTEXT, IN p_expected BIGINT)
+    BEGIN
+      DECLARE v_version BIGINT;
+      DECLARE v_total INT DEFAULT JSON_LENGTH(p_messages);
+      DECLARE v_index INT DEFAULT 0;
+      DECLARE v_new INT DEFAULT 0;
+      DECLARE v_id VARBINARY(255);
+      DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+      SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+      START TRANSACTION;
+      INSERT INTO agent_chat_conversations (conversation_id, version) VALUES (p_conversation_id, 0)
+        ON DUPLICATE KEY UPDATE version = version;
+      SELECT version INTO v_version FROM agent_chat_conversations
+        WHERE conversation_id = p_conversation_id FOR UPDATE;
+      IF p_expected IS NULL OR p_expected = v_version THEN
+        WHILE v_index < v_total DO
+          SET v_id = CAST(JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][0]'))) AS BINARY);
+          IF NOT EXISTS (SELECT 1 FROM agent_chat_messages
+              WHERE conversation_id = p_conversation_id AND message_id = v_id) THEN
+            SET v_new = v_new + 1;
+            INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (
+              p_conversation_id, v_version + v_new, v_id,
+              JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][1]'))),
+              JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][2]'))));
+          END IF;
+          SET v_index = v_index + 1;
+        END WHILE;
+        IF v_new > 0 THEN
+          UPDATE agent_chat_conversations SET version = v_version + v_new
+            WHERE conversation_id = p_conversation_id;
+        END IF;
+        COMMIT;
+        SELECT 0 AS conflict, v_version + v_new AS version;
+      ELSE
+        WHILE v_index < v_total AND v_new = 0 DO
+          SET v_id = CAST(JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][0]'))) AS BINARY);
+          IF NOT EXISTS (SELECT 1 FROM agent_chat_messages
+              WHERE conversation_id = p_conversation_id AND message_id = v_id) THEN
+            SET v_new = 1;
+          END IF;
+          SET v_index = v_index + 1;
+        END WHILE;
+        ROLLBACK;
+        SELECT v_new AS conflict, v_version AS version;
+      END IF;
+    END`,
+    'DROP PROCEDURE IF EXISTS agent_chat_clear',
+    `CREATE PROCEDURE agent_chat_clear(IN p_conversation_id VARBINARY(255))
+    BEGIN
+      DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+      SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+      START TRANSACTION;
+      DELETE FROM agent_chat_conversations WHERE conversation_id = p_conversation_id;
+      DELETE FROM agent_chat_messages WHERE conversation_id = p_conversation_id;
+      COMMIT;
+    END`,
+  ],
+  down: [
+    'DROP PROCEDURE IF EXISTS agent_chat_clear',
+    'DROP PROCEDURE IF EXISTS agent_chat_append',
+    'DROP TABLE IF EXISTS agent_chat_messages',
+    'DROP TABLE IF EXISTS agent_chat_conversations',
+  ],
+};
+
+/** The package's MariaDB/MySQL migrations, oldest first. */
+export const MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [chatMemory];

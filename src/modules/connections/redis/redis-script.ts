@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * A Lua script run by SHA (`EVALSHA`), falling back to `EVAL` once when the server does not know it
+ * yet (after a restart or `SCRIPT FLUSH`). Unlike `defineCommand`, it leaves the client untouched, so
+ * it is safe on a client the user owns.
+ */
+export class RedisScript {
+  private readonly sha: string;
+
+  constructor(private readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /** Runs the script: one round trip, except the first run on a server that has not seen it. */
+  async run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+}

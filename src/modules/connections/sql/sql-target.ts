@@ -1,0 +1,68 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** The SQL dialects the library speaks. `mysql` means MariaDB ≥ 10.5 or MySQL 8. */
+export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
+
+/** A SQL database the registry can open: a server by URL, or an SQLite file. */
+export type SqlTarget =
+  | { dialect: 'postgres' | 'mysql'; url: string }
+  | { dialect: 'sqlite'; path: string };
+
+/** The path that names SQLite's private in-memory database. */
+export const SQLITE_IN_MEMORY = ':memory:';
+
+const DEFAULT_PORTS: Record<string, string> = {
+  postgres: '5432',
+  mysql: '3306',
+  redis: '6379',
+  rediss: '6379',
+};
+
+const SCHEME_ALIASES: Record<string, string> = {
+  postgresql: 'postgres',
+  mariadb: 'mysql',
+};
+
+/**
+ * Normalizes a connection URL so that spellings of the same server share one pool: scheme aliases
+ * (`postgresql:` → `postgres:`), lower-case host, explicit default port, sorted query parameters.
+ */
+export function normalizeConnectionUrl(url: string): string {
+  const parsed = new URL(url);
+  const rawScheme = parsed.protocol.slice(0, -1).toLowerCase();
+  const scheme = SCHEME_ALIASES[rawScheme] ?? rawScheme;
+  const port = parsed.port || DEFAULT_PORTS[scheme] || '';
+  const auth = parsed.username
+    ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`
+    : '';
+  parsed.searchParams.sort();
+  const query = parsed.searchParams.toString();
+  const path = parsed.pathname === '/' ? '' : parsed.pathname;
+  return `${scheme}://${auth}${parsed.hostname.toLowerCase()}${port ? `:${port}` : ''}${path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Resolves an SQLite path to the real path of its file (following symlinks of the directory and,
+ * when it exists, of the file), so that one file gets one connection per registry.
+ */
+export function resolveSqlitePath(path: string): string {
+  if (path === SQLITE_IN_MEMORY) return path;
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    try {
+      return join(realpathSync(dirname(absolute)), basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+/** The registry key of a target: its normalized URL, or `sqlite:` + the file's real path. */
+export function sqlTargetKey(target: SqlTarget): string {
+  return target.dialect === 'sqlite'
+    ? `sqlite:${resolveSqlitePath(target.path)}`
+    : normalizeConnectionUrl(target.url);
+}

@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
+import { ConversationVersionConflictError } from '../modules/chat-memory/errors/conversation-version-conflict.error.js';
+import { InvalidMessageError } from '../modules/chat-memory/errors/invalid-message.error.js';
+import type { ChatMemoryStore } from '../modules/chat-memory/interfaces/chat-memory-store.interface.js';
+import type { ChatMessage } from '../modules/chat-memory/interfaces/chat-message.interface.js';
+import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
+
+/** What a backend can promise, so the suite only asks what it can do. */
+export interface ChatMemoryStoreCapabilities {
+  /** A new instance on the same database sees what an earlier one wrote. */
+  durable: boolean;
+  /** Independent instances (separate connections, or processes) share one conversation space. */
+  sharedAcrossInstances: boolean;
+}
+
+/** Opens a new, independent instance of the store under test (a new module, connection or client). */
+export type ChatMemoryStoreFactory = () => Promise<InstanceUnderTest<ChatMemoryStore>>;
+
+const WRITERS = 8;
+const MESSAGES_PER_WRITER = 50;
+
+/**
+ * Registers the conformance suite of DESIGN §4 for one `ChatMemoryStore` backend. Every test uses
+ * fresh conversation ids, so it can run against a shared, non-empty database.
+ *
+ * @example
+ * runChatMemoryStoreConformance('redis', openRedisStore, { describe, it, expect, afterAll },
+ *   { durable: true, sharedAcrossInstances: true });
+ */
+export function runChatMemoryStoreConformance(
+  backendName: string,
+  factory: ChatMemoryStoreFactory,
+  hooks: ConformanceHooks,
+  capabilities: ChatMemoryStoreCapabilities,
+): void {
+  const { describe, it, expect } = hooks;
+  const opened: Array<InstanceUnderTest<ChatMemoryStore>> = [];
+  let primary: Promise<ChatMemoryStore> | undefined;
+  const open = async (): Promise<ChatMemoryStore> => {
+    const instance = await factory();
+    opened.push(instance);
+    return instance.subject;
+  };
+  const store = (): Promise<ChatMemoryStore> => (primary ??= open());
+  const newId = (label: string): string => `conformance:${label}:${randomUUID()}`;
+  hooks.afterAll?.(async () => {
+    await Promise.all(opened.map((instance) => instance.close()));
+  });
+
+  describe(`ChatMemoryStore conformance: ${backendName}`, () => {
+    describe('round trip', () => {
+      it('returns every message shape with exactly the fields it was given, plus id', async () => {
+        const s = await store();
+        const c = newId('shapes');
+        const messages: ChatMessage[] = [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content: 'Héllo wörld — 你好 — مرحبا — 🦄𝔘 — "quotes" \\ back\nslash', name: 'ana' },
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [
+              { id: 'call_1', name: 'lookup', arguments: '{"q":"x","n":1}' },
+              { id: 'call_2', name: 'noop', arguments: '{}' },
+            ],
+          },
+          { role: 'tool', content: '{"ok":true}', toolCallId: 'call_1', name: 'lookup' },
+          { role: 'tool', content: '', toolCallId: 'call_2' },
+          { role: 'assistant', content: 'done', metadata: { nested: { list: [1, 'two', null, true] }, score: 0.5 } },
+        ];
+        const { ids, version } = await s.add(c, messages);
+        expect(version).toBe(messages.length);
+        expect(ids).toHaveLength(messages.length);
+        expect(await s.get(c)).toEqual(messages.map((message, i) => ({ ...message, id: ids[i] })));
+      });
+
+      it('stores a 1 MB content intact', async () => {
+        const s = await store();
+        const c = newId('large');
+        const content = 'ab€'.repeat(350_000);
+        await s.add(c, [{ id: 'big', role: 'user', content }]);
+        const [stored] = await s.get(c);
+        expect(stored?.content).toBe(content);
+      });
+
+      it('keeps caller ids, assigns UUIDs to the others, and returns ids in input order', async () => {
+        const s = await store();
+        const c = newId('ids');
+        const { ids } = await s.add(c, [
+          { id: 'mine-1', role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+          { id: 'mine-2', role: 'user', content: 'c' },
+        ]);
+        expect(ids[0]).toBe('mine-1');
+        expect(ids[2]).toBe('mine-2');
+        expect(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(ids[1]!)).toBe(true);
+        expect((await s.get(c)).map((m) => m.id)).toEqual(ids);
+      });
+
+      it('drops undefined fields and never aliases the caller’s objects', async () => {
+        const s = await store();
+        const c = newId('copies');
+        const metadata = { tags: ['a'] };
+        const message: ChatMessage = { role: 'user', content: 'x', name: undefined, metadata };
+        const { ids } = await s.add(c, [message]);
+        metadata.tags.push('mutated');
+        const [first] = await s.get(c);
+        expect(first).toEqual({ id: ids[0], role: 'user', content: 'x', metadata: { tags: ['a'] } });
+        first!.metadata!.tags = 'changed';
+        expect((await s.get(c))[0]?.metadata).toEqual({ tags: ['a'] });
+      });
+    });
+
+    describe('ordering and reads', () => {
+      it('keeps order across batches and counts the version', async () => {
+        const s = await store();
+        const c = newId('order');
+        expect(await s.version(c)).toBe(0);
+        expect(await s.get(c)).toEqual([]);
+        expect((await s.add(c, texts('a', 'b'))).version).toBe(2);
+        expect((await s.add(c, texts('c'))).version).toBe(3);
+        expect((await s.add(c, texts('d', 'e', 'f'))).version).toBe(6);
+        expect(contents(await s.get(c))).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+        expect(await s.version(c)).toBe(6);
+      });
+
+      it('tail(n) returns the newest n, oldest first, for n below, equal to and above the size', async () => {
+        const s = await store();
+        const c = newId('tail');
+        await s.add(c, texts('1', '2', '3', '4', '5'));
+        expect(contents(await s.tail(c, 2))).toEqual(['4', '5']);
+        expect(contents(await s.tail(c, 5))).toEqual(['1', '2', '3', '4', '5']);
+        expect(contents(await s.tail(c, 50))).toEqual(['1', '2', '3', '4', '5']);
+        expect(await s.tail(c, 0)).toEqual([]);
+        expect(await s.tail(newId('tail-empty'), 3)).toEqual([]);
+      });
+
+      it('range(fromVersion, limit) pages oldest first', async () => {
+        const s = await store();
+        const c = newId('range');
+        await s.add(c, texts('1', '2', '3', '4', '5'));
+        expect(contents(await s.range(c, 0, 2))).toEqual(['1', '2']);
+        expect(contents(await s.range(c, 2, 2))).toEqual(['3', '4']);
+        expect(contents(await s.range(c, 4, 10))).toEqual(['5']);
+        expect(await s.range(c, 5, 10)).toEqual([]);
+        expect(await s.range(c, 0, 0)).toEqual([]);
+      });
+
+      it('treats an empty batch as a no-op that returns the version', async () => {
+        const s = await store();
+        const c = newId('empty-batch');
+        await s.add(c, texts('a'));
+        expect(await s.add(c, [])).toEqual({ version: 1, ids: [] });
+        expect(await s.add(c, [], { expectedVersion: 99 })).toEqual({ version: 1, ids: [] });
+        expect(await s.add(newId('empty-new'), [])).toEqual({ version: 0, ids: [] });
+      });
+    });
+
+    describe('isolation and clear', () => {
+      it('keeps conversations apart, even with the same message ids', async () => {
+        const s = await store();
+        const [a, b] = [newId('iso-a'), newId('iso-b')];
+        await s.add(a, [{ id: 'm1', role: 'user', content: 'in a' }]);
+        await s.add(b, [{ id: 'm1', role: 'user', content: 'in b' }]);
+        expect(contents(await s.get(a))).toEqual(['in a']);
+        expect(contents(await s.get(b))).toEqual(['in b']);
+      });
+
+      it('compares conversation and message ids exactly (case, trailing spaces)', async () => {
+        const s = await store();
+        const base = newId('exact');
+        for (const c of [`${base}c1`, `${base}C1`, `${base}c1 `]) await s.add(c, [{ id: 'm', role: 'user', content: c }]);
+        expect(contents(await s.get(`${base}c1`))).toEqual([`${base}c1`]);
+        expect(contents(await s.get(`${base}C1`))).toEqual([`${base}C1`]);
+        expect(contents(await s.get(`${base}c1 `))).toEqual([`${base}c1 `]);
+        const c = newId('exact-msg');
+        await s.add(c, [{ id: 'm', role: 'user', content: '1' }, { id: 'M', role: 'user', content: '2' }, { id: 'm ', role: 'user', content: '3' }]);
+        expect(await s.version(c)).toBe(3);
+      });
+
+      it('clear removes one conversation with its ids, and the ids may be used again', async () => {
+        const s = await store();
+        const [a, b] = [newId('clear-a'), newId('clear-b')];
+        await s.add(a, [{ id: 'x', role: 'user', content: 'a1' }]);
+        await s.add(b, [{ id: 'x', role: 'user', content: 'b1' }]);
+        await s.clear(a);
+        expect(await s.get(a)).toEqual([]);
+        expect(await s.version(a)).toBe(0);
+        expect(contents(await s.get(b))).toEqual(['b1']);
+        expect(await s.add(a, [{ id: 'x', role: 'user', content: 'again' }])).toEqual({ version: 1, ids: ['x'] });
+        expect(contents(await s.get(a))).toEqual(['again']);
+        await s.clear(newId('clear-unknown'));
+      });
+    });
+
+    describe('idempotency and versions', () => {
+      it('re-adding the same batch is a no-op', async () => {
+        const s = await store();
+        const c = newId('same-batch');
+        const batch = ids('a', 'b', 'c');
+        expect((await s.add(c, batch)).version).toBe(3);
+        expect(await s.add(c, batch)).toEqual({ version: 3, ids: ['a', 'b', 'c'] });
+        expect((await s.get(c)).map((m) => m.id)).toEqual(['a', 'b', 'c']);
+      });
+
+      it('an overlapping batch appends only the new messages, in order, without comparing content', async () => {
+        const s = await store();
+        const c = newId('overlap');
+        await s.add(c, ids('a', 'b'));
+        const result = await s.add(c, [{ id: 'b', role: 'user', content: 'changed' }, ...ids('c', 'd')]);
+        expect(result).toEqual({ version: 4, ids: ['b', 'c', 'd'] });
+        expect(contents(await s.get(c))).toEqual(['a', 'b', 'c', 'd']);
+      });
+
+      it('a fully stored batch succeeds whatever its expectedVersion (a retry converges)', async () => {
+        const s = await store();
+        const c = newId('retry');
+        await s.add(c, ids('a', 'b'), { expectedVersion: 0 });
+        await s.add(c, ids('c'));
+        expect((await s.add(c, ids('a', 'b'), { expectedVersion: 0 })).version).toBe(3);
+        expect(await s.version(c)).toBe(3);
+      });
+
+      it('accepts a matching expectedVersion', async () => {
+        const s = await store();
+        const c = newId('expected-ok');
+        expect((await s.add(c, texts('a'), { expectedVersion: 0 })).version).toBe(1);
+        expect((await s.add(c, texts('b', 'c'), { expectedVersion: 1 })).version).toBe(3);
+      });
+
+      it('rejects a stale expectedVersion with the expected and actual versions, writing nothing', async () => {
+        const s = await store();
+        const c = newId('expected-conflict');
+        await s.add(c, ids('a', 'b'));
+        const error = await rejectionOf(s.add(c, ids('a', 'new-1', 'new-2'), { expectedVersion: 1 }));
+        expect(error).toBeInstanceOf(ConversationVersionConflictError);
+        const conflict = error as ConversationVersionConflictError;
+        expect([conflict.conversationId, conflict.expectedVersion, conflict.actualVersion]).toEqual([c, 1, 2]);
+        expect((await s.get(c)).map((m) => m.id)).toEqual(['a', 'b']);
+        const brandNew = newId('expected-new');
+        expect(await rejectionOf(s.add(brandNew, texts('x'), { expectedVersion: 3 }))).toBeInstanceOf(
+          ConversationVersionConflictError,
+        );
+        expect(await s.version(brandNew)).toBe(0);
+      });
+    });
+
+    describe('bad input', () => {
+      const badBatches: Array<[string, unknown]> = [
+        ['a non-array', { role: 'user', content: 'x' }],
+        ['an unknown role', [{ role: 'robot', content: 'x' }]],
+        ['a tool message without toolCallId', [{ role: 'tool', content: 'x' }]],
+        ['content that is neither string nor null', [{ role: 'user', content: 42 }]],
+        ['missing content', [{ role: 'user' }]],
+        ['an id over 255 bytes', [{ id: 'é'.repeat(128), role: 'user', content: 'x' }]],
+        ['an empty id', [{ id: '', role: 'user', content: 'x' }]],
+        ['U+0000 in content', [{ role: 'user', content: 'a\u0000b' }]],
+        ['U+0000 in metadata', [{ role: 'user', content: 'a', metadata: { k: 'v\u0000' } }]],
+        ['a tool call without arguments text', [{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name: 'n', arguments: {} }] }]],
+        ['an unknown field', [{ role: 'user', content: 'x', extra: 1 }]],
+        ['a duplicate id in one batch', [{ id: 'd', role: 'user', content: '1' }, { id: 'd', role: 'user', content: '2' }]],
+      ];
+      for (const [label, batch] of badBatches) {
+        it(`rejects ${label} with InvalidMessageError and writes nothing`, async () => {
+          const s = await store();
+          const c = newId('bad');
+          await s.add(c, [{ id: 'keep', role: 'user', content: 'kept' }]);
+          // A valid message first: the whole batch must be refused, not just the bad message.
+          const input = Array.isArray(batch) ? [{ role: 'user', content: 'valid' }, ...batch] : batch;
+          const error = await rejectionOf(s.add(c, input as ChatMessage[]));
+          expect(error).toBeInstanceOf(InvalidMessageError);
+          expect((await s.get(c)).map((m) => m.id)).toEqual(['keep']);
+        });
+      }
+
+      it('rejects bad conversation ids and arguments with InvalidArgumentError', async () => {
+        const s = await store();
+        const c = newId('bad-args');
+        for (const conversationId of ['', 'x'.repeat(256), 'a\u0000b', 7 as unknown as string]) {
+          expect(await rejectionOf(s.add(conversationId, texts('x')))).toBeInstanceOf(InvalidArgumentError);
+          expect(await rejectionOf(s.get(conversationId))).toBeInstanceOf(InvalidArgumentError);
+        }
+        expect(await rejectionOf(s.add(c, texts('x'), { expectedVersion: -1 }))).toBeInstanceOf(InvalidArgumentError);
+        expect(await rejectionOf(s.tail(c, -1))).toBeInstanceOf(InvalidArgumentError);
+        expect(await rejectionOf(s.tail(c, 1.5))).toBeInstanceOf(InvalidArgumentError);
+        expect(await rejectionOf(s.range(c, -1, 5))).toBeInstanceOf(InvalidArgumentError);
+        expect(await rejectionOf(s.range(c, 0, Number.NaN))).toBeInstanceOf(InvalidArgumentError);
+        expect(await s.version(c)).toBe(0);
+      });
+    });
+
+    if (capabilities.durable) {
+      it('is durable: a new instance on the same database sees the history', async () => {
+        const writer = await factory();
+        const c = newId('durable');
+        try {
+          await writer.subject.add(c, ids('a', 'b'));
+        } finally {
+          await writer.close();
+        }
+        const reader = await open();
+        expect((await reader.get(c)).map((m) => m.id)).toEqual(['a', 'b']);
+        expect(await reader.version(c)).toBe(2);
+      });
+    }
+
+    describe('concurrency', () => {
+      const instances = async (): Promise<ChatMemoryStore[]> =>
+        capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()];
+
+      it(`keeps a total order under ${WRITERS} concurrent writers × ${MESSAGES_PER_WRITER} messages`, async () => {
+        const pool = await instances();
+        const c = newId('race');
+        const versionsByWriter = await Promise.all(
+          Array.from({ length: WRITERS }, async (_, writer) => {
+            const s = pool[writer % pool.length]!;
+            const versions: number[] = [];
+            for (let i = 0; i < MESSAGES_PER_WRITER; i += 1) {
+              versions.push((await s.add(c, [{ id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` }])).version);
+            }
+            return versions;
+          }),
+        );
+        const stored = await pool[0]!.get(c);
+        expect(stored).toHaveLength(WRITERS * MESSAGES_PER_WRITER);
+        expect(new Set(stored.map((m) => m.id)).size).toBe(WRITERS * MESSAGES_PER_WRITER);
+        for (let writer = 0; writer < WRITERS; writer += 1) {
+          const own = stored.filter((m) => m.id.startsWith(`w${writer}-`)).map((m) => m.content);
+          expect(own).toEqual(Array.from({ length: MESSAGES_PER_WRITER }, (_, i) => `${writer}:${i}`));
+          const versions = versionsByWriter[writer]!;
+          expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
+        }
+        const allVersions = versionsByWriter.flat().sort((x, y) => x - y);
+        expect(allVersions).toEqual(Array.from({ length: WRITERS * MESSAGES_PER_WRITER }, (_, i) => i + 1));
+        stored.forEach((message, index) => {
+          const [writer, i] = message.content!.split(':').map(Number);
+          expect(versionsByWriter[writer!]![i!]).toBe(index + 1);
+        });
+      }, 120_000);
+
+      it('lets exactly one of several writers with the same expectedVersion win', async () => {
+        const pool = await instances();
+        const c = newId('cas');
+        await pool[0]!.add(c, texts('seed'));
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: WRITERS }, (_, writer) =>
+            pool[writer % pool.length]!.add(c, ids(`t${writer}-a`, `t${writer}-b`), { expectedVersion: 1 }),
+          ),
+        );
+        const winners = outcomes.filter((o) => o.status === 'fulfilled');
+        const losers = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+        expect(winners).toHaveLength(1);
+        expect(losers.every((o) => o.reason instanceof ConversationVersionConflictError)).toBe(true);
+        const stored = await pool[0]!.get(c);
+        expect(stored).toHaveLength(3);
+        expect(stored[1]!.id.slice(0, -2)).toBe(stored[2]!.id.slice(0, -2));
+      }, 60_000);
+
+      it('stores a batch once when several writers retry it at the same time', async () => {
+        const pool = await instances();
+        const c = newId('retry-race');
+        const batch = ids('r1', 'r2', 'r3');
+        const results = await Promise.all(Array.from({ length: WRITERS }, (_, w) => pool[w % pool.length]!.add(c, batch, { expectedVersion: 0 })));
+        expect(results.every((r) => r.version === 3)).toBe(true);
+        expect((await pool[0]!.get(c)).map((m) => m.id)).toEqual(['r1', 'r2', 'r3']);
+      }, 60_000);
+    });
+  });
+}
+
+function texts(...values: string[]): ChatMessage[] {
+  return values.map((content) => ({ role: 'user', content }));
+}
+
+function ids(...values: string[]): ChatMessage[] {
+  return values.map((id) => ({ id, role: 'user', content: id }));
+}
+
+function contents(messages: ChatMessage[]): Array<string | null> {
+  return messages.map((message) => message.content);
+}

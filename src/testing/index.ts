@@ -1,0 +1,15 @@
+/**
+ * `nest-agent-memory/testing`: conformance suites that any backend, built-in or your own, can run.
+ * Nothing here imports a test framework; pass your framework's `describe`, `it` and `expect`.
+ */
+export {
+  type ChatMemoryStoreCapabilities,
+  type ChatMemoryStoreFactory,
+  runChatMemoryStoreConformance,
+} from './chat-memory-store.conformance.js';
+export {
+  type ConformanceHooks,
+  type ConformanceMatchers,
+  type InstanceUnderTest,
+  rejectionOf,
+} from './conformance-hooks.js';
