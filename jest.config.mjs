@@ -5,6 +5,8 @@
  */
 export default {
   testEnvironment: 'node',
+  // TypeORM keeps its metadata on a global; keep it between test files.
+  testEnvironmentOptions: { globalsCleanup: 'off' },
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -24,10 +24,11 @@ export async function loadOptionalDependency<T = unknown>(
 }
 
 function isModuleNotFound(error: unknown, packageName: string): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : '';
+  // Read fields structurally: the error may come from another realm (a VM context), where
+  // `instanceof Error` is false.
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    message.includes(`'${packageName}'`)
+    String(message).includes(`'${packageName}'`)
   );
 }

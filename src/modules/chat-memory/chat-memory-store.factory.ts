@@ -69,33 +69,11 @@ function createSqlStore({ dataSource, dialect }: SqlConnection): ChatMemoryStore
 }
 
 /**
- * A custom store given as an instance is used as is (its owner manages it). A class is taken from
- * the container if some module provides it, else instantiated here with its dependencies resolved
- * through DI; lifecycle hooks are then forwarded, since Nest does not call them on such instances.
+ * A custom store given as an instance is used as is; a class is instantiated in this module's
+ * context (its dependencies must be global providers or come from `forRootAsync({ imports })`).
+ * Either way the store is the value of the module's store token, so Nest runs its lifecycle hooks.
  */
 async function openCustomStore(options: CustomBackendOptions, moduleRef: ModuleRef): Promise<ChatMemoryStoreHandle> {
-  if (typeof options.store !== 'function') return new ChatMemoryStoreHandle(options.store);
-  const storeClass = options.store as Type<ChatMemoryStore>;
-  const provided = tryGet(moduleRef, storeClass);
-  if (provided) return new ChatMemoryStoreHandle(provided);
-  const created = (await moduleRef.create(storeClass)) as ChatMemoryStore & LifecycleHooks;
-  await created.onModuleInit?.();
-  return new ChatMemoryStoreHandle(created, async () => {
-    await created.onModuleDestroy?.();
-    await created.onApplicationShutdown?.();
-  });
-}
-
-interface LifecycleHooks {
-  onModuleInit?(): unknown;
-  onModuleDestroy?(): unknown;
-  onApplicationShutdown?(): unknown;
-}
-
-function tryGet(moduleRef: ModuleRef, storeClass: Type<ChatMemoryStore>): ChatMemoryStore | undefined {
-  try {
-    return moduleRef.get(storeClass, { strict: false });
-  } catch {
-    return undefined;
-  }
+  const store = typeof options.store === 'function' ? await moduleRef.create(options.store as Type<ChatMemoryStore>) : options.store;
+  return new ChatMemoryStoreHandle(store);
 }

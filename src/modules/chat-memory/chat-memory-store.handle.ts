@@ -2,8 +2,8 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
 
 /**
- * Holds a module's store together with what must happen at shutdown (releasing its connection
- * lease, or forwarding the hook to a store the module instantiated itself).
+ * Holds a module's store together with what must happen at shutdown: releasing the connection lease
+ * the store was opened with.
  */
 export class ChatMemoryStoreHandle implements OnApplicationShutdown {
   constructor(

@@ -29,27 +29,21 @@ export const {
 function completeDefinition(definition: DynamicModule, extras: ChatMemoryModuleExtras): DynamicModule {
   const token = getChatMemoryStoreToken(extras.name);
   const customClass = customStoreClass(extras);
-  const handleProvider: Provider = customClass
-    ? {
-        provide: CHAT_MEMORY_STORE_HANDLE,
-        useFactory: (store: ChatMemoryStore) => new ChatMemoryStoreHandle(store),
-        inject: [customClass],
-      }
-    : {
-        provide: CHAT_MEMORY_STORE_HANDLE,
-        useFactory: openChatMemoryStore,
-        inject: [CHAT_MEMORY_MODULE_OPTIONS, ConnectionRegistry, ModuleRef],
-      };
+  const storeProviders: Provider[] = customClass
+    ? [{ provide: token, useClass: customClass }]
+    : [
+        {
+          provide: CHAT_MEMORY_STORE_HANDLE,
+          useFactory: openChatMemoryStore,
+          inject: [CHAT_MEMORY_MODULE_OPTIONS, ConnectionRegistry, ModuleRef],
+        },
+        { provide: token, useFactory: (handle: ChatMemoryStoreHandle) => handle.store, inject: [CHAT_MEMORY_STORE_HANDLE] },
+      ];
   return {
     ...definition,
     global: extras.isGlobal,
     imports: [...(definition.imports ?? []), ConnectionsModule],
-    providers: [
-      ...(definition.providers ?? []),
-      ...(customClass ? [customClass] : []),
-      handleProvider,
-      { provide: token, useFactory: (handle: ChatMemoryStoreHandle) => handle.store, inject: [CHAT_MEMORY_STORE_HANDLE] },
-    ],
+    providers: [...(definition.providers ?? []), ...storeProviders],
     exports: [token],
   };
 }

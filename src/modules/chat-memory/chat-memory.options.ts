@@ -59,7 +59,11 @@ export interface RedisClientBackendOptions {
   keyPrefix?: string;
 }
 
-/** Your own `ChatMemoryStore`: a class resolved through DI, or an instance. */
+/**
+ * Your own `ChatMemoryStore`. A class is instantiated by the module with DI: its dependencies must
+ * be global providers or come from `forRootAsync({ imports })`. An instance is used as is (to reuse
+ * a provider you already have, inject it in `forRootAsync` and return it here).
+ */
 export interface CustomBackendOptions {
   backend: 'custom';
   store: Type<ChatMemoryStore> | ChatMemoryStore;

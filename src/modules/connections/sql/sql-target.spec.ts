@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { normalizeConnectionUrl, sqlTargetKey } from './sql-target.js';
+
+describe('connection keys', () => {
+  it('give one key to spellings of the same server', () => {
+    const key = normalizeConnectionUrl('postgres://u:p@db.local:5432/app?ssl=true&a=1');
+    expect(normalizeConnectionUrl('postgresql://u:p@DB.LOCAL/app?a=1&ssl=true')).toBe(key);
+    expect(normalizeConnectionUrl('redis://127.0.0.1')).toBe(normalizeConnectionUrl('redis://127.0.0.1:6379'));
+    expect(normalizeConnectionUrl('mariadb://root@h/test')).toBe(normalizeConnectionUrl('mysql://root@h:3306/test'));
+  });
+
+  it('keep different databases, users and ports apart', () => {
+    const base = normalizeConnectionUrl('postgres://u@h:5432/a');
+    expect(normalizeConnectionUrl('postgres://u@h:5432/b')).not.toBe(base);
+    expect(normalizeConnectionUrl('postgres://v@h:5432/a')).not.toBe(base);
+    expect(normalizeConnectionUrl('postgres://u@h:5433/a')).not.toBe(base);
+  });
+
+  it('give one key to one SQLite file, whatever the path that reaches it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const key = sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'real', 'db.sqlite') });
+    expect(sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'link', '..', 'real', 'db.sqlite') })).toBe(key);
+    expect(sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'link', 'db.sqlite') })).toBe(key);
+    expect(sqlTargetKey({ dialect: 'sqlite', path: ':memory:' })).toBe('sqlite::memory:');
+  });
+});
