@@ -81,6 +81,20 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * Pings every connection the registry holds (`SELECT 1`, Redis `PING`), for readiness checks.
+   * Names are the connection keys with any password removed.
+   */
+  async checkHealth(): Promise<ConnectionHealth[]> {
+    const sql = (await this.dataSources.openResources()).map(({ key, resource }) =>
+      probe(key, () => resource.dataSource.query('SELECT 1')),
+    );
+    const redis = (await this.redisClients.openResources()).map(({ key, resource }) =>
+      probe(key, () => resource.ping()),
+    );
+    return Promise.all([...sql, ...redis]);
+  }
+
   /** Closes every connection that is still open. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.dataSources.closeAll(), this.redisClients.closeAll()]);
@@ -122,6 +136,26 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
     await client.connect();
     return client;
+  }
+}
+
+/** The outcome of pinging one connection. */
+export interface ConnectionHealth {
+  /** The connection's key, without password. */
+  name: string;
+  healthy: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
+async function probe(key: string, ping: () => Promise<unknown>): Promise<ConnectionHealth> {
+  const name = key.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  const started = performance.now();
+  try {
+    await ping();
+    return { name, healthy: true, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { name, healthy: false, latencyMs: Math.round(performance.now() - started), error: String(error) };
   }
 }
 

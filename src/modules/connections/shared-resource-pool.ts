@@ -58,6 +58,14 @@ export class SharedResourcePool<T> {
     );
   }
 
+  /** Every resource that opened successfully, with its key (for health checks). */
+  async openResources(): Promise<Array<{ key: string; resource: T }>> {
+    const settled = await Promise.allSettled(
+      [...this.entries].map(async ([key, entry]) => ({ key, resource: await entry.opened })),
+    );
+    return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  }
+
   /** How many resources are open (for tests and diagnostics). */
   get size(): number {
     return this.entries.size;

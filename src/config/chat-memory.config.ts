@@ -1,0 +1,37 @@
+import { registerAs } from '@nestjs/config';
+import type { ChatMemoryModuleOptions } from '../modules/chat-memory/chat-memory.options.js';
+import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
+
+/** The chat memory backends the example app can be configured with. */
+export const APP_CHAT_BACKENDS = ['memory', 'sqlite', 'postgres', 'mysql', 'redis'] as const;
+
+/** Default SQLite file of the example app. */
+export const DEFAULT_SQLITE_PATH = './data/agent-memory.sqlite';
+
+/**
+ * Builds `ChatMemoryModule` options from `CHAT_MEMORY_BACKEND` (`sqlite`), `SQLITE_PATH`,
+ * `DATABASE_URL`, `REDIS_URL` and `DB_MIGRATIONS_RUN` (`true`).
+ */
+export function loadChatMemoryConfig(env: Env = process.env): ChatMemoryModuleOptions {
+  const backend = readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
+  const migrationsRun = readBoolean(env, 'DB_MIGRATIONS_RUN', true);
+  switch (backend) {
+    case 'memory':
+      return { backend };
+    case 'sqlite':
+      return { backend, path: readString(env, 'SQLITE_PATH') ?? DEFAULT_SQLITE_PATH, migrationsRun };
+    case 'postgres':
+    case 'mysql': {
+      const schemes = backend === 'postgres' ? ['postgres:', 'postgresql:'] : ['mysql:', 'mariadb:'];
+      const url = required(readUrl(env, 'DATABASE_URL', schemes), 'DATABASE_URL', `when CHAT_MEMORY_BACKEND=${backend}`);
+      return { backend, url, migrationsRun };
+    }
+    case 'redis': {
+      const url = required(readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']), 'REDIS_URL', 'when CHAT_MEMORY_BACKEND=redis');
+      return { backend, url };
+    }
+  }
+}
+
+/** The `chatMemory` config namespace. */
+export const chatMemoryConfig = registerAs('chatMemory', () => loadChatMemoryConfig());

@@ -1,0 +1,65 @@
+import { ConfigValidationError } from './config-validation.error.js';
+
+/** The process environment, or a test's stand-in for it. */
+export type Env = Record<string, string | undefined>;
+
+/** A variable's value, with blank values treated as unset. */
+export function readString(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** One of a fixed set of values. */
+export function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const value = readString(env, name) ?? fallback;
+  if (!choices.includes(value as T)) {
+    throw new ConfigValidationError(name, `must be one of ${choices.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/** An integer within bounds. */
+export function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = readString(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigValidationError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** `true`/`false` (also `1`/`0`). */
+export function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = readString(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigValidationError(name, `must be true or false, got "${raw}"`);
+}
+
+/** A URL with one of the given schemes (e.g. `postgres:`). */
+export function readUrl(env: Env, name: string, schemes: readonly string[]): string | undefined {
+  const raw = readString(env, name);
+  if (raw === undefined) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigValidationError(name, `must be a URL (${schemes.join(', ')}), got "${redact(raw)}"`);
+  }
+  if (!schemes.includes(protocol)) {
+    throw new ConfigValidationError(name, `must use one of the schemes ${schemes.join(', ')}, got "${protocol}"`);
+  }
+  return raw;
+}
+
+/** A value that must be present because another setting needs it. */
+export function required<T>(value: T | undefined, name: string, because: string): T {
+  if (value === undefined) throw new ConfigValidationError(name, `is required ${because}`);
+  return value;
+}
+
+function redact(value: string): string {
+  return value.replace(/\/\/[^@/]*@/, '//***@');
+}
