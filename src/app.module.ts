@@ -7,6 +7,7 @@ import { HealthController } from './app/health/health.controller.js';
 import { HttpErrorFilter } from './app/http/http-error.filter.js';
 import { appConfig } from './config/app.config.js';
 import { chatMemoryConfig } from './config/chat-memory.config.js';
+import { loggingConfig } from './config/logging.config.js';
 import { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
 
 /**
@@ -15,9 +16,10 @@ import { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
  */
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, chatMemoryConfig] }),
-    LoggerModule.forRoot({
-      pinoHttp: { level: process.env.LOG_LEVEL ?? 'info', autoLogging: process.env.LOG_HTTP === 'true' },
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, loggingConfig, chatMemoryConfig] }),
+    LoggerModule.forRootAsync({
+      inject: [loggingConfig.KEY],
+      useFactory: (params: ConfigType<typeof loggingConfig>) => params,
     }),
     ChatMemoryModule.forRootAsync({
       inject: [chatMemoryConfig.KEY],

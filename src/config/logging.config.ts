@@ -1,0 +1,18 @@
+import { registerAs } from '@nestjs/config';
+import type { Params } from 'nestjs-pino';
+import { type Env, readBoolean, readChoice } from './env.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** `nestjs-pino` settings from `LOG_LEVEL` (`info`) and `LOG_HTTP` (`false`: one line per request). */
+export function loadLoggingConfig(env: Env = process.env): Params {
+  return {
+    pinoHttp: {
+      level: readChoice(env, 'LOG_LEVEL', LEVELS, 'info'),
+      autoLogging: readBoolean(env, 'LOG_HTTP', false),
+    },
+  };
+}
+
+/** The `logging` config namespace. */
+export const loggingConfig = registerAs('logging', () => loadLoggingConfig());
