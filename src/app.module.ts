@@ -16,7 +16,11 @@ import { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
  */
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, loggingConfig, chatMemoryConfig] }),
+    ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: true,
+      load: [appConfig, loggingConfig, chatMemoryConfig],
+    }),
     LoggerModule.forRootAsync({
       inject: [loggingConfig.KEY],
       useFactory: (params: ConfigType<typeof loggingConfig>) => params,

@@ -19,7 +19,10 @@ export {
 } from './modules/connections/connection-registry.js';
 export type { ConnectionLease } from './modules/connections/connection-lease.js';
 export type { SqlDialect, SqlTarget } from './modules/connections/sql/sql-target.js';
-export { buildDataSourceOptions, type DataSourceTuning } from './modules/connections/sql/data-source-options.js';
+export {
+  buildDataSourceOptions,
+  type DataSourceTuning,
+} from './modules/connections/sql/data-source-options.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export {
   agentMemoryMigrations,
@@ -28,7 +31,10 @@ export {
 
 // Conversation memory: storage layer
 export { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
-export { CHAT_MEMORY_STORE, getChatMemoryStoreToken } from './modules/chat-memory/chat-memory.constants.js';
+export {
+  CHAT_MEMORY_STORE,
+  getChatMemoryStoreToken,
+} from './modules/chat-memory/chat-memory.constants.js';
 export { InjectChatMemoryStore } from './modules/chat-memory/chat-memory.decorators.js';
 export type {
   ChatMemoryBackend,
@@ -57,7 +63,10 @@ export {
 } from './modules/chat-memory/interfaces/chat-message.interface.js';
 export { ConversationVersionConflictError } from './modules/chat-memory/errors/conversation-version-conflict.error.js';
 export { InvalidMessageError } from './modules/chat-memory/errors/invalid-message.error.js';
-export { BaseChatMemoryStore, type AppendOutcome } from './modules/chat-memory/backends/base-chat-memory.store.js';
+export {
+  BaseChatMemoryStore,
+  type AppendOutcome,
+} from './modules/chat-memory/backends/base-chat-memory.store.js';
 export { InMemoryChatMemoryStore } from './modules/chat-memory/backends/in-memory.chat-memory.store.js';
 export { PostgresChatMemoryStore } from './modules/chat-memory/backends/postgres.chat-memory.store.js';
 export { MysqlChatMemoryStore } from './modules/chat-memory/backends/mysql.chat-memory.store.js';

@@ -5,12 +5,17 @@ import { loadOptionalDependency } from './load-optional-dependency.js';
 
 describe('loadOptionalDependency', () => {
   it('loads an installed package', async () => {
-    const pg = await loadOptionalDependency<{ default: { Pool: unknown } }>('pg', 'the postgres backend');
+    const pg = await loadOptionalDependency<{ default: { Pool: unknown } }>(
+      'pg',
+      'the postgres backend',
+    );
     expect(typeof pg.default.Pool).toBe('function');
   });
 
   it('names the missing package and what needs it', async () => {
-    const error = await rejectionOf(loadOptionalDependency('agent-memory-no-such-driver', 'the test backend'));
+    const error = await rejectionOf(
+      loadOptionalDependency('agent-memory-no-such-driver', 'the test backend'),
+    );
     expect(error).toBeInstanceOf(MissingDriverError);
     expect((error as Error).message).toContain('npm install agent-memory-no-such-driver');
     expect((error as Error).message).toContain('the test backend');

@@ -11,7 +11,10 @@ export interface AppConfig {
 
 /** Reads and validates the app's HTTP settings. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
-  return { port: readInteger(env, 'PORT', 3000, 0, 65_535), host: readString(env, 'HOST') ?? '0.0.0.0' };
+  return {
+    port: readInteger(env, 'PORT', 3000, 0, 65_535),
+    host: readString(env, 'HOST') ?? '0.0.0.0',
+  };
 }
 
 /** The `app` config namespace. */

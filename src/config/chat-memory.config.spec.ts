@@ -15,30 +15,57 @@ function errorOf(load: () => unknown): ConfigValidationError {
 
 describe('chat memory configuration', () => {
   it('defaults to SQLite at ./data/agent-memory.sqlite with migrations on', () => {
-    expect(loadChatMemoryConfig({})).toEqual({ backend: 'sqlite', path: './data/agent-memory.sqlite', migrationsRun: true });
+    expect(loadChatMemoryConfig({})).toEqual({
+      backend: 'sqlite',
+      path: './data/agent-memory.sqlite',
+      migrationsRun: true,
+    });
   });
 
   it('builds each backend from its variables', () => {
-    expect(loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'postgres', DATABASE_URL: 'postgres://u@h/db', DB_MIGRATIONS_RUN: 'false' })).toEqual({
+    expect(
+      loadChatMemoryConfig({
+        CHAT_MEMORY_BACKEND: 'postgres',
+        DATABASE_URL: 'postgres://u@h/db',
+        DB_MIGRATIONS_RUN: 'false',
+      }),
+    ).toEqual({
       backend: 'postgres',
       url: 'postgres://u@h/db',
       migrationsRun: false,
     });
-    expect(loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'redis', REDIS_URL: 'rediss://h:6380' })).toEqual({ backend: 'redis', url: 'rediss://h:6380' });
+    expect(
+      loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'redis', REDIS_URL: 'rediss://h:6380' }),
+    ).toEqual({ backend: 'redis', url: 'rediss://h:6380' });
     expect(loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'memory' })).toEqual({ backend: 'memory' });
   });
 
   it('names the variable at fault', () => {
-    expect(errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'mongo' })).variable).toBe('CHAT_MEMORY_BACKEND');
-    expect(errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'postgres' })).variable).toBe('DATABASE_URL');
-    expect(errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'mysql', DATABASE_URL: 'postgres://h/db' })).variable).toBe('DATABASE_URL');
-    expect(errorOf(() => loadChatMemoryConfig({ DB_MIGRATIONS_RUN: 'maybe' })).variable).toBe('DB_MIGRATIONS_RUN');
+    expect(errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'mongo' })).variable).toBe(
+      'CHAT_MEMORY_BACKEND',
+    );
+    expect(errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'postgres' })).variable).toBe(
+      'DATABASE_URL',
+    );
+    expect(
+      errorOf(() =>
+        loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'mysql', DATABASE_URL: 'postgres://h/db' }),
+      ).variable,
+    ).toBe('DATABASE_URL');
+    expect(errorOf(() => loadChatMemoryConfig({ DB_MIGRATIONS_RUN: 'maybe' })).variable).toBe(
+      'DB_MIGRATIONS_RUN',
+    );
     expect(errorOf(() => loadAppConfig({ PORT: '70000' })).variable).toBe('PORT');
     expect(errorOf(() => loadAppConfig({ PORT: '3e3' })).message).toContain('PORT');
   });
 
   it('never prints a password of a malformed URL', () => {
-    const error = errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'postgres', DATABASE_URL: 'postgres://u:secret@h:bad/db' }));
+    const error = errorOf(() =>
+      loadChatMemoryConfig({
+        CHAT_MEMORY_BACKEND: 'postgres',
+        DATABASE_URL: 'postgres://u:secret@h:bad/db',
+      }),
+    );
     expect(error.message).not.toContain('secret');
   });
 });

@@ -19,15 +19,28 @@ export function loadChatMemoryConfig(env: Env = process.env): ChatMemoryModuleOp
     case 'memory':
       return { backend };
     case 'sqlite':
-      return { backend, path: readString(env, 'SQLITE_PATH') ?? DEFAULT_SQLITE_PATH, migrationsRun };
+      return {
+        backend,
+        path: readString(env, 'SQLITE_PATH') ?? DEFAULT_SQLITE_PATH,
+        migrationsRun,
+      };
     case 'postgres':
     case 'mysql': {
-      const schemes = backend === 'postgres' ? ['postgres:', 'postgresql:'] : ['mysql:', 'mariadb:'];
-      const url = required(readUrl(env, 'DATABASE_URL', schemes), 'DATABASE_URL', `when CHAT_MEMORY_BACKEND=${backend}`);
+      const schemes =
+        backend === 'postgres' ? ['postgres:', 'postgresql:'] : ['mysql:', 'mariadb:'];
+      const url = required(
+        readUrl(env, 'DATABASE_URL', schemes),
+        'DATABASE_URL',
+        `when CHAT_MEMORY_BACKEND=${backend}`,
+      );
       return { backend, url, migrationsRun };
     }
     case 'redis': {
-      const url = required(readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']), 'REDIS_URL', 'when CHAT_MEMORY_BACKEND=redis');
+      const url = required(
+        readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+        'REDIS_URL',
+        'when CHAT_MEMORY_BACKEND=redis',
+      );
       return { backend, url };
     }
   }

@@ -10,7 +10,12 @@ export function readString(env: Env, name: string): string | undefined {
 }
 
 /** One of a fixed set of values. */
-export function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+export function readChoice<T extends string>(
+  env: Env,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
   const value = readString(env, name) ?? fallback;
   if (!choices.includes(value as T)) {
     throw new ConfigValidationError(name, `must be one of ${choices.join(', ')}, got "${value}"`);
@@ -19,7 +24,13 @@ export function readChoice<T extends string>(env: Env, name: string, choices: re
 }
 
 /** An integer within bounds. */
-export function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+export function readInteger(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = readString(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -46,10 +57,16 @@ export function readUrl(env: Env, name: string, schemes: readonly string[]): str
   try {
     protocol = new URL(raw).protocol;
   } catch {
-    throw new ConfigValidationError(name, `must be a URL (${schemes.join(', ')}), got "${redact(raw)}"`);
+    throw new ConfigValidationError(
+      name,
+      `must be a URL (${schemes.join(', ')}), got "${redact(raw)}"`,
+    );
   }
   if (!schemes.includes(protocol)) {
-    throw new ConfigValidationError(name, `must use one of the schemes ${schemes.join(', ')}, got "${protocol}"`);
+    throw new ConfigValidationError(
+      name,
+      `must use one of the schemes ${schemes.join(', ')}, got "${protocol}"`,
+    );
   }
   return raw;
 }

@@ -55,7 +55,11 @@ export function runChatMemoryStoreConformance(
         const c = newId('shapes');
         const messages: ChatMessage[] = [
           { role: 'system', content: 'You are terse.' },
-          { role: 'user', content: 'Héllo wörld — 你好 — مرحبا — 🦄𝔘 — "quotes" \\ back\nslash', name: 'ana' },
+          {
+            role: 'user',
+            content: 'Héllo wörld — 你好 — مرحبا — 🦄𝔘 — "quotes" \\ back\nslash',
+            name: 'ana',
+          },
           {
             role: 'assistant',
             content: null,
@@ -66,7 +70,11 @@ export function runChatMemoryStoreConformance(
           },
           { role: 'tool', content: '{"ok":true}', toolCallId: 'call_1', name: 'lookup' },
           { role: 'tool', content: '', toolCallId: 'call_2' },
-          { role: 'assistant', content: 'done', metadata: { nested: { list: [1, 'two', null, true] }, score: 0.5 } },
+          {
+            role: 'assistant',
+            content: 'done',
+            metadata: { nested: { list: [1, 'two', null, true] }, score: 0.5 },
+          },
         ];
         const { ids, version } = await s.add(c, messages);
         expect(version).toBe(messages.length);
@@ -93,7 +101,9 @@ export function runChatMemoryStoreConformance(
         ]);
         expect(ids[0]).toBe('mine-1');
         expect(ids[2]).toBe('mine-2');
-        expect(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(ids[1]!)).toBe(true);
+        expect(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(ids[1]!)).toBe(
+          true,
+        );
         expect((await s.get(c)).map((m) => m.id)).toEqual(ids);
       });
 
@@ -105,7 +115,12 @@ export function runChatMemoryStoreConformance(
         const { ids } = await s.add(c, [message]);
         metadata.tags.push('mutated');
         const [first] = await s.get(c);
-        expect(first).toEqual({ id: ids[0], role: 'user', content: 'x', metadata: { tags: ['a'] } });
+        expect(first).toEqual({
+          id: ids[0],
+          role: 'user',
+          content: 'x',
+          metadata: { tags: ['a'] },
+        });
         first!.metadata!.tags = 'changed';
         expect((await s.get(c))[0]?.metadata).toEqual({ tags: ['a'] });
       });
@@ -169,12 +184,17 @@ export function runChatMemoryStoreConformance(
       it('compares conversation and message ids exactly (case, trailing spaces)', async () => {
         const s = await store();
         const base = newId('exact');
-        for (const c of [`${base}c1`, `${base}C1`, `${base}c1 `]) await s.add(c, [{ id: 'm', role: 'user', content: c }]);
+        for (const c of [`${base}c1`, `${base}C1`, `${base}c1 `])
+          await s.add(c, [{ id: 'm', role: 'user', content: c }]);
         expect(contents(await s.get(`${base}c1`))).toEqual([`${base}c1`]);
         expect(contents(await s.get(`${base}C1`))).toEqual([`${base}C1`]);
         expect(contents(await s.get(`${base}c1 `))).toEqual([`${base}c1 `]);
         const c = newId('exact-msg');
-        await s.add(c, [{ id: 'm', role: 'user', content: '1' }, { id: 'M', role: 'user', content: '2' }, { id: 'm ', role: 'user', content: '3' }]);
+        await s.add(c, [
+          { id: 'm', role: 'user', content: '1' },
+          { id: 'M', role: 'user', content: '2' },
+          { id: 'm ', role: 'user', content: '3' },
+        ]);
         expect(await s.version(c)).toBe(3);
       });
 
@@ -187,7 +207,10 @@ export function runChatMemoryStoreConformance(
         expect(await s.get(a)).toEqual([]);
         expect(await s.version(a)).toBe(0);
         expect(contents(await s.get(b))).toEqual(['b1']);
-        expect(await s.add(a, [{ id: 'x', role: 'user', content: 'again' }])).toEqual({ version: 1, ids: ['x'] });
+        expect(await s.add(a, [{ id: 'x', role: 'user', content: 'again' }])).toEqual({
+          version: 1,
+          ids: ['x'],
+        });
         expect(contents(await s.get(a))).toEqual(['again']);
         await s.clear(newId('clear-unknown'));
       });
@@ -207,7 +230,10 @@ export function runChatMemoryStoreConformance(
         const s = await store();
         const c = newId('overlap');
         await s.add(c, ids('a', 'b'));
-        const result = await s.add(c, [{ id: 'b', role: 'user', content: 'changed' }, ...ids('c', 'd')]);
+        const result = await s.add(c, [
+          { id: 'b', role: 'user', content: 'changed' },
+          ...ids('c', 'd'),
+        ]);
         expect(result).toEqual({ version: 4, ids: ['b', 'c', 'd'] });
         expect(contents(await s.get(c))).toEqual(['a', 'b', 'c', 'd']);
       });
@@ -232,15 +258,19 @@ export function runChatMemoryStoreConformance(
         const s = await store();
         const c = newId('expected-conflict');
         await s.add(c, ids('a', 'b'));
-        const error = await rejectionOf(s.add(c, ids('a', 'new-1', 'new-2'), { expectedVersion: 1 }));
+        const error = await rejectionOf(
+          s.add(c, ids('a', 'new-1', 'new-2'), { expectedVersion: 1 }),
+        );
         expect(error).toBeInstanceOf(ConversationVersionConflictError);
         const conflict = error as ConversationVersionConflictError;
-        expect([conflict.conversationId, conflict.expectedVersion, conflict.actualVersion]).toEqual([c, 1, 2]);
+        expect([conflict.conversationId, conflict.expectedVersion, conflict.actualVersion]).toEqual(
+          [c, 1, 2],
+        );
         expect((await s.get(c)).map((m) => m.id)).toEqual(['a', 'b']);
         const brandNew = newId('expected-new');
-        expect(await rejectionOf(s.add(brandNew, texts('x'), { expectedVersion: 3 }))).toBeInstanceOf(
-          ConversationVersionConflictError,
-        );
+        expect(
+          await rejectionOf(s.add(brandNew, texts('x'), { expectedVersion: 3 })),
+        ).toBeInstanceOf(ConversationVersionConflictError);
         expect(await s.version(brandNew)).toBe(0);
       });
     });
@@ -256,9 +286,24 @@ export function runChatMemoryStoreConformance(
         ['an empty id', [{ id: '', role: 'user', content: 'x' }]],
         ['U+0000 in content', [{ role: 'user', content: 'a\u0000b' }]],
         ['U+0000 in metadata', [{ role: 'user', content: 'a', metadata: { k: 'v\u0000' } }]],
-        ['a tool call without arguments text', [{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name: 'n', arguments: {} }] }]],
+        [
+          'a tool call without arguments text',
+          [
+            {
+              role: 'assistant',
+              content: null,
+              toolCalls: [{ id: 'c', name: 'n', arguments: {} }],
+            },
+          ],
+        ],
         ['an unknown field', [{ role: 'user', content: 'x', extra: 1 }]],
-        ['a duplicate id in one batch', [{ id: 'd', role: 'user', content: '1' }, { id: 'd', role: 'user', content: '2' }]],
+        [
+          'a duplicate id in one batch',
+          [
+            { id: 'd', role: 'user', content: '1' },
+            { id: 'd', role: 'user', content: '2' },
+          ],
+        ],
       ];
       for (const [label, batch] of badBatches) {
         it(`rejects ${label} with InvalidMessageError and writes nothing`, async () => {
@@ -266,7 +311,9 @@ export function runChatMemoryStoreConformance(
           const c = newId('bad');
           await s.add(c, [{ id: 'keep', role: 'user', content: 'kept' }]);
           // A valid message first: the whole batch must be refused, not just the bad message.
-          const input = Array.isArray(batch) ? [{ role: 'user', content: 'valid' }, ...batch] : batch;
+          const input = Array.isArray(batch)
+            ? [{ role: 'user', content: 'valid' }, ...batch]
+            : batch;
           const error = await rejectionOf(s.add(c, input as ChatMessage[]));
           expect(error).toBeInstanceOf(InvalidMessageError);
           expect((await s.get(c)).map((m) => m.id)).toEqual(['keep']);
@@ -277,10 +324,14 @@ export function runChatMemoryStoreConformance(
         const s = await store();
         const c = newId('bad-args');
         for (const conversationId of ['', 'x'.repeat(256), 'a\u0000b', 7 as unknown as string]) {
-          expect(await rejectionOf(s.add(conversationId, texts('x')))).toBeInstanceOf(InvalidArgumentError);
+          expect(await rejectionOf(s.add(conversationId, texts('x')))).toBeInstanceOf(
+            InvalidArgumentError,
+          );
           expect(await rejectionOf(s.get(conversationId))).toBeInstanceOf(InvalidArgumentError);
         }
-        expect(await rejectionOf(s.add(c, texts('x'), { expectedVersion: -1 }))).toBeInstanceOf(InvalidArgumentError);
+        expect(await rejectionOf(s.add(c, texts('x'), { expectedVersion: -1 }))).toBeInstanceOf(
+          InvalidArgumentError,
+        );
         expect(await rejectionOf(s.tail(c, -1))).toBeInstanceOf(InvalidArgumentError);
         expect(await rejectionOf(s.tail(c, 1.5))).toBeInstanceOf(InvalidArgumentError);
         expect(await rejectionOf(s.range(c, -1, 5))).toBeInstanceOf(InvalidArgumentError);
@@ -316,7 +367,13 @@ export function runChatMemoryStoreConformance(
             const s = pool[writer % pool.length]!;
             const versions: number[] = [];
             for (let i = 0; i < MESSAGES_PER_WRITER; i += 1) {
-              versions.push((await s.add(c, [{ id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` }])).version);
+              versions.push(
+                (
+                  await s.add(c, [
+                    { id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` },
+                  ])
+                ).version,
+              );
             }
             return versions;
           }),
@@ -326,12 +383,16 @@ export function runChatMemoryStoreConformance(
         expect(new Set(stored.map((m) => m.id)).size).toBe(WRITERS * MESSAGES_PER_WRITER);
         for (let writer = 0; writer < WRITERS; writer += 1) {
           const own = stored.filter((m) => m.id.startsWith(`w${writer}-`)).map((m) => m.content);
-          expect(own).toEqual(Array.from({ length: MESSAGES_PER_WRITER }, (_, i) => `${writer}:${i}`));
+          expect(own).toEqual(
+            Array.from({ length: MESSAGES_PER_WRITER }, (_, i) => `${writer}:${i}`),
+          );
           const versions = versionsByWriter[writer]!;
           expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
         }
         const allVersions = versionsByWriter.flat().sort((x, y) => x - y);
-        expect(allVersions).toEqual(Array.from({ length: WRITERS * MESSAGES_PER_WRITER }, (_, i) => i + 1));
+        expect(allVersions).toEqual(
+          Array.from({ length: WRITERS * MESSAGES_PER_WRITER }, (_, i) => i + 1),
+        );
         stored.forEach((message, index) => {
           const [writer, i] = message.content!.split(':').map(Number);
           expect(versionsByWriter[writer!]![i!]).toBe(index + 1);
@@ -344,13 +405,17 @@ export function runChatMemoryStoreConformance(
         await pool[0]!.add(c, texts('seed'));
         const outcomes = await Promise.allSettled(
           Array.from({ length: WRITERS }, (_, writer) =>
-            pool[writer % pool.length]!.add(c, ids(`t${writer}-a`, `t${writer}-b`), { expectedVersion: 1 }),
+            pool[writer % pool.length]!.add(c, ids(`t${writer}-a`, `t${writer}-b`), {
+              expectedVersion: 1,
+            }),
           ),
         );
         const winners = outcomes.filter((o) => o.status === 'fulfilled');
         const losers = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
         expect(winners).toHaveLength(1);
-        expect(losers.every((o) => o.reason instanceof ConversationVersionConflictError)).toBe(true);
+        expect(losers.every((o) => o.reason instanceof ConversationVersionConflictError)).toBe(
+          true,
+        );
         const stored = await pool[0]!.get(c);
         expect(stored).toHaveLength(3);
         expect(stored[1]!.id.slice(0, -2)).toBe(stored[2]!.id.slice(0, -2));
@@ -360,7 +425,11 @@ export function runChatMemoryStoreConformance(
         const pool = await instances();
         const c = newId('retry-race');
         const batch = ids('r1', 'r2', 'r3');
-        const results = await Promise.all(Array.from({ length: WRITERS }, (_, w) => pool[w % pool.length]!.add(c, batch, { expectedVersion: 0 })));
+        const results = await Promise.all(
+          Array.from({ length: WRITERS }, (_, w) =>
+            pool[w % pool.length]!.add(c, batch, { expectedVersion: 0 }),
+          ),
+        );
         expect(results.every((r) => r.version === 3)).toBe(true);
         expect((await pool[0]!.get(c)).map((m) => m.id)).toEqual(['r1', 'r2', 'r3']);
       }, 60_000);

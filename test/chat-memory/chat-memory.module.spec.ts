@@ -4,7 +4,10 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
-import { CHAT_MEMORY_STORE, getChatMemoryStoreToken } from '../../src/modules/chat-memory/chat-memory.constants.js';
+import {
+  CHAT_MEMORY_STORE,
+  getChatMemoryStoreToken,
+} from '../../src/modules/chat-memory/chat-memory.constants.js';
 import { InjectChatMemoryStore } from '../../src/modules/chat-memory/chat-memory.decorators.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat-memory.options.js';
@@ -13,7 +16,10 @@ import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';
 
 const opened: TestingModule[] = [];
-async function boot(imports: Parameters<typeof Test.createTestingModule>[0]['imports'], providers: Parameters<typeof Test.createTestingModule>[0]['providers'] = []): Promise<TestingModule> {
+async function boot(
+  imports: Parameters<typeof Test.createTestingModule>[0]['imports'],
+  providers: Parameters<typeof Test.createTestingModule>[0]['providers'] = [],
+): Promise<TestingModule> {
   const moduleRef = await Test.createTestingModule({ imports, providers }).compile();
   opened.push(moduleRef);
   await moduleRef.init();
@@ -70,7 +76,10 @@ class CustomStore extends InMemoryChatMemoryStore implements OnApplicationShutdo
 describe('ChatMemoryModule', () => {
   it('forRoot provides the store under CHAT_MEMORY_STORE, and named stores under their own tokens', async () => {
     const moduleRef = await boot(
-      [ChatMemoryModule.forRoot({ backend: 'memory' }), ChatMemoryModule.forRoot({ backend: 'memory', name: 'audit' })],
+      [
+        ChatMemoryModule.forRoot({ backend: 'memory' }),
+        ChatMemoryModule.forRoot({ backend: 'memory', name: 'audit' }),
+      ],
       [NeedsStores],
     );
     const { main, audit } = moduleRef.get(NeedsStores);
@@ -86,25 +95,39 @@ describe('ChatMemoryModule', () => {
       ChatMemoryModule.forRootAsync({
         imports: [ClockModule],
         inject: [Clock],
-        useFactory: (clock: Clock) => ({ backend: 'sqlite', path: clock.now() === 42 ? ':memory:' : 'never' }),
+        useFactory: (clock: Clock) => ({
+          backend: 'sqlite',
+          path: clock.now() === 42 ? ':memory:' : 'never',
+        }),
       }),
     ]);
-    await byFactory.get<ChatMemoryStore>(CHAT_MEMORY_STORE).add('c', [{ role: 'user', content: 'x' }]);
+    await byFactory
+      .get<ChatMemoryStore>(CHAT_MEMORY_STORE)
+      .add('c', [{ role: 'user', content: 'x' }]);
     expect(await byFactory.get<ChatMemoryStore>(CHAT_MEMORY_STORE).version('c')).toBe(1);
 
     const byClass = await boot([ChatMemoryModule.forRootAsync({ useClass: OptionsFactory })]);
     expect(byClass.get(CHAT_MEMORY_STORE)).toBeInstanceOf(InMemoryChatMemoryStore);
 
     const byExisting = await boot([
-      ChatMemoryModule.forRootAsync({ imports: [OptionsModule], useExisting: OptionsFactory, name: 'existing' }),
+      ChatMemoryModule.forRootAsync({
+        imports: [OptionsModule],
+        useExisting: OptionsFactory,
+        name: 'existing',
+      }),
     ]);
-    expect(byExisting.get(getChatMemoryStoreToken('existing'))).toBeInstanceOf(InMemoryChatMemoryStore);
+    expect(byExisting.get(getChatMemoryStoreToken('existing'))).toBeInstanceOf(
+      InMemoryChatMemoryStore,
+    );
   });
 
   it('resolves a custom store class through DI and calls its shutdown hook once', async () => {
     CustomStore.shutdowns = 0;
     const moduleRef = await Test.createTestingModule({
-      imports: [GlobalClockModule, ChatMemoryModule.forRoot({ backend: 'custom', store: CustomStore })],
+      imports: [
+        GlobalClockModule,
+        ChatMemoryModule.forRoot({ backend: 'custom', store: CustomStore }),
+      ],
     }).compile();
     const store = moduleRef.get<CustomStore>(CHAT_MEMORY_STORE);
     expect(store).toBeInstanceOf(CustomStore);
@@ -136,7 +159,9 @@ describe('ChatMemoryModule', () => {
 
   it('uses a custom store instance as is', async () => {
     const instance = new InMemoryChatMemoryStore();
-    const moduleRef = await boot([ChatMemoryModule.forRoot({ backend: 'custom', store: instance })]);
+    const moduleRef = await boot([
+      ChatMemoryModule.forRoot({ backend: 'custom', store: instance }),
+    ]);
     expect(moduleRef.get(CHAT_MEMORY_STORE)).toBe(instance);
   });
 
@@ -146,15 +171,25 @@ describe('ChatMemoryModule', () => {
     ['postgres without a url', { backend: 'postgres' }, 'url'],
     ['a mysql url on postgres', { backend: 'postgres', url: 'mysql://root@127.0.0.1/test' }, 'url'],
     ['a malformed url', { backend: 'redis', url: 'not a url' }, 'url'],
-    ['a key prefix with braces', { backend: 'redis', url: 'redis://127.0.0.1', keyPrefix: 'a{b}' }, 'keyPrefix'],
+    [
+      'a key prefix with braces',
+      { backend: 'redis', url: 'redis://127.0.0.1', keyPrefix: 'a{b}' },
+      'keyPrefix',
+    ],
     ['a custom store that is not one', { backend: 'custom', store: { get() {} } }, 'store'],
-    ['a non-boolean migrationsRun', { backend: 'sqlite', path: ':memory:', migrationsRun: 'yes' }, 'migrationsRun'],
+    [
+      'a non-boolean migrationsRun',
+      { backend: 'sqlite', path: ':memory:', migrationsRun: 'yes' },
+      'migrationsRun',
+    ],
   ];
   for (const [label, options, option] of invalid) {
     it(`fails bootstrap on ${label}, naming the option`, async () => {
       const error = await rejectionOf(
         Test.createTestingModule({
-          imports: [ChatMemoryModule.forRootAsync({ useFactory: () => options as ChatMemoryModuleOptions })],
+          imports: [
+            ChatMemoryModule.forRootAsync({ useFactory: () => options as ChatMemoryModuleOptions }),
+          ],
         }).compile(),
       );
       expect(error).toBeInstanceOf(InvalidModuleOptionsError);
@@ -167,7 +202,11 @@ describe('ChatMemoryModule', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         ChatMemoryModule.forRoot({ backend: 'postgres', url: TEST_POSTGRES_URL }),
-        ChatMemoryModule.forRoot({ backend: 'postgres', url: otherSpelling(TEST_POSTGRES_URL), name: 'other' }),
+        ChatMemoryModule.forRoot({
+          backend: 'postgres',
+          url: otherSpelling(TEST_POSTGRES_URL),
+          name: 'other',
+        }),
       ],
     }).compile();
     await moduleRef.init();
@@ -180,7 +219,10 @@ describe('ChatMemoryModule', () => {
   });
 
   it('uses a DataSource the user owns without closing it, and rejects one of the wrong dialect', async () => {
-    const dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    const dataSource = await new DataSource({
+      type: 'better-sqlite3',
+      database: ':memory:',
+    }).initialize();
     try {
       const moduleRef = await Test.createTestingModule({
         imports: [ChatMemoryModule.forRoot({ backend: 'sqlite', dataSource })],
@@ -190,11 +232,15 @@ describe('ChatMemoryModule', () => {
       await store.add('c', [{ role: 'user', content: 'x' }]);
       await moduleRef.close();
       expect(dataSource.isInitialized).toBe(true);
-      const [row] = (await dataSource.query('SELECT count(*) AS n FROM agent_chat_messages')) as Array<{ n: number }>;
+      const [row] = (await dataSource.query(
+        'SELECT count(*) AS n FROM agent_chat_messages',
+      )) as Array<{ n: number }>;
       expect(row?.n).toBe(1);
 
       const error = await rejectionOf(
-        Test.createTestingModule({ imports: [ChatMemoryModule.forRoot({ backend: 'postgres', dataSource })] }).compile(),
+        Test.createTestingModule({
+          imports: [ChatMemoryModule.forRoot({ backend: 'postgres', dataSource })],
+        }).compile(),
       );
       expect(error).toBeInstanceOf(InvalidModuleOptionsError);
     } finally {

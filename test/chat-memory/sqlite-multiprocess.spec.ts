@@ -19,7 +19,9 @@ describe('SQLite store shared by several processes', () => {
     await Promise.all(children.map((child) => child.waitForLine('ready')));
     for (const child of children) child.process.stdin.write('go\n');
     const outputs = await Promise.all(children.map((child) => child.exited));
-    const versionsByWriter = outputs.map((output) => JSON.parse(output.trim().split('\n').at(-1)!) as number[]);
+    const versionsByWriter = outputs.map(
+      (output) => JSON.parse(output.trim().split('\n').at(-1)!) as number[],
+    );
 
     const reader = await openChatMemoryModule({ backend: 'sqlite', path });
     try {
@@ -27,11 +29,17 @@ describe('SQLite store shared by several processes', () => {
       const total = PROCESSES * MESSAGES;
       expect(stored).toHaveLength(total);
       expect(new Set(stored.map((m) => m.id)).size).toBe(total);
-      expect(versionsByWriter.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-      const writers = stored.map((message) => message.content!.split(':').map(Number) as [number, number]);
+      expect(versionsByWriter.flat().sort((a, b) => a - b)).toEqual(
+        Array.from({ length: total }, (_, i) => i + 1),
+      );
+      const writers = stored.map(
+        (message) => message.content!.split(':').map(Number) as [number, number],
+      );
       writers.forEach(([writer, i], index) => expect(versionsByWriter[writer]![i]).toBe(index + 1));
       // The writes really raced: the stored order switches between processes many times.
-      const switches = writers.filter(([writer], index) => index > 0 && writer !== writers[index - 1]![0]).length;
+      const switches = writers.filter(
+        ([writer], index) => index > 0 && writer !== writers[index - 1]![0],
+      ).length;
       expect(switches).toBeGreaterThan(PROCESSES * 2);
     } finally {
       await reader.close();

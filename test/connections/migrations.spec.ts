@@ -28,7 +28,9 @@ function registry(): ConnectionRegistry {
 }
 
 async function recordedMigrations(dataSource: DataSource): Promise<string[]> {
-  const rows = (await dataSource.query(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`)) as Array<{ name: string }>;
+  const rows = (await dataSource.query(
+    `SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`,
+  )) as Array<{ name: string }>;
   return rows.map((row) => row.name);
 }
 
@@ -36,7 +38,9 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
   it('run once when several processes start at the same time on an empty database', async () => {
     const database = await fresh(dialect);
     const leases = await Promise.all(
-      Array.from({ length: 4 }, () => registry().acquireSql({ dialect, url: database.url }, { migrationsRun: true })),
+      Array.from({ length: 4 }, () =>
+        registry().acquireSql({ dialect, url: database.url }, { migrationsRun: true }),
+      ),
     );
     const names = packageMigrations(dialect).map((definition) => definition.name);
     expect(await recordedMigrations(leases[0]!.connection.dataSource)).toEqual(names);
@@ -45,9 +49,13 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
 
   it('fail fast with MigrationsNotRunError when migrationsRun is false and they were not run', async () => {
     const database = await fresh(dialect);
-    const error = await rejectionOf(registry().acquireSql({ dialect, url: database.url }, { migrationsRun: false }));
+    const error = await rejectionOf(
+      registry().acquireSql({ dialect, url: database.url }, { migrationsRun: false }),
+    );
     expect(error).toBeInstanceOf(MigrationsNotRunError);
-    expect((error as MigrationsNotRunError).pending).toEqual(packageMigrations(dialect).map((d) => d.name));
+    expect((error as MigrationsNotRunError).pending).toEqual(
+      packageMigrations(dialect).map((d) => d.name),
+    );
   });
 
   it('also run through TypeORM’s own runner (CLI, user DataSource), which the package then sees as done', async () => {
@@ -60,7 +68,10 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
     }).initialize();
     cleanups.push(() => dataSource.destroy());
     await dataSource.runMigrations();
-    const lease = await registry().acquireSql({ dialect, url: database.url }, { migrationsRun: false });
+    const lease = await registry().acquireSql(
+      { dialect, url: database.url },
+      { migrationsRun: false },
+    );
     await lease.release();
     await dataSource.undoLastMigration();
     const tables = (await dataSource.query(
@@ -75,10 +86,15 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
 describe('package migrations on sqlite', () => {
   it('record each migration once and fail fast on a database that lacks them', async () => {
     const path = join(tempDir(), 'migrations.sqlite');
-    const error = await rejectionOf(registry().acquireSql({ dialect: 'sqlite', path }, { migrationsRun: false }));
+    const error = await rejectionOf(
+      registry().acquireSql({ dialect: 'sqlite', path }, { migrationsRun: false }),
+    );
     expect(error).toBeInstanceOf(MigrationsNotRunError);
     const first = await registry().acquireSql({ dialect: 'sqlite', path }, { migrationsRun: true });
-    const second = await registry().acquireSql({ dialect: 'sqlite', path }, { migrationsRun: true });
+    const second = await registry().acquireSql(
+      { dialect: 'sqlite', path },
+      { migrationsRun: true },
+    );
     expect(await recordedMigrations(second.connection.dataSource)).toEqual(
       packageMigrations('sqlite').map((definition) => definition.name),
     );

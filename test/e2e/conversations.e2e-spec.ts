@@ -4,7 +4,12 @@ import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.con
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { Env } from '../../src/config/env.js';
 import { type RunningApp, startApp } from '../support/http-app.js';
-import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
+import {
+  TEST_MYSQL_URL,
+  TEST_POSTGRES_URL,
+  TEST_REDIS_URL,
+  tempDir,
+} from '../support/test-databases.js';
 
 const configurations: Array<[string, Env]> = [
   ['sqlite (the default)', { SQLITE_PATH: join(tempDir(), 'e2e.sqlite') }],
@@ -41,22 +46,42 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
   it('GET messages returns an unknown conversation as empty, version 0', async () => {
     const response = await get(`/conversations/never-${Date.now()}/messages`);
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { version: number; messages: unknown[] })).toMatchObject({ version: 0, messages: [] });
+    expect((await response.json()) as { version: number; messages: unknown[] }).toMatchObject({
+      version: 0,
+      messages: [],
+    });
   });
 
   it('GET messages returns the history, and ?last=N the newest N with the full version', async () => {
     await store.add(conversationId, [
       { id: 'm1', role: 'user', content: 'hello' },
-      { id: 'm2', role: 'assistant', content: null, toolCalls: [{ id: 't1', name: 'clock', arguments: '{}' }] },
+      {
+        id: 'm2',
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: 't1', name: 'clock', arguments: '{}' }],
+      },
       { id: 'm3', role: 'tool', content: '12:00', toolCallId: 't1' },
       { id: 'm4', role: 'assistant', content: 'It is noon.' },
     ]);
-    const all = (await (await get(`${path}/messages`)).json()) as { conversationId: string; version: number; messages: Array<{ id: string }> };
+    const all = (await (await get(`${path}/messages`)).json()) as {
+      conversationId: string;
+      version: number;
+      messages: Array<{ id: string }>;
+    };
     expect(all.conversationId).toBe(conversationId);
     expect(all.version).toBe(4);
     expect(all.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4']);
-    expect(all.messages[1]).toEqual({ id: 'm2', role: 'assistant', content: null, toolCalls: [{ id: 't1', name: 'clock', arguments: '{}' }] });
-    const last = (await (await get(`${path}/messages?last=2`)).json()) as { version: number; messages: Array<{ id: string }> };
+    expect(all.messages[1]).toEqual({
+      id: 'm2',
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id: 't1', name: 'clock', arguments: '{}' }],
+    });
+    const last = (await (await get(`${path}/messages?last=2`)).json()) as {
+      version: number;
+      messages: Array<{ id: string }>;
+    };
     expect(last.version).toBe(4);
     expect(last.messages.map((m) => m.id)).toEqual(['m3', 'm4']);
   });
@@ -65,7 +90,11 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
     for (const last of ['abc', '-1', '1.5']) {
       const response = await get(`${path}/messages?last=${last}`);
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { statusCode: number; error: string; message: string };
+      const body = (await response.json()) as {
+        statusCode: number;
+        error: string;
+        message: string;
+      };
       expect(body.statusCode).toBe(400);
       expect(body.error).toBe('Bad Request');
       expect(body.message.length).toBeGreaterThan(0);

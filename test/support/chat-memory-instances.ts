@@ -9,8 +9,15 @@ import type { InstanceUnderTest } from '../../src/testing/conformance-hooks.js';
  * Boots a Nest testing module with `ChatMemoryModule.forRoot(options)`: each call is an independent
  * application, with its own connection registry and so its own connections.
  */
-export async function openChatMemoryModule(options: ChatMemoryModuleOptions): Promise<InstanceUnderTest<ChatMemoryStore>> {
-  const moduleRef = await Test.createTestingModule({ imports: [ChatMemoryModule.forRoot(options)] }).compile();
+export async function openChatMemoryModule(
+  options: ChatMemoryModuleOptions,
+): Promise<InstanceUnderTest<ChatMemoryStore>> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [ChatMemoryModule.forRoot(options)],
+  }).compile();
   await moduleRef.init();
-  return { subject: moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE), close: () => moduleRef.close() };
+  return {
+    subject: moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE),
+    close: () => moduleRef.close(),
+  };
 }

@@ -33,7 +33,9 @@ export function startTypeScriptChild(file: string, args: string[]): TypeScriptCh
   const exited = new Promise<string>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${file} exited with ${code ?? signal}: ${stderr}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${file} exited with ${code ?? signal}: ${stderr}`)),
     );
   });
   return {

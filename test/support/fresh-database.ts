@@ -21,7 +21,9 @@ export async function createFreshDatabase(dialect: 'postgres' | 'mysql'): Promis
     url: url.toString(),
     drop: async () => {
       try {
-        await admin.query(`DROP DATABASE IF EXISTS ${quoted}${dialect === 'postgres' ? ' WITH (FORCE)' : ''}`);
+        await admin.query(
+          `DROP DATABASE IF EXISTS ${quoted}${dialect === 'postgres' ? ' WITH (FORCE)' : ''}`,
+        );
       } finally {
         await admin.destroy();
       }

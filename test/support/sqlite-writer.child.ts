@@ -9,7 +9,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteChatMemoryStore } from '../../src/modules/chat-memory/backends/sqlite.chat-memory.store.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 
-const [path, conversationId, writer, count] = process.argv.slice(2) as [string, string, string, string];
+const [path, conversationId, writer, count] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+];
 const registry = new ConnectionRegistry();
 const lease = await registry.acquireSql({ dialect: 'sqlite', path }, { migrationsRun: true });
 const store = new SqliteChatMemoryStore(lease.connection.dataSource);
@@ -17,7 +22,9 @@ process.stdout.write('\nready\n');
 await once(process.stdin, 'data');
 const versions: number[] = [];
 for (let i = 0; i < Number(count); i += 1) {
-  const { version } = await store.add(conversationId, [{ id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` }]);
+  const { version } = await store.add(conversationId, [
+    { id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` },
+  ]);
   versions.push(version);
   // A pause between writes, as real traffic has, so the processes' writes interleave.
   await sleep(Math.random() * 3);

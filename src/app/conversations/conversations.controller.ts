@@ -1,4 +1,13 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseIntPipe, Query } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseIntPipe,
+  Query,
+} from '@nestjs/common';
 import { InjectChatMemoryStore } from '../../modules/chat-memory/chat-memory.decorators.js';
 import type { ChatMemoryStore } from '../../modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { StoredChatMessage } from '../../modules/chat-memory/interfaces/chat-message.interface.js';

@@ -1,6 +1,9 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { type ConnectionHealth, ConnectionRegistry } from '../../modules/connections/connection-registry.js';
+import {
+  type ConnectionHealth,
+  ConnectionRegistry,
+} from '../../modules/connections/connection-registry.js';
 
 /** `GET /health` body. */
 export interface HealthReport {

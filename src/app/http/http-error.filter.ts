@@ -1,4 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { ConversationVersionConflictError } from '../../modules/chat-memory/errors/conversation-version-conflict.error.js';
@@ -35,9 +42,13 @@ export class HttpErrorFilter implements ExceptionFilter {
           : exception.message;
       return { statusCode: status, error: statusName(status), message };
     }
-    if (exception instanceof InvalidArgumentError) return body(HttpStatus.BAD_REQUEST, exception.message);
-    if (exception instanceof ConversationVersionConflictError) return body(HttpStatus.CONFLICT, exception.message);
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    if (exception instanceof InvalidArgumentError)
+      return body(HttpStatus.BAD_REQUEST, exception.message);
+    if (exception instanceof ConversationVersionConflictError)
+      return body(HttpStatus.CONFLICT, exception.message);
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
     return body(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
 }
@@ -48,5 +59,10 @@ function body(statusCode: number, message: string): HttpErrorBody {
 
 function statusName(status: number): string {
   const name = HttpStatus[status];
-  return name ? name.split('_').map((word) => word[0] + word.slice(1).toLowerCase()).join(' ') : 'Error';
+  return name
+    ? name
+        .split('_')
+        .map((word) => word[0] + word.slice(1).toLowerCase())
+        .join(' ')
+    : 'Error';
 }

@@ -2,7 +2,14 @@ import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-op
 import type { ChatMemoryBackend, ChatMemoryModuleOptions } from './chat-memory.options.js';
 
 const MODULE = 'ChatMemoryModule';
-const BACKENDS: readonly ChatMemoryBackend[] = ['memory', 'sqlite', 'postgres', 'mysql', 'redis', 'custom'];
+const BACKENDS: readonly ChatMemoryBackend[] = [
+  'memory',
+  'sqlite',
+  'postgres',
+  'mysql',
+  'redis',
+  'custom',
+];
 const URL_SCHEMES: Record<string, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],
   mysql: ['mysql:', 'mariadb:'],
@@ -24,7 +31,8 @@ export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptio
     case 'memory':
       break;
     case 'sqlite':
-      if (options.dataSource === undefined) assertNonEmptyString(options.path, 'path', "a file path or ':memory:'");
+      if (options.dataSource === undefined)
+        assertNonEmptyString(options.path, 'path', "a file path or ':memory:'");
       break;
     case 'postgres':
     case 'mysql':
@@ -36,7 +44,10 @@ export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptio
       break;
     case 'custom':
       if (typeof options.store !== 'function' && !isStoreInstance(options.store)) {
-        fail('store', 'must be a ChatMemoryStore class or an instance with get, add, clear, tail, range and version');
+        fail(
+          'store',
+          'must be a ChatMemoryStore class or an instance with get, add, clear, tail, range and version',
+        );
       }
       break;
   }
@@ -58,13 +69,19 @@ function assertUrl(value: unknown, backend: string): void {
     fail('url', `must be a valid ${backend} URL (${URL_SCHEMES[backend]!.join('//…, ')}//…)`);
   }
   if (!URL_SCHEMES[backend]!.includes(protocol)) {
-    fail('url', `must start with ${URL_SCHEMES[backend]!.join(' or ')} for the ${backend} backend, got "${protocol}"`);
+    fail(
+      'url',
+      `must start with ${URL_SCHEMES[backend]!.join(' or ')} for the ${backend} backend, got "${protocol}"`,
+    );
   }
 }
 
 function assertKeyPrefix(value: unknown): void {
   if (typeof value !== 'string' || /[{}]/.test(value)) {
-    fail('keyPrefix', 'must be a string without "{" or "}" (they would break the cluster hash tag)');
+    fail(
+      'keyPrefix',
+      'must be a string without "{" or "}" (they would break the cluster hash tag)',
+    );
   }
 }
 
@@ -75,7 +92,9 @@ function assertNonEmptyString(value: unknown, option: string, expected: string):
 function isStoreInstance(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return ['get', 'add', 'clear', 'tail', 'range', 'version'].every((method) => typeof candidate[method] === 'function');
+  return ['get', 'add', 'clear', 'tail', 'range', 'version'].every(
+    (method) => typeof candidate[method] === 'function',
+  );
 }
 
 function isDataSource(value: unknown): boolean {

@@ -27,9 +27,15 @@ export async function openChatMemoryStore(
     case 'memory':
       return new ChatMemoryStoreHandle(new InMemoryChatMemoryStore());
     case 'redis': {
-      if ('client' in options) return new ChatMemoryStoreHandle(new RedisChatMemoryStore(options.client, options.keyPrefix));
+      if ('client' in options)
+        return new ChatMemoryStoreHandle(
+          new RedisChatMemoryStore(options.client, options.keyPrefix),
+        );
       const lease = await registry.acquireRedis(options.url);
-      return new ChatMemoryStoreHandle(new RedisChatMemoryStore(lease.connection, options.keyPrefix), lease.release);
+      return new ChatMemoryStoreHandle(
+        new RedisChatMemoryStore(lease.connection, options.keyPrefix),
+        lease.release,
+      );
     }
     case 'custom':
       return openCustomStore(options, moduleRef);
@@ -73,7 +79,13 @@ function createSqlStore({ dataSource, dialect }: SqlConnection): ChatMemoryStore
  * context (its dependencies must be global providers or come from `forRootAsync({ imports })`).
  * Either way the store is the value of the module's store token, so Nest runs its lifecycle hooks.
  */
-async function openCustomStore(options: CustomBackendOptions, moduleRef: ModuleRef): Promise<ChatMemoryStoreHandle> {
-  const store = typeof options.store === 'function' ? await moduleRef.create(options.store as Type<ChatMemoryStore>) : options.store;
+async function openCustomStore(
+  options: CustomBackendOptions,
+  moduleRef: ModuleRef,
+): Promise<ChatMemoryStoreHandle> {
+  const store =
+    typeof options.store === 'function'
+      ? await moduleRef.create(options.store as Type<ChatMemoryStore>)
+      : options.store;
   return new ChatMemoryStoreHandle(store);
 }

@@ -1,4 +1,9 @@
-import { ConfigurableModuleBuilder, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import {
+  ConfigurableModuleBuilder,
+  type DynamicModule,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
@@ -26,7 +31,10 @@ export const {
  * Adds the store providers to the definition the builder made. In the sync form the options are
  * known here, so a custom store class becomes a provider of the module (full DI and lifecycle).
  */
-function completeDefinition(definition: DynamicModule, extras: ChatMemoryModuleExtras): DynamicModule {
+function completeDefinition(
+  definition: DynamicModule,
+  extras: ChatMemoryModuleExtras,
+): DynamicModule {
   const token = getChatMemoryStoreToken(extras.name);
   const customClass = customStoreClass(extras);
   const storeProviders: Provider[] = customClass
@@ -37,7 +45,11 @@ function completeDefinition(definition: DynamicModule, extras: ChatMemoryModuleE
           useFactory: openChatMemoryStore,
           inject: [CHAT_MEMORY_MODULE_OPTIONS, ConnectionRegistry, ModuleRef],
         },
-        { provide: token, useFactory: (handle: ChatMemoryStoreHandle) => handle.store, inject: [CHAT_MEMORY_STORE_HANDLE] },
+        {
+          provide: token,
+          useFactory: (handle: ChatMemoryStoreHandle) => handle.store,
+          inject: [CHAT_MEMORY_STORE_HANDLE],
+        },
       ];
   return {
     ...definition,

@@ -7,7 +7,12 @@ import type { ConnectionLease } from './connection-lease.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
 import { type DataSourceTuning, buildDataSourceOptions } from './sql/data-source-options.js';
-import { type SqlDialect, type SqlTarget, normalizeConnectionUrl, sqlTargetKey } from './sql/sql-target.js';
+import {
+  type SqlDialect,
+  type SqlTarget,
+  normalizeConnectionUrl,
+  sqlTargetKey,
+} from './sql/sql-target.js';
 
 /** A pooled SQL connection: the package's TypeORM DataSource for one database. */
 export interface SqlConnection {
@@ -44,7 +49,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   private readonly migrations = new WeakMap<DataSource, Promise<void>>();
 
   /** Opens (or shares) the package's DataSource for `target`. */
-  async acquireSql(target: SqlTarget, options: AcquireSqlOptions): Promise<ConnectionLease<SqlConnection>> {
+  async acquireSql(
+    target: SqlTarget,
+    options: AcquireSqlOptions,
+  ): Promise<ConnectionLease<SqlConnection>> {
     const lease = await this.dataSources.acquire(
       sqlTargetKey(target),
       () => this.openDataSource(target, options),
@@ -63,7 +71,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
    * Adopts a DataSource the user owns (e.g. the app's `TypeOrmModule` one): checks that the package
    * supports its driver and, if asked, runs the package's migrations on it once.
    */
-  async adoptDataSource(dataSource: DataSource, options: { migrationsRun: boolean }): Promise<SqlConnection> {
+  async adoptDataSource(
+    dataSource: DataSource,
+    options: { migrationsRun: boolean },
+  ): Promise<SqlConnection> {
     const connection = { dataSource, dialect: dialectOfDataSource(dataSource) };
     if (!dataSource.isInitialized) {
       throw new Error('The DataSource passed to the library must be initialized before use');
@@ -100,7 +111,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     await Promise.all([this.dataSources.closeAll(), this.redisClients.closeAll()]);
   }
 
-  private async openDataSource(target: SqlTarget, tuning: DataSourceTuning): Promise<SqlConnection> {
+  private async openDataSource(
+    target: SqlTarget,
+    tuning: DataSourceTuning,
+  ): Promise<SqlConnection> {
     const neededBy = `the ${target.dialect} backend`;
     const typeorm = await loadOptionalDependency<typeof import('typeorm')>('typeorm', neededBy);
     await loadOptionalDependency(DRIVER_PACKAGES[target.dialect], neededBy);
@@ -132,7 +146,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   }
 
   private async openRedis(url: string, options: RedisOptions): Promise<Redis> {
-    const ioredis = await loadOptionalDependency<typeof import('ioredis')>('ioredis', 'the redis backend');
+    const ioredis = await loadOptionalDependency<typeof import('ioredis')>(
+      'ioredis',
+      'the redis backend',
+    );
     const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
     await client.connect();
     return client;
@@ -155,7 +172,12 @@ async function probe(key: string, ping: () => Promise<unknown>): Promise<Connect
     await ping();
     return { name, healthy: true, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
-    return { name, healthy: false, latencyMs: Math.round(performance.now() - started), error: String(error) };
+    return {
+      name,
+      healthy: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: String(error),
+    };
   }
 }
 

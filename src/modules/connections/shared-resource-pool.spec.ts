@@ -12,7 +12,10 @@ describe('SharedResourcePool', () => {
       return { id: opened };
     };
     const close = async () => void events.push('close');
-    const [a, b] = await Promise.all([pool.acquire('k', open, close), pool.acquire('k', open, close)]);
+    const [a, b] = await Promise.all([
+      pool.acquire('k', open, close),
+      pool.acquire('k', open, close),
+    ]);
     expect(a.connection).toBe(b.connection);
     await a.release();
     await a.release();

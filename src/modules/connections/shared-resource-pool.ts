@@ -53,9 +53,7 @@ export class SharedResourcePool<T> {
   async closeAll(): Promise<void> {
     const entries = [...this.entries.values()];
     this.entries.clear();
-    await Promise.allSettled(
-      entries.map(async (entry) => entry.close(await entry.opened)),
-    );
+    await Promise.allSettled(entries.map(async (entry) => entry.close(await entry.opened)));
   }
 
   /** Every resource that opened successfully, with its key (for health checks). */

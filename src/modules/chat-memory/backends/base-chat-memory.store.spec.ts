@@ -39,10 +39,22 @@ describe('BaseChatMemoryStore', () => {
     const bad: Array<() => Promise<unknown>> = [
       () => store.add('', [{ role: 'user', content: 'x' }]),
       () => store.add('c', 'nope' as unknown as ChatMessage[]),
-      () => store.add('c', [{ role: 'user', content: 'ok' }, { role: 'tool', content: 'x' }]),
+      () =>
+        store.add('c', [
+          { role: 'user', content: 'ok' },
+          { role: 'tool', content: 'x' },
+        ]),
       () => store.add('c', [{ role: 'user', content: 'x' }], { expectedVersion: 1.5 }),
-      () => store.add('c', [{ role: 'user', content: 'x', metadata: { n: 10n } as unknown as Record<string, unknown> }]),
-      () => store.add('c', [{ role: 'user', content: 'x', metadata: { n: Number.POSITIVE_INFINITY } }]),
+      () =>
+        store.add('c', [
+          {
+            role: 'user',
+            content: 'x',
+            metadata: { n: 10n } as unknown as Record<string, unknown>,
+          },
+        ]),
+      () =>
+        store.add('c', [{ role: 'user', content: 'x', metadata: { n: Number.POSITIVE_INFINITY } }]),
       () => store.get('x'.repeat(300)),
       () => store.tail('c', -2),
       () => store.range('c', 0, -1),
@@ -55,7 +67,10 @@ describe('BaseChatMemoryStore', () => {
 
   it('names the argument at fault', async () => {
     const error = (await rejectionOf(
-      new RecordingStore().add('c', [{ role: 'user', content: 'a' }, { role: 'assistant', content: null, toolCalls: [{ id: '', name: 'n', arguments: '{}' }] }]),
+      new RecordingStore().add('c', [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: null, toolCalls: [{ id: '', name: 'n', arguments: '{}' }] },
+      ]),
     )) as InvalidArgumentError;
     expect(error.argument).toBe('messages[1].toolCalls[0].id');
     expect(error.message).toContain('messages[1].toolCalls[0].id');

@@ -40,7 +40,11 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
   /** The newest `n` (≥ 1) messages' JSON, oldest first. */
   protected abstract readTail(conversationId: string, n: number): Promise<string[]>;
   /** Up to `limit` (≥ 1) messages' JSON at positions after `fromVersion`, oldest first. */
-  protected abstract readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]>;
+  protected abstract readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]>;
   protected abstract readVersion(conversationId: string): Promise<number>;
   protected abstract removeConversation(conversationId: string): Promise<void>;
 
@@ -59,7 +63,11 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
     if (prepared.length === 0) return { version: await this.readVersion(conversationId), ids: [] };
     const outcome = await this.appendBatch(conversationId, prepared, options?.expectedVersion);
     if (outcome.conflict) {
-      throw new ConversationVersionConflictError(conversationId, options.expectedVersion ?? -1, outcome.version);
+      throw new ConversationVersionConflictError(
+        conversationId,
+        options.expectedVersion ?? -1,
+        outcome.version,
+      );
     }
     return { version: outcome.version, ids: prepared.map((message) => message.id) };
   }
@@ -75,7 +83,11 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
     return n === 0 ? [] : decodeAll(await this.readTail(conversationId, n));
   }
 
-  async range(conversationId: string, fromVersion: number, limit: number): Promise<StoredChatMessage[]> {
+  async range(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<StoredChatMessage[]> {
     assertConversationId(conversationId);
     assertInteger(fromVersion, 'fromVersion', 0);
     assertInteger(limit, 'limit', 0);

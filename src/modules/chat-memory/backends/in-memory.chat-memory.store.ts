@@ -19,11 +19,15 @@ export class InMemoryChatMemoryStore extends BaseChatMemoryStore {
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    const conversation = this.conversations.get(conversationId) ?? { messages: [], ids: new Set<string>() };
+    const conversation = this.conversations.get(conversationId) ?? {
+      messages: [],
+      ids: new Set<string>(),
+    };
     const fresh = messages.filter((message) => !conversation.ids.has(message.id));
     const version = conversation.messages.length;
     if (fresh.length === 0) return { conflict: false, version };
-    if (expectedVersion !== undefined && expectedVersion !== version) return { conflict: true, version };
+    if (expectedVersion !== undefined && expectedVersion !== version)
+      return { conflict: true, version };
     for (const message of fresh) {
       conversation.messages.push(message.json);
       conversation.ids.add(message.id);
@@ -40,8 +44,14 @@ export class InMemoryChatMemoryStore extends BaseChatMemoryStore {
     return this.conversations.get(conversationId)?.messages.slice(-n) ?? [];
   }
 
-  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
-    return this.conversations.get(conversationId)?.messages.slice(fromVersion, fromVersion + limit) ?? [];
+  protected async readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]> {
+    return (
+      this.conversations.get(conversationId)?.messages.slice(fromVersion, fromVersion + limit) ?? []
+    );
   }
 
   protected async readVersion(conversationId: string): Promise<number> {

@@ -17,7 +17,9 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    const batch = JSON.stringify(messages.map((message) => [message.id, message.role, message.json]));
+    const batch = JSON.stringify(
+      messages.map((message) => [message.id, message.role, message.json]),
+    );
     const [resultSet] = (await this.dataSource.query('CALL agent_chat_append(?, ?, ?)', [
       conversationId,
       batch,
@@ -46,7 +48,11 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
     return newestFirst.reverse();
   }
 
-  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+  protected async readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]> {
     return bodies(
       await this.dataSource.query(
         'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',

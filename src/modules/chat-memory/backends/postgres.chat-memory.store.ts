@@ -50,7 +50,11 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore {
     return newestFirst.reverse();
   }
 
-  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+  protected async readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]> {
     return bodies(
       await this.dataSource.query(
         'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',

@@ -62,7 +62,11 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore {
     return this.client.lrange(this.listKey(conversationId), -n, -1);
   }
 
-  protected readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+  protected readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]> {
     return this.client.lrange(this.listKey(conversationId), fromVersion, fromVersion + limit - 1);
   }
 

@@ -27,11 +27,20 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore {
     this.statements = statements;
     this.appendTransaction = immediate(this.db, (conversationId, messages, expectedVersion) => {
       const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
-      const fresh = messages.filter((message) => statements.exists.get(conversationId, message.id) === undefined);
+      const fresh = messages.filter(
+        (message) => statements.exists.get(conversationId, message.id) === undefined,
+      );
       if (fresh.length === 0) return { conflict: false, version };
-      if (expectedVersion !== undefined && expectedVersion !== version) return { conflict: true, version };
+      if (expectedVersion !== undefined && expectedVersion !== version)
+        return { conflict: true, version };
       fresh.forEach((message, index) =>
-        statements.insert.run(conversationId, version + index + 1, message.id, message.role, message.json),
+        statements.insert.run(
+          conversationId,
+          version + index + 1,
+          message.id,
+          message.role,
+          message.json,
+        ),
       );
       statements.setVersion.run(conversationId, version + fresh.length);
       return { conflict: false, version: version + fresh.length };
@@ -58,7 +67,11 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore {
     return (this.statements.tail.all(conversationId, n) as string[]).reverse();
   }
 
-  protected async readRange(conversationId: string, fromVersion: number, limit: number): Promise<string[]> {
+  protected async readRange(
+    conversationId: string,
+    fromVersion: number,
+    limit: number,
+  ): Promise<string[]> {
     return this.statements.range.all(conversationId, fromVersion, limit) as string[];
   }
 
@@ -84,17 +97,24 @@ function prepareStatements(db: SqliteHandle) {
        ON CONFLICT (conversation_id) DO UPDATE SET version = excluded.version`,
     ),
     all: pluck('SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq'),
-    tail: pluck('SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?'),
+    tail: pluck(
+      'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+    ),
     range: pluck(
       'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),
     deleteMessages: db.prepare('DELETE FROM agent_chat_messages WHERE conversation_id = ?'),
-    deleteConversation: db.prepare('DELETE FROM agent_chat_conversations WHERE conversation_id = ?'),
+    deleteConversation: db.prepare(
+      'DELETE FROM agent_chat_conversations WHERE conversation_id = ?',
+    ),
   };
 }
 
 /** Wraps `fn` in a synchronous `BEGIN IMMEDIATE` transaction. */
-function immediate<Args extends unknown[], R>(db: SqliteHandle, fn: (...args: Args) => R): (...args: Args) => R {
+function immediate<Args extends unknown[], R>(
+  db: SqliteHandle,
+  fn: (...args: Args) => R,
+): (...args: Args) => R {
   const transaction = db.transaction(fn);
   return (...args: Args) => transaction.immediate(...args);
 }

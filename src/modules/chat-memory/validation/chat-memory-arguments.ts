@@ -8,7 +8,15 @@ import type { PreparedMessage } from './prepared-message.js';
 /** Longest conversation or message id, in UTF-8 bytes. */
 export const MAX_ID_BYTES = 255;
 
-const MESSAGE_FIELDS = new Set(['id', 'role', 'content', 'toolCalls', 'toolCallId', 'name', 'metadata']);
+const MESSAGE_FIELDS = new Set([
+  'id',
+  'role',
+  'content',
+  'toolCalls',
+  'toolCallId',
+  'name',
+  'metadata',
+]);
 const TOOL_CALL_FIELDS = new Set(['id', 'name', 'arguments']);
 
 /** Checks a conversation id: a non-empty string of at most 255 UTF-8 bytes without U+0000. */
@@ -17,7 +25,11 @@ export function assertConversationId(conversationId: unknown): asserts conversat
 }
 
 /** Checks a count or position argument: an integer ≥ `min`. */
-export function assertInteger(value: unknown, argument: string, min: number): asserts value is number {
+export function assertInteger(
+  value: unknown,
+  argument: string,
+  min: number,
+): asserts value is number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new InvalidArgumentError(argument, `must be an integer ≥ ${min}, got ${describe(value)}`);
   }
@@ -36,7 +48,10 @@ export function prepareBatch(messages: unknown, expectedVersion: unknown): Prepa
   return messages.map((message: unknown, index) => {
     const prepared = prepareMessage(message, `messages[${index}]`);
     if (seen.has(prepared.id)) {
-      throw new InvalidMessageError(`messages[${index}].id`, `"${prepared.id}" appears twice in the batch`);
+      throw new InvalidMessageError(
+        `messages[${index}].id`,
+        `"${prepared.id}" appears twice in the batch`,
+      );
     }
     seen.add(prepared.id);
     return prepared;
@@ -44,45 +59,73 @@ export function prepareBatch(messages: unknown, expectedVersion: unknown): Prepa
 }
 
 function prepareMessage(value: unknown, path: string): PreparedMessage {
-  if (!isPlainObject(value)) throw new InvalidMessageError(path, `must be an object, got ${describe(value)}`);
+  if (!isPlainObject(value))
+    throw new InvalidMessageError(path, `must be an object, got ${describe(value)}`);
   const message = value as Partial<ChatMessage> & Record<string, unknown>;
   for (const key of Object.keys(message)) {
-    if (!MESSAGE_FIELDS.has(key)) throw new InvalidMessageError(`${path}.${key}`, 'is not a message field');
+    if (!MESSAGE_FIELDS.has(key))
+      throw new InvalidMessageError(`${path}.${key}`, 'is not a message field');
   }
   if (!CHAT_ROLES.includes(message.role as never)) {
-    throw new InvalidMessageError(`${path}.role`, `must be one of ${CHAT_ROLES.join(', ')}, got ${describe(message.role)}`);
+    throw new InvalidMessageError(
+      `${path}.role`,
+      `must be one of ${CHAT_ROLES.join(', ')}, got ${describe(message.role)}`,
+    );
   }
   if (message.content !== null && typeof message.content !== 'string') {
-    throw new InvalidMessageError(`${path}.content`, `must be a string or null, got ${describe(message.content)}`);
+    throw new InvalidMessageError(
+      `${path}.content`,
+      `must be a string or null, got ${describe(message.content)}`,
+    );
   }
   if (message.id !== undefined) assertId(message.id, `${path}.id`, InvalidMessageError);
   if (message.name !== undefined && typeof message.name !== 'string') {
-    throw new InvalidMessageError(`${path}.name`, `must be a string, got ${describe(message.name)}`);
+    throw new InvalidMessageError(
+      `${path}.name`,
+      `must be a string, got ${describe(message.name)}`,
+    );
   }
   if (message.role === 'tool' || message.toolCallId !== undefined) {
-    assertNonEmptyString(message.toolCallId, `${path}.toolCallId`, message.role === 'tool' ? 'a tool message needs it: ' : '');
+    assertNonEmptyString(
+      message.toolCallId,
+      `${path}.toolCallId`,
+      message.role === 'tool' ? 'a tool message needs it: ' : '',
+    );
   }
   if (message.toolCalls !== undefined) assertToolCalls(message.toolCalls, `${path}.toolCalls`);
   if (message.metadata !== undefined && !isPlainObject(message.metadata)) {
-    throw new InvalidMessageError(`${path}.metadata`, `must be a plain object, got ${describe(message.metadata)}`);
+    throw new InvalidMessageError(
+      `${path}.metadata`,
+      `must be a plain object, got ${describe(message.metadata)}`,
+    );
   }
   const id = message.id ?? randomUUID();
-  return { id, role: message.role as PreparedMessage['role'], json: encode({ ...message, id }, path) };
+  return {
+    id,
+    role: message.role as PreparedMessage['role'],
+    json: encode({ ...message, id }, path),
+  };
 }
 
 function assertToolCalls(toolCalls: unknown, path: string): void {
-  if (!Array.isArray(toolCalls)) throw new InvalidMessageError(path, `must be an array, got ${describe(toolCalls)}`);
+  if (!Array.isArray(toolCalls))
+    throw new InvalidMessageError(path, `must be an array, got ${describe(toolCalls)}`);
   toolCalls.forEach((call: unknown, index) => {
     const callPath = `${path}[${index}]`;
-    if (!isPlainObject(call)) throw new InvalidMessageError(callPath, `must be an object, got ${describe(call)}`);
+    if (!isPlainObject(call))
+      throw new InvalidMessageError(callPath, `must be an object, got ${describe(call)}`);
     for (const key of Object.keys(call)) {
-      if (!TOOL_CALL_FIELDS.has(key)) throw new InvalidMessageError(`${callPath}.${key}`, 'is not a tool call field');
+      if (!TOOL_CALL_FIELDS.has(key))
+        throw new InvalidMessageError(`${callPath}.${key}`, 'is not a tool call field');
     }
     const { id, name, arguments: args } = call as Record<string, unknown>;
     assertNonEmptyString(id, `${callPath}.id`);
     assertNonEmptyString(name, `${callPath}.name`);
     if (typeof args !== 'string') {
-      throw new InvalidMessageError(`${callPath}.arguments`, `must be JSON text (a string), got ${describe(args)}`);
+      throw new InvalidMessageError(
+        `${callPath}.arguments`,
+        `must be JSON text (a string), got ${describe(args)}`,
+      );
     }
   });
 }
@@ -97,7 +140,10 @@ function encode(message: Record<string, unknown> & { id: string }, path: string)
         throw new InvalidMessageError(path, 'a string holds U+0000, which PostgreSQL cannot store');
       }
       if (typeof value === 'number' && !Number.isFinite(value)) {
-        throw new InvalidMessageError(path, `holds the number ${value}, which JSON cannot represent`);
+        throw new InvalidMessageError(
+          path,
+          `holds the number ${value}, which JSON cannot represent`,
+        );
       }
       return value;
     });
@@ -116,14 +162,20 @@ function assertId(
     throw new ErrorClass(argument, `must be a non-empty string, got ${describe(value)}`);
   }
   if (utf8ByteLength(value) > MAX_ID_BYTES) {
-    throw new ErrorClass(argument, `must be at most ${MAX_ID_BYTES} UTF-8 bytes, got ${utf8ByteLength(value)}`);
+    throw new ErrorClass(
+      argument,
+      `must be at most ${MAX_ID_BYTES} UTF-8 bytes, got ${utf8ByteLength(value)}`,
+    );
   }
   if (containsNul(value)) throw new ErrorClass(argument, 'must not hold U+0000');
 }
 
 function assertNonEmptyString(value: unknown, argument: string, hint = ''): void {
   if (typeof value !== 'string' || value.length === 0) {
-    throw new InvalidMessageError(argument, `${hint}must be a non-empty string, got ${describe(value)}`);
+    throw new InvalidMessageError(
+      argument,
+      `${hint}must be a non-empty string, got ${describe(value)}`,
+    );
   }
 }
 

@@ -19,6 +19,7 @@ export const MIGRATIONS_TABLE = 'agent_memory_migrations';
 /** The timestamp TypeORM reads from the end of a migration name. */
 export function migrationTimestamp(definition: MigrationDefinition): number {
   const match = /(\d{13})$/.exec(definition.name);
-  if (!match) throw new Error(`Migration name "${definition.name}" must end in a 13-digit timestamp`);
+  if (!match)
+    throw new Error(`Migration name "${definition.name}" must end in a 13-digit timestamp`);
   return Number(match[1]);
 }

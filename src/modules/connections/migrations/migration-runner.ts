@@ -1,7 +1,11 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { SqlDialect } from '../sql/sql-target.js';
 import { sqliteHandle } from '../sql/sqlite-handle.js';
-import { MIGRATIONS_TABLE, type MigrationDefinition, migrationTimestamp } from './migration-definition.js';
+import {
+  MIGRATIONS_TABLE,
+  type MigrationDefinition,
+  migrationTimestamp,
+} from './migration-definition.js';
 import { packageMigrations } from './package-migrations.js';
 
 /** Arbitrary but fixed key of the PostgreSQL advisory lock that serializes migration runs. */
@@ -146,7 +150,9 @@ export async function pendingPackageMigrations(
   const names = packageMigrations(dialect).map((definition) => definition.name);
   let rows: Array<{ name: string }>;
   try {
-    rows = (await dataSource.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)) as Array<{ name: string }>;
+    rows = (await dataSource.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)) as Array<{
+      name: string;
+    }>;
   } catch {
     return names;
   }

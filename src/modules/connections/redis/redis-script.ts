@@ -14,7 +14,11 @@ export class RedisScript {
   }
 
   /** Runs the script: one round trip, except the first run on a server that has not seen it. */
-  async run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    client: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
     try {
       return await client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

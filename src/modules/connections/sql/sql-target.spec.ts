@@ -9,8 +9,12 @@ describe('connection keys', () => {
   it('give one key to spellings of the same server', () => {
     const key = normalizeConnectionUrl('postgres://u:p@db.local:5432/app?ssl=true&a=1');
     expect(normalizeConnectionUrl('postgresql://u:p@DB.LOCAL/app?a=1&ssl=true')).toBe(key);
-    expect(normalizeConnectionUrl('redis://127.0.0.1')).toBe(normalizeConnectionUrl('redis://127.0.0.1:6379'));
-    expect(normalizeConnectionUrl('mariadb://root@h/test')).toBe(normalizeConnectionUrl('mysql://root@h:3306/test'));
+    expect(normalizeConnectionUrl('redis://127.0.0.1')).toBe(
+      normalizeConnectionUrl('redis://127.0.0.1:6379'),
+    );
+    expect(normalizeConnectionUrl('mariadb://root@h/test')).toBe(
+      normalizeConnectionUrl('mysql://root@h:3306/test'),
+    );
   });
 
   it('keep different databases, users and ports apart', () => {
@@ -25,7 +29,9 @@ describe('connection keys', () => {
     mkdirSync(join(dir, 'real'));
     symlinkSync(join(dir, 'real'), join(dir, 'link'));
     const key = sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'real', 'db.sqlite') });
-    expect(sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'link', '..', 'real', 'db.sqlite') })).toBe(key);
+    expect(
+      sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'link', '..', 'real', 'db.sqlite') }),
+    ).toBe(key);
     expect(sqlTargetKey({ dialect: 'sqlite', path: join(dir, 'link', 'db.sqlite') })).toBe(key);
     expect(sqlTargetKey({ dialect: 'sqlite', path: ':memory:' })).toBe('sqlite::memory:');
   });

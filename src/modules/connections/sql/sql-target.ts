@@ -6,8 +6,7 @@ export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
 
 /** A SQL database the registry can open: a server by URL, or an SQLite file. */
 export type SqlTarget =
-  | { dialect: 'postgres' | 'mysql'; url: string }
-  | { dialect: 'sqlite'; path: string };
+  { dialect: 'postgres' | 'mysql'; url: string } | { dialect: 'sqlite'; path: string };
 
 /** The path that names SQLite's private in-memory database. */
 export const SQLITE_IN_MEMORY = ':memory:';
