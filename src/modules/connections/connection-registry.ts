@@ -6,7 +6,7 @@ import { loadOptionalDependency } from '../../common/load-optional-dependency.js
 import type { ConnectionLease } from './connection-lease.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
-import { type DataSourceTuning, buildDataSourceOptions } from './sql/data-source-options.js';
+import type { DataSourceTuning } from './sql/data-source-options.js';
 import {
   type SqlDialect,
   type SqlTarget,
@@ -118,6 +118,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     const neededBy = `the ${target.dialect} backend`;
     const typeorm = await loadOptionalDependency<typeof import('typeorm')>('typeorm', neededBy);
     await loadOptionalDependency(DRIVER_PACKAGES[target.dialect], neededBy);
+    const { buildDataSourceOptions } = await import('./sql/data-source-options.js');
     const dataSource = new typeorm.DataSource(buildDataSourceOptions(target, tuning));
     await dataSource.initialize();
     return { dataSource, dialect: target.dialect };

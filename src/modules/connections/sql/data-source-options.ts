@@ -1,6 +1,7 @@
-import type { DataSourceOptions } from 'typeorm';
+import { type DataSourceOptions, EntitySchema } from 'typeorm';
 import { MIGRATIONS_TABLE } from '../migrations/migration-definition.js';
 import { agentMemoryMigrations } from '../migrations/typeorm-migrations.js';
+import { agentMemoryEntitySchemas } from './package-entities.js';
 import type { SqlTarget } from './sql-target.js';
 
 /** Tuning shared by every DataSource the package opens. */
@@ -15,15 +16,16 @@ const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Builds the TypeORM options of the package's DataSource for one database. The connection registry
- * and the top-level `ormconfig.ts` (TypeORM CLI) both use it, so they agree on the migrations and
- * their table.
+ * Builds the TypeORM options of the package's DataSource for one database: its entities, its
+ * migrations and their table. The connection registry and the top-level `ormconfig.ts` (TypeORM CLI)
+ * both use it. Imports TypeORM, so the registry loads this module only when a SQL backend is used.
  */
 export function buildDataSourceOptions(
   target: SqlTarget,
   tuning: DataSourceTuning = {},
 ): DataSourceOptions {
   const common = {
+    entities: agentMemoryEntitySchemas(target.dialect).map((options) => new EntitySchema(options)),
     migrations: agentMemoryMigrations(target.dialect),
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsRun: false,

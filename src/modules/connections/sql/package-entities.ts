@@ -1,0 +1,11 @@
+import type { EntitySchemaOptions } from 'typeorm';
+import { chatMemoryEntitySchemas } from '../../chat-memory/entities/chat-memory.entities.js';
+import type { SqlDialect } from './sql-target.js';
+
+/**
+ * Every table of the package as TypeORM entity schema options, for one dialect. Plain options, so
+ * that importing them does not load TypeORM; `new EntitySchema(options)` turns each into an entity.
+ */
+export function agentMemoryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
+  return [...chatMemoryEntitySchemas(dialect)];
+}
