@@ -3,8 +3,8 @@ import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 /**
- * MariaDB/MySQL backend. `add` is one `CALL agent_chat_append(...)` carrying the batch as a JSON
- * array (one round trip, one commit); reads use the `(conversation_id, seq)` primary key. Ids are
+ * MariaDB/MySQL backend. `add` is one `CALL agent_chat_append(...)` carrying the whole batch (one
+ * round trip, one commit); reads use the `(conversation_id, seq)` primary key. Ids are
  * `VARBINARY`, compared byte by byte.
  */
 export class MysqlChatMemoryStore extends BaseChatMemoryStore {
@@ -17,9 +17,7 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    const batch = JSON.stringify(
-      messages.map((message) => [message.id, message.role, message.json]),
-    );
+    const batch = encodeBatch(messages);
     const [resultSet] = (await this.dataSource.query('CALL agent_chat_append(?, ?, ?)', [
       conversationId,
       batch,
@@ -76,4 +74,22 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
 
 function bodies(rows: Array<{ body: string }>): string[] {
   return rows.map((row) => row.body);
+}
+
+/** Width of the decimal byte length that precedes each field of an encoded batch. */
+const LENGTH_DIGITS = 10;
+
+/**
+ * Encodes a batch for `agent_chat_append`: for each message its id, role and JSON, each as a
+ * 10-digit decimal byte length followed by the UTF-8 bytes. The procedure walks it by byte offset.
+ */
+function encodeBatch(messages: PreparedMessage[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const message of messages) {
+    for (const field of [message.id, message.role, message.json]) {
+      const bytes = Buffer.from(field, 'utf8');
+      parts.push(Buffer.from(String(bytes.length).padStart(LENGTH_DIGITS, '0'), 'latin1'), bytes);
+    }
+  }
+  return Buffer.concat(parts);
 }

@@ -2,10 +2,10 @@ import type { MigrationDefinition } from './migration-definition.js';
 
 /**
  * Chat memory on MariaDB ≥ 10.5 / MySQL 8. Ids are `VARBINARY` (byte-exact, no pad: `'c1'`, `'C1'`
- * and `'c1 '` stay distinct), contents `LONGTEXT`. `agent_chat_append` takes the batch as one JSON
- * array of `[id, role, body]` triples: one round trip and one commit per `add`. Both procedures run
- * their transaction at READ COMMITTED: the conversation row's lock serializes writers, and plain
- * reads then see every committed message without taking gap locks that could deadlock neighbours.
+ * and `'c1 '` stay distinct), contents `LONGTEXT`. `agent_chat_append` takes the whole batch as one
+ * length-prefixed binary string: one round trip and one commit per `add`. Both procedures run their
+ * transaction at READ COMMITTED: the conversation row's lock serializes writers, and plain reads
+ * then see every committed message without taking gap locks that could deadlock neighbours.
  */
 const chatMemory: MigrationDefinition = {
   name: 'ChatMemory1764460800000',
@@ -25,14 +25,22 @@ const chatMemory: MigrationDefinition = {
       UNIQUE KEY uq_agent_chat_messages_message_id (conversation_id, message_id)
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     'DROP PROCEDURE IF EXISTS agent_chat_append',
+    // p_batch: per message, id, role and body, each as a 10-digit decimal byte length and the
+    // bytes (see MysqlChatMemoryStore). Byte offsets into a binary string make parsing linear in the
+    // batch size; a JSON path per element would re-parse the document every time.
     `CREATE PROCEDURE agent_chat_append(
-      IN p_conversation_id VARBINARY(255), IN p_messages LONGTEXT, IN p_expected BIGINT)
+      IN p_conversation_id VARBINARY(255), IN p_batch LONGBLOB, IN p_expected BIGINT)
     BEGIN
       DECLARE v_version BIGINT;
-      DECLARE v_total INT DEFAULT JSON_LENGTH(p_messages);
-      DECLARE v_index INT DEFAULT 0;
+      DECLARE v_end BIGINT DEFAULT LENGTH(p_batch);
+      DECLARE v_pos BIGINT DEFAULT 1;
       DECLARE v_new INT DEFAULT 0;
+      DECLARE v_length BIGINT;
       DECLARE v_id VARBINARY(255);
+      DECLARE v_role VARBINARY(16);
+      DECLARE v_body_at BIGINT;
+      DECLARE v_body_length BIGINT;
+      DECLARE v_conflict BOOLEAN DEFAULT FALSE;
       DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
       SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
       START TRANSACTION;
@@ -40,36 +48,40 @@ const chatMemory: MigrationDefinition = {
         ON DUPLICATE KEY UPDATE version = version;
       SELECT version INTO v_version FROM agent_chat_conversations
         WHERE conversation_id = p_conversation_id FOR UPDATE;
-      IF p_expected IS NULL OR p_expected = v_version THEN
-        WHILE v_index < v_total DO
-          SET v_id = CAST(JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][0]'))) AS BINARY);
-          IF NOT EXISTS (SELECT 1 FROM agent_chat_messages
-              WHERE conversation_id = p_conversation_id AND message_id = v_id) THEN
-            SET v_new = v_new + 1;
-            INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (
-              p_conversation_id, v_version + v_new, v_id,
-              JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][1]'))),
-              JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][2]'))));
+      parse: WHILE v_pos <= v_end DO
+        SET v_length = CAST(SUBSTRING(p_batch, v_pos, 10) AS UNSIGNED);
+        SET v_id = SUBSTRING(p_batch, v_pos + 10, v_length);
+        SET v_pos = v_pos + 10 + v_length;
+        SET v_length = CAST(SUBSTRING(p_batch, v_pos, 10) AS UNSIGNED);
+        SET v_role = SUBSTRING(p_batch, v_pos + 10, v_length);
+        SET v_pos = v_pos + 10 + v_length;
+        SET v_body_length = CAST(SUBSTRING(p_batch, v_pos, 10) AS UNSIGNED);
+        SET v_body_at = v_pos + 10;
+        SET v_pos = v_body_at + v_body_length;
+        IF NOT EXISTS (SELECT 1 FROM agent_chat_messages
+            WHERE conversation_id = p_conversation_id AND message_id = v_id) THEN
+          -- The version is checked only once a message turns out to be new: a batch that is
+          -- already stored is a no-op whatever its expected version.
+          IF p_expected IS NOT NULL AND p_expected <> v_version THEN
+            SET v_conflict = TRUE;
+            LEAVE parse;
           END IF;
-          SET v_index = v_index + 1;
-        END WHILE;
+          SET v_new = v_new + 1;
+          INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (
+            p_conversation_id, v_version + v_new, v_id, CONVERT(v_role USING ascii),
+            CONVERT(SUBSTRING(p_batch, v_body_at, v_body_length) USING utf8mb4));
+        END IF;
+      END WHILE parse;
+      IF v_conflict THEN
+        ROLLBACK;
+        SELECT 1 AS conflict, v_version AS version;
+      ELSE
         IF v_new > 0 THEN
           UPDATE agent_chat_conversations SET version = v_version + v_new
             WHERE conversation_id = p_conversation_id;
         END IF;
         COMMIT;
         SELECT 0 AS conflict, v_version + v_new AS version;
-      ELSE
-        WHILE v_index < v_total AND v_new = 0 DO
-          SET v_id = CAST(JSON_UNQUOTE(JSON_EXTRACT(p_messages, CONCAT('$[', v_index, '][0]'))) AS BINARY);
-          IF NOT EXISTS (SELECT 1 FROM agent_chat_messages
-              WHERE conversation_id = p_conversation_id AND message_id = v_id) THEN
-            SET v_new = 1;
-          END IF;
-          SET v_index = v_index + 1;
-        END WHILE;
-        ROLLBACK;
-        SELECT v_new AS conflict, v_version AS version;
       END IF;
     END`,
     'DROP PROCEDURE IF EXISTS agent_chat_clear',
