@@ -1,49 +1,56 @@
 /** Latency statistics of one measured operation. */
 export interface Measurement {
-  readonly label: string;
   readonly iterations: number;
   readonly opsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
 }
 
+/** An operation to time; `i` counts calls, negative during warm-up. */
+export type Operation = (i: number) => Promise<unknown>;
+
 /**
- * Runs `operation` sequentially `warmup` times unmeasured, then `iterations` times measured, and
- * reports throughput (iterations / total time) and latency percentiles.
+ * Times the library and its floor in alternating rounds (so drift on the machine hits both
+ * alike), after a warm-up of each, and reports throughput (calls / time spent in them) and latency
+ * percentiles over all samples. Calls are sequential: one in flight.
  */
-export async function measure(
-  label: string,
+export async function measurePair(
+  library: Operation,
+  floor: Operation,
   iterations: number,
-  operation: (i: number) => Promise<unknown>,
-  warmup = Math.ceil(iterations / 10),
-): Promise<Measurement> {
-  for (let i = 0; i < warmup; i += 1) await operation(-1 - i);
-  const samples = new Float64Array(iterations);
-  const started = performance.now();
-  for (let i = 0; i < iterations; i += 1) {
-    const t0 = performance.now();
-    await operation(i);
-    samples[i] = performance.now() - t0;
+  rounds = 4,
+): Promise<{ library: Measurement; floor: Measurement }> {
+  const warmup = Math.ceil(iterations / 10);
+  for (let i = 0; i < warmup; i += 1) await library(-1 - i);
+  for (let i = 0; i < warmup; i += 1) await floor(-1 - i);
+  const samples = { library: [] as number[], floor: [] as number[] };
+  const perRound = Math.ceil(iterations / rounds);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const side of ['library', 'floor'] as const) {
+      const operation = side === 'library' ? library : floor;
+      for (let k = 0; k < perRound; k += 1) {
+        const t0 = performance.now();
+        await operation(round * perRound + k);
+        samples[side].push(performance.now() - t0);
+      }
+    }
   }
-  const total = performance.now() - started;
-  samples.sort();
+  return { library: summarize(samples.library), floor: summarize(samples.floor) };
+}
+
+function summarize(samples: number[]): Measurement {
+  const sorted = Float64Array.from(samples).sort();
+  const total = samples.reduce((sum, sample) => sum + sample, 0);
   return {
-    label,
-    iterations,
-    opsPerSecond: (iterations / total) * 1000,
-    p50Ms: percentile(samples, 0.5),
-    p99Ms: percentile(samples, 0.99),
+    iterations: samples.length,
+    opsPerSecond: (samples.length / total) * 1000,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
   };
 }
 
 function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-/** Formats a row of the results table: the library against the raw-driver floor. */
-export function compareRow(backend: string, operation: string, library: Measurement, floor: Measurement): string {
-  const ratio = library.p50Ms / floor.p50Ms;
-  return `| ${backend} | ${operation} | ${fmt(library.opsPerSecond, 0)} | ${fmt(library.p50Ms, 3)} | ${fmt(library.p99Ms, 3)} | ${fmt(floor.opsPerSecond, 0)} | ${fmt(floor.p50Ms, 3)} | ${fmt(floor.p99Ms, 3)} | ${fmt(ratio, 2)}× |`;
 }
 
 /** The header of the results table. */
@@ -52,6 +59,12 @@ export const TABLE_HEADER = [
   '|---|---|---:|---:|---:|---:|---:|---:|---:|',
 ].join('\n');
 
-function fmt(value: number, digits: number): string {
-  return value.toFixed(digits);
+/** One row of the results table: the library against the raw-driver floor. */
+export function compareRow(
+  backend: string,
+  operation: string,
+  pair: { library: Measurement; floor: Measurement },
+): string {
+  const { library, floor } = pair;
+  return `| ${backend} | ${operation} | ${library.opsPerSecond.toFixed(0)} | ${library.p50Ms.toFixed(3)} | ${library.p99Ms.toFixed(3)} | ${floor.opsPerSecond.toFixed(0)} | ${floor.p50Ms.toFixed(3)} | ${floor.p99Ms.toFixed(3)} | ${(library.p50Ms / floor.p50Ms).toFixed(2)}× |`;
 }

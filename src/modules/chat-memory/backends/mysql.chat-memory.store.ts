@@ -1,15 +1,29 @@
 import type { DataSource } from 'typeorm';
+import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
+
+const SQL = {
+  append: 'CALL agent_chat_append(?, ?, ?)',
+  all: 'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq',
+  tail: 'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+  range:
+    'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  version: 'SELECT version FROM agent_chat_conversations WHERE conversation_id = ?',
+  clear: 'CALL agent_chat_clear(?)',
+} as const;
 
 /**
  * MariaDB/MySQL backend. `add` is one `CALL agent_chat_append(...)` carrying the whole batch (one
  * round trip, one commit); reads use the `(conversation_id, seq)` primary key. Ids are
- * `VARBINARY`, compared byte by byte.
+ * `VARBINARY`, compared byte by byte. Statements are prepared once per pooled connection.
  */
 export class MysqlChatMemoryStore extends BaseChatMemoryStore {
-  constructor(private readonly dataSource: DataSource) {
+  private readonly sql: SqlExecutor;
+
+  constructor(dataSource: DataSource) {
     super();
+    this.sql = createSqlExecutor(dataSource, 'mysql');
   }
 
   protected async appendBatch(
@@ -17,33 +31,21 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    const batch = encodeBatch(messages);
-    const [resultSet] = (await this.dataSource.query('CALL agent_chat_append(?, ?, ?)', [
+    const [resultSet] = (await this.sql('chat_append', SQL.append, [
       conversationId,
-      batch,
+      encodeBatch(messages),
       expectedVersion ?? null,
-    ])) as [Array<{ conflict: number | string; version: number | string }>];
+    ])) as unknown as [Array<{ conflict: number | string; version: number | string }>];
     const row = resultSet[0]!;
     return { conflict: Number(row.conflict) === 1, version: Number(row.version) };
   }
 
   protected async readAll(conversationId: string): Promise<string[]> {
-    return bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq',
-        [conversationId],
-      ),
-    );
+    return bodies(await this.sql('chat_all', SQL.all, [conversationId]));
   }
 
   protected async readTail(conversationId: string, n: number): Promise<string[]> {
-    const newestFirst = bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
-        [conversationId, n],
-      ),
-    );
-    return newestFirst.reverse();
+    return bodies(await this.sql('chat_tail', SQL.tail, [conversationId, n])).reverse();
   }
 
   protected async readRange(
@@ -51,24 +53,18 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore {
     fromVersion: number,
     limit: number,
   ): Promise<string[]> {
-    return bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-        [conversationId, fromVersion, limit],
-      ),
-    );
+    return bodies(await this.sql('chat_range', SQL.range, [conversationId, fromVersion, limit]));
   }
 
   protected async readVersion(conversationId: string): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      'SELECT version FROM agent_chat_conversations WHERE conversation_id = ?',
-      [conversationId],
-    )) as Array<{ version: number | string }>;
+    const [row] = await this.sql<{ version: number | string }>('chat_version', SQL.version, [
+      conversationId,
+    ]);
     return row ? Number(row.version) : 0;
   }
 
   protected async removeConversation(conversationId: string): Promise<void> {
-    await this.dataSource.query('CALL agent_chat_clear(?)', [conversationId]);
+    await this.sql('chat_clear', SQL.clear, [conversationId]);
   }
 }
 

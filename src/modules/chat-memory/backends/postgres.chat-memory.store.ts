@@ -1,16 +1,32 @@
 import type { DataSource } from 'typeorm';
+import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
+const SQL = {
+  append:
+    'SELECT out_conflict, out_version FROM agent_chat_append($1::text, $2::text[], $3::text[], $4::text[], $5::bigint)',
+  all: 'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq',
+  tail: 'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2',
+  range:
+    'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  version:
+    'SELECT coalesce(max(seq), 0) AS version FROM agent_chat_messages WHERE conversation_id = $1',
+  clear: 'SELECT agent_chat_clear($1::text)',
+} as const;
+
 /**
  * PostgreSQL backend. `add` is one call of the `agent_chat_append` function (one round trip, one
- * commit); reads use the `(conversation_id, seq)` primary key, so `tail` and `range` read only what
- * they return. Hand-written SQL, so it also works on a user's DataSource that does not know the
- * package's entities.
+ * commit); reads use the `(conversation_id, seq)` primary key, so `tail`, `range` and `version`
+ * read only what they return. Statements are hand-written and prepared once per pooled connection,
+ * so the store also works on a user's DataSource that does not know the package's entities.
  */
 export class PostgresChatMemoryStore extends BaseChatMemoryStore {
-  constructor(private readonly dataSource: DataSource) {
+  private readonly sql: SqlExecutor;
+
+  constructor(dataSource: DataSource) {
     super();
+    this.sql = createSqlExecutor(dataSource, 'postgres');
   }
 
   protected async appendBatch(
@@ -18,8 +34,9 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore {
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    const [row] = (await this.dataSource.query(
-      'SELECT out_conflict, out_version FROM agent_chat_append($1, $2, $3, $4, $5)',
+    const [row] = await this.sql<{ out_conflict: boolean; out_version: string }>(
+      'chat_append',
+      SQL.append,
       [
         conversationId,
         messages.map((message) => message.id),
@@ -27,27 +44,16 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore {
         messages.map((message) => message.json),
         expectedVersion ?? null,
       ],
-    )) as Array<{ out_conflict: boolean; out_version: string }>;
+    );
     return { conflict: row!.out_conflict, version: Number(row!.out_version) };
   }
 
   protected async readAll(conversationId: string): Promise<string[]> {
-    return bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq',
-        [conversationId],
-      ),
-    );
+    return bodies(await this.sql('chat_all', SQL.all, [conversationId]));
   }
 
   protected async readTail(conversationId: string, n: number): Promise<string[]> {
-    const newestFirst = bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2',
-        [conversationId, n],
-      ),
-    );
-    return newestFirst.reverse();
+    return bodies(await this.sql('chat_tail', SQL.tail, [conversationId, n])).reverse();
   }
 
   protected async readRange(
@@ -55,24 +61,18 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore {
     fromVersion: number,
     limit: number,
   ): Promise<string[]> {
-    return bodies(
-      await this.dataSource.query(
-        'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-        [conversationId, fromVersion, limit],
-      ),
-    );
+    return bodies(await this.sql('chat_range', SQL.range, [conversationId, fromVersion, limit]));
   }
 
   protected async readVersion(conversationId: string): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      'SELECT version FROM agent_chat_conversations WHERE conversation_id = $1',
-      [conversationId],
-    )) as Array<{ version: string }>;
-    return row ? Number(row.version) : 0;
+    const [row] = await this.sql<{ version: string }>('chat_version', SQL.version, [
+      conversationId,
+    ]);
+    return Number(row!.version);
   }
 
   protected async removeConversation(conversationId: string): Promise<void> {
-    await this.dataSource.query('SELECT agent_chat_clear($1)', [conversationId]);
+    await this.sql('chat_clear', SQL.clear, [conversationId]);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EntitySchemaColumnOptions, EntitySchemaOptions } from 'typeorm';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 
-/** A stored conversation: its id and its version (the count of its stored messages). */
+/** A stored conversation (MariaDB/MySQL and SQLite): its id and version (count of its messages). */
 export interface ChatConversationRow {
   conversationId: string;
   version: string | number;
@@ -47,27 +47,47 @@ const COLUMNS: Record<SqlDialect, ColumnTypes> = {
  */
 export function chatMemoryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
   const columns = COLUMNS[dialect];
-  const uniqueMessageId = { name: 'uq_agent_chat_messages_message_id', columns: ['conversationId', 'messageId'] };
-  return [
-    {
-      name: 'AgentChatConversation',
-      tableName: 'agent_chat_conversations',
-      columns: {
-        conversationId: { ...columns.id, name: 'conversation_id', primary: true, primaryKeyConstraintName: 'pk_agent_chat_conversations' },
-        version: { ...columns.seq, name: 'version', default: 0 },
+  const uniqueMessageId = {
+    name: 'uq_agent_chat_messages_message_id',
+    columns: ['conversationId', 'messageId'],
+  };
+  const conversations: EntitySchemaOptions<unknown> = {
+    name: 'AgentChatConversation',
+    tableName: 'agent_chat_conversations',
+    columns: {
+      conversationId: {
+        ...columns.id,
+        name: 'conversation_id',
+        primary: true,
+        primaryKeyConstraintName: 'pk_agent_chat_conversations',
       },
+      version: { ...columns.seq, name: 'version', default: 0 },
     },
-    {
-      name: 'AgentChatMessage',
-      tableName: 'agent_chat_messages',
-      columns: {
-        conversationId: { ...columns.id, name: 'conversation_id', primary: true, primaryKeyConstraintName: 'pk_agent_chat_messages' },
-        seq: { ...columns.seq, name: 'seq', primary: true, primaryKeyConstraintName: 'pk_agent_chat_messages' },
-        messageId: { ...columns.id, name: 'message_id' },
-        role: { ...columns.role, name: 'role' },
-        body: { ...columns.body, name: 'body' },
+  };
+  const messages: EntitySchemaOptions<unknown> = {
+    name: 'AgentChatMessage',
+    tableName: 'agent_chat_messages',
+    columns: {
+      conversationId: {
+        ...columns.id,
+        name: 'conversation_id',
+        primary: true,
+        primaryKeyConstraintName: 'pk_agent_chat_messages',
       },
-      ...(dialect === 'postgres' ? { uniques: [uniqueMessageId] } : { indices: [{ ...uniqueMessageId, unique: true }] }),
+      seq: {
+        ...columns.seq,
+        name: 'seq',
+        primary: true,
+        primaryKeyConstraintName: 'pk_agent_chat_messages',
+      },
+      messageId: { ...columns.id, name: 'message_id' },
+      role: { ...columns.role, name: 'role' },
+      body: { ...columns.body, name: 'body' },
     },
-  ];
+    ...(dialect === 'postgres'
+      ? { uniques: [uniqueMessageId] }
+      : { indices: [{ ...uniqueMessageId, unique: true }] }),
+  };
+  // PostgreSQL derives the version from the messages (see its migration); the others keep a row.
+  return dialect === 'postgres' ? [messages] : [conversations, messages];
 }
