@@ -1,7 +1,8 @@
 /**
  * Chat memory benchmark (`npm run bench`; `npm run bench -- postgres redis` for some backends).
  *
- * Per backend, in one run, against a raw-driver floor doing the minimal same work on its own table:
+ * Per backend, in one run, against a raw-driver floor doing the minimal same work on the store's own
+ * table (bench/support/floors.ts), calls alternating one by one:
  * - `add` of one message (store: validation, id, idempotency check, version row, one round trip;
  *   floor: one INSERT / RPUSH), sequential, p50/p99 and throughput;
  * - `tail(20)` on a 10,000-message and on a 100,000-message conversation (floor: `ORDER BY seq DESC
@@ -64,7 +65,7 @@ const BACKENDS: Backend[] = [
   {
     name: 'redis',
     options: { backend: 'redis', url: REDIS_URL, keyPrefix: 'bench:chat:' },
-    floor: () => redisFloor(REDIS_URL),
+    floor: () => redisFloor(REDIS_URL, 'bench:chat:'),
   },
 ];
 
@@ -75,33 +76,22 @@ function message(i: number): ChatMessage {
   };
 }
 
-/** The bytes the store writes for a message, so the floor writes as much. */
-function storedJson(i: number): string {
-  return JSON.stringify({ id: randomUUID(), ...message(i) });
+/** A message as the store writes it (id and JSON), so the floor writes as much. */
+function storedRow(i: number): { id: string; json: string } {
+  const id = randomUUID();
+  return { id, json: JSON.stringify({ id, ...message(i) }) };
 }
 
-async function seed(
-  store: ChatMemoryStore,
-  floor: Floor,
-  size: number,
-): Promise<{ library: string; floor: string }> {
-  const ids = {
-    library: `bench-lib-${size}-${randomUUID()}`,
-    floor: `bench-floor-${size}-${randomUUID()}`,
-  };
+async function seed(store: ChatMemoryStore, size: number): Promise<string> {
+  const conversationId = `bench-tail-${size}-${randomUUID()}`;
   for (let from = 0; from < size; from += SEED_BATCH) {
     const count = Math.min(SEED_BATCH, size - from);
     await store.add(
-      ids.library,
+      conversationId,
       Array.from({ length: count }, (_, k) => message(from + k)),
     );
-    await floor.seed(
-      ids.floor,
-      from,
-      Array.from({ length: count }, (_, k) => storedJson(from + k)),
-    );
   }
-  return ids;
+  return conversationId;
 }
 
 async function benchBackend(backend: Backend): Promise<string[]> {
@@ -118,17 +108,21 @@ async function benchBackend(backend: Backend): Promise<string[]> {
     let floorSeq = 0;
     const add = await measurePair(
       (i) => store.add(adds.library, [message(i)]),
-      (i) => floor.insert(adds.floor, (floorSeq += 1), storedJson(i)),
+      (i) => {
+        const row = storedRow(i);
+        return floor.insert(adds.floor, (floorSeq += 1), row.id, row.json);
+      },
       ADD_ITERATIONS,
     );
     const rows = [compareRow(backend.name, 'add (1 message)', add)];
     const tails: Array<{ size: number; p50: number; floorP50: number }> = [];
     for (const size of [10_000, 100_000]) {
-      const ids = await seed(store, floor, size);
-      cleanup.push(ids.library);
+      const conversationId = await seed(store, size);
+      cleanup.push(conversationId);
+      await floor.settle();
       const tail = await measurePair(
-        () => store.tail(ids.library, 20),
-        () => floor.tail20(ids.floor),
+        () => store.tail(conversationId, 20),
+        () => floor.tail20(conversationId),
         TAIL_ITERATIONS,
       );
       rows.push(compareRow(backend.name, `tail(20) of ${size.toLocaleString('en')}`, tail));

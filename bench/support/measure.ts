@@ -10,35 +10,41 @@ export interface Measurement {
 export type Operation = (i: number) => Promise<unknown>;
 
 /**
- * Times the library and its floor in alternating rounds (so drift on the machine hits both
- * alike), after a warm-up of each, and reports throughput (calls / time spent in them) and latency
- * percentiles over all samples. Calls are sequential: one in flight.
+ * Times the library and its floor call by call, alternating (library, floor, floor, library, …) so
+ * that the machine's noise, large on a small box, falls on both alike; after a warm-up of each. Reports
+ * throughput (calls / time spent in them) and latency percentiles. One call in flight.
  */
 export async function measurePair(
   library: Operation,
   floor: Operation,
   iterations: number,
-  rounds = 4,
 ): Promise<{ library: Measurement; floor: Measurement }> {
   const warmup = Math.ceil(iterations / 10);
-  for (let i = 0; i < warmup; i += 1) await library(-1 - i);
-  for (let i = 0; i < warmup; i += 1) await floor(-1 - i);
-  const samples = { library: [] as number[], floor: [] as number[] };
-  const perRound = Math.ceil(iterations / rounds);
-  for (let round = 0; round < rounds; round += 1) {
-    for (const side of ['library', 'floor'] as const) {
-      const operation = side === 'library' ? library : floor;
-      for (let k = 0; k < perRound; k += 1) {
-        const t0 = performance.now();
-        await operation(round * perRound + k);
-        samples[side].push(performance.now() - t0);
-      }
+  for (let i = 0; i < warmup; i += 1) {
+    await library(-1 - i);
+    await floor(-1 - i);
+  }
+  const samples = { library: new Float64Array(iterations), floor: new Float64Array(iterations) };
+  for (let i = 0; i < iterations; i += 1) {
+    // Who goes first alternates too: the second call of a pair may find caches warmer.
+    if (i % 2 === 0) {
+      samples.library[i] = await timed(library, i);
+      samples.floor[i] = await timed(floor, i);
+    } else {
+      samples.floor[i] = await timed(floor, i);
+      samples.library[i] = await timed(library, i);
     }
   }
   return { library: summarize(samples.library), floor: summarize(samples.floor) };
 }
 
-function summarize(samples: number[]): Measurement {
+async function timed(operation: Operation, i: number): Promise<number> {
+  const started = performance.now();
+  await operation(i);
+  return performance.now() - started;
+}
+
+function summarize(samples: Float64Array): Measurement {
   const sorted = Float64Array.from(samples).sort();
   const total = samples.reduce((sum, sample) => sum + sample, 0);
   return {

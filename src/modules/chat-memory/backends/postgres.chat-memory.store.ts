@@ -7,13 +7,24 @@ const SQL = {
   append:
     'SELECT out_conflict, out_version FROM agent_chat_append($1::text, $2::text[], $3::text[], $4::text[], $5::bigint)',
   all: 'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq',
-  tail: 'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2',
-  range:
-    'SELECT body FROM agent_chat_messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  // Positions are contiguous (1 … version), so a page is a key range: no LIMIT to plan.
+  range: `SELECT body FROM agent_chat_messages WHERE conversation_id = $1
+    AND seq > $2::bigint AND seq <= $2::bigint + $3::bigint ORDER BY seq`,
   version:
     'SELECT coalesce(max(seq), 0) AS version FROM agent_chat_messages WHERE conversation_id = $1',
   clear: 'SELECT agent_chat_clear($1::text)',
 } as const;
+
+/**
+ * Up to this `n`, `tail(n)` runs a statement of its own with the limit written in: PostgreSQL
+ * re-plans a prepared `LIMIT $n` on every call (its generic plan looks costlier than the custom
+ * ones), which costs more than the read itself. Larger `n` share one parameterized statement.
+ */
+const MAX_INLINE_TAIL = 100;
+
+function tailSql(limit: string): string {
+  return `SELECT body FROM agent_chat_messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT ${limit}`;
+}
 
 /**
  * PostgreSQL backend. `add` is one call of the `agent_chat_append` function (one round trip, one
@@ -53,7 +64,11 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore {
   }
 
   protected async readTail(conversationId: string, n: number): Promise<string[]> {
-    return bodies(await this.sql('chat_tail', SQL.tail, [conversationId, n])).reverse();
+    const newestFirst =
+      n <= MAX_INLINE_TAIL
+        ? await this.sql<{ body: string }>(`chat_tail_${n}`, tailSql(String(n)), [conversationId])
+        : await this.sql<{ body: string }>('chat_tail', tailSql('$2'), [conversationId, n]);
+    return bodies(newestFirst).reverse();
   }
 
   protected async readRange(
