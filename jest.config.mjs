@@ -10,11 +10,15 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The README's examples import the package by name; tests resolve it to the sources.
+    '^nest-agent-memory$': '<rootDir>/src/index.ts',
+    '^nest-agent-memory/testing$': '<rootDir>/src/testing/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testMatch: [
+    '<rootDir>/examples/**/*.spec.ts',
     '<rootDir>/src/**/*.spec.ts',
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',

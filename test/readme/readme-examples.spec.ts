@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { TranscriptService, TranscriptsModule } from '../../examples/transcripts.module.js';
+import { TEST_POSTGRES_URL } from '../support/test-databases.js';
+
+const root = new URL('../../', import.meta.url);
+
+/** The README's code blocks that start with a `// examples/…` line, by that path. */
+function readmeExamples(): Map<string, string> {
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const blocks = new Map<string, string>();
+  for (const match of readme.matchAll(/```ts\n(\/\/ (examples\/[^\n]+)\n[\s\S]*?)```/g)) {
+    blocks.set(match[2]!, match[1]!);
+  }
+  return blocks;
+}
+
+describe('README examples', () => {
+  it('are the example files, verbatim (which tsc type-checks and jest runs)', () => {
+    const blocks = readmeExamples();
+    expect([...blocks.keys()].sort()).toEqual([
+      'examples/custom-store.conformance.spec.ts',
+      'examples/transcripts.module.ts',
+    ]);
+    for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
+  });
+
+  describe('TranscriptsModule', () => {
+    let moduleRef: TestingModule;
+    beforeAll(async () => {
+      process.env.DATABASE_URL = TEST_POSTGRES_URL;
+      moduleRef = await Test.createTestingModule({ imports: [TranscriptsModule] }).compile();
+      await moduleRef.init();
+    });
+    afterAll(async () => {
+      await moduleRef.close();
+      delete process.env.DATABASE_URL;
+    });
+
+    it('records to Postgres and Redis and reads back', async () => {
+      const transcripts = moduleRef.get(TranscriptService);
+      const conversationId = `readme-${Date.now()}`;
+      expect(await transcripts.record(conversationId, 'first')).toBe(1);
+      expect(await transcripts.record(conversationId, 'second')).toBe(2);
+      expect((await transcripts.recent(conversationId)).map((m) => m.content)).toEqual([
+        'first',
+        'second',
+      ]);
+    });
+  });
+});
