@@ -10,6 +10,7 @@ import {
 } from '../../src/modules/chat-memory/chat-memory.constants.js';
 import { InjectChatMemoryStore } from '../../src/modules/chat-memory/chat-memory.decorators.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat-memory.options.js';
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
@@ -210,12 +211,19 @@ describe('ChatMemoryModule', () => {
       ],
     }).compile();
     await moduleRef.init();
-    const main = moduleRef.get<{ dataSource: DataSource }>(CHAT_MEMORY_STORE);
-    const other = moduleRef.get<{ dataSource: DataSource }>(getChatMemoryStoreToken('other'));
-    expect(main.dataSource).toBe(other.dataSource);
-    expect(main.dataSource.isInitialized).toBe(true);
+    opened.push(moduleRef); // closed again after the test, should an assertion fail first
+    const registry = moduleRef.get(ConnectionRegistry);
+    expect(await registry.checkHealth()).toHaveLength(1);
+    // A third holder of the same database gets the very DataSource the two stores share.
+    const lease = await registry.acquireSql(
+      { dialect: 'postgres', url: TEST_POSTGRES_URL },
+      { migrationsRun: false },
+    );
+    const { dataSource } = lease.connection;
+    await lease.release();
+    expect(dataSource.isInitialized).toBe(true);
     await moduleRef.close();
-    expect(main.dataSource.isInitialized).toBe(false);
+    expect(dataSource.isInitialized).toBe(false);
   });
 
   it('uses a DataSource the user owns without closing it, and rejects one of the wrong dialect', async () => {
