@@ -19,10 +19,8 @@ export {
 } from './modules/connections/connection-registry.js';
 export type { ConnectionLease } from './modules/connections/connection-lease.js';
 export type { SqlDialect, SqlTarget } from './modules/connections/sql/sql-target.js';
-export {
-  buildDataSourceOptions,
-  type DataSourceTuning,
-} from './modules/connections/sql/data-source-options.js';
+export type { DataSourceTuning } from './modules/connections/sql/data-source-options.js';
+export { agentMemoryEntitySchemas } from './modules/connections/sql/package-entities.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export {
   agentMemoryMigrations,

@@ -43,8 +43,18 @@ export function runChatMemoryStoreConformance(
     return instance.subject;
   };
   const store = (): Promise<ChatMemoryStore> => (primary ??= open());
-  const newId = (label: string): string => `conformance:${label}:${randomUUID()}`;
+  const created: string[] = [];
+  const newId = (label: string): string => {
+    const id = `conformance:${label}:${randomUUID()}`;
+    created.push(id);
+    return id;
+  };
   hooks.afterAll?.(async () => {
+    // Leave a shared database as it was found: clear every conversation the suite wrote.
+    if (primary) {
+      const s = await primary;
+      for (const id of created) await s.clear(id);
+    }
     await Promise.all(opened.map((instance) => instance.close()));
   });
 
@@ -184,6 +194,7 @@ export function runChatMemoryStoreConformance(
       it('compares conversation and message ids exactly (case, trailing spaces)', async () => {
         const s = await store();
         const base = newId('exact');
+        created.push(`${base}c1`, `${base}C1`, `${base}c1 `);
         for (const c of [`${base}c1`, `${base}C1`, `${base}c1 `])
           await s.add(c, [{ id: 'm', role: 'user', content: c }]);
         expect(contents(await s.get(`${base}c1`))).toEqual([`${base}c1`]);
