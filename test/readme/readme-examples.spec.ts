@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TranscriptService, TranscriptsModule } from '../../examples/transcripts.module.js';
+import { type ChatMemoryStore, getChatMemoryStoreToken } from '../../src/index.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';
 
 const root = new URL('../../', import.meta.url);
@@ -47,6 +48,9 @@ describe('README examples', () => {
         'first',
         'second',
       ]);
+      for (const token of [getChatMemoryStoreToken(), getChatMemoryStoreToken('audit')]) {
+        await moduleRef.get<ChatMemoryStore>(token).clear(conversationId);
+      }
     });
   });
 });
