@@ -1,0 +1,230 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One scripted answer of the fake server. */
+export type FakeReply =
+  | { kind: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
+  | {
+      kind: 'sse';
+      events: Array<string | { event: string; data: string }>;
+      delayMs?: number;
+      dropAfter?: number;
+    }
+  | { kind: 'drop' }
+  | { kind: 'hang' };
+
+/** A request the fake server received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+/**
+ * A local HTTP server (127.0.0.1, ephemeral port) that answers LLM API calls from a script, so the
+ * real adapters and their wire formats are exercised: JSON bodies, SSE streams (optionally cut
+ * short), error statuses with headers, dropped connections and requests left hanging.
+ */
+export class FakeLlmServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly replies: Array<FakeReply | ((request: RecordedRequest) => FakeReply)> = [];
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  /** Answers requests once the script is used up (default: 500). */
+  fallback?: (request: RecordedRequest) => FakeReply;
+
+  /** Starts listening; resolves with the base URL. */
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Queues answers, used in order. */
+  enqueue(...replies: Array<FakeReply | ((request: RecordedRequest) => FakeReply)>): this {
+    this.replies.push(...replies);
+    return this;
+  }
+
+  /** Forgets recorded requests and unused replies. */
+  reset(): void {
+    this.requests.length = 0;
+    this.replies.length = 0;
+    this.fallback = undefined;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
+    this.requests.push(request);
+    const next =
+      this.replies.shift() ??
+      this.fallback ??
+      (() => ({ kind: 'json', status: 500, body: { error: 'no scripted reply' } }) as FakeReply);
+    const reply = typeof next === 'function' ? next(request) : next;
+    await this.send(reply, req, res);
+  }
+
+  private async send(reply: FakeReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    switch (reply.kind) {
+      case 'json':
+        res.writeHead(reply.status ?? 200, {
+          'content-type': 'application/json',
+          ...reply.headers,
+        });
+        res.end(JSON.stringify(reply.body));
+        return;
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'hang':
+        return;
+      case 'sse': {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const [index, event] of reply.events.entries()) {
+          if (reply.dropAfter !== undefined && index >= reply.dropAfter) {
+            req.socket.destroy();
+            return;
+          }
+          res.write(
+            typeof event === 'string'
+              ? `data: ${event}\n\n`
+              : `event: ${event.event}\ndata: ${event.data}\n\n`,
+          );
+          if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+        }
+        res.end();
+        return;
+      }
+    }
+  }
+}
+
+/** An OpenAI chat-completion body. */
+export function openAiCompletion(
+  content: string | null,
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+  usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+): FakeReply {
+  return {
+    kind: 'json',
+    body: {
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+          message: {
+            role: 'assistant',
+            content,
+            ...(toolCalls.length
+              ? {
+                  tool_calls: toolCalls.map((c) => ({
+                    id: c.id,
+                    type: 'function',
+                    function: { name: c.name, arguments: c.arguments },
+                  })),
+                }
+              : {}),
+          },
+        },
+      ],
+      usage,
+    },
+  };
+}
+
+/** The data payloads of an OpenAI stream: text tokens, tool calls in pieces, usage, `[DONE]`. */
+export function openAiStream(
+  tokens: string[],
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+  options: { delayMs?: number; dropAfter?: number; usage?: boolean } = {},
+): FakeReply {
+  const events: string[] = [
+    JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] }),
+  ];
+  for (const token of tokens)
+    events.push(JSON.stringify({ choices: [{ index: 0, delta: { content: token } }] }));
+  toolCalls.forEach((call, index) => {
+    const half = Math.ceil(call.arguments.length / 2);
+    events.push(
+      JSON.stringify({
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index,
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: '' },
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    events.push(
+      JSON.stringify({
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{ index, function: { arguments: call.arguments.slice(0, half) } }],
+            },
+          },
+        ],
+      }),
+    );
+    events.push(
+      JSON.stringify({
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] },
+          },
+        ],
+      }),
+    );
+  });
+  events.push(
+    JSON.stringify({
+      choices: [{ index: 0, delta: {}, finish_reason: toolCalls.length ? 'tool_calls' : 'stop' }],
+    }),
+  );
+  if (options.usage !== false)
+    events.push(
+      JSON.stringify({
+        choices: [],
+        usage: {
+          prompt_tokens: 7,
+          completion_tokens: tokens.length,
+          total_tokens: 7 + tokens.length,
+        },
+      }),
+    );
+  events.push('[DONE]');
+  return { kind: 'sse', events, delayMs: options.delayMs, dropAfter: options.dropAfter };
+}
