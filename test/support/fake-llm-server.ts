@@ -105,11 +105,12 @@ export class FakeLlmServer {
             req.socket.destroy();
             return;
           }
-          res.write(
+          const frame =
             typeof event === 'string'
               ? `data: ${event}\n\n`
-              : `event: ${event.event}\ndata: ${event.data}\n\n`,
-          );
+              : `event: ${event.event}\ndata: ${event.data}\n\n`;
+          // Wait until the frame is flushed, so a later drop cuts the stream after it, not before.
+          await new Promise((resolve) => res.write(frame, resolve));
           if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
         }
         res.end();
@@ -227,4 +228,50 @@ export function openAiStream(
     );
   events.push('[DONE]');
   return { kind: 'sse', events, delayMs: options.delayMs, dropAfter: options.dropAfter };
+}
+
+/** An Anthropic Messages API response body. */
+export function anthropicMessage(
+  text: string | null,
+  toolUses: Array<{ id: string; name: string; input: unknown }> = [],
+): FakeReply {
+  return {
+    kind: 'json',
+    body: {
+      id: 'msg_test',
+      type: 'message',
+      role: 'assistant',
+      content: [...(text === null ? [] : [{ type: 'text', text }]), ...toolUses.map((t) => ({ type: 'tool_use', ...t }))],
+      stop_reason: toolUses.length ? 'tool_use' : 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 4 },
+    },
+  };
+}
+
+/** An Anthropic event stream: text deltas, tool_use blocks with partial JSON, usage, message_stop. */
+export function anthropicStream(
+  tokens: string[],
+  toolUses: Array<{ id: string; name: string; input: unknown }> = [],
+  options: { dropAfter?: number } = {},
+): FakeReply {
+  const event = (type: string, payload: Record<string, unknown>) => ({ event: type, data: JSON.stringify({ type, ...payload }) });
+  const events = [event('message_start', { message: { usage: { input_tokens: 9, output_tokens: 1 } } }), event('ping', {})];
+  let index = 0;
+  if (tokens.length) {
+    events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const text of tokens) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+    events.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  for (const use of toolUses) {
+    const json = JSON.stringify(use.input);
+    events.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } }));
+    events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(0, 3) } }));
+    events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(3) } }));
+    events.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  events.push(event('message_delta', { delta: { stop_reason: toolUses.length ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 6 } }));
+  events.push(event('message_stop', {}));
+  return { kind: 'sse', events, dropAfter: options.dropAfter };
 }
