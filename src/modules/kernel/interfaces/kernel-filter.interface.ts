@@ -1,0 +1,63 @@
+import type { ExecutionContext, NestInterceptor } from '@nestjs/common';
+import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ToolChoice, ToolSpec } from './llm.interface.js';
+import type { ToolContext } from './kernel-tool.interface.js';
+
+/** What an invoke carries through its filters: the conversation, and any state of the caller's. */
+export interface KernelContext {
+  conversationId?: string;
+  entityId?: string;
+  [key: string]: unknown;
+}
+
+/** The request of the `kernel-chat` phase: `context.getArgs()[0]`. */
+export interface KernelChatRequest {
+  /** The messages to send (a delta in delta mode, until the memory filter expands it). */
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  toolChoice?: ToolChoice;
+  /** System prompts the innermost filter prepends; never stored. */
+  systemPrompts: string[];
+  context: KernelContext;
+  invokeId: string;
+  /** 0 for the first model call of the invoke, then one more per tool round. */
+  round: number;
+  /** The id the kernel gives this round's reply, fixed before the chain runs. */
+  replyId: string;
+  signal?: AbortSignal;
+}
+
+/** The request of the `kernel-tool` phase: `context.getArgs()[0]`. */
+export interface KernelToolRequest {
+  name: string;
+  /** The arguments as the model wrote them (JSON text); parsed and validated innermost. */
+  arguments: string;
+  toolCallId: string;
+  context: ToolContext;
+}
+
+/** What the `kernel-tool` phase emits: a result, or an error the model will read. */
+export interface KernelToolResult {
+  result?: unknown;
+  error?: string;
+}
+
+/**
+ * Rewrites or holds streamed tokens on their way to the caller (e.g. redaction). It sees each
+ * token and returns what to pass on (`''` holds it); `flush` releases what it held when the model
+ * call ends. It never changes the final message; a filter that wants that replaces the result in
+ * `intercept`.
+ */
+export interface TokenTransform {
+  push(token: string): string;
+  flush?(): string;
+}
+
+/**
+ * A kernel filter: a Nest interceptor run around every model call (`context.getType()` is
+ * `'kernel-chat'`) and every tool call (`'kernel-tool'`). `next.handle()` emits exactly one value:
+ * the `LlmResponse` or the `KernelToolResult`. Optionally it adds a token transform when streaming.
+ */
+export interface KernelFilter extends NestInterceptor {
+  createTokenTransform?(context: ExecutionContext): TokenTransform | undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * What a tool handler gets besides its arguments. Tools run at least once (a retried run may run
+ * a step again), so a tool with outside side effects dedupes on `idempotencyKey`.
+ */
+export interface ToolContext {
+  /** The invoke's (kernel) or run's (agent) id. */
+  runId: string;
+  conversationId?: string;
+  entityId?: string;
+  /** The model's id of this call. */
+  toolCallId: string;
+  /** `runId:toolCallId`: the same on every attempt of the same step. */
+  idempotencyKey: string;
+  /** Fires when the invoke is aborted or the tool's timeout passes. */
+  signal: AbortSignal;
+  /** The run's long-term memory session, when the agent runs with an entity (DESIGN §8). */
+  longterm?: unknown;
+  /** The conversation's working memory, when configured (DESIGN §9). */
+  workingMemory?: unknown;
+}
+
+/** A tool's implementation: validated arguments in, any JSON-serializable result out. */
+export type ToolHandler = (args: Record<string, unknown>, context: ToolContext) => unknown;
+
+/** How a tool is described to the model and run. */
+export interface KernelToolOptions {
+  /** Unique among a kernel's tools; `[A-Za-z0-9_-]{1,64}`. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema); arguments are validated before the handler. */
+  parameters: Record<string, unknown>;
+  /** Wait for the round's earlier calls, and make later ones wait for this (default false). */
+  serial?: boolean;
+  /** Time limit of one call, after which it becomes an error result (default: none). */
+  timeoutMs?: number;
+}
+
+/** A tool given as a plain object (instead of a `@KernelTool()` method). */
+export interface KernelToolDefinition extends KernelToolOptions {
+  handler: ToolHandler;
+}

@@ -1,0 +1,253 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AsyncChannel } from '../../common/async-channel.js';
+import type { ChatMessage, ToolCall } from '../chat-memory/interfaces/chat-message.interface.js';
+import { prepareBatch } from '../chat-memory/validation/chat-memory-arguments.js';
+import { KernelExecutionContext } from './context/kernel-execution-context.js';
+import { FilterChain } from './filters/filter-chain.js';
+import { MemoryFilter } from './filters/memory.filter.js';
+import { SystemPromptFilter } from './filters/system-prompt.filter.js';
+import type {
+  KernelChatRequest,
+  KernelContext,
+  KernelFilter,
+  KernelToolRequest,
+  KernelToolResult,
+  TokenTransform,
+} from './interfaces/kernel-filter.interface.js';
+import type { InvokeOptions, InvokeResult, KernelStreamEvent } from './interfaces/kernel-invoke.interface.js';
+import type { ToolContext } from './interfaces/kernel-tool.interface.js';
+import type { LlmAdapter, LlmResponse, TokenSink } from './interfaces/llm.interface.js';
+import { FULL_HISTORY, type HistoryStrategy, STORE_DELTA_HISTORY } from './loop/history-strategy.js';
+import { type MessageIdScheme, type ToolLoopOutcome, runToolLoop } from './loop/tool-loop.js';
+import type { RegisteredTool } from './tools/registered-tool.js';
+import type { ToolRegistry, ToolSelection } from './tools/tool-registry.js';
+import { runToolRound } from './tools/tool-round.js';
+import { runToolCall, toolMessageContent } from './tools/tool-terminal.js';
+
+/** Default tool rounds per invoke (DESIGN §6). */
+export const DEFAULT_MAX_TOOL_ITERATIONS = 10;
+
+/** What a kernel is built from (resolved: adapter and filter instances, a tool registry). */
+export interface KernelEngineConfig {
+  llm: LlmAdapter;
+  /** In nesting order: the first is the outermost. */
+  filters: readonly KernelFilter[];
+  tools: ToolRegistry;
+  maxToolIterations?: number;
+}
+
+/** One run of the loop through the kernel's chains: what the kernel's invoke and the agent share. */
+export interface LoopRequest {
+  runId: string;
+  input: readonly ChatMessage[];
+  history: HistoryStrategy;
+  ids: MessageIdScheme;
+  context: KernelContext;
+  tools?: ToolSelection;
+  toolChoice?: InvokeOptions['toolChoice'];
+  systemPrompts?: string[];
+  maxToolIterations?: number;
+  signal?: AbortSignal;
+  /** Extra fields of every tool call's context (the agent's long-term session, working memory). */
+  toolContext?: Pick<ToolContext, 'longterm' | 'workingMemory'>;
+  /** Receives tokens and tool events; its presence makes model calls stream. */
+  onEvent?: (event: KernelStreamEvent) => void;
+}
+
+interface ChatScope {
+  onToken?: TokenSink;
+  /** Releases what token transforms held, once the model call has ended. */
+  flush?: () => void;
+}
+
+interface ToolScope {
+  tool?: RegisteredTool;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * The stateless kernel (DESIGN §6), free of Nest wiring: two filter chains — around model calls and
+ * around tool calls — composed once, and the tool loop. `KernelService` builds one per module.
+ */
+export class KernelEngine {
+  private readonly logger = new Logger('Kernel');
+  private readonly chatChain: FilterChain<KernelChatRequest, LlmResponse, ChatScope>;
+  private readonly toolChain: FilterChain<KernelToolRequest, KernelToolResult, ToolScope>;
+  private readonly filters: readonly KernelFilter[];
+  private readonly llmClass: new (...args: never[]) => unknown;
+  /** The memory filter, if configured: the kernel then runs in delta mode. */
+  readonly memory?: MemoryFilter;
+  readonly tools: ToolRegistry;
+  readonly maxToolIterations: number;
+
+  constructor(private readonly config: KernelEngineConfig) {
+    this.filters = [...config.filters, new SystemPromptFilter()];
+    this.memory = config.filters.find((filter): filter is MemoryFilter => filter instanceof MemoryFilter);
+    this.tools = config.tools;
+    this.maxToolIterations = config.maxToolIterations ?? DEFAULT_MAX_TOOL_ITERATIONS;
+    this.llmClass = config.llm.constructor as new (...args: never[]) => unknown;
+    this.chatChain = new FilterChain(this.filters, (context) => this.callModel(context));
+    this.toolChain = new FilterChain(this.filters, (context) => runToolCall(context.scope.tool, context.request));
+  }
+
+  /** Runs an invoke to its final answer (DESIGN §6). */
+  async invoke(messages: ChatMessage[], options: InvokeOptions = {}, onEvent?: LoopRequest['onEvent']): Promise<InvokeResult> {
+    prepareBatch(messages, undefined);
+    const invokeId = randomUUID();
+    const context: KernelContext = { ...options.context };
+    const ephemeral = this.memory !== undefined && !context.conversationId;
+    if (ephemeral) context.conversationId = `ephemeral:${invokeId}`;
+    try {
+      const outcome = await this.runLoop({
+        runId: invokeId,
+        input: messages,
+        history: this.memory ? STORE_DELTA_HISTORY : FULL_HISTORY,
+        ids: (round, index) => `${invokeId}:${round}:${index}`,
+        context,
+        tools: options.tools,
+        toolChoice: options.toolChoice,
+        systemPrompts: options.systemPrompts,
+        maxToolIterations: options.maxToolIterations,
+        signal: options.signal,
+        onEvent,
+      });
+      return { message: outcome.reply, messages: outcome.messages, usage: outcome.usage, context };
+    } finally {
+      if (ephemeral) await this.clearEphemeral(context.conversationId!);
+    }
+  }
+
+  /** Streams an invoke: tokens and tool events as they happen, then `{ type: 'result' }`. */
+  invokeStream(messages: ChatMessage[], options: InvokeOptions = {}): AsyncIterable<KernelStreamEvent> {
+    const channel = new AsyncChannel<KernelStreamEvent>();
+    this.invoke(messages, options, (event) => channel.push(event)).then(
+      (result) => {
+        channel.push({ type: 'result', result });
+        channel.close();
+      },
+      (error: unknown) => channel.fail(error),
+    );
+    return channel;
+  }
+
+  /** The tool loop through this kernel's chains, with the caller's history strategy and ids. */
+  runLoop(request: LoopRequest): Promise<ToolLoopOutcome> {
+    const tools = this.tools.select(request.tools);
+    const signal = request.signal ?? NEVER_ABORTED;
+    const systemPrompts = request.systemPrompts ?? [];
+    return runToolLoop(
+      {
+        input: request.input,
+        ids: request.ids,
+        history: request.history,
+        maxToolIterations: request.maxToolIterations ?? this.maxToolIterations,
+        signal: request.signal,
+      },
+      {
+        callModel: (messages, round, replyId) => {
+          const chatRequest: KernelChatRequest = {
+            messages,
+            tools: tools.specs,
+            toolChoice: request.toolChoice,
+            systemPrompts,
+            context: request.context,
+            invokeId: request.runId,
+            round,
+            replyId,
+            signal: request.signal,
+          };
+          const handler = request.onEvent ? this.config.llm.stream : this.config.llm.chat;
+          const scope: ChatScope = {};
+          const context = new KernelExecutionContext<KernelChatRequest, ChatScope>('kernel-chat', [chatRequest], this.llmClass, handler, scope);
+          if (request.onEvent) Object.assign(scope, this.tokenPipeline(context, request.onEvent));
+          return this.chatChain.run(context);
+        },
+        runTools: (calls) =>
+          runToolRound(
+            calls,
+            (call) => tools.get(call.name)?.serial ?? false,
+            (call) => this.runTool(call, tools.get(call.name), request, signal),
+          ),
+        toolMessage: (call: ToolCall, outcome) => ({
+          role: 'tool',
+          content: toolMessageContent(outcome),
+          toolCallId: call.id,
+          name: call.name,
+        }),
+        onEvent: request.onEvent,
+      },
+    );
+  }
+
+  private async callModel(context: KernelExecutionContext<KernelChatRequest, ChatScope>): Promise<LlmResponse> {
+    const { messages, tools, toolChoice, signal, replyId } = context.request;
+    const llmRequest = { messages, tools, toolChoice, signal };
+    const { onToken, flush } = context.scope;
+    const response = onToken ? await this.config.llm.stream(llmRequest, onToken) : await this.config.llm.chat(llmRequest);
+    flush?.();
+    return { ...response, message: { ...response.message, id: replyId } };
+  }
+
+  private runTool(call: ToolCall, tool: RegisteredTool | undefined, request: LoopRequest, signal: AbortSignal): Promise<KernelToolResult> {
+    const toolRequest: KernelToolRequest = {
+      name: call.name,
+      arguments: call.arguments,
+      toolCallId: call.id,
+      context: {
+        runId: request.runId,
+        conversationId: request.context.conversationId,
+        entityId: request.context.entityId,
+        toolCallId: call.id,
+        idempotencyKey: `${request.runId}:${call.id}`,
+        signal,
+        ...request.toolContext,
+      },
+    };
+    const context = new KernelExecutionContext<KernelToolRequest, ToolScope>(
+      'kernel-tool',
+      [toolRequest],
+      tool?.targetClass ?? UnknownKernelTool,
+      tool?.targetHandler ?? unknownToolHandler,
+      { tool },
+    );
+    return this.toolChain.run(context);
+  }
+
+  /**
+   * Tokens flow from the adapter outward: through the innermost filter's transform first. When the
+   * model call ends, each transform's `flush` passes what it held through the ones outside it.
+   */
+  private tokenPipeline(context: KernelExecutionContext<KernelChatRequest, ChatScope>, onEvent: NonNullable<LoopRequest['onEvent']>): ChatScope {
+    const transforms = this.filters
+      .map((filter) => filter.createTokenTransform?.(context))
+      .filter((transform): transform is TokenTransform => transform !== undefined)
+      .reverse();
+    if (transforms.length === 0) return { onToken: (text) => onEvent({ type: 'token', text }) };
+    const emit = (text: string, from: number): void => {
+      let current = text;
+      for (let i = from; i < transforms.length && current !== ''; i += 1) current = transforms[i]!.push(current);
+      if (current !== '') onEvent({ type: 'token', text: current });
+    };
+    return {
+      onToken: (token) => emit(token, 0),
+      flush: () => transforms.forEach((transform, i) => emit(transform.flush?.() ?? '', i + 1)),
+    };
+  }
+
+  private async clearEphemeral(conversationId: string): Promise<void> {
+    try {
+      await this.memory!.store.clear(conversationId);
+    } catch (error) {
+      this.logger.warn(`Could not clear ephemeral conversation ${conversationId}: ${String(error)}`);
+    }
+  }
+}
+
+/** What `getClass()` reports for a call to a tool the kernel does not have. */
+export class UnknownKernelTool {}
+
+function unknownToolHandler(): never {
+  throw new Error('unknown tool');
+}

@@ -1,0 +1,81 @@
+import type { ChatMessage, ToolCall } from '../../../chat-memory/interfaces/chat-message.interface.js';
+import type { LlmAdapter, LlmRequest, LlmResponse, TokenSink, Usage } from '../../interfaces/llm.interface.js';
+import type { EchoLlmOptions, EchoScriptStep } from '../llm-options.js';
+import { LlmAbortedError } from '../llm-errors.js';
+
+/** How many earlier user messages the echo recalls. */
+const RECALLED = 3;
+/** `/tool <name> <json arguments>` in a user message makes the echo model call that tool. */
+const TOOL_COMMAND = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
+
+/**
+ * The offline, deterministic model. It answers from the conversation it is sent, so a demo shows
+ * memory at work: it repeats the last user message and recalls earlier ones. A user message
+ * `/tool <name> <json>` makes it call that tool, and once the result is back it reports it. A
+ * `script` replays fixed answers first. The same input always gives the same output (tool-call ids
+ * included), so replays are byte-identical.
+ */
+export class EchoLlmAdapter implements LlmAdapter {
+  private readonly script: EchoScriptStep[];
+
+  constructor(options: Omit<EchoLlmOptions, 'provider'> = {}) {
+    this.script = [...(options.script ?? [])];
+  }
+
+  async chat(request: LlmRequest): Promise<LlmResponse> {
+    if (request.signal?.aborted) throw new LlmAbortedError('echo', request.signal.reason);
+    const step = this.script.shift();
+    const message = step ? scripted(step, request.messages) : echo(request.messages);
+    return { message, usage: usageOf(request.messages, message), finishReason: message.toolCalls ? 'tool_calls' : 'stop' };
+  }
+
+  async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
+    const response = await this.chat(request);
+    for (const token of (response.message.content ?? '').match(/\S+\s*|\s+/g) ?? []) onToken(token);
+    return response;
+  }
+}
+
+function scripted(step: EchoScriptStep, messages: ChatMessage[]): LlmResponse['message'] {
+  const toolCalls = (step.toolCalls ?? []).map((call, index) => ({
+    id: call.id ?? callId(messages, index),
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+  if (toolCalls.length > 0) return { role: 'assistant', content: step.content ?? null, toolCalls };
+  return { role: 'assistant', content: step.content ?? echo(messages).content };
+}
+
+function echo(messages: ChatMessage[]): LlmResponse['message'] {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') return { role: 'assistant', content: reportToolResults(messages) };
+  const users = messages.filter((m) => m.role === 'user' && typeof m.content === 'string');
+  const current = users.at(-1)?.content ?? '';
+  const command = TOOL_COMMAND.exec(current.trim());
+  if (command) {
+    const toolCall: ToolCall = { id: callId(messages, 0), name: command[1]!, arguments: command[2]!.trim() || '{}' };
+    return { role: 'assistant', content: null, toolCalls: [toolCall] };
+  }
+  const earlier = users.slice(0, -1).slice(-RECALLED).map((m) => `"${m.content}"`);
+  const recall = earlier.length > 0 ? ` Earlier you said: ${earlier.join(', ')}.` : ' This is the first thing you told me.';
+  return { role: 'assistant', content: `You said: "${current}".${recall}` };
+}
+
+function reportToolResults(messages: ChatMessage[]): string {
+  const results: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i -= 1) {
+    const message = messages[i]!;
+    results.unshift(`${message.name ?? message.toolCallId} returned ${message.content}`);
+  }
+  return `Tool results: ${results.join('; ')}.`;
+}
+
+function callId(messages: ChatMessage[], index: number): string {
+  return `echo_call_${messages.length}_${index}`;
+}
+
+function usageOf(messages: ChatMessage[], reply: ChatMessage): Usage {
+  const promptTokens = Math.ceil(messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0) / 4);
+  const completionTokens = Math.ceil((reply.content?.length ?? 0) / 4) + (reply.toolCalls?.length ?? 0);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
