@@ -4,7 +4,10 @@
  */
 export class AsyncChannel<T> implements AsyncIterable<T> {
   private readonly buffered: T[] = [];
-  private waiting?: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void };
+  private waiting?: {
+    resolve: (result: IteratorResult<T>) => void;
+    reject: (error: unknown) => void;
+  };
   private ended = false;
   private failure?: { error: unknown };
 
@@ -31,7 +34,8 @@ export class AsyncChannel<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
-        if (this.buffered.length > 0) return Promise.resolve({ value: this.buffered.shift()!, done: false });
+        if (this.buffered.length > 0)
+          return Promise.resolve({ value: this.buffered.shift()!, done: false });
         if (this.failure) return Promise.reject(this.failure.error);
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnthropicLlmAdapter } from '../../src/modules/kernel/llm/anthropic/anthropic.adapter.js';
-import { LlmConnectionError, LlmRateLimitError, LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import {
+  LlmConnectionError,
+  LlmRateLimitError,
+  LlmResponseError,
+} from '../../src/modules/kernel/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer, anthropicMessage, anthropicStream } from '../support/fake-llm-server.js';
 
@@ -13,7 +17,13 @@ afterAll(() => server.stop());
 afterEach(() => server.reset());
 
 const adapter = () =>
-  new AnthropicLlmAdapter({ provider: 'anthropic', model: 'claude-test', baseUrl, apiKey: 'ak-test', retry: { maxRetries: 2, baseDelayMs: 1 } });
+  new AnthropicLlmAdapter({
+    provider: 'anthropic',
+    model: 'claude-test',
+    baseUrl,
+    apiKey: 'ak-test',
+    retry: { maxRetries: 2, baseDelayMs: 1 },
+  });
 
 describe('Anthropic adapter (over HTTP)', () => {
   it('speaks the Messages API: separate system, tool_use and tool_result blocks, merged turns', async () => {
@@ -74,16 +84,32 @@ describe('Anthropic adapter (over HTTP)', () => {
   });
 
   it('reads tool_use blocks as tool calls', async () => {
-    server.enqueue(anthropicMessage(null, [{ id: 'tu_9', name: 'weather', input: { city: 'Oslo' } }]));
-    const { message, finishReason } = await adapter().chat({ messages: [{ role: 'user', content: 'Oslo?' }] });
-    expect(message).toEqual({ role: 'assistant', content: null, toolCalls: [{ id: 'tu_9', name: 'weather', arguments: '{"city":"Oslo"}' }] });
+    server.enqueue(
+      anthropicMessage(null, [{ id: 'tu_9', name: 'weather', input: { city: 'Oslo' } }]),
+    );
+    const { message, finishReason } = await adapter().chat({
+      messages: [{ role: 'user', content: 'Oslo?' }],
+    });
+    expect(message).toEqual({
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id: 'tu_9', name: 'weather', arguments: '{"city":"Oslo"}' }],
+    });
     expect(finishReason).toBe('tool_calls');
   });
 
   it('streams text and assembles tool_use input from partial JSON', async () => {
-    server.enqueue(anthropicStream(['Let me ', 'check.'], [{ id: 'tu_3', name: 'weather', input: { city: 'Lima', days: 2 } }]));
+    server.enqueue(
+      anthropicStream(
+        ['Let me ', 'check.'],
+        [{ id: 'tu_3', name: 'weather', input: { city: 'Lima', days: 2 } }],
+      ),
+    );
     const tokens: string[] = [];
-    const response = await adapter().stream({ messages: [{ role: 'user', content: 'Lima?' }] }, (t) => tokens.push(t));
+    const response = await adapter().stream(
+      { messages: [{ role: 'user', content: 'Lima?' }] },
+      (t) => tokens.push(t),
+    );
     expect(tokens).toEqual(['Let me ', 'check.']);
     expect(response.message).toEqual({
       role: 'assistant',
@@ -95,10 +121,22 @@ describe('Anthropic adapter (over HTTP)', () => {
   });
 
   it('retries 529 (overloaded) and honours Retry-After on 429', async () => {
-    server.enqueue({ kind: 'json', status: 529, body: { type: 'error', error: { type: 'overloaded_error' } } }, anthropicMessage('ok'));
-    expect((await adapter().chat({ messages: [{ role: 'user', content: 'x' }] })).message.content).toBe('ok');
+    server.enqueue(
+      { kind: 'json', status: 529, body: { type: 'error', error: { type: 'overloaded_error' } } },
+      anthropicMessage('ok'),
+    );
+    expect(
+      (await adapter().chat({ messages: [{ role: 'user', content: 'x' }] })).message.content,
+    ).toBe('ok');
     server.reset();
-    server.enqueue(...Array.from({ length: 3 }, () => ({ kind: 'json' as const, status: 429, headers: { 'retry-after': '0' }, body: {} })));
+    server.enqueue(
+      ...Array.from({ length: 3 }, () => ({
+        kind: 'json' as const,
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: {},
+      })),
+    );
     const error = await rejectionOf(adapter().chat({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error).toBeInstanceOf(LlmRateLimitError);
     expect((error as LlmRateLimitError).retryAfterMs).toBe(0);
@@ -107,9 +145,22 @@ describe('Anthropic adapter (over HTTP)', () => {
 
   it('reports a cut stream and a stream error event', async () => {
     server.enqueue(anthropicStream(['a', 'b'], [], { dropAfter: 4 }));
-    expect(await rejectionOf(adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined))).toBeInstanceOf(LlmConnectionError);
+    expect(
+      await rejectionOf(
+        adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined),
+      ),
+    ).toBeInstanceOf(LlmConnectionError);
     server.reset();
-    server.enqueue({ kind: 'sse', events: [{ event: 'error', data: '{"type":"error","error":{"type":"invalid_request_error"}}' }] });
-    expect(await rejectionOf(adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined))).toBeInstanceOf(LlmResponseError);
+    server.enqueue({
+      kind: 'sse',
+      events: [
+        { event: 'error', data: '{"type":"error","error":{"type":"invalid_request_error"}}' },
+      ],
+    });
+    expect(
+      await rejectionOf(
+        adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined),
+      ),
+    ).toBeInstanceOf(LlmResponseError);
   });
 });

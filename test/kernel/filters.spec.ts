@@ -2,8 +2,15 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { type CallHandler, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type Observable, map, of, retry, tap, throwError } from 'rxjs';
-import { getKernelChatRequest, getKernelToolRequest, replaceKernelRequest } from '../../src/modules/kernel/context/kernel-execution-context.js';
-import type { KernelFilter, KernelToolResult } from '../../src/modules/kernel/interfaces/kernel-filter.interface.js';
+import {
+  getKernelChatRequest,
+  getKernelToolRequest,
+  replaceKernelRequest,
+} from '../../src/modules/kernel/context/kernel-execution-context.js';
+import type {
+  KernelFilter,
+  KernelToolResult,
+} from '../../src/modules/kernel/interfaces/kernel-filter.interface.js';
 import type { LlmResponse } from '../../src/modules/kernel/interfaces/llm.interface.js';
 import { type LlmError, LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
 import { KernelTool } from '../../src/modules/kernel/tools/kernel-tool.decorator.js';
@@ -15,7 +22,11 @@ const Audited = (level: string) => SetMetadata('audit-level', level);
 
 @Injectable()
 class ClockTools {
-  @KernelTool({ name: 'clock', description: 'Current time', parameters: { type: 'object', properties: {} } })
+  @KernelTool({
+    name: 'clock',
+    description: 'Current time',
+    parameters: { type: 'object', properties: {} },
+  })
   @Audited('high')
   now(): string {
     return '12:00';
@@ -52,7 +63,20 @@ describe('kernel filters (Nest interceptors)', () => {
     );
     const result = await harness.kernel.invoke([{ role: 'user', content: 'time?' }]);
     expect(result.message.content).toBe('It is noon.');
-    expect(log).toEqual(['A>chat', 'B>chat', 'B<chat', 'A<chat', 'A>tool', 'B>tool', 'B<tool', 'A<tool', 'A>chat', 'B>chat', 'B<chat', 'A<chat']);
+    expect(log).toEqual([
+      'A>chat',
+      'B>chat',
+      'B<chat',
+      'A<chat',
+      'A>tool',
+      'B>tool',
+      'B<tool',
+      'A<tool',
+      'A>chat',
+      'B>chat',
+      'B<chat',
+      'A<chat',
+    ]);
   });
 
   it('see getType, getArgs, getClass and getHandler, so Reflector metadata works', async () => {
@@ -67,7 +91,10 @@ describe('kernel filters (Nest interceptors)', () => {
           class: context.getClass().name,
           handler: context.getHandler().name,
           level: reflector.get('audit-level', context.getHandler()),
-          request: context.getType<string>() === 'kernel-tool' ? getKernelToolRequest(context).name : getKernelChatRequest(context).round,
+          request:
+            context.getType<string>() === 'kernel-tool'
+              ? getKernelToolRequest(context).name
+              : getKernelChatRequest(context).round,
           sameArg: context.getArgByIndex(0) === request,
         });
         expect(() => context.switchToHttp()).toThrow(/unsupported/);
@@ -77,9 +104,30 @@ describe('kernel filters (Nest interceptors)', () => {
     harness = await bootKernel({ llm, filters: [inspector] }, [ClockTools]);
     await harness.kernel.invoke([{ role: 'user', content: 'time?' }]);
     expect(seen).toEqual([
-      { type: 'kernel-chat', class: 'ScriptedLlm', handler: 'chat', level: undefined, request: 0, sameArg: true },
-      { type: 'kernel-tool', class: 'ClockTools', handler: 'now', level: 'high', request: 'clock', sameArg: true },
-      { type: 'kernel-chat', class: 'ScriptedLlm', handler: 'chat', level: undefined, request: 1, sameArg: true },
+      {
+        type: 'kernel-chat',
+        class: 'ScriptedLlm',
+        handler: 'chat',
+        level: undefined,
+        request: 0,
+        sameArg: true,
+      },
+      {
+        type: 'kernel-tool',
+        class: 'ClockTools',
+        handler: 'now',
+        level: 'high',
+        request: 'clock',
+        sameArg: true,
+      },
+      {
+        type: 'kernel-chat',
+        class: 'ScriptedLlm',
+        handler: 'chat',
+        level: undefined,
+        request: 1,
+        sameArg: true,
+      },
     ]);
   });
 
@@ -93,14 +141,21 @@ describe('kernel filters (Nest interceptors)', () => {
           return of<KernelToolResult>({ result: 'cached 09:00' });
         }
         return getKernelChatRequest(context).round === 1
-          ? of<LlmResponse>({ message: { role: 'assistant', content: 'from cache' }, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } })
+          ? of<LlmResponse>({
+              message: { role: 'assistant', content: 'from cache' },
+              usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+            })
           : next.handle();
       },
     };
     harness = await bootKernel({ llm, filters: [cache] }, [ClockTools]);
     const result = await harness.kernel.invoke([{ role: 'user', content: 'time?' }]);
     expect(result.message.content).toBe('from cache');
-    expect(result.messages[2]).toMatchObject({ role: 'tool', content: 'cached 09:00', toolCallId: 'c1' });
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      content: 'cached 09:00',
+      toolCallId: 'c1',
+    });
     expect(llm.calls).toHaveLength(1);
     expect(tools).toBe(1);
   });
@@ -110,18 +165,31 @@ describe('kernel filters (Nest interceptors)', () => {
     const seenByOuter: string[] = [];
     const outer: KernelFilter = {
       intercept(context, next) {
-        return next.handle().pipe(
-          tap(() => seenByOuter.push(getKernelChatRequest(context).messages.at(-1)!.content!)),
-        );
+        return next
+          .handle()
+          .pipe(
+            tap(() => seenByOuter.push(getKernelChatRequest(context).messages.at(-1)!.content!)),
+          );
       },
     };
     const rewrite: KernelFilter = {
       intercept(context, next) {
         const request = getKernelChatRequest(context);
-        replaceKernelRequest(context, { ...request, messages: [...request.messages, { role: 'user', content: 'be careful' }] });
-        return (next as CallHandler<LlmResponse>).handle().pipe(
-          map((response) => ({ ...response, message: { ...response.message, content: response.message.content!.replace(/\d/g, '#') } })),
-        );
+        replaceKernelRequest(context, {
+          ...request,
+          messages: [...request.messages, { role: 'user', content: 'be careful' }],
+        });
+        return (next as CallHandler<LlmResponse>)
+          .handle()
+          .pipe(
+            map((response) => ({
+              ...response,
+              message: {
+                ...response.message,
+                content: response.message.content!.replace(/\d/g, '#'),
+              },
+            })),
+          );
       },
     };
     harness = await bootKernel({ llm, filters: [outer, rewrite] });
@@ -132,13 +200,25 @@ describe('kernel filters (Nest interceptors)', () => {
   });
 
   it('may call next again (retry), and errors propagate typed', async () => {
-    const llm = new ScriptedLlm([{ fail: new LlmResponseError('test', 503, 'busy') }, { content: 'second try' }]);
+    const llm = new ScriptedLlm([
+      { fail: new LlmResponseError('test', 503, 'busy') },
+      { content: 'second try' },
+    ]);
     const retryOnce: KernelFilter = {
       intercept: (_context, next) =>
-        next.handle().pipe(retry({ count: 1, delay: (error: LlmError) => (error.retryable ? of(0) : throwError(() => error)) })),
+        next
+          .handle()
+          .pipe(
+            retry({
+              count: 1,
+              delay: (error: LlmError) => (error.retryable ? of(0) : throwError(() => error)),
+            }),
+          ),
     };
     harness = await bootKernel({ llm, filters: [retryOnce] });
-    expect((await harness.kernel.invoke([{ role: 'user', content: 'hi' }])).message.content).toBe('second try');
+    expect((await harness.kernel.invoke([{ role: 'user', content: 'hi' }])).message.content).toBe(
+      'second try',
+    );
     expect(llm.calls).toHaveLength(2);
 
     llm.enqueue({ fail: new LlmResponseError('test', 400, 'bad') });
@@ -151,7 +231,9 @@ describe('kernel filters (Nest interceptors)', () => {
   it('report a filter that emits nothing or returns no Observable', async () => {
     const silent: KernelFilter = { intercept: () => of() };
     harness = await bootKernel({ llm: new ScriptedLlm([{ content: 'x' }]), filters: [silent] });
-    expect(String(await rejectionOf(harness.kernel.invoke([{ role: 'user', content: 'hi' }])))).toContain('without emitting');
+    expect(
+      String(await rejectionOf(harness.kernel.invoke([{ role: 'user', content: 'hi' }]))),
+    ).toContain('without emitting');
   });
 
   it('may be classes resolved through DI', async () => {
@@ -159,14 +241,21 @@ describe('kernel filters (Nest interceptors)', () => {
     @Injectable()
     class InjectedFilter implements KernelFilter {
       constructor(readonly reflector: Reflector) {}
-      intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+      intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
         log.push(this.reflector instanceof Reflector ? 'with reflector' : 'without');
         return next.handle();
       }
     }
-    harness = await bootKernel({ llm: new ScriptedLlm([{ content: 'x' }]), filters: [InjectedFilter] }, [
-      { provide: InjectedFilter, useFactory: (reflector: Reflector) => new InjectedFilter(reflector), inject: [Reflector] },
-    ]);
+    harness = await bootKernel(
+      { llm: new ScriptedLlm([{ content: 'x' }]), filters: [InjectedFilter] },
+      [
+        {
+          provide: InjectedFilter,
+          useFactory: (reflector: Reflector) => new InjectedFilter(reflector),
+          inject: [Reflector],
+        },
+      ],
+    );
     await harness.kernel.invoke([{ role: 'user', content: 'hi' }]);
     expect(log).toEqual(['with reflector']);
   });

@@ -241,7 +241,10 @@ export function anthropicMessage(
       id: 'msg_test',
       type: 'message',
       role: 'assistant',
-      content: [...(text === null ? [] : [{ type: 'text', text }]), ...toolUses.map((t) => ({ type: 'tool_use', ...t }))],
+      content: [
+        ...(text === null ? [] : [{ type: 'text', text }]),
+        ...toolUses.map((t) => ({ type: 'tool_use', ...t })),
+      ],
       stop_reason: toolUses.length ? 'tool_use' : 'end_turn',
       usage: { input_tokens: 12, output_tokens: 4 },
     },
@@ -254,24 +257,51 @@ export function anthropicStream(
   toolUses: Array<{ id: string; name: string; input: unknown }> = [],
   options: { dropAfter?: number } = {},
 ): FakeReply {
-  const event = (type: string, payload: Record<string, unknown>) => ({ event: type, data: JSON.stringify({ type, ...payload }) });
-  const events = [event('message_start', { message: { usage: { input_tokens: 9, output_tokens: 1 } } }), event('ping', {})];
+  const event = (type: string, payload: Record<string, unknown>) => ({
+    event: type,
+    data: JSON.stringify({ type, ...payload }),
+  });
+  const events = [
+    event('message_start', { message: { usage: { input_tokens: 9, output_tokens: 1 } } }),
+    event('ping', {}),
+  ];
   let index = 0;
   if (tokens.length) {
     events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (const text of tokens) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+    for (const text of tokens)
+      events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text } }));
     events.push(event('content_block_stop', { index }));
     index += 1;
   }
   for (const use of toolUses) {
     const json = JSON.stringify(use.input);
-    events.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } }));
-    events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(0, 3) } }));
-    events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(3) } }));
+    events.push(
+      event('content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} },
+      }),
+    );
+    events.push(
+      event('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: json.slice(0, 3) },
+      }),
+    );
+    events.push(
+      event('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: json.slice(3) },
+      }),
+    );
     events.push(event('content_block_stop', { index }));
     index += 1;
   }
-  events.push(event('message_delta', { delta: { stop_reason: toolUses.length ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 6 } }));
+  events.push(
+    event('message_delta', {
+      delta: { stop_reason: toolUses.length ? 'tool_use' : 'end_turn' },
+      usage: { output_tokens: 6 },
+    }),
+  );
   events.push(event('message_stop', {}));
   return { kind: 'sse', events, dropAfter: options.dropAfter };
 }

@@ -11,8 +11,14 @@ export interface KernelHarness {
   close(): Promise<void>;
 }
 
-export async function bootKernel(options: KernelModuleOptions, providers: Provider[] = []): Promise<KernelHarness> {
-  const moduleRef = await Test.createTestingModule({ imports: [KernelModule.forRoot(options)], providers }).compile();
+export async function bootKernel(
+  options: KernelModuleOptions,
+  providers: Provider[] = [],
+): Promise<KernelHarness> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [KernelModule.forRoot(options)],
+    providers,
+  }).compile();
   await moduleRef.init();
   return { kernel: moduleRef.get(KernelService), moduleRef, close: () => moduleRef.close() };
 }

@@ -1,5 +1,10 @@
 import type { ChatMessage } from '../../src/modules/chat-memory/interfaces/chat-message.interface.js';
-import type { LlmAdapter, LlmRequest, LlmResponse, TokenSink } from '../../src/modules/kernel/interfaces/llm.interface.js';
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+  TokenSink,
+} from '../../src/modules/kernel/interfaces/llm.interface.js';
 
 /** One scripted model answer: text, tool calls, or a failure. */
 export type ScriptedAnswer =
@@ -28,7 +33,12 @@ export class ScriptedLlm implements LlmAdapter {
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
     const response = await this.answer(request, true);
     const step = this.lastStep;
-    const tokens = step && 'tokens' in step && step.tokens ? step.tokens : response.message.content ? [response.message.content] : [];
+    const tokens =
+      step && 'tokens' in step && step.tokens
+        ? step.tokens
+        : response.message.content
+          ? [response.message.content]
+          : [];
     for (const token of tokens) onToken(token);
     return response;
   }
@@ -36,14 +46,22 @@ export class ScriptedLlm implements LlmAdapter {
   private lastStep?: ScriptedAnswer;
 
   private async answer(request: LlmRequest, streamed: boolean): Promise<LlmResponse> {
-    this.calls.push({ messages: structuredClone(request.messages), tools: (request.tools ?? []).map((t) => t.name), streamed });
+    this.calls.push({
+      messages: structuredClone(request.messages),
+      tools: (request.tools ?? []).map((t) => t.name),
+      streamed,
+    });
     const step = this.script.shift();
     this.lastStep = step;
     if (!step) throw new Error('ScriptedLlm: script exhausted');
     if ('fail' in step) throw step.fail;
     const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
     if ('toolCalls' in step) {
-      return { message: { role: 'assistant', content: step.content ?? null, toolCalls: step.toolCalls }, usage, finishReason: 'tool_calls' };
+      return {
+        message: { role: 'assistant', content: step.content ?? null, toolCalls: step.toolCalls },
+        usage,
+        finishReason: 'tool_calls',
+      };
     }
     return { message: { role: 'assistant', content: step.content }, usage, finishReason: 'stop' };
   }

@@ -15,10 +15,18 @@ import type {
   KernelToolResult,
   TokenTransform,
 } from './interfaces/kernel-filter.interface.js';
-import type { InvokeOptions, InvokeResult, KernelStreamEvent } from './interfaces/kernel-invoke.interface.js';
+import type {
+  InvokeOptions,
+  InvokeResult,
+  KernelStreamEvent,
+} from './interfaces/kernel-invoke.interface.js';
 import type { ToolContext } from './interfaces/kernel-tool.interface.js';
 import type { LlmAdapter, LlmResponse, TokenSink } from './interfaces/llm.interface.js';
-import { FULL_HISTORY, type HistoryStrategy, STORE_DELTA_HISTORY } from './loop/history-strategy.js';
+import {
+  FULL_HISTORY,
+  type HistoryStrategy,
+  STORE_DELTA_HISTORY,
+} from './loop/history-strategy.js';
 import { type MessageIdScheme, type ToolLoopOutcome, runToolLoop } from './loop/tool-loop.js';
 import type { RegisteredTool } from './tools/registered-tool.js';
 import type { ToolRegistry, ToolSelection } from './tools/tool-registry.js';
@@ -84,16 +92,24 @@ export class KernelEngine {
 
   constructor(private readonly config: KernelEngineConfig) {
     this.filters = [...config.filters, new SystemPromptFilter()];
-    this.memory = config.filters.find((filter): filter is MemoryFilter => filter instanceof MemoryFilter);
+    this.memory = config.filters.find(
+      (filter): filter is MemoryFilter => filter instanceof MemoryFilter,
+    );
     this.tools = config.tools;
     this.maxToolIterations = config.maxToolIterations ?? DEFAULT_MAX_TOOL_ITERATIONS;
     this.llmClass = config.llm.constructor as new (...args: never[]) => unknown;
     this.chatChain = new FilterChain(this.filters, (context) => this.callModel(context));
-    this.toolChain = new FilterChain(this.filters, (context) => runToolCall(context.scope.tool, context.request));
+    this.toolChain = new FilterChain(this.filters, (context) =>
+      runToolCall(context.scope.tool, context.request),
+    );
   }
 
   /** Runs an invoke to its final answer (DESIGN §6). */
-  async invoke(messages: ChatMessage[], options: InvokeOptions = {}, onEvent?: LoopRequest['onEvent']): Promise<InvokeResult> {
+  async invoke(
+    messages: ChatMessage[],
+    options: InvokeOptions = {},
+    onEvent?: LoopRequest['onEvent'],
+  ): Promise<InvokeResult> {
     prepareBatch(messages, undefined);
     const invokeId = randomUUID();
     const context: KernelContext = { ...options.context };
@@ -120,7 +136,10 @@ export class KernelEngine {
   }
 
   /** Streams an invoke: tokens and tool events as they happen, then `{ type: 'result' }`. */
-  invokeStream(messages: ChatMessage[], options: InvokeOptions = {}): AsyncIterable<KernelStreamEvent> {
+  invokeStream(
+    messages: ChatMessage[],
+    options: InvokeOptions = {},
+  ): AsyncIterable<KernelStreamEvent> {
     const channel = new AsyncChannel<KernelStreamEvent>();
     this.invoke(messages, options, (event) => channel.push(event)).then(
       (result) => {
@@ -160,7 +179,13 @@ export class KernelEngine {
           };
           const handler = request.onEvent ? this.config.llm.stream : this.config.llm.chat;
           const scope: ChatScope = {};
-          const context = new KernelExecutionContext<KernelChatRequest, ChatScope>('kernel-chat', [chatRequest], this.llmClass, handler, scope);
+          const context = new KernelExecutionContext<KernelChatRequest, ChatScope>(
+            'kernel-chat',
+            [chatRequest],
+            this.llmClass,
+            handler,
+            scope,
+          );
           if (request.onEvent) Object.assign(scope, this.tokenPipeline(context, request.onEvent));
           return this.chatChain.run(context);
         },
@@ -181,16 +206,25 @@ export class KernelEngine {
     );
   }
 
-  private async callModel(context: KernelExecutionContext<KernelChatRequest, ChatScope>): Promise<LlmResponse> {
+  private async callModel(
+    context: KernelExecutionContext<KernelChatRequest, ChatScope>,
+  ): Promise<LlmResponse> {
     const { messages, tools, toolChoice, signal, replyId } = context.request;
     const llmRequest = { messages, tools, toolChoice, signal };
     const { onToken, flush } = context.scope;
-    const response = onToken ? await this.config.llm.stream(llmRequest, onToken) : await this.config.llm.chat(llmRequest);
+    const response = onToken
+      ? await this.config.llm.stream(llmRequest, onToken)
+      : await this.config.llm.chat(llmRequest);
     flush?.();
     return { ...response, message: { ...response.message, id: replyId } };
   }
 
-  private runTool(call: ToolCall, tool: RegisteredTool | undefined, request: LoopRequest, signal: AbortSignal): Promise<KernelToolResult> {
+  private runTool(
+    call: ToolCall,
+    tool: RegisteredTool | undefined,
+    request: LoopRequest,
+    signal: AbortSignal,
+  ): Promise<KernelToolResult> {
     const toolRequest: KernelToolRequest = {
       name: call.name,
       arguments: call.arguments,
@@ -219,7 +253,10 @@ export class KernelEngine {
    * Tokens flow from the adapter outward: through the innermost filter's transform first. When the
    * model call ends, each transform's `flush` passes what it held through the ones outside it.
    */
-  private tokenPipeline(context: KernelExecutionContext<KernelChatRequest, ChatScope>, onEvent: NonNullable<LoopRequest['onEvent']>): ChatScope {
+  private tokenPipeline(
+    context: KernelExecutionContext<KernelChatRequest, ChatScope>,
+    onEvent: NonNullable<LoopRequest['onEvent']>,
+  ): ChatScope {
     const transforms = this.filters
       .map((filter) => filter.createTokenTransform?.(context))
       .filter((transform): transform is TokenTransform => transform !== undefined)
@@ -227,7 +264,8 @@ export class KernelEngine {
     if (transforms.length === 0) return { onToken: (text) => onEvent({ type: 'token', text }) };
     const emit = (text: string, from: number): void => {
       let current = text;
-      for (let i = from; i < transforms.length && current !== ''; i += 1) current = transforms[i]!.push(current);
+      for (let i = from; i < transforms.length && current !== ''; i += 1)
+        current = transforms[i]!.push(current);
       if (current !== '') onEvent({ type: 'token', text: current });
     };
     return {
@@ -240,7 +278,9 @@ export class KernelEngine {
     try {
       await this.memory!.store.clear(conversationId);
     } catch (error) {
-      this.logger.warn(`Could not clear ephemeral conversation ${conversationId}: ${String(error)}`);
+      this.logger.warn(
+        `Could not clear ephemeral conversation ${conversationId}: ${String(error)}`,
+      );
     }
   }
 }

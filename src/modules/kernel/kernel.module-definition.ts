@@ -9,5 +9,8 @@ export const {
 } = new ConfigurableModuleBuilder<KernelModuleOptions>({ moduleName: 'Kernel' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createKernelOptions')
-  .setExtras<KernelModuleExtras>({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .setExtras<KernelModuleExtras>({ isGlobal: false }, (definition, extras) => ({
+    ...definition,
+    global: extras.isGlobal,
+  }))
   .build();

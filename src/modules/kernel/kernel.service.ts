@@ -3,7 +3,11 @@ import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { ChatMessage } from '../chat-memory/interfaces/chat-message.interface.js';
 import type { KernelFilter } from './interfaces/kernel-filter.interface.js';
-import type { InvokeOptions, InvokeResult, KernelStreamEvent } from './interfaces/kernel-invoke.interface.js';
+import type {
+  InvokeOptions,
+  InvokeResult,
+  KernelStreamEvent,
+} from './interfaces/kernel-invoke.interface.js';
 import type { LlmAdapter } from './interfaces/llm.interface.js';
 import { KernelEngine } from './kernel-engine.js';
 import { KERNEL_MODULE_OPTIONS } from './kernel.module-definition.js';
@@ -33,14 +37,26 @@ export class KernelService implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const { options } = this;
-    if (options.maxToolIterations !== undefined && !(Number.isInteger(options.maxToolIterations) && options.maxToolIterations >= 0)) {
-      throw new InvalidModuleOptionsError('KernelModule', 'maxToolIterations', 'must be an integer ≥ 0');
+    if (
+      options.maxToolIterations !== undefined &&
+      !(Number.isInteger(options.maxToolIterations) && options.maxToolIterations >= 0)
+    ) {
+      throw new InvalidModuleOptionsError(
+        'KernelModule',
+        'maxToolIterations',
+        'must be an integer ≥ 0',
+      );
     }
     const ajv = createSchemaCompiler();
-    const discovered = discoverKernelTools({ discovery: this.discovery, scanner: this.scanner, reflector: this.reflector }, ajv);
+    const discovered = discoverKernelTools(
+      { discovery: this.discovery, scanner: this.scanner, reflector: this.reflector },
+      ajv,
+    );
     this.built = new KernelEngine({
       llm: await this.resolveLlm(options.llm),
-      filters: await Promise.all((options.filters ?? []).map((filter) => this.resolveFilter(filter))),
+      filters: await Promise.all(
+        (options.filters ?? []).map((filter) => this.resolveFilter(filter)),
+      ),
       tools: ToolRegistry.build(discovered, options.tools, ajv),
       maxToolIterations: options.maxToolIterations,
     });
@@ -71,7 +87,11 @@ export class KernelService implements OnModuleInit {
   private async resolveFilter(filter: KernelFilter | Type<KernelFilter>): Promise<KernelFilter> {
     const instance = typeof filter === 'function' ? await this.resolveClass(filter) : filter;
     if (typeof instance?.intercept !== 'function') {
-      throw new InvalidModuleOptionsError('KernelModule', 'filters', `${describe(filter)} has no intercept(context, next) method`);
+      throw new InvalidModuleOptionsError(
+        'KernelModule',
+        'filters',
+        `${describe(filter)} has no intercept(context, next) method`,
+      );
     }
     return instance;
   }
@@ -87,5 +107,7 @@ export class KernelService implements OnModuleInit {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'function' ? value.name : (value as object)?.constructor?.name ?? String(value);
+  return typeof value === 'function'
+    ? value.name
+    : ((value as object)?.constructor?.name ?? String(value));
 }

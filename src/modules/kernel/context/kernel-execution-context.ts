@@ -1,5 +1,8 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
-import type { KernelChatRequest, KernelToolRequest } from '../interfaces/kernel-filter.interface.js';
+import type {
+  KernelChatRequest,
+  KernelToolRequest,
+} from '../interfaces/kernel-filter.interface.js';
 
 /** The two phases a kernel filter runs in. */
 export type KernelPhase = 'kernel-chat' | 'kernel-tool';
@@ -10,9 +13,10 @@ export type KernelPhase = 'kernel-chat' | 'kernel-tool';
  * works). HTTP, RPC and WebSocket switches are unsupported. Each layer of the onion gets its own
  * fork, so a request a filter replaces is seen by the layers inside it only.
  */
-export class KernelExecutionContext<Request = KernelChatRequest | KernelToolRequest, Scope = unknown>
-  implements ExecutionContext
-{
+export class KernelExecutionContext<
+  Request = KernelChatRequest | KernelToolRequest,
+  Scope = unknown,
+> implements ExecutionContext {
   constructor(
     private readonly phase: KernelPhase,
     private readonly args: [Request],
@@ -54,7 +58,13 @@ export class KernelExecutionContext<Request = KernelChatRequest | KernelToolRequ
 
   /** A copy for the next layer inward. */
   fork(): KernelExecutionContext<Request, Scope> {
-    return new KernelExecutionContext(this.phase, [this.args[0]], this.targetClass, this.targetHandler, this.scope);
+    return new KernelExecutionContext(
+      this.phase,
+      [this.args[0]],
+      this.targetClass,
+      this.targetHandler,
+      this.scope,
+    );
   }
 
   switchToHttp(): ReturnType<ExecutionContext['switchToHttp']> {
@@ -71,7 +81,9 @@ export class KernelExecutionContext<Request = KernelChatRequest | KernelToolRequ
 }
 
 function unsupported(kind: string): Error {
-  return new Error(`A kernel filter runs outside any ${kind} request: switchTo${kind === 'WebSocket' ? 'Ws' : kind === 'HTTP' ? 'Http' : 'Rpc'}() is unsupported`);
+  return new Error(
+    `A kernel filter runs outside any ${kind} request: switchTo${kind === 'WebSocket' ? 'Ws' : kind === 'HTTP' ? 'Http' : 'Rpc'}() is unsupported`,
+  );
 }
 
 /** The chat request of a `kernel-chat` context. */
@@ -87,7 +99,10 @@ export function getKernelToolRequest(context: ExecutionContext): KernelToolReque
 }
 
 /** Replaces the request that the layers inside the calling filter will see. */
-export function replaceKernelRequest(context: ExecutionContext, request: KernelChatRequest | KernelToolRequest): void {
+export function replaceKernelRequest(
+  context: ExecutionContext,
+  request: KernelChatRequest | KernelToolRequest,
+): void {
   if (!(context instanceof KernelExecutionContext)) throw new Error('Not a kernel filter context');
   context.replaceRequest(request);
 }

@@ -3,9 +3,13 @@ import { EmptyError, type Observable, defer, isObservable, lastValueFrom } from 
 import type { KernelExecutionContext } from '../context/kernel-execution-context.js';
 
 /** The innermost step of a chain: the model call or the tool call itself. */
-export type ChainTerminal<Request, Result, Scope> = (context: KernelExecutionContext<Request, Scope>) => Promise<Result>;
+export type ChainTerminal<Request, Result, Scope> = (
+  context: KernelExecutionContext<Request, Scope>,
+) => Promise<Result>;
 
-type Layer<Request, Result, Scope> = (context: KernelExecutionContext<Request, Scope>) => Promise<Result>;
+type Layer<Request, Result, Scope> = (
+  context: KernelExecutionContext<Request, Scope>,
+) => Promise<Result>;
 
 /**
  * An onion of filters around one terminal, composed once when the kernel is built: the first filter
@@ -16,7 +20,10 @@ type Layer<Request, Result, Scope> = (context: KernelExecutionContext<Request, S
 export class FilterChain<Request, Result, Scope = unknown> {
   private readonly entry: Layer<Request, Result, Scope>;
 
-  constructor(filters: readonly NestInterceptor[], terminal: ChainTerminal<Request, Result, Scope>) {
+  constructor(
+    filters: readonly NestInterceptor[],
+    terminal: ChainTerminal<Request, Result, Scope>,
+  ) {
     this.entry = filters.reduceRight<Layer<Request, Result, Scope>>(
       (inner, filter) => (context) => runLayer(filter, context, inner),
       terminal,
@@ -37,13 +44,17 @@ async function runLayer<Request, Result, Scope>(
   const next: CallHandler<Result> = { handle: () => defer(() => inner(context.fork())) };
   const output: unknown = await filter.intercept(context, next);
   if (!isObservable(output)) {
-    throw new TypeError(`${filter.constructor.name}.intercept() must return an Observable (e.g. next.handle())`);
+    throw new TypeError(
+      `${filter.constructor.name}.intercept() must return an Observable (e.g. next.handle())`,
+    );
   }
   try {
     return await lastValueFrom(output as Observable<Result>);
   } catch (error) {
     if (error instanceof EmptyError) {
-      throw new TypeError(`${filter.constructor.name}.intercept() completed without emitting the result`);
+      throw new TypeError(
+        `${filter.constructor.name}.intercept() completed without emitting the result`,
+      );
     }
     throw error;
   }

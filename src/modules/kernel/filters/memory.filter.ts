@@ -33,7 +33,9 @@ export class MemoryFilter implements KernelFilter {
     const request = getKernelChatRequest(context);
     await this.store.add(conversationId, request.messages);
     // A retry of this round after its reply was stored must not show the model that reply.
-    const history = (await this.store.get(conversationId)).filter((message) => message.id !== request.replyId);
+    const history = (await this.store.get(conversationId)).filter(
+      (message) => message.id !== request.replyId,
+    );
     replaceKernelRequest(context, { ...request, messages: history });
   }
 }

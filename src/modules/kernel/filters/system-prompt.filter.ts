@@ -14,7 +14,10 @@ export class SystemPromptFilter implements KernelFilter {
       if (request.systemPrompts.length > 0) {
         replaceKernelRequest(context, {
           ...request,
-          messages: [...request.systemPrompts.map((content) => ({ role: 'system' as const, content })), ...request.messages],
+          messages: [
+            ...request.systemPrompts.map((content) => ({ role: 'system' as const, content })),
+            ...request.messages,
+          ],
         });
       }
     }

@@ -6,7 +6,10 @@ import type { LlmOptions } from './llm-options.js';
 import { OpenAiLlmAdapter } from './openai/openai.adapter.js';
 
 /** Builds a built-in adapter from its options; reads `OPENAI_*`/`ANTHROPIC_API_KEY` from `env`. */
-export function createLlmAdapter(options: LlmOptions, env: Record<string, string | undefined> = process.env): LlmAdapter {
+export function createLlmAdapter(
+  options: LlmOptions,
+  env: Record<string, string | undefined> = process.env,
+): LlmAdapter {
   switch (options?.provider) {
     case 'openai':
       assertModel(options.model);
@@ -27,11 +30,18 @@ export function createLlmAdapter(options: LlmOptions, env: Record<string, string
 
 function assertModel(model: unknown): void {
   if (typeof model !== 'string' || model.length === 0) {
-    throw new InvalidModuleOptionsError('KernelModule', 'llm.model', 'must be a non-empty model name');
+    throw new InvalidModuleOptionsError(
+      'KernelModule',
+      'llm.model',
+      'must be a non-empty model name',
+    );
   }
 }
 
 /** True for an object that implements `LlmAdapter`. */
 export function isLlmAdapter(value: unknown): value is LlmAdapter {
-  return typeof (value as LlmAdapter | null)?.chat === 'function' && typeof (value as LlmAdapter).stream === 'function';
+  return (
+    typeof (value as LlmAdapter | null)?.chat === 'function' &&
+    typeof (value as LlmAdapter).stream === 'function'
+  );
 }

@@ -5,7 +5,10 @@ import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.inte
  * far, `delta` those that are new since the previous model call.
  */
 export interface HistoryStrategy {
-  messagesFor(turn: readonly ChatMessage[], delta: readonly ChatMessage[]): ChatMessage[] | Promise<ChatMessage[]>;
+  messagesFor(
+    turn: readonly ChatMessage[],
+    delta: readonly ChatMessage[],
+  ): ChatMessage[] | Promise<ChatMessage[]>;
 }
 
 /** Full mode: the whole list accumulates locally and is sent every round. */

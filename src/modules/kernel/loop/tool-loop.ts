@@ -42,7 +42,10 @@ export interface ToolLoopOutcome {
  * apart) and call it again with the results; stop on a plain answer. Ids are stamped before any
  * message reaches a filter, so a retried step produces the same ids.
  */
-export async function runToolLoop(run: ToolLoopRun, ports: ToolLoopPorts): Promise<ToolLoopOutcome> {
+export async function runToolLoop(
+  run: ToolLoopRun,
+  ports: ToolLoopPorts,
+): Promise<ToolLoopOutcome> {
   const turn: ChatMessage[] = [];
   let delta = stamp(run.input, run.ids, 0, turn.length);
   turn.push(...delta);
@@ -50,7 +53,11 @@ export async function runToolLoop(run: ToolLoopRun, ports: ToolLoopPorts): Promi
   for (let round = 0; ; round += 1) {
     if (run.signal?.aborted) throw new KernelAbortedError(run.signal.reason);
     const replyId = run.ids(round, delta.length, turn.length);
-    const response = await ports.callModel(await run.history.messagesFor(turn, delta), round, replyId);
+    const response = await ports.callModel(
+      await run.history.messagesFor(turn, delta),
+      round,
+      replyId,
+    );
     const reply: ChatMessage = { ...response.message, id: replyId };
     usage = addUsage(usage, response.usage);
     turn.push(reply);
@@ -61,12 +68,26 @@ export async function runToolLoop(run: ToolLoopRun, ports: ToolLoopPorts): Promi
     const outcomes = await ports.runTools(calls, round);
     if (run.signal?.aborted) throw new KernelAbortedError(run.signal.reason);
     const results = calls.map((call, i) => ports.toolMessage(call, outcomes[i]!));
-    calls.forEach((call, i) => ports.onEvent?.({ type: 'tool_result', toolCallId: call.id, name: call.name, ...outcomes[i]! }));
+    calls.forEach((call, i) =>
+      ports.onEvent?.({
+        type: 'tool_result',
+        toolCallId: call.id,
+        name: call.name,
+        ...outcomes[i]!,
+      }),
+    );
     delta = stamp(results, run.ids, round + 1, turn.length);
     turn.push(...delta);
   }
 }
 
-function stamp(messages: readonly ChatMessage[], ids: MessageIdScheme, round: number, turnLength: number): ChatMessage[] {
-  return messages.map((message, i) => (message.id ? { ...message } : { ...message, id: ids(round, i, turnLength + i) }));
+function stamp(
+  messages: readonly ChatMessage[],
+  ids: MessageIdScheme,
+  round: number,
+  turnLength: number,
+): ChatMessage[] {
+  return messages.map((message, i) =>
+    message.id ? { ...message } : { ...message, id: ids(round, i, turnLength + i) },
+  );
 }

@@ -17,17 +17,29 @@ export interface ToolDiscoveryServices {
  * providers have no instance to call at bootstrap and are skipped). A provider reached through
  * several modules or aliases counts once.
  */
-export function discoverKernelTools({ discovery, scanner, reflector }: ToolDiscoveryServices, ajv: Ajv): RegisteredTool[] {
+export function discoverKernelTools(
+  { discovery, scanner, reflector }: ToolDiscoveryServices,
+  ajv: Ajv,
+): RegisteredTool[] {
   const seen = new Set<object>();
   const tools: RegisteredTool[] = [];
   for (const wrapper of discovery.getProviders()) {
     const instance = wrapper.instance as object | undefined;
-    if (!instance || typeof instance !== 'object' || seen.has(instance) || !wrapper.isDependencyTreeStatic()) continue;
+    if (
+      !instance ||
+      typeof instance !== 'object' ||
+      seen.has(instance) ||
+      !wrapper.isDependencyTreeStatic()
+    )
+      continue;
     seen.add(instance);
     for (const methodName of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
       const method = (instance as Record<string, unknown>)[methodName];
       if (typeof method !== 'function') continue;
-      const options = reflector.get<KernelToolOptions | undefined>(KERNEL_TOOL_METADATA, method as () => unknown);
+      const options = reflector.get<KernelToolOptions | undefined>(
+        KERNEL_TOOL_METADATA,
+        method as () => unknown,
+      );
       if (options) tools.push(toolFromMethod(ajv, options, instance, methodName));
     }
   }

@@ -28,7 +28,11 @@ export class ToolRegistry {
    * Every discovered tool, or only the selected ones (`forRoot({ tools })`): names pick discovered
    * tools, objects add plain tools.
    */
-  static build(discovered: RegisteredTool[], selection: ToolSelection | undefined, ajv: Ajv): ToolRegistry {
+  static build(
+    discovered: RegisteredTool[],
+    selection: ToolSelection | undefined,
+    ajv: Ajv,
+  ): ToolRegistry {
     const byName = uniqueByName(discovered);
     if (!selection) return new ToolRegistry(byName, ajv);
     const chosen: RegisteredTool[] = selection.map((entry) => {
@@ -74,7 +78,8 @@ function uniqueByName(tools: RegisteredTool[]): Map<string, RegisteredTool> {
   const byName = new Map<string, RegisteredTool>();
   for (const tool of tools) {
     const existing = byName.get(tool.spec.name);
-    if (existing && existing !== tool) throw new DuplicateToolError(tool.spec.name, [existing.origin, tool.origin]);
+    if (existing && existing !== tool)
+      throw new DuplicateToolError(tool.spec.name, [existing.origin, tool.origin]);
     byName.set(tool.spec.name, tool);
   }
   return byName;

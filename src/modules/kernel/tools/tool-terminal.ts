@@ -6,7 +6,10 @@ import type { RegisteredTool } from './registered-tool.js';
  * JSON Schema, run the handler with the tool's timeout. Every failure — unknown tool, bad JSON,
  * invalid arguments, a thrown error, a timeout — becomes an error result the model can read.
  */
-export async function runToolCall(tool: RegisteredTool | undefined, request: KernelToolRequest): Promise<KernelToolResult> {
+export async function runToolCall(
+  tool: RegisteredTool | undefined,
+  request: KernelToolRequest,
+): Promise<KernelToolResult> {
   if (!tool) return { error: `unknown tool "${request.name}"` };
   let args: unknown;
   try {
@@ -18,7 +21,9 @@ export async function runToolCall(tool: RegisteredTool | undefined, request: Ker
     return { error: 'arguments must be a JSON object' };
   }
   if (!tool.validate(args)) {
-    const details = (tool.validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    const details = (tool.validate.errors ?? [])
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
     return { error: `invalid arguments: ${details}` };
   }
   return invokeWithTimeout(tool, args as Record<string, unknown>, request);
@@ -56,5 +61,7 @@ async function invokeWithTimeout(
 /** The text a tool message carries: the result as is if a string, else its JSON; errors as `{"error":…}`. */
 export function toolMessageContent(outcome: KernelToolResult): string {
   if (outcome.error !== undefined) return JSON.stringify({ error: outcome.error });
-  return typeof outcome.result === 'string' ? outcome.result : (JSON.stringify(outcome.result ?? null) ?? 'null');
+  return typeof outcome.result === 'string'
+    ? outcome.result
+    : (JSON.stringify(outcome.result ?? null) ?? 'null');
 }

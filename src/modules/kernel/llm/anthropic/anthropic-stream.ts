@@ -29,7 +29,10 @@ export async function readAnthropicStream(
     const event = parseEvent(data);
     switch (event.type) {
       case 'message_start':
-        usage = fromAnthropicUsage((event.message as { usage?: unknown } | undefined)?.usage, usage);
+        usage = fromAnthropicUsage(
+          (event.message as { usage?: unknown } | undefined)?.usage,
+          usage,
+        );
         break;
       case 'content_block_start': {
         const start = (event.content_block ?? {}) as Record<string, unknown>;
@@ -43,7 +46,11 @@ export async function readAnthropicStream(
           text = (text ?? '') + delta.text;
           markStarted();
           onToken(delta.text);
-        } else if (delta.type === 'input_json_delta' && block && typeof delta.partial_json === 'string') {
+        } else if (
+          delta.type === 'input_json_delta' &&
+          block &&
+          typeof delta.partial_json === 'string'
+        ) {
           block.json += delta.partial_json;
         }
         break;
@@ -55,12 +62,23 @@ export async function readAnthropicStream(
       }
       case 'message_delta':
         usage = fromAnthropicUsage(event.usage, usage);
-        finishReason = normalizeStopReason((event.delta as { stop_reason?: unknown } | undefined)?.stop_reason) ?? finishReason;
+        finishReason =
+          normalizeStopReason(
+            (event.delta as { stop_reason?: unknown } | undefined)?.stop_reason,
+          ) ?? finishReason;
         break;
       case 'message_stop':
-        return { message: { role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) }, usage, finishReason };
+        return {
+          message: { role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) },
+          usage,
+          finishReason,
+        };
       case 'error':
-        throw new LlmResponseError('anthropic', undefined, `stream error: ${JSON.stringify(event.error).slice(0, 200)}`);
+        throw new LlmResponseError(
+          'anthropic',
+          undefined,
+          `stream error: ${JSON.stringify(event.error).slice(0, 200)}`,
+        );
     }
   }
   throw new LlmConnectionError('anthropic', new Error('stream ended before message_stop'));
@@ -72,6 +90,10 @@ function parseEvent(data: string): Record<string, unknown> & { type?: unknown } 
     if (typeof event !== 'object' || event === null) throw new Error('not an object');
     return event;
   } catch {
-    throw new LlmResponseError('anthropic', undefined, `malformed stream event: ${data.slice(0, 200)}`);
+    throw new LlmResponseError(
+      'anthropic',
+      undefined,
+      `malformed stream event: ${data.slice(0, 200)}`,
+    );
   }
 }

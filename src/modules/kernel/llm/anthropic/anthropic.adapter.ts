@@ -1,9 +1,19 @@
-import type { LlmAdapter, LlmRequest, LlmResponse, TokenSink } from '../../interfaces/llm.interface.js';
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+  TokenSink,
+} from '../../interfaces/llm.interface.js';
 import { type LlmHttpSettings, postJson, readJson, withRetries } from '../http/llm-http-client.js';
 import { DEFAULT_RETRY_POLICY } from '../http/retry-policy.js';
 import type { AnthropicLlmOptions } from '../llm-options.js';
 import { readAnthropicStream } from './anthropic-stream.js';
-import { fromAnthropicMessage, toAnthropicRequest, toAnthropicToolChoice, toAnthropicTools } from './anthropic.wire.js';
+import {
+  fromAnthropicMessage,
+  toAnthropicRequest,
+  toAnthropicToolChoice,
+  toAnthropicTools,
+} from './anthropic.wire.js';
 
 /** The default Messages API endpoint. */
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -37,14 +47,26 @@ export class AnthropicLlmAdapter implements LlmAdapter {
 
   chat(request: LlmRequest): Promise<LlmResponse> {
     return withRetries(this.settings, request.signal, async (signal) => {
-      const response = await postJson(this.settings, this.url, this.headers, this.body(request, false), signal);
+      const response = await postJson(
+        this.settings,
+        this.url,
+        this.headers,
+        this.body(request, false),
+        signal,
+      );
       return fromAnthropicMessage(await readJson(this.settings, response));
     });
   }
 
   stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
     return withRetries(this.settings, request.signal, async (signal, markStarted) => {
-      const response = await postJson(this.settings, this.url, this.headers, this.body(request, true), signal);
+      const response = await postJson(
+        this.settings,
+        this.url,
+        this.headers,
+        this.body(request, true),
+        signal,
+      );
       if (!response.body) return fromAnthropicMessage(await readJson(this.settings, response));
       return readAnthropicStream(response.body, onToken, markStarted);
     });
@@ -57,7 +79,9 @@ export class AnthropicLlmAdapter implements LlmAdapter {
       max_tokens: maxTokens ?? 1024,
       ...toAnthropicRequest(request.messages),
       ...(request.tools?.length ? { tools: toAnthropicTools(request.tools) } : {}),
-      ...(request.toolChoice && request.tools?.length ? { tool_choice: toAnthropicToolChoice(request.toolChoice) } : {}),
+      ...(request.toolChoice && request.tools?.length
+        ? { tool_choice: toAnthropicToolChoice(request.toolChoice) }
+        : {}),
       ...(temperature === undefined ? {} : { temperature }),
       ...(stream ? { stream: true } : {}),
     };

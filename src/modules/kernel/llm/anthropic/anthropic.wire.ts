@@ -1,4 +1,7 @@
-import type { ChatMessage, ToolCall } from '../../../chat-memory/interfaces/chat-message.interface.js';
+import type {
+  ChatMessage,
+  ToolCall,
+} from '../../../chat-memory/interfaces/chat-message.interface.js';
 import type { LlmResponse, ToolChoice, ToolSpec, Usage } from '../../interfaces/llm.interface.js';
 import { LlmResponseError } from '../llm-errors.js';
 
@@ -19,7 +22,10 @@ export interface AnthropicWireMessage {
  * text; tool results become `tool_result` blocks of a user turn, tool calls `tool_use` blocks;
  * consecutive messages of one side are merged, since the API wants strict alternation.
  */
-export function toAnthropicRequest(messages: ChatMessage[]): { system?: string; messages: AnthropicWireMessage[] } {
+export function toAnthropicRequest(messages: ChatMessage[]): {
+  system?: string;
+  messages: AnthropicWireMessage[];
+} {
   const system = messages.filter((m) => m.role === 'system').map((m) => m.content ?? '');
   const wire: AnthropicWireMessage[] = [];
   for (const message of messages) {
@@ -36,11 +42,22 @@ export function toAnthropicRequest(messages: ChatMessage[]): { system?: string; 
 
 function toBlocks(message: ChatMessage): AnthropicBlock[] {
   if (message.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: message.toolCallId ?? '', content: message.content ?? '' }];
+    return [
+      {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId ?? '',
+        content: message.content ?? '',
+      },
+    ];
   }
   const blocks: AnthropicBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
   for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
+    blocks.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.name,
+      input: parseInput(call.arguments),
+    });
   }
   return blocks;
 }
@@ -56,7 +73,11 @@ function parseInput(text: string): unknown {
 
 /** Maps tool specs to the `tools` field. */
 export function toAnthropicTools(tools: ToolSpec[]): unknown[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters,
+  }));
 }
 
 /** Maps a tool choice to the `tool_choice` field. */
@@ -68,14 +89,22 @@ export function toAnthropicToolChoice(choice: ToolChoice): unknown {
 /** Normalizes Anthropic stop reasons to the OpenAI-style names the kernel reports. */
 export function normalizeStopReason(reason: unknown): string | undefined {
   if (typeof reason !== 'string') return undefined;
-  return { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length', stop_sequence: 'stop' }[reason] ?? reason;
+  return (
+    { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length', stop_sequence: 'stop' }[
+      reason
+    ] ?? reason
+  );
 }
 
 /** Reads `usage` (absent → zeros). */
-export function fromAnthropicUsage(usage: unknown, base: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }): Usage {
+export function fromAnthropicUsage(
+  usage: unknown,
+  base: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+): Usage {
   const raw = (usage ?? {}) as Record<string, unknown>;
   const promptTokens = typeof raw.input_tokens === 'number' ? raw.input_tokens : base.promptTokens;
-  const completionTokens = typeof raw.output_tokens === 'number' ? raw.output_tokens : base.completionTokens;
+  const completionTokens =
+    typeof raw.output_tokens === 'number' ? raw.output_tokens : base.completionTokens;
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
 
@@ -83,7 +112,11 @@ export function fromAnthropicUsage(usage: unknown, base: Usage = { promptTokens:
 export function fromAnthropicMessage(body: unknown): LlmResponse {
   const content = (body as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) {
-    throw new LlmResponseError('anthropic', undefined, `no content in ${JSON.stringify(body).slice(0, 200)}`);
+    throw new LlmResponseError(
+      'anthropic',
+      undefined,
+      `no content in ${JSON.stringify(body).slice(0, 200)}`,
+    );
   }
   let text: string | null = null;
   const toolCalls: ToolCall[] = [];
@@ -101,7 +134,15 @@ export function fromAnthropicMessage(body: unknown): LlmResponse {
 /** A `tool_use` block as a tool call, or `LlmResponseError` if malformed. */
 export function toolCallOf(block: Record<string, unknown>, inputJson?: string): ToolCall {
   if (typeof block.id !== 'string' || typeof block.name !== 'string') {
-    throw new LlmResponseError('anthropic', undefined, `malformed tool_use block ${JSON.stringify(block).slice(0, 200)}`);
+    throw new LlmResponseError(
+      'anthropic',
+      undefined,
+      `malformed tool_use block ${JSON.stringify(block).slice(0, 200)}`,
+    );
   }
-  return { id: block.id, name: block.name, arguments: inputJson || JSON.stringify(block.input ?? {}) };
+  return {
+    id: block.id,
+    name: block.name,
+    arguments: inputJson || JSON.stringify(block.input ?? {}),
+  };
 }

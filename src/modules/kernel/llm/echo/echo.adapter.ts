@@ -1,5 +1,14 @@
-import type { ChatMessage, ToolCall } from '../../../chat-memory/interfaces/chat-message.interface.js';
-import type { LlmAdapter, LlmRequest, LlmResponse, TokenSink, Usage } from '../../interfaces/llm.interface.js';
+import type {
+  ChatMessage,
+  ToolCall,
+} from '../../../chat-memory/interfaces/chat-message.interface.js';
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+  TokenSink,
+  Usage,
+} from '../../interfaces/llm.interface.js';
 import type { EchoLlmOptions, EchoScriptStep } from '../llm-options.js';
 import { LlmAbortedError } from '../llm-errors.js';
 
@@ -26,7 +35,11 @@ export class EchoLlmAdapter implements LlmAdapter {
     if (request.signal?.aborted) throw new LlmAbortedError('echo', request.signal.reason);
     const step = this.script.shift();
     const message = step ? scripted(step, request.messages) : echo(request.messages);
-    return { message, usage: usageOf(request.messages, message), finishReason: message.toolCalls ? 'tool_calls' : 'stop' };
+    return {
+      message,
+      usage: usageOf(request.messages, message),
+      finishReason: message.toolCalls ? 'tool_calls' : 'stop',
+    };
   }
 
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
@@ -53,11 +66,21 @@ function echo(messages: ChatMessage[]): LlmResponse['message'] {
   const current = users.at(-1)?.content ?? '';
   const command = TOOL_COMMAND.exec(current.trim());
   if (command) {
-    const toolCall: ToolCall = { id: callId(messages, 0), name: command[1]!, arguments: command[2]!.trim() || '{}' };
+    const toolCall: ToolCall = {
+      id: callId(messages, 0),
+      name: command[1]!,
+      arguments: command[2]!.trim() || '{}',
+    };
     return { role: 'assistant', content: null, toolCalls: [toolCall] };
   }
-  const earlier = users.slice(0, -1).slice(-RECALLED).map((m) => `"${m.content}"`);
-  const recall = earlier.length > 0 ? ` Earlier you said: ${earlier.join(', ')}.` : ' This is the first thing you told me.';
+  const earlier = users
+    .slice(0, -1)
+    .slice(-RECALLED)
+    .map((m) => `"${m.content}"`);
+  const recall =
+    earlier.length > 0
+      ? ` Earlier you said: ${earlier.join(', ')}.`
+      : ' This is the first thing you told me.';
   return { role: 'assistant', content: `You said: "${current}".${recall}` };
 }
 
@@ -75,7 +98,10 @@ function callId(messages: ChatMessage[], index: number): string {
 }
 
 function usageOf(messages: ChatMessage[], reply: ChatMessage): Usage {
-  const promptTokens = Math.ceil(messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0) / 4);
-  const completionTokens = Math.ceil((reply.content?.length ?? 0) / 4) + (reply.toolCalls?.length ?? 0);
+  const promptTokens = Math.ceil(
+    messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0) / 4,
+  );
+  const completionTokens =
+    Math.ceil((reply.content?.length ?? 0) / 4) + (reply.toolCalls?.length ?? 0);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
