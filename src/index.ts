@@ -74,3 +74,92 @@ export {
   RedisChatMemoryStore,
 } from './modules/chat-memory/backends/redis.chat-memory.store.js';
 export type { PreparedMessage } from './modules/chat-memory/validation/prepared-message.js';
+
+// Kernel
+export { KernelModule } from './modules/kernel/kernel.module.js';
+export { KernelService } from './modules/kernel/kernel.service.js';
+export type { KernelModuleExtras, KernelModuleOptions } from './modules/kernel/kernel.options.js';
+export {
+  DEFAULT_MAX_TOOL_ITERATIONS,
+  KernelEngine,
+  type KernelEngineConfig,
+  type LoopRequest,
+} from './modules/kernel/kernel-engine.js';
+export {
+  KernelExecutionContext,
+  type KernelPhase,
+  getKernelChatRequest,
+  getKernelToolRequest,
+  replaceKernelRequest,
+} from './modules/kernel/context/kernel-execution-context.js';
+export type {
+  KernelChatRequest,
+  KernelContext,
+  KernelFilter,
+  KernelToolRequest,
+  KernelToolResult,
+  TokenTransform,
+} from './modules/kernel/interfaces/kernel-filter.interface.js';
+export type {
+  InvokeOptions,
+  InvokeResult,
+  KernelStreamEvent,
+  ToolResultEvent,
+} from './modules/kernel/interfaces/kernel-invoke.interface.js';
+export type {
+  KernelToolDefinition,
+  KernelToolOptions,
+  ToolContext,
+  ToolHandler,
+} from './modules/kernel/interfaces/kernel-tool.interface.js';
+export {
+  type LlmAdapter,
+  type LlmRequest,
+  type LlmResponse,
+  type TokenSink,
+  type ToolChoice,
+  type ToolSpec,
+  type Usage,
+  NO_USAGE,
+  addUsage,
+} from './modules/kernel/interfaces/llm.interface.js';
+export { MemoryFilter, memoryFilter } from './modules/kernel/filters/memory.filter.js';
+export { KERNEL_TOOL_METADATA, KernelTool } from './modules/kernel/tools/kernel-tool.decorator.js';
+export {
+  FULL_HISTORY,
+  type HistoryStrategy,
+  STORE_DELTA_HISTORY,
+} from './modules/kernel/loop/history-strategy.js';
+export {
+  type MessageIdScheme,
+  type ToolLoopOutcome,
+  runToolLoop,
+} from './modules/kernel/loop/tool-loop.js';
+export {
+  DuplicateToolError,
+  InvalidToolError,
+  KernelAbortedError,
+  MaxToolIterationsError,
+  UnknownToolError,
+} from './modules/kernel/errors/kernel.errors.js';
+export {
+  LlmAbortedError,
+  LlmConnectionError,
+  LlmError,
+  LlmRateLimitError,
+  LlmResponseError,
+  LlmTimeoutError,
+} from './modules/kernel/llm/llm-errors.js';
+export type {
+  AnthropicLlmOptions,
+  EchoLlmOptions,
+  EchoScriptStep,
+  HttpLlmOptions,
+  LlmOptions,
+  OpenAiLlmOptions,
+} from './modules/kernel/llm/llm-options.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/kernel/llm/http/retry-policy.js';
+export { OpenAiLlmAdapter } from './modules/kernel/llm/openai/openai.adapter.js';
+export { AnthropicLlmAdapter } from './modules/kernel/llm/anthropic/anthropic.adapter.js';
+export { EchoLlmAdapter } from './modules/kernel/llm/echo/echo.adapter.js';
+export { createLlmAdapter } from './modules/kernel/llm/create-llm-adapter.js';

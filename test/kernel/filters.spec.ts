@@ -179,17 +179,15 @@ describe('kernel filters (Nest interceptors)', () => {
           ...request,
           messages: [...request.messages, { role: 'user', content: 'be careful' }],
         });
-        return (next as CallHandler<LlmResponse>)
-          .handle()
-          .pipe(
-            map((response) => ({
-              ...response,
-              message: {
-                ...response.message,
-                content: response.message.content!.replace(/\d/g, '#'),
-              },
-            })),
-          );
+        return (next as CallHandler<LlmResponse>).handle().pipe(
+          map((response) => ({
+            ...response,
+            message: {
+              ...response.message,
+              content: response.message.content!.replace(/\d/g, '#'),
+            },
+          })),
+        );
       },
     };
     harness = await bootKernel({ llm, filters: [outer, rewrite] });
@@ -206,14 +204,12 @@ describe('kernel filters (Nest interceptors)', () => {
     ]);
     const retryOnce: KernelFilter = {
       intercept: (_context, next) =>
-        next
-          .handle()
-          .pipe(
-            retry({
-              count: 1,
-              delay: (error: LlmError) => (error.retryable ? of(0) : throwError(() => error)),
-            }),
-          ),
+        next.handle().pipe(
+          retry({
+            count: 1,
+            delay: (error: LlmError) => (error.retryable ? of(0) : throwError(() => error)),
+          }),
+        ),
     };
     harness = await bootKernel({ llm, filters: [retryOnce] });
     expect((await harness.kernel.invoke([{ role: 'user', content: 'hi' }])).message.content).toBe(

@@ -1,4 +1,5 @@
 import type { KernelToolRequest, KernelToolResult } from '../interfaces/kernel-filter.interface.js';
+import { linkAbort } from '../../../common/linked-abort.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /**
@@ -34,19 +35,16 @@ async function invokeWithTimeout(
   args: Record<string, unknown>,
   request: KernelToolRequest,
 ): Promise<KernelToolResult> {
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([request.context.signal, timeout.signal]);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<KernelToolResult>((resolve) => {
-    if (tool.timeoutMs === undefined) return;
-    timer = setTimeout(() => {
-      timeout.abort(new Error(`timed out after ${tool.timeoutMs} ms`));
-      resolve({ error: `tool "${tool.spec.name}" timed out after ${tool.timeoutMs} ms` });
-    }, tool.timeoutMs);
-  });
+  const timeoutError = `tool "${tool.spec.name}" timed out after ${tool.timeoutMs} ms`;
+  const link = linkAbort(request.context.signal, tool.timeoutMs, () => new Error(timeoutError));
+  const timedOut = new Promise<KernelToolResult>((resolve) =>
+    link.signal.addEventListener('abort', () => link.timedOut && resolve({ error: timeoutError }), {
+      once: true,
+    }),
+  );
   const ran = (async (): Promise<KernelToolResult> => {
     try {
-      return { result: await tool.invoke(args, { ...request.context, signal }) };
+      return { result: await tool.invoke(args, { ...request.context, signal: link.signal }) };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
@@ -54,7 +52,7 @@ async function invokeWithTimeout(
   try {
     return await Promise.race([ran, timedOut]);
   } finally {
-    clearTimeout(timer);
+    link.dispose();
   }
 }
 

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { linkAbort } from '../../../../common/linked-abort.js';
 import {
   LlmAbortedError,
   LlmConnectionError,
@@ -31,12 +32,12 @@ export async function withRetries<T>(
 ): Promise<T> {
   for (let retry = 0; ; retry += 1) {
     let started = false;
-    const timeout = AbortSignal.timeout(settings.timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    // Linked by hand, not AbortSignal.any: a long-lived caller signal must not keep every attempt's.
+    const link = linkAbort(callerSignal, settings.timeoutMs);
     try {
-      return await attempt(signal, () => (started = true));
+      return await attempt(link.signal, () => (started = true));
     } catch (raw) {
-      const error = classify(raw, settings, callerSignal, timeout);
+      const error = classify(raw, settings, callerSignal, link.timedOut);
       if (!error.retryable || started || retry >= settings.retry.maxRetries) throw error;
       const wait =
         error instanceof LlmRateLimitError && error.retryAfterMs !== undefined
@@ -47,6 +48,8 @@ export async function withRetries<T>(
       } catch {
         throw new LlmAbortedError(settings.provider, callerSignal?.reason);
       }
+    } finally {
+      link.dispose();
     }
   }
 }
@@ -102,10 +105,10 @@ function classify(
   raw: unknown,
   settings: LlmHttpSettings,
   callerSignal: AbortSignal | undefined,
-  timeout: AbortSignal,
+  timedOut: boolean,
 ): LlmError {
   if (callerSignal?.aborted) return new LlmAbortedError(settings.provider, callerSignal.reason);
-  if (timeout.aborted) return new LlmTimeoutError(settings.provider, settings.timeoutMs);
+  if (timedOut) return new LlmTimeoutError(settings.provider, settings.timeoutMs);
   if (raw instanceof LlmError) return raw;
   return new LlmConnectionError(settings.provider, raw);
 }

@@ -1,0 +1,159 @@
+/**
+ * Kernel benchmark (`npm run bench:kernel`). Against an in-process model that answers at once:
+ * - one invoke through 5 pass-through filters vs the same kernel with none vs calling the adapter
+ *   directly (the floor), alternating call by call;
+ * - a 3-round tool loop (3 tool rounds, then the answer) vs the floor doing the same 4 model calls
+ *   and 3 tool calls directly;
+ * - heap after 10,000 and after 100,000 invokes (forced GC), to show no per-call growth.
+ * The overhead is reported in µs and as a share of a 1 ms model call.
+ */
+import 'reflect-metadata';
+import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { ChatMessage } from '../src/modules/chat-memory/interfaces/chat-message.interface.js';
+import type { KernelFilter, KernelToolDefinition } from '../src/index.js';
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+} from '../src/modules/kernel/interfaces/llm.interface.js';
+import { KernelModule } from '../src/modules/kernel/kernel.module.js';
+import type { KernelModuleOptions } from '../src/modules/kernel/kernel.options.js';
+import { KernelService } from '../src/modules/kernel/kernel.service.js';
+import { measurePair } from './support/measure.js';
+
+const ITERATIONS = Number(process.env.BENCH_KERNEL_ITERATIONS ?? 20_000);
+const HEAP_INVOKES = Number(process.env.BENCH_HEAP_INVOKES ?? 100_000);
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+
+/** Answers at once: a tool call while the conversation has fewer than `toolRounds` tool results. */
+class InstantLlm implements LlmAdapter {
+  constructor(private readonly toolRounds = 0) {}
+  async chat(request: LlmRequest): Promise<LlmResponse> {
+    const results = request.messages.filter((m) => m.role === 'tool').length;
+    if (results < this.toolRounds) {
+      return {
+        message: {
+          role: 'assistant',
+          content: null,
+          toolCalls: [{ id: `c${results}`, name: 'add', arguments: '{"a":1,"b":2}' }],
+        },
+        usage,
+      };
+    }
+    return { message: { role: 'assistant', content: 'done' }, usage };
+  }
+  async stream(request: LlmRequest): Promise<LlmResponse> {
+    return this.chat(request);
+  }
+}
+
+class PassThrough implements KernelFilter {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    return next.handle();
+  }
+}
+
+const add: KernelToolDefinition = {
+  name: 'add',
+  description: 'a + b',
+  parameters: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+  },
+  handler: ({ a, b }) => (a as number) + (b as number),
+};
+
+async function kernel(options: KernelModuleOptions) {
+  const app = await NestFactory.createApplicationContext(KernelModule.forRoot(options), {
+    logger: ['error'],
+  });
+  return { service: app.get(KernelService), close: () => app.close() };
+}
+
+const input: ChatMessage[] = [{ role: 'user', content: 'hello' }];
+const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+const share = (ms: number) => `${((ms / 1) * 100).toFixed(2)} %`;
+
+const llm = new InstantLlm();
+const five = await kernel({
+  llm,
+  filters: Array.from({ length: 5 }, () => new PassThrough()),
+  tools: [],
+});
+const none = await kernel({ llm, tools: [] });
+const direct = () => llm.chat({ messages: input });
+
+const chain = await measurePair(
+  () => five.service.invoke(input),
+  () => none.service.invoke(input),
+  ITERATIONS,
+);
+const total = await measurePair(() => five.service.invoke(input), direct, ITERATIONS);
+
+const loopLlm = new InstantLlm(3);
+const loop = await kernel({
+  llm: loopLlm,
+  filters: Array.from({ length: 5 }, () => new PassThrough()),
+  tools: [add],
+});
+const directLoop = async () => {
+  const messages: ChatMessage[] = [...input];
+  for (;;) {
+    const { message } = await loopLlm.chat({ messages });
+    messages.push(message);
+    if (!message.toolCalls) return;
+    for (const call of message.toolCalls) {
+      const result = add.handler(
+        JSON.parse(call.arguments) as Record<string, unknown>,
+        {} as never,
+      );
+      messages.push({ role: 'tool', content: JSON.stringify(result), toolCallId: call.id });
+    }
+  }
+};
+const toolLoop = await measurePair(
+  () => loop.service.invoke(input),
+  directLoop,
+  Math.ceil(ITERATIONS / 4),
+);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapAfter = async (service: KernelService, invokes: number): Promise<number> => {
+  for (let i = 0; i < invokes; i += 1) await service.invoke(input);
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const heapAt10k = await heapAfter(five.service, 10_000);
+const heapAtEnd = await heapAfter(five.service, HEAP_INVOKES - 10_000);
+const LOOP_HEAP_INVOKES = HEAP_INVOKES / 4;
+const loopHeapStart = await heapAfter(loop.service, 5_000);
+const loopHeapEnd = await heapAfter(loop.service, LOOP_HEAP_INVOKES - 5_000);
+await Promise.all([five.close(), none.close(), loop.close()]);
+
+const perCall = (pair: { library: { p50Ms: number }; floor: { p50Ms: number } }) =>
+  pair.library.p50Ms - pair.floor.p50Ms;
+console.log(
+  `Node ${process.version}; ${ITERATIONS} invokes per side, one in flight; GC ${gc ? 'forced' : 'NOT forced (run with --expose-gc)'}\n`,
+);
+console.log(
+  '| measurement | library p50 | library p99 | floor p50 | floor p99 | overhead p50 | share of a 1 ms model call |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log(
+  `| 5 pass-through filters vs none (same kernel) | ${fmt(chain.library.p50Ms)} | ${fmt(chain.library.p99Ms)} | ${fmt(chain.floor.p50Ms)} | ${fmt(chain.floor.p99Ms)} | ${fmt(perCall(chain))} | ${share(perCall(chain))} |`,
+);
+console.log(
+  `| invoke with 5 filters vs adapter.chat() | ${fmt(total.library.p50Ms)} | ${fmt(total.library.p99Ms)} | ${fmt(total.floor.p50Ms)} | ${fmt(total.floor.p99Ms)} | ${fmt(perCall(total))} | ${share(perCall(total))} |`,
+);
+console.log(
+  `| 3-round tool loop, 5 filters vs direct calls | ${fmt(toolLoop.library.p50Ms)} | ${fmt(toolLoop.library.p99Ms)} | ${fmt(toolLoop.floor.p50Ms)} | ${fmt(toolLoop.floor.p99Ms)} | ${fmt(perCall(toolLoop))} | ${share(perCall(toolLoop) / 4)} per model call |`,
+);
+console.log(
+  `Tool loops: heap after 5,000: ${(loopHeapStart / 2 ** 20).toFixed(1)} MiB; after ${LOOP_HEAP_INVOKES.toLocaleString('en')}: ${(loopHeapEnd / 2 ** 20).toFixed(1)} MiB; growth ${((loopHeapEnd - loopHeapStart) / (LOOP_HEAP_INVOKES - 5_000)).toFixed(2)} bytes per invoke.`,
+);
+console.log(
+  `\nHeap after 10,000 invokes: ${(heapAt10k / 2 ** 20).toFixed(1)} MiB; after ${HEAP_INVOKES.toLocaleString('en')}: ${(heapAtEnd / 2 ** 20).toFixed(1)} MiB; growth ${((heapAtEnd - heapAt10k) / (HEAP_INVOKES - 10_000)).toFixed(2)} bytes per invoke.`,
+);

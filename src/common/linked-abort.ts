@@ -1,0 +1,42 @@
+/** A signal that fires when its parent does or when its own timeout passes; `dispose` unlinks it. */
+export interface LinkedAbort {
+  readonly signal: AbortSignal;
+  /** True if it fired because of its own timeout (not the parent). */
+  readonly timedOut: boolean;
+  /** Removes the listener on the parent and clears the timer. Call it when the work is done. */
+  dispose(): void;
+}
+
+/**
+ * Derives a child signal from `parent`, with an optional timeout. Unlike `AbortSignal.any`, it
+ * holds nothing on the parent once disposed: a long-lived parent (an app-wide signal) does not
+ * accumulate every child ever derived from it.
+ */
+export function linkAbort(
+  parent: AbortSignal | undefined,
+  timeoutMs?: number,
+  timeoutReason?: () => unknown,
+): LinkedAbort {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onParentAbort = (): void => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(timeoutReason?.() ?? new Error(`timed out after ${timeoutMs} ms`));
+        }, timeoutMs);
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onParentAbort);
+    },
+  };
+}
