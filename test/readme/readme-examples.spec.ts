@@ -21,6 +21,7 @@ describe('README examples', () => {
   it('are the example files, verbatim (which tsc type-checks and jest runs)', () => {
     const blocks = readmeExamples();
     expect([...blocks.keys()].sort()).toEqual([
+      'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
       'examples/transcripts.module.ts',
     ]);
