@@ -6,31 +6,76 @@ import { CANCELLED_TOOL_RESULT, safeWindow } from './safe-window.js';
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
 const system = (content: string): ChatMessage => ({ role: 'system', content });
-const call = (...ids: string[]): ChatMessage => ({ role: 'assistant', content: null, toolCalls: ids.map((id) => ({ id, name: 'f', arguments: '{}' })) });
+const call = (...ids: string[]): ChatMessage => ({
+  role: 'assistant',
+  content: null,
+  toolCalls: ids.map((id) => ({ id, name: 'f', arguments: '{}' })),
+});
 const result = (id: string): ChatMessage => ({ role: 'tool', content: `r-${id}`, toolCallId: id });
-const contents = (messages: ChatMessage[]) => messages.map((m) => m.content ?? `call(${m.toolCalls!.map((c) => c.id).join(',')})`);
+const contents = (messages: ChatMessage[]) =>
+  messages.map((m) => m.content ?? `call(${m.toolCalls!.map((c) => c.id).join(',')})`);
 
 describe('safeWindow — examples', () => {
   it('keeps system messages first and the newest N of the rest', () => {
-    const input = [user('u1'), system('s1'), assistant('a1'), user('u2'), system('s2'), assistant('a2')];
+    const input = [
+      user('u1'),
+      system('s1'),
+      assistant('a1'),
+      user('u2'),
+      system('s2'),
+      assistant('a2'),
+    ];
     expect(contents(safeWindow(input, 2).output)).toEqual(['s1', 's2', 'u2', 'a2']);
   });
 
   it('drops a leading run of results left by trimming, and keeps the current user message', () => {
-    const input = [user('u1'), call('c1', 'c2'), result('c1'), result('c2'), assistant('a1'), user('u2'), assistant('a2')];
+    const input = [
+      user('u1'),
+      call('c1', 'c2'),
+      result('c1'),
+      result('c2'),
+      assistant('a1'),
+      user('u2'),
+      assistant('a2'),
+    ];
     // The newest 4 are r-c2, a1, u2, a2: r-c2 lost its call to trimming.
     expect(contents(safeWindow(input, 4).output)).toEqual(['a1', 'u2', 'a2']);
   });
 
   it('supplies a cancelled result for a call whose result is missing, after the other results', () => {
-    const input = [user('u'), call('c1', 'c2', 'c3'), result('c1'), result('c3'), assistant('done')];
+    const input = [
+      user('u'),
+      call('c1', 'c2', 'c3'),
+      result('c1'),
+      result('c3'),
+      assistant('done'),
+    ];
     const out = safeWindow(input, Infinity).output;
-    expect(out.map((m) => m.toolCallId ?? m.content ?? 'call')).toEqual(['u', 'call', 'c1', 'c3', 'c2', 'done']);
-    expect(out[4]).toEqual({ role: 'tool', content: CANCELLED_TOOL_RESULT, toolCallId: 'c2', name: 'f' });
+    expect(out.map((m) => m.toolCallId ?? m.content ?? 'call')).toEqual([
+      'u',
+      'call',
+      'c1',
+      'c3',
+      'c2',
+      'done',
+    ]);
+    expect(out[4]).toEqual({
+      role: 'tool',
+      content: CANCELLED_TOOL_RESULT,
+      toolCallId: 'c2',
+      name: 'f',
+    });
   });
 
   it('never cuts the current user message or the newest tool round of the current turn', () => {
-    const input = [user('old'), assistant('old answer'), user('now'), call('c1', 'c2'), result('c1'), result('c2')];
+    const input = [
+      user('old'),
+      assistant('old answer'),
+      user('now'),
+      call('c1', 'c2'),
+      result('c1'),
+      result('c2'),
+    ];
     expect(contents(safeWindow(input, 1).output)).toEqual(['now', 'call(c1,c2)', 'r-c1', 'r-c2']);
   });
 
@@ -47,7 +92,14 @@ const historyArbitrary = fc
       { weight: 1, arbitrary: fc.constant<'system'>('system') },
       { weight: 4, arbitrary: fc.constant<'user'>('user') },
       { weight: 3, arbitrary: fc.constant<'assistant'>('assistant') },
-      { weight: 3, arbitrary: fc.record({ calls: fc.integer({ min: 1, max: 3 }), answered: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), duplicate: fc.boolean() }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          calls: fc.integer({ min: 1, max: 3 }),
+          answered: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+          duplicate: fc.boolean(),
+        }),
+      },
       { weight: 1, arbitrary: fc.constant<'orphan'>('orphan') },
     ),
     { maxLength: 60 },
@@ -138,19 +190,25 @@ describe('safeWindow — properties over random histories (windows 1..50 and Inf
       const roundAt = body.findLastIndex((m, i) => i > lastUser && (m.toolCalls?.length ?? 0) > 0);
       if (roundAt < 0) return;
       const ids = new Set(body[roundAt]!.toolCalls!.map((c) => c.id));
-      const round = body.filter((m, i) => i === roundAt || (i > roundAt && m.role === 'tool' && ids.has(m.toolCallId!)));
+      const round = body.filter(
+        (m, i) => i === roundAt || (i > roundAt && m.role === 'tool' && ids.has(m.toolCallId!)),
+      );
       const windowStart = Number.isFinite(window) ? Math.max(0, body.length - window) : 0;
       const touchesWindow = round.some((m) => body.indexOf(m) >= windowStart);
       if (!touchesWindow) return;
       expect(output).toContain(body[roundAt]);
       const firstResults = new Map<string, ChatMessage>();
-      for (const m of round) if (m.role === 'tool' && !firstResults.has(m.toolCallId!)) firstResults.set(m.toolCallId!, m);
+      for (const m of round)
+        if (m.role === 'tool' && !firstResults.has(m.toolCallId!))
+          firstResults.set(m.toolCallId!, m);
       for (const m of firstResults.values()) expect(output).toContain(m);
     }));
 
   it('keeps the input’s relative order', () =>
     check((input, _window, output) => {
-      const positions = output.filter((m) => input.includes(m) && m.role !== 'system').map((m) => input.indexOf(m));
+      const positions = output
+        .filter((m) => input.includes(m) && m.role !== 'system')
+        .map((m) => input.indexOf(m));
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
     }));
 

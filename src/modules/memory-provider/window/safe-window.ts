@@ -34,18 +34,31 @@ export function safeWindow(messages: readonly ChatMessage[], window: number): Wi
   const userIndex = lastIndexWhere(body, (message) => message.role === 'user');
   let start = Math.max(0, body.length - (Number.isFinite(window) ? window : body.length));
   start = keepNewestToolRound(body, start, userIndex);
-  const kept = userIndex >= 0 && userIndex < start ? [body[userIndex]!, ...body.slice(start)] : body.slice(start);
+  const kept =
+    userIndex >= 0 && userIndex < start
+      ? [body[userIndex]!, ...body.slice(start)]
+      : body.slice(start);
   const output = [...system, ...pairCallsWithResults(kept)];
   const sent = new Set(output);
   return { output, dropped: body.filter((message) => !sent.has(message)) };
 }
 
 /** Rule 6: if `start` falls inside the current turn's newest tool round, move it back to the round's call. */
-function keepNewestToolRound(body: readonly ChatMessage[], start: number, userIndex: number): number {
-  const callIndex = lastIndexWhere(body, (message, i) => i > userIndex && (message.toolCalls?.length ?? 0) > 0);
+function keepNewestToolRound(
+  body: readonly ChatMessage[],
+  start: number,
+  userIndex: number,
+): number {
+  const callIndex = lastIndexWhere(
+    body,
+    (message, i) => i > userIndex && (message.toolCalls?.length ?? 0) > 0,
+  );
   if (callIndex < 0 || start <= callIndex) return start;
   const callIds = new Set(body[callIndex]!.toolCalls!.map((call) => call.id));
-  const roundEnd = lastIndexWhere(body, (message, i) => i > callIndex && message.role === 'tool' && callIds.has(message.toolCallId!));
+  const roundEnd = lastIndexWhere(
+    body,
+    (message, i) => i > callIndex && message.role === 'tool' && callIds.has(message.toolCallId!),
+  );
   return start <= Math.max(callIndex, roundEnd) ? callIndex : start;
 }
 
@@ -75,15 +88,26 @@ function supplyMissingResults(messages: ChatMessage[], answered: Set<string>): C
     const missing = (message.toolCalls ?? []).filter((call) => !answered.has(call.id));
     if (missing.length === 0) return;
     const ids = new Set(message.toolCalls!.map((call) => call.id));
-    const lastResult = lastIndexWhere(messages, (m, i) => i > index && m.role === 'tool' && ids.has(m.toolCallId!));
-    const synthetic = missing.map((call): ChatMessage => ({ role: 'tool', content: CANCELLED_TOOL_RESULT, toolCallId: call.id, name: call.name }));
+    const lastResult = lastIndexWhere(
+      messages,
+      (m, i) => i > index && m.role === 'tool' && ids.has(m.toolCallId!),
+    );
+    const synthetic = missing.map((call): ChatMessage => ({
+      role: 'tool',
+      content: CANCELLED_TOOL_RESULT,
+      toolCallId: call.id,
+      name: call.name,
+    }));
     if (lastResult < 0) output.push(...synthetic);
     else pending.set(lastResult, [...(pending.get(lastResult) ?? []), ...synthetic]);
   });
   return output;
 }
 
-function lastIndexWhere<T>(items: readonly T[], predicate: (item: T, index: number) => boolean): number {
+function lastIndexWhere<T>(
+  items: readonly T[],
+  predicate: (item: T, index: number) => boolean,
+): number {
   for (let i = items.length - 1; i >= 0; i -= 1) if (predicate(items[i]!, i)) return i;
   return -1;
 }

@@ -1,0 +1,45 @@
+import { ConfigurableModuleBuilder, type DynamicModule, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { getMemoryProviderToken } from './memory-provider.constants.js';
+import { createMemoryProvider } from './memory-provider.factory.js';
+import type {
+  MemoryProviderModuleExtras,
+  MemoryProviderModuleOptions,
+} from './memory-provider.options.js';
+
+export const {
+  ConfigurableModuleClass: ConfigurableMemoryProviderModule,
+  MODULE_OPTIONS_TOKEN: MEMORY_PROVIDER_MODULE_OPTIONS,
+  OPTIONS_TYPE: MEMORY_PROVIDER_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: MEMORY_PROVIDER_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<MemoryProviderModuleOptions>({ moduleName: 'MemoryProvider' })
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createMemoryProviderOptions')
+  .setExtras<MemoryProviderModuleExtras>({ name: undefined, isGlobal: true }, addProvider)
+  .build();
+
+function addProvider(definition: DynamicModule, extras: MemoryProviderModuleExtras): DynamicModule {
+  const token = getMemoryProviderToken(extras.name);
+  return {
+    ...definition,
+    global: extras.isGlobal,
+    providers: [
+      ...(definition.providers ?? []),
+      {
+        provide: token,
+        useFactory: createMemoryProvider,
+        inject: [MEMORY_PROVIDER_MODULE_OPTIONS, ModuleRef],
+      },
+    ],
+    exports: [token],
+  };
+}
+
+/**
+ * The policy layer of conversation memory (DESIGN §5). `MemoryProviderModule.forRoot({ policy,
+ * … })` provides a `MemoryProvider` under `MEMORY_PROVIDER` (`@InjectMemoryProvider()`), on a
+ * `ChatMemoryModule` store of the app: `window` (the safe window; default), `token-budget`,
+ * `summarizing`, or `custom`.
+ */
+@Module({})
+export class MemoryProviderModule extends ConfigurableMemoryProviderModule {}
