@@ -5,6 +5,7 @@ import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.e
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { ConversationVersionConflictError } from '../../src/modules/chat-memory/errors/conversation-version-conflict.error.js';
 import type { ChatMessage } from '../../src/modules/chat-memory/interfaces/chat-message.interface.js';
 import type { MemoryProvider } from '../../src/modules/memory-provider/interfaces/memory-provider.interface.js';
 import {
@@ -41,8 +42,10 @@ describe('DefaultMemoryProvider', () => {
       (await provider.prepare('c', messages)).map((m) => (m.role === 'system' ? m.content : m.id)),
     ).toEqual(['sys', 'm2', 'm3']);
     expect(
-      await rejectionOf(provider.append('c', turns(1), { expectedVersion: 1 })),
-    ).toBeInstanceOf(Error);
+      await rejectionOf(
+        provider.append('c', [{ role: 'user', content: 'late' }], { expectedVersion: 1 }),
+      ),
+    ).toBeInstanceOf(ConversationVersionConflictError);
     await provider.clear('c');
     expect((await provider.history('c')).version).toBe(0);
   });
