@@ -73,11 +73,12 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
       { migrationsRun: false },
     );
     await lease.release();
-    await dataSource.undoLastMigration();
+    for (let i = 0; i < packageMigrations(dialect).length; i += 1)
+      await dataSource.undoLastMigration();
     const tables = (await dataSource.query(
       dialect === 'postgres'
-        ? "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'agent_chat%'"
-        : "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'agent_chat%'",
+        ? "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'agent_%' AND table_name <> 'agent_memory_migrations'"
+        : "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'agent_%' AND table_name <> 'agent_memory_migrations'",
     )) as unknown[];
     expect(tables).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { EntitySchemaOptions } from 'typeorm';
+import { runEntryEntitySchemas } from '../../agent/runs/run-entries.entity.js';
 import { chatMemoryEntitySchemas } from '../../chat-memory/entities/chat-memory.entities.js';
 import type { SqlDialect } from './sql-target.js';
 
@@ -7,5 +8,5 @@ import type { SqlDialect } from './sql-target.js';
  * that importing them does not load TypeORM; `new EntitySchema(options)` turns each into an entity.
  */
 export function agentMemoryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
-  return [...chatMemoryEntitySchemas(dialect)];
+  return [...chatMemoryEntitySchemas(dialect), ...runEntryEntitySchemas(dialect)];
 }

@@ -1,0 +1,18 @@
+/**
+ * Durable per-run entries: the run cache (base version, each model response and tool step) and the
+ * run record, all keyed by `runId`. Values are JSON text. Entries expire after the store's retention
+ * (DESIGN §7: run records, jobs and the run cache share one retention, default 7 days).
+ */
+export interface RunStore {
+  /** Stores `value` under (`runId`, `key`) unless something is there; returns what is stored. */
+  putIfAbsent(runId: string, key: string, value: string): Promise<string>;
+  /** The value under (`runId`, `key`), or `undefined`. */
+  get(runId: string, key: string): Promise<string | undefined>;
+  /** Stores `value`, replacing any. */
+  put(runId: string, key: string, value: string): Promise<void>;
+  /** Removes expired entries, at most `limit`; returns how many went. */
+  sweep(limit: number): Promise<number>;
+}
+
+/** Default retention of runs, jobs and the run cache: 7 days. */
+export const DEFAULT_RUN_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

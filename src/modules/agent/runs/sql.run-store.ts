@@ -1,0 +1,138 @@
+import type { Statement } from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
+import type { SqlConnection } from '../../connections/connection-registry.js';
+import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import type { SqlDialect } from '../../connections/sql/sql-target.js';
+import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
+
+interface DialectSql {
+  /** Inserts, or revives an expired row; returns the value stored (PostgreSQL and SQLite, one statement). */
+  putIfAbsent: string;
+  get: string;
+  put: string;
+  sweep: string;
+}
+
+const POSTGRES: DialectSql = {
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END
+    RETURNING value`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
+    SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
+};
+
+const MYSQL: DialectSql = {
+  // MySQL evaluates the assignments left to right: `value` is decided before `expires_at` changes.
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = IF(expires_at <= ?, VALUES(value), value),
+      expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at)`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
+  sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
+};
+
+const SQLITE: DialectSql = {
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.expires_at ELSE agent_run_entries.expires_at END
+    RETURNING value`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
+    SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
+};
+
+/**
+ * Run store on the package's SQL table `agent_run_entries` (PostgreSQL, MariaDB/MySQL, SQLite):
+ * one row per entry, expiring with the retention; `sweep` deletes expired rows in bounded batches.
+ */
+export class SqlRunStore implements RunStore {
+  private readonly sql: DialectSql;
+  private readonly execute: SqlExecutor;
+  private readonly sqlite?: SqliteHandle;
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly dialect: SqlDialect;
+
+  constructor(
+    { dataSource, dialect }: SqlConnection,
+    private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.dialect = dialect;
+    this.sql = { postgres: POSTGRES, mysql: MYSQL, sqlite: SQLITE }[dialect];
+    this.execute = createSqlExecutor(dataSource as DataSource, dialect);
+    if (dialect === 'sqlite') this.sqlite = sqliteHandle(dataSource);
+  }
+
+  async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
+    const now = this.now();
+    const expiresAt = now + this.retentionMs;
+    if (this.sqlite) {
+      return this.prepared(this.sql.putIfAbsent)
+        .pluck(true)
+        .get(runId, key, value, expiresAt, now, now) as string;
+    }
+    if (this.dialect === 'postgres') {
+      const [row] = await this.execute<{ value: string }>(
+        'run_put_if_absent',
+        this.sql.putIfAbsent,
+        [runId, key, value, expiresAt, now],
+      );
+      return row!.value;
+    }
+    await this.execute('run_put_if_absent', this.sql.putIfAbsent, [
+      runId,
+      key,
+      value,
+      expiresAt,
+      now,
+      now,
+    ]);
+    return (await this.get(runId, key))!;
+  }
+
+  async get(runId: string, key: string): Promise<string | undefined> {
+    const now = this.now();
+    if (this.sqlite)
+      return this.prepared(this.sql.get).pluck(true).get(runId, key, now) as string | undefined;
+    const [row] = await this.execute<{ value: string }>('run_get', this.sql.get, [runId, key, now]);
+    return row?.value;
+  }
+
+  async put(runId: string, key: string, value: string): Promise<void> {
+    const expiresAt = this.now() + this.retentionMs;
+    if (this.sqlite) {
+      this.prepared(this.sql.put).run(runId, key, value, expiresAt);
+      return;
+    }
+    await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
+  }
+
+  async sweep(limit: number): Promise<number> {
+    const now = this.now();
+    if (this.sqlite) return this.prepared(this.sql.sweep).run(now, limit).changes;
+    const result: unknown = await this.execute('run_sweep', this.sql.sweep, [now, limit]);
+    // PostgreSQL returns one row per deleted entry; mysql2 a result header.
+    return Array.isArray(result)
+      ? result.length
+      : ((result as { affectedRows?: number }).affectedRows ?? 0);
+  }
+
+  private prepared(sql: string): Statement<unknown[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.sqlite!.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

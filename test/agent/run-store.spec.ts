@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
+import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
+import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
+import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
+import {
+  TEST_MYSQL_URL,
+  TEST_POSTGRES_URL,
+  TEST_REDIS_URL,
+  tempDir,
+} from '../support/test-databases.js';
+
+const registry = new ConnectionRegistry();
+afterAll(() => registry.onApplicationShutdown());
+
+/** A clock the test moves, for the backends that take one. */
+class Clock {
+  at = Date.now();
+  now = () => this.at;
+}
+
+type Factory = (clock: Clock, retentionMs: number) => Promise<RunStore>;
+const sql =
+  (target: SqlTarget): Factory =>
+  async (clock, retentionMs) =>
+    new SqlRunStore(
+      (await registry.acquireSql(target, { migrationsRun: true })).connection,
+      retentionMs,
+      clock.now,
+    );
+
+const backends: Array<[string, Factory, { clock: boolean }]> = [
+  [
+    'memory',
+    async (clock, retention) => new InMemoryRunStore(retention, clock.now),
+    { clock: true },
+  ],
+  ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'runs.sqlite') }), { clock: true }],
+  ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL }), { clock: true }],
+  ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL }), { clock: true }],
+  [
+    'redis',
+    async (_clock, retention) =>
+      new RedisRunStore(
+        (await registry.acquireRedis(TEST_REDIS_URL)).connection,
+        'test:runs:',
+        retention,
+      ),
+    { clock: false },
+  ],
+];
+
+describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }) => {
+  const runId = () => `run-${Math.random().toString(36).slice(2)}`;
+
+  it('keeps the first value of putIfAbsent, even under concurrent writers', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const id = runId();
+    const winners = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.putIfAbsent(id, 'base:0', `v${i}`)),
+    );
+    expect(new Set(winners).size).toBe(1);
+    expect(await store.get(id, 'base:0')).toBe(winners[0]);
+    expect(await store.putIfAbsent(id, 'base:0', 'later')).toBe(winners[0]);
+  });
+
+  it('overwrites with put, and keeps runs and keys apart', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const [a, b] = [runId(), runId()];
+    await store.put(a, 'status', '{"status":"queued"}');
+    await store.put(a, 'status', '{"status":"running"}');
+    await store.put(b, 'status', '{"status":"completed"}');
+    expect(await store.get(a, 'status')).toBe('{"status":"running"}');
+    expect(await store.get(b, 'status')).toBe('{"status":"completed"}');
+    expect(await store.get(a, 'other')).toBeUndefined();
+    expect(await store.get(runId(), 'status')).toBeUndefined();
+  });
+
+  it('forgets entries after the retention, and sweeps them', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, usesClock ? 1_000 : 150);
+    const id = runId();
+    await store.putIfAbsent(id, 'llm:0:0', 'old');
+    if (usesClock) clock.at += 1_001;
+    else await sleep(300);
+    expect(await store.get(id, 'llm:0:0')).toBeUndefined();
+    expect(await store.putIfAbsent(id, 'llm:0:0', 'new')).toBe('new');
+    if (usesClock) {
+      await store.putIfAbsent(runId(), 'k', 'v');
+      clock.at += 1_001;
+      expect(await store.sweep(1_000)).toBeGreaterThan(0);
+      expect(await store.sweep(1_000)).toBe(0);
+    }
+  });
+});
