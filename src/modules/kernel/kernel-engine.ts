@@ -59,8 +59,25 @@ export interface LoopRequest {
   signal?: AbortSignal;
   /** Extra fields of every tool call's context (the agent's long-term session, working memory). */
   toolContext?: Pick<ToolContext, 'longterm' | 'workingMemory'>;
-  /** Receives tokens and tool events; its presence makes model calls stream. */
+  /** Receives tokens and tool events. */
   onEvent?: (event: KernelStreamEvent) => void;
+  /** Stream model calls (tokens go to `onEvent`); default: whether `onEvent` is given. */
+  stream?: boolean;
+  /**
+   * Wraps each step: given the step's identity and how to compute it (through the filter chain),
+   * it may return a recorded result instead — the agent's replay cache (DESIGN §7).
+   */
+  replay?: StepReplay;
+}
+
+/** How a caller records and replays the loop's steps. */
+export interface StepReplay {
+  model(round: number, compute: () => Promise<LlmResponse>): Promise<LlmResponse>;
+  tool(
+    round: number,
+    call: ToolCall,
+    compute: () => Promise<KernelToolResult>,
+  ): Promise<KernelToolResult>;
 }
 
 interface ChatScope {
@@ -177,7 +194,9 @@ export class KernelEngine {
             replyId,
             signal: request.signal,
           };
-          const handler = request.onEvent ? this.config.llm.stream : this.config.llm.chat;
+          const streaming =
+            (request.stream ?? request.onEvent !== undefined) && request.onEvent !== undefined;
+          const handler = streaming ? this.config.llm.stream : this.config.llm.chat;
           const scope: ChatScope = {};
           const context = new KernelExecutionContext<KernelChatRequest, ChatScope>(
             'kernel-chat',
@@ -186,14 +205,18 @@ export class KernelEngine {
             handler,
             scope,
           );
-          if (request.onEvent) Object.assign(scope, this.tokenPipeline(context, request.onEvent));
-          return this.chatChain.run(context);
+          if (streaming) Object.assign(scope, this.tokenPipeline(context, request.onEvent!));
+          const compute = () => this.chatChain.run(context);
+          return request.replay ? request.replay.model(round, compute) : compute();
         },
-        runTools: (calls) =>
+        runTools: (calls, round) =>
           runToolRound(
             calls,
             (call) => tools.get(call.name)?.serial ?? false,
-            (call) => this.runTool(call, tools.get(call.name), request, signal),
+            (call) => {
+              const compute = () => this.runTool(call, tools.get(call.name), request, signal);
+              return request.replay ? request.replay.tool(round, call, compute) : compute();
+            },
           ),
         toolMessage: (call: ToolCall, outcome) => ({
           role: 'tool',

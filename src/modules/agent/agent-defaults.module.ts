@@ -1,0 +1,32 @@
+import { Global, Logger, Module } from '@nestjs/common';
+import { InMemoryChatMemoryStore } from '../chat-memory/backends/in-memory.chat-memory.store.js';
+
+/** Token of the chat store agents fall back to when the app has no `ChatMemoryModule`. */
+export const FALLBACK_AGENT_CHAT_STORE = Symbol('FallbackAgentChatStore');
+
+/**
+ * Holds the app's one fallback chat store (process memory), shared by every agent of the app, for
+ * apps that configure no `ChatMemoryModule`. Created on first use only.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: FALLBACK_AGENT_CHAT_STORE,
+      useFactory: () => {
+        let store: InMemoryChatMemoryStore | undefined;
+        return () => {
+          if (!store) {
+            new Logger('AgentModule').warn(
+              'No ChatMemoryModule in the app: agents keep history in process memory',
+            );
+            store = new InMemoryChatMemoryStore();
+          }
+          return store;
+        };
+      },
+    },
+  ],
+  exports: [FALLBACK_AGENT_CHAT_STORE],
+})
+export class AgentDefaultsModule {}

@@ -1,0 +1,234 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import type { ChatMessage, ToolCall } from '../chat-memory/interfaces/chat-message.interface.js';
+import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
+import {
+  assertConversationId,
+  prepareBatch,
+} from '../chat-memory/validation/chat-memory-arguments.js';
+import type { KernelToolResult } from '../kernel/interfaces/kernel-filter.interface.js';
+import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
+import type { LlmResponse } from '../kernel/interfaces/llm.interface.js';
+import type { KernelEngine, StepReplay } from '../kernel/kernel-engine.js';
+import { FULL_HISTORY, type HistoryStrategy } from '../kernel/loop/history-strategy.js';
+import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
+import type { AgentEventBase, AgentEvents } from './interfaces/agent-events.interface.js';
+import type {
+  AgentRunInput,
+  AgentRunResult,
+  AgentStreamEvent,
+  AgentToolCall,
+} from './interfaces/agent-run.interface.js';
+import type { ReplayCache } from './runs/replay-cache.js';
+
+/** What to do when another turn committed first (DESIGN §7). */
+export type ConflictPolicy = 'reject' | 'retry';
+
+/** Conflict retries of the `'retry'` policy (DESIGN §7: up to 5). */
+export const DEFAULT_MAX_CONFLICT_RETRIES = 5;
+
+/** What the runner is built from. */
+export interface AgentRunnerDeps {
+  engine: KernelEngine;
+  /** `undefined` for `memory: false`: the turn accumulates locally and nothing is stored. */
+  provider?: MemoryProvider;
+  cache: ReplayCache;
+  systemPrompt?: string;
+  conflictPolicy: ConflictPolicy;
+  maxConflictRetries: number;
+  maxToolIterations?: number;
+  events?: AgentEvents;
+}
+
+/**
+ * Runs agent turns (DESIGN §7), free of Nest wiring. A run records the history version it starts
+ * from, accumulates its turn locally with ids `runId:i`, calls `prepare` before each model call,
+ * records every model response and tool step in the run cache, and commits the whole turn at once
+ * with `expectedVersion = base`. A later attempt of the same run replays the recorded steps, so it
+ * produces the same bytes; if the turn was already committed, the commit is a no-op.
+ */
+export class AgentRunner {
+  private readonly logger = new Logger('Agent');
+
+  constructor(private readonly deps: AgentRunnerDeps) {}
+
+  /** Runs one turn to its commit. `onEvent` receives tokens and tool events (and makes calls stream). */
+  async run(
+    input: AgentRunInput,
+    onEvent?: (event: AgentStreamEvent) => void,
+  ): Promise<AgentRunResult> {
+    const { conversationId } = input;
+    assertConversationId(conversationId);
+    const runId = input.runId ?? randomUUID();
+    if (typeof runId !== 'string' || runId.length === 0)
+      throw new InvalidArgumentError('runId', 'must be a non-empty string');
+    const message = userMessage(input.message, runId);
+    const base: AgentEventBase = { runId, conversationId };
+    const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;
+    for (let scope = await this.deps.cache.latestScope(runId, maxScope); ; scope += 1) {
+      this.emit('onTurnStart', { ...base, attempt: scope });
+      try {
+        const result = await this.attempt(input, runId, scope, message, onEvent);
+        this.emit('onTurnEnd', { ...base, result });
+        return result;
+      } catch (error) {
+        if (error instanceof ConversationVersionConflictError && scope < maxScope) {
+          this.logger.debug(
+            `Run ${runId}: another turn committed first; new attempt scope ${scope + 1}`,
+          );
+          continue;
+        }
+        this.emit('onTurnError', { ...base, error });
+        throw error;
+      }
+    }
+  }
+
+  private async attempt(
+    input: AgentRunInput,
+    runId: string,
+    scope: number,
+    message: ChatMessage,
+    onEvent?: (event: AgentStreamEvent) => void,
+  ): Promise<AgentRunResult> {
+    const { provider, cache, engine } = this.deps;
+    const { conversationId, entityId } = input;
+    const current = provider
+      ? await provider.history(conversationId)
+      : { messages: [], version: 0 };
+    const baseVersion = await cache.baseVersion(runId, scope, current.version);
+    // Every attempt of this scope sees the history as it was when the scope began.
+    const history = current.messages.slice(0, baseVersion);
+    const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
+    const toolCalls = new Map<string, AgentToolCall>();
+    const events: AgentEventBase = { runId, conversationId };
+    const outcome = await engine.runLoop({
+      runId,
+      input: [message],
+      history: provider
+        ? providerHistory(provider, conversationId, history, systemPrompts, engine)
+        : FULL_HISTORY,
+      ids: (_round, _index, indexInTurn) => `${runId}:${indexInTurn}`,
+      context: { conversationId, entityId },
+      systemPrompts,
+      maxToolIterations: this.deps.maxToolIterations,
+      signal: input.signal,
+      replay: this.replay(runId, scope, events, onEvent),
+      stream: onEvent !== undefined,
+      onEvent: (event) => {
+        this.observe(event, events, toolCalls);
+        // The loop never emits a result event itself; the run adds its own at the end.
+        if (event.type !== 'result') onEvent?.(event);
+      },
+    });
+    const version = provider
+      ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
+          .version
+      : 0;
+    return {
+      runId,
+      conversationId,
+      reply: outcome.reply,
+      messages: outcome.messages,
+      toolCalls: [...toolCalls.values()],
+      usage: outcome.usage,
+      version,
+      longterm: { flushed: 0, refused: 0 },
+    };
+  }
+
+  /** Records each step under (scope, round[, call]) and serves recorded ones on later attempts. */
+  private replay(
+    runId: string,
+    scope: number,
+    events: AgentEventBase,
+    onEvent?: (event: AgentStreamEvent) => void,
+  ): StepReplay {
+    const { cache } = this.deps;
+    return {
+      model: async (round, compute) => {
+        this.emit('onLlmCall', { ...events, round });
+        const { value, hit } = await cache.step<LlmResponse>(
+          runId,
+          `llm:${scope}:${round}`,
+          compute,
+        );
+        // A replayed answer was streamed on an earlier attempt: hand its text over in one piece.
+        if (hit && onEvent && value.message.content)
+          onEvent({ type: 'token', text: value.message.content });
+        this.emit('onLlmResult', { ...events, round, response: value, replayed: hit });
+        return value;
+      },
+      tool: async (round, call: ToolCall, compute) =>
+        (await cache.step<KernelToolResult>(runId, `tool:${scope}:${round}:${call.id}`, compute))
+          .value,
+    };
+  }
+
+  private observe(
+    event: KernelStreamEvent,
+    base: AgentEventBase,
+    toolCalls: Map<string, AgentToolCall>,
+  ): void {
+    if (event.type === 'token') this.emit('onToken', { ...base, text: event.text });
+    else if (event.type === 'tool_call') {
+      toolCalls.set(event.call.id, { ...event.call });
+      this.emit('onToolCall', { ...base, call: event.call });
+    } else if (event.type === 'tool_result') {
+      const call = toolCalls.get(event.toolCallId);
+      if (call)
+        Object.assign(
+          call,
+          event.error === undefined ? { result: event.result } : { error: event.error },
+        );
+      this.emit('onToolResult', { ...base, result: event });
+    }
+  }
+
+  private emit<K extends keyof AgentEvents>(
+    name: K,
+    event: Parameters<NonNullable<AgentEvents[K]>>[0],
+  ): void {
+    const handler = this.deps.events?.[name] as ((event: unknown) => void) | undefined;
+    if (!handler) return;
+    try {
+      handler.call(this.deps.events, event);
+    } catch (error) {
+      this.logger.warn(`Agent event handler ${name} threw; the turn goes on: ${String(error)}`);
+    }
+  }
+}
+
+/** The provider as the loop's history: `prepare(history + turn)` before each model call. */
+function providerHistory(
+  provider: MemoryProvider,
+  conversationId: string,
+  history: ChatMessage[],
+  systemPrompts: string[],
+  engine: KernelEngine,
+): HistoryStrategy {
+  return {
+    messagesFor: (turn) =>
+      provider.prepare(conversationId, [...history, ...turn], {
+        systemPrompts,
+        tools: engine.tools.specs,
+      }),
+  };
+}
+
+function userMessage(message: AgentRunInput['message'], runId: string): ChatMessage {
+  const candidate: ChatMessage =
+    typeof message === 'string' ? { role: 'user', content: message } : { ...message };
+  if (candidate.role !== 'user')
+    throw new InvalidArgumentError(
+      'message.role',
+      `must be "user", got ${JSON.stringify(candidate.role)}`,
+    );
+  if (typeof candidate.content !== 'string' || candidate.content.length === 0) {
+    throw new InvalidArgumentError('message', 'must be a non-empty text');
+  }
+  const stamped = { ...candidate, id: `${runId}:0` };
+  prepareBatch([stamped], undefined);
+  return stamped;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { AgentDefaultsModule } from './agent-defaults.module.js';
+import { ConfigurableAgentModule } from './agent.module-definition.js';
+import { AgentService } from './agent.service.js';
+
+/**
+ * The agent of DESIGN §7. `AgentModule.forRoot({ llm | kernel, systemPrompt, memory, tools,
+ * conflictPolicy, runs, queue, events })` (or `forRootAsync`) provides `AgentService`.
+ */
+@Module({
+  imports: [DiscoveryModule, ConnectionsModule, AgentDefaultsModule],
+  providers: [AgentService],
+  exports: [AgentService],
+})
+export class AgentModule extends ConfigurableAgentModule {}

@@ -1,0 +1,74 @@
+import type { Type } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
+import type { KernelFilter } from '../kernel/interfaces/kernel-filter.interface.js';
+import type { KernelToolDefinition } from '../kernel/interfaces/kernel-tool.interface.js';
+import type { LlmAdapter } from '../kernel/interfaces/llm.interface.js';
+import type { KernelService } from '../kernel/kernel.service.js';
+import type { LlmOptions } from '../kernel/llm/llm-options.js';
+import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
+import type { ConflictPolicy } from './agent-runner.js';
+import type { AgentEvents } from './interfaces/agent-events.interface.js';
+import type { QueueRetryOptions } from './queue/agent-queue.interface.js';
+import type { BullAgentQueueSettings } from './queue/bull.agent-queue.js';
+
+/**
+ * The agent's memory (DESIGN §7): absent or `'default'` → the app's one shared default store, no
+ * window; `{ window }` → that store with a window; `{ store }` → that store, no window; a
+ * `MemoryProvider` → used as is; `false` → no memory (the turn accumulates locally only).
+ */
+export type AgentMemoryOption =
+  'default' | { window: number } | { store: ChatMemoryStore } | MemoryProvider | false;
+
+/** Where run records and the run cache live: the shared backend of the app (default `memory`). */
+export type AgentRunsOptions = (
+  | { backend: 'memory' }
+  | { backend: 'redis'; url: string; keyPrefix?: string }
+  | { backend: 'redis'; client: Redis; keyPrefix?: string }
+  | { backend: 'sqlite'; path: string }
+  | { backend: 'postgres' | 'mysql'; url: string }
+  | { backend: 'postgres' | 'mysql' | 'sqlite'; dataSource: DataSource }
+) & {
+  /** Retention of run records, jobs and the run cache (default 7 days). */
+  retentionMs?: number;
+};
+
+/** The async-run queue: in-process, or Bull on Redis. */
+export type AgentQueueOptions =
+  | ({ driver: 'inline' } & QueueRetryOptions)
+  | ({
+      driver: 'bull';
+      /** A Bull queue you own (e.g. `@nestjs/bull`'s, from `getQueueToken(name)`); else one is made. */
+      queue?: Queue;
+      /** Redis for the made queue and the conversation leases (the queue's own client if omitted). */
+      redisUrl?: string;
+      /** Queue name (default `agent-runs`). */
+      name?: string;
+      /** Bull key prefix (default `bull`; `QUEUE_PREFIX`). */
+      prefix?: string;
+      /** Bull lock duration and stalled-job check interval (default 30 s). */
+      lockDurationMs?: number;
+    } & BullAgentQueueSettings);
+
+/** Options of `AgentModule.forRoot` (DESIGN §7). */
+export interface AgentModuleOptions {
+  /** The model, when the agent builds its own kernel (give this or `kernel`). */
+  llm?: LlmOptions | LlmAdapter | Type<LlmAdapter>;
+  /** A kernel to run on instead (it must not have the memory filter). */
+  kernel?: KernelService;
+  /** Filters of the agent's own kernel. */
+  filters?: Array<KernelFilter | Type<KernelFilter>>;
+  /** Tools of the agent's own kernel (default: every discovered `@KernelTool()`). */
+  tools?: Array<string | KernelToolDefinition>;
+  systemPrompt?: string;
+  memory?: AgentMemoryOption;
+  maxToolIterations?: number;
+  /** On a version conflict: `'reject'` (default) or `'retry'` with a fresh base, up to 5 times. */
+  conflictPolicy?: ConflictPolicy;
+  runs?: AgentRunsOptions;
+  /** Async runs (default: in-process). */
+  queue?: AgentQueueOptions;
+  events?: AgentEvents;
+}

@@ -1,0 +1,197 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { AsyncChannel } from '../../common/async-channel.js';
+import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
+import { assertConversationId } from '../chat-memory/validation/chat-memory-arguments.js';
+import { ConnectionRegistry } from '../connections/connection-registry.js';
+import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
+import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
+import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
+import {
+  type Cleanup,
+  isFinalRunError,
+  openAgentQueue,
+  openRunStore,
+  resolveAgentMemory,
+} from './agent-wiring.js';
+import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
+import type { AgentModuleOptions } from './agent.options.js';
+import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
+import type {
+  AgentRunInput,
+  AgentRunRecord,
+  AgentRunResult,
+  AgentStreamEvent,
+} from './interfaces/agent-run.interface.js';
+import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
+import { ReplayCache } from './runs/replay-cache.js';
+import { RunRecords } from './runs/run-records.js';
+import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
+
+/**
+ * The agent (DESIGN §7): runs turns with its memory provider and commits each atomically; async runs
+ * go through the queue port (in-process or Bull) with retries and deterministic replay.
+ */
+@Injectable()
+export class AgentService implements OnModuleInit, OnApplicationShutdown {
+  private runner?: AgentRunner;
+  private records?: RunRecords;
+  private queue?: AgentQueue;
+  private readonly cleanups: Cleanup[] = [];
+
+  constructor(
+    @Inject(AGENT_MODULE_OPTIONS) private readonly options: AgentModuleOptions,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+    @Inject(ConnectionRegistry) private readonly registry: ConnectionRegistry,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(FALLBACK_AGENT_CHAT_STORE) private readonly fallbackStore: () => ChatMemoryStore,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const { options } = this;
+    const engine =
+      options.kernel?.engine ??
+      (await createKernelEngine(
+        {
+          llm: options.llm ?? { provider: 'echo' },
+          filters: options.filters,
+          tools: options.tools,
+          maxToolIterations: options.maxToolIterations,
+        },
+        {
+          moduleRef: this.moduleRef,
+          discovery: this.discovery,
+          scanner: this.scanner,
+          reflector: this.reflector,
+          moduleName: 'AgentModule',
+        },
+      ));
+    if (engine.memory) throw new AgentKernelHasMemoryFilterError();
+    const runs = await openRunStore(options.runs, this.registry);
+    this.cleanups.push(runs.cleanup);
+    this.records = new RunRecords(runs.store);
+    this.runner = new AgentRunner({
+      engine,
+      provider: resolveAgentMemory(options.memory, this.moduleRef, this.fallbackStore),
+      cache: new ReplayCache(runs.store),
+      systemPrompt: options.systemPrompt,
+      conflictPolicy: options.conflictPolicy ?? 'reject',
+      maxConflictRetries: DEFAULT_MAX_CONFLICT_RETRIES,
+      maxToolIterations: options.maxToolIterations,
+      events: options.events,
+    });
+    const retention = options.runs?.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
+    const queue = await openAgentQueue(
+      options.queue,
+      this.registry,
+      (runId) => this.isSettled(runId),
+      retention,
+    );
+    this.queue = queue.queue;
+    this.cleanups.push(queue.cleanup);
+    await this.queue.start((job, attempt) => this.process(job, attempt), isFinalRunError);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue?.close();
+    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
+  }
+
+  /**
+   * Runs a turn now and resolves once it is committed. A `runId` that already completed returns its
+   * recorded result; one that failed part-way resumes from its recorded steps.
+   */
+  async run(input: AgentRunInput): Promise<AgentRunResult> {
+    return this.execute(input);
+  }
+
+  /** Like `run`, yielding tokens and tool events, then `{ type: 'result' }`. Leaving early does not stop the turn. */
+  stream(input: AgentRunInput): AsyncIterable<AgentStreamEvent> {
+    const channel = new AsyncChannel<AgentStreamEvent>();
+    this.execute(input, (event) => channel.push(event)).then(
+      (result) => {
+        channel.push({ type: 'result', result });
+        channel.close();
+      },
+      (error: unknown) => channel.fail(error),
+    );
+    return channel;
+  }
+
+  /** Queues a turn; resolves with its `runId` once queued. Read its progress with `getRun`. */
+  async submit(input: Omit<AgentRunInput, 'signal'>): Promise<{ runId: string }> {
+    assertConversationId(input.conversationId);
+    const runId = input.runId ?? randomUUID();
+    const existing = await this.required(this.records).get(runId);
+    if (existing) return { runId };
+    const message =
+      typeof input.message === 'string'
+        ? { role: 'user' as const, content: input.message }
+        : input.message;
+    const job: AgentRunJob = {
+      runId,
+      conversationId: input.conversationId,
+      entityId: input.entityId,
+      message: { ...message, id: `${runId}:0` },
+      seq: input.seq,
+    };
+    await this.required(this.records).set(runId, input.conversationId, 'queued');
+    await this.required(this.queue).submit(job);
+    return { runId };
+  }
+
+  /** The run's record (status, and result or error), or `undefined` if unknown or expired. */
+  getRun(runId: string): Promise<AgentRunRecord | undefined> {
+    return this.required(this.records).get(runId);
+  }
+
+  private async execute(
+    input: AgentRunInput,
+    onEvent?: (event: AgentStreamEvent) => void,
+  ): Promise<AgentRunResult> {
+    const runner = this.required(this.runner);
+    const records = this.required(this.records);
+    const runId = input.runId ?? randomUUID();
+    const previous = await records.get(runId);
+    if (previous?.status === 'completed' && previous.result) return previous.result;
+    assertConversationId(input.conversationId);
+    await records.set(runId, input.conversationId, 'running');
+    try {
+      const result = await runner.run({ ...input, runId }, onEvent);
+      await records.set(runId, input.conversationId, 'completed', { result });
+      return result;
+    } catch (error) {
+      await records.set(runId, input.conversationId, 'failed', { error });
+      throw error;
+    }
+  }
+
+  /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
+  private async process(job: AgentRunJob, attempt: JobAttempt): Promise<void> {
+    const records = this.required(this.records);
+    const previous = await records.get(job.runId);
+    if (previous?.status === 'completed') return;
+    await records.set(job.runId, job.conversationId, 'running');
+    try {
+      const result = await this.required(this.runner).run(job);
+      await records.set(job.runId, job.conversationId, 'completed', { result });
+    } catch (error) {
+      const final = attempt.last || isFinalRunError(error);
+      await records.set(job.runId, job.conversationId, final ? 'failed' : 'queued', { error });
+      throw error;
+    }
+  }
+
+  private async isSettled(runId: string): Promise<boolean> {
+    const status = (await this.required(this.records).get(runId))?.status;
+    return status === 'completed' || status === 'failed';
+  }
+
+  private required<T>(value: T | undefined): T {
+    if (value === undefined) throw new Error('AgentService is used before its module initialized');
+    return value;
+  }
+}

@@ -1,0 +1,39 @@
+import type { RunStore } from './run-store.interface.js';
+
+/**
+ * The run cache of DESIGN §7 on a run store: the base version of each attempt scope, and each step
+ * (model response, tool step) by its key. A step is computed once; if two workers race, the first
+ * stored value wins and both continue with it, so every attempt sees the same bytes.
+ */
+export class ReplayCache {
+  constructor(private readonly store: RunStore) {}
+
+  /** The recorded value of a step, or computes, records and returns it. `hit` tells which. */
+  async step<T>(
+    runId: string,
+    key: string,
+    compute: () => Promise<T>,
+  ): Promise<{ value: T; hit: boolean }> {
+    const recorded = await this.store.get(runId, key);
+    if (recorded !== undefined) return { value: JSON.parse(recorded) as T, hit: true };
+    const value = await compute();
+    const stored = await this.store.putIfAbsent(runId, key, JSON.stringify(value));
+    return { value: JSON.parse(stored) as T, hit: false };
+  }
+
+  /** The base version recorded for an attempt scope, recording `current` if it is the first. */
+  async baseVersion(runId: string, scope: number, current: number): Promise<number> {
+    return Number(await this.store.putIfAbsent(runId, `base:${scope}`, String(current)));
+  }
+
+  /** The newest attempt scope this run recorded (0 if none). */
+  async latestScope(runId: string, maxScopes: number): Promise<number> {
+    let scope = 0;
+    while (
+      scope + 1 <= maxScopes &&
+      (await this.store.get(runId, `base:${scope + 1}`)) !== undefined
+    )
+      scope += 1;
+    return scope;
+  }
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
+import { ConversationVersionConflictError } from '../../src/modules/chat-memory/errors/conversation-version-conflict.error.js';
+import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
+import type { ConflictPolicy } from '../../src/modules/agent/agent-runner.js';
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+} from '../../src/modules/kernel/interfaces/llm.interface.js';
+import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import { TEST_POSTGRES_URL } from '../support/test-databases.js';
+
+/** Answers with its name; its first answer waits for `release`, so two turns overlap. */
+class GatedLlm implements LlmAdapter {
+  calls = 0;
+  constructor(
+    private readonly name: string,
+    private readonly gate: Promise<void>,
+  ) {}
+  async chat(_request: LlmRequest): Promise<LlmResponse> {
+    this.calls += 1;
+    if (this.calls === 1) await this.gate;
+    return {
+      message: { role: 'assistant', content: `${this.name} answer ${this.calls}` },
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    };
+  }
+  stream(request: LlmRequest): Promise<LlmResponse> {
+    return this.chat(request);
+  }
+}
+
+const harnesses: AgentHarness[] = [];
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((h) => h.close()));
+});
+
+/** Two separate apps (their own pools) running agents on one Postgres conversation. */
+async function twoAgents(policy: ConflictPolicy) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const a = new GatedLlm('A', Promise.resolve());
+  const b = new GatedLlm('B', gate);
+  for (const llm of [a, b]) {
+    harnesses.push(
+      await bootAgent({ llm, conflictPolicy: policy }, [
+        ChatMemoryModule.forRoot({ backend: 'postgres', url: TEST_POSTGRES_URL }),
+      ]),
+    );
+  }
+  const store = harnesses[0]!.moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE);
+  const conversationId = `conflict-${policy}-${Date.now()}`;
+  // B takes its base first and waits inside its model call; A commits meanwhile.
+  const bRun = harnesses[1]!.agent
+    .run({ conversationId, message: 'from B' })
+    .finally(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const aResult = await harnesses[0]!.agent.run({ conversationId, message: 'from A' });
+  release();
+  return { aResult, bRun, store, conversationId, b };
+}
+
+describe('two agents on one conversation', () => {
+  it('reject: the later commit fails with a version conflict and nothing of its turn is stored', async () => {
+    const { aResult, bRun, store, conversationId } = await twoAgents('reject');
+    const error = await rejectionOf(bRun);
+    expect(error).toBeInstanceOf(ConversationVersionConflictError);
+    expect(await store.get(conversationId)).toEqual(aResult.messages);
+  });
+
+  it('retry: the later turn runs again on a fresh base and lands after, never interleaved', async () => {
+    const { aResult, bRun, store, conversationId, b } = await twoAgents('retry');
+    const bResult = await bRun;
+    expect(b.calls).toBe(2);
+    expect(bResult.reply.content).toBe('B answer 2');
+    expect(bResult.version).toBe(4);
+    expect(await store.get(conversationId)).toEqual([...aResult.messages, ...bResult.messages]);
+  });
+});
