@@ -163,3 +163,81 @@ export { OpenAiLlmAdapter } from './modules/kernel/llm/openai/openai.adapter.js'
 export { AnthropicLlmAdapter } from './modules/kernel/llm/anthropic/anthropic.adapter.js';
 export { EchoLlmAdapter } from './modules/kernel/llm/echo/echo.adapter.js';
 export { createLlmAdapter } from './modules/kernel/llm/create-llm-adapter.js';
+
+// Memory policy
+export { MemoryProviderModule } from './modules/memory-provider/memory-provider.module.js';
+export {
+  MEMORY_PROVIDER,
+  getMemoryProviderToken,
+} from './modules/memory-provider/memory-provider.constants.js';
+export { InjectMemoryProvider } from './modules/memory-provider/memory-provider.decorators.js';
+export type {
+  CustomPolicyOptions,
+  MemoryProviderModuleExtras,
+  MemoryProviderModuleOptions,
+  SummarizingPolicyOptions,
+  TokenBudgetPolicyOptions,
+  WindowPolicyOptions,
+} from './modules/memory-provider/memory-provider.options.js';
+export type {
+  MemoryProvider,
+  PrepareOptions,
+} from './modules/memory-provider/interfaces/memory-provider.interface.js';
+export { StoreBackedMemoryProvider } from './modules/memory-provider/providers/store-backed.memory-provider.js';
+export { DefaultMemoryProvider } from './modules/memory-provider/providers/default.memory-provider.js';
+export {
+  type TokenBudgetOptions,
+  type TokenCounter,
+  TokenBudgetMemoryProvider,
+} from './modules/memory-provider/providers/token-budget.memory-provider.js';
+export {
+  SUMMARY_PREFIX,
+  type SummarizingOptions,
+  SummarizingMemoryProvider,
+} from './modules/memory-provider/providers/summarizing.memory-provider.js';
+export {
+  CANCELLED_TOOL_RESULT,
+  type WindowSplit,
+  safeWindow,
+} from './modules/memory-provider/window/safe-window.js';
+
+// Agent
+export { AgentModule } from './modules/agent/agent.module.js';
+export { AgentService } from './modules/agent/agent.service.js';
+export type {
+  AgentMemoryOption,
+  AgentModuleOptions,
+  AgentQueueOptions,
+  AgentRunsOptions,
+} from './modules/agent/agent.options.js';
+export {
+  AgentRunner,
+  type ConflictPolicy,
+  DEFAULT_MAX_CONFLICT_RETRIES,
+} from './modules/agent/agent-runner.js';
+export type {
+  AgentRunInput,
+  AgentRunRecord,
+  AgentRunResult,
+  AgentRunStatus,
+  AgentStreamEvent,
+  AgentToolCall,
+} from './modules/agent/interfaces/agent-run.interface.js';
+export type {
+  AgentEventBase,
+  AgentEvents,
+} from './modules/agent/interfaces/agent-events.interface.js';
+export { AgentKernelHasMemoryFilterError } from './modules/agent/errors/agent.errors.js';
+export type {
+  AgentQueue,
+  AgentRunJob,
+  JobAttempt,
+} from './modules/agent/queue/agent-queue.interface.js';
+export {
+  DEFAULT_RUN_RETENTION_MS,
+  type RunStore,
+} from './modules/agent/runs/run-store.interface.js';
+export { InMemoryRunStore } from './modules/agent/runs/in-memory.run-store.js';
+export { RedisRunStore } from './modules/agent/runs/redis.run-store.js';
+export { SqlRunStore } from './modules/agent/runs/sql.run-store.js';
+export { type StepReplay } from './modules/kernel/kernel-engine.js';

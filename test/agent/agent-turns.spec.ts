@@ -224,3 +224,48 @@ describe('agent memory forms', () => {
     expect(error).toBeInstanceOf(AgentKernelHasMemoryFilterError);
   });
 });
+
+describe('agent streaming and events', () => {
+  it('streams tokens and tool events, then the result; a throwing callback never breaks the turn', async () => {
+    const seen: string[] = [];
+    const counter = { calls: 0 };
+    const llm = new ScriptedLlm([toolRound, { content: 'Done it.', tokens: ['Done', ' it.'] }]);
+    harness = await bootAgent(
+      {
+        llm,
+        tools: [countingTool(counter)],
+        events: {
+          onTurnStart: () => seen.push('start'),
+          onLlmCall: ({ round }) => seen.push(`llm ${round}`),
+          onLlmResult: ({ round, replayed }) =>
+            seen.push(`llm result ${round}${replayed ? ' replayed' : ''}`),
+          onToolCall: ({ call }) => seen.push(`tool ${call.name}`),
+          onToolResult: () => {
+            seen.push('tool result');
+            throw new Error('a buggy listener');
+          },
+          onToken: ({ text }) => seen.push(`token ${text}`),
+          onTurnEnd: ({ result }) => seen.push(`end ${result.version}`),
+        },
+      },
+      [ChatMemoryModule.forRoot({ backend: 'memory' })],
+    );
+    const events: string[] = [];
+    for await (const event of harness.agent.stream({ conversationId: 's', message: 'go' })) {
+      events.push(event.type === 'token' ? `token:${event.text}` : event.type);
+    }
+    expect(events).toEqual(['tool_call', 'tool_result', 'token:Done', 'token: it.', 'result']);
+    expect(seen).toEqual([
+      'start',
+      'llm 0',
+      'llm result 0',
+      'tool lookup',
+      'tool result',
+      'llm 1',
+      'token Done',
+      'token  it.',
+      'llm result 1',
+      'end 4',
+    ]);
+  });
+});

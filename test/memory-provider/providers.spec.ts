@@ -211,7 +211,9 @@ describe('MemoryProviderModule', () => {
       rejectionOf(
         Test.createTestingModule({
           imports: [MemoryProviderModule.forRoot(options as never)],
-        }).compile(),
+        })
+          .compile()
+          .then((moduleRef) => moduleRef.init()),
       );
     expect(await boot({ window: 3 })).toBeInstanceOf(InvalidModuleOptionsError);
     expect(await boot({ policy: 'fancy' })).toBeInstanceOf(InvalidModuleOptionsError);

@@ -23,6 +23,7 @@ describe('README examples', () => {
     expect([...blocks.keys()].sort()).toEqual([
       'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
+      'examples/support-agent.module.ts',
       'examples/transcripts.module.ts',
     ]);
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));

@@ -5,13 +5,17 @@ import { getChatMemoryStoreToken } from '../chat-memory/chat-memory.constants.js
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import { createLlmAdapter, isLlmAdapter } from '../kernel/llm/create-llm-adapter.js';
 import type { LlmOptions } from '../kernel/llm/llm-options.js';
+import { DeferredChatMemoryStore } from './deferred-chat-memory.store.js';
 import type { MemoryProvider } from './interfaces/memory-provider.interface.js';
 import type { MemoryProviderModuleOptions } from './memory-provider.options.js';
 import { DefaultMemoryProvider } from './providers/default.memory-provider.js';
 import { SummarizingMemoryProvider } from './providers/summarizing.memory-provider.js';
 import { TokenBudgetMemoryProvider } from './providers/token-budget.memory-provider.js';
 
-/** Builds the configured provider at bootstrap, on the chosen `ChatMemoryModule` store. */
+/**
+ * Builds the configured provider at bootstrap, on the chosen `ChatMemoryModule` store (taken once
+ * the app is built; {@link verifyMemoryProvider} checks it exists at module init).
+ */
 export async function createMemoryProvider(
   options: MemoryProviderModuleOptions,
   moduleRef: ModuleRef,
@@ -21,7 +25,7 @@ export async function createMemoryProvider(
       ? moduleRef.create(options.provider as Type<MemoryProvider>)
       : options.provider;
   }
-  const store = resolveStore(moduleRef, options?.store);
+  const store = new DeferredChatMemoryStore(() => resolveStore(moduleRef, options?.store));
   switch (options?.policy ?? 'window') {
     case 'window':
       return new DefaultMemoryProvider(store, (options as { window?: number }).window ?? Infinity);
@@ -64,4 +68,10 @@ function resolveStore(moduleRef: ModuleRef, name: string | undefined): ChatMemor
       `no chat memory store "${token}": import ChatMemoryModule.forRoot(${name ? `{ …, name: '${name}' }` : '…'}) in the app`,
     );
   }
+}
+
+/** Fails bootstrap if a built-in provider's chat store does not exist. */
+export function verifyMemoryProvider(provider: MemoryProvider): void {
+  const store = (provider as { store?: unknown }).store;
+  if (store instanceof DeferredChatMemoryStore) store.resolveNow();
 }

@@ -1,7 +1,8 @@
 import { ConfigurableModuleBuilder, type DynamicModule, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getMemoryProviderToken } from './memory-provider.constants.js';
-import { createMemoryProvider } from './memory-provider.factory.js';
+import type { MemoryProvider } from './interfaces/memory-provider.interface.js';
+import { createMemoryProvider, verifyMemoryProvider } from './memory-provider.factory.js';
 import type {
   MemoryProviderModuleExtras,
   MemoryProviderModuleOptions,
@@ -29,6 +30,13 @@ function addProvider(definition: DynamicModule, extras: MemoryProviderModuleExtr
         provide: token,
         useFactory: createMemoryProvider,
         inject: [MEMORY_PROVIDER_MODULE_OPTIONS, ModuleRef],
+      },
+      {
+        provide: Symbol(`verify ${token}`),
+        useFactory: (provider: MemoryProvider) => ({
+          onModuleInit: () => verifyMemoryProvider(provider),
+        }),
+        inject: [token],
       },
     ],
     exports: [token],

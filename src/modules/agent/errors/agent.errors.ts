@@ -8,10 +8,3 @@ export class AgentKernelHasMemoryFilterError extends AgentMemoryError {
     );
   }
 }
-
-/** `getRun` found no record of the run (unknown, or past its retention). */
-export class RunNotFoundError extends AgentMemoryError {
-  constructor(readonly runId: string) {
-    super(`No run "${runId}" (unknown, or older than the retention)`);
-  }
-}
