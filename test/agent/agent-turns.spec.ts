@@ -116,6 +116,38 @@ describe.each(backends)('agent turns on %s', (_name, chat, runs) => {
   });
 });
 
+describe('agent failures store nothing', () => {
+  it('at the first model call, in a tool round, and on abort', async () => {
+    const controller = new AbortController();
+    const abortingTool: KernelToolDefinition = {
+      name: 'lookup',
+      description: 'aborts the run',
+      parameters: { type: 'object' },
+      handler: () => controller.abort(new Error('client gone')),
+    };
+    const llm = new ScriptedLlm([
+      { fail: new LlmResponseError('test', 400, 'bad') },
+      toolRound,
+      { content: 'never' },
+    ]);
+    harness = await bootAgent({ llm, tools: [abortingTool] }, [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+    ]);
+    const store = harness.moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE);
+    expect(
+      await rejectionOf(harness.agent.run({ conversationId: 'x', message: 'a' })),
+    ).toBeInstanceOf(LlmResponseError);
+    expect(
+      String(
+        await rejectionOf(
+          harness.agent.run({ conversationId: 'x', message: 'b', signal: controller.signal }),
+        ),
+      ),
+    ).toContain('aborted');
+    expect(await store.version('x')).toBe(0);
+  });
+});
+
 describe('agent memory forms', () => {
   it('false keeps nothing; { window } trims what is sent; a provider instance is used as is', async () => {
     const llm = new ScriptedLlm([{ content: 'a' }, { content: 'b' }]);
