@@ -10,6 +10,7 @@ export interface ConformanceMatchers {
   toBeGreaterThan(expected: number): void;
   toBeNull(): void;
   toBeUndefined(): void;
+  toMatchObject(expected: object): void;
   readonly not: Omit<ConformanceMatchers, 'not'>;
 }
 

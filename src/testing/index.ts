@@ -13,3 +13,9 @@ export {
   type InstanceUnderTest,
   rejectionOf,
 } from './conformance-hooks.js';
+export {
+  type ConformanceClock,
+  type LongtermStoreCapabilities,
+  type LongtermStoreFactory,
+  runLongtermStoreConformance,
+} from './longterm-store.conformance.js';

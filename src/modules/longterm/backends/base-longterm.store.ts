@@ -1,0 +1,110 @@
+import type { LongtermMemoryStore, LongtermRecord, LongtermSaveInput } from '../interfaces/longterm-store.interface.js';
+import {
+  type PreparedRecord,
+  assertEntityId,
+  assertKey,
+  assertLimit,
+  assertPrefix,
+  assertSeq,
+  prepareBatch,
+  prepareRecord,
+} from '../validation/longterm-arguments.js';
+import { prefixUpperBound } from '../validation/prefix-range.js';
+
+/** A live row as a backend returns it (value still canonical JSON text). */
+export interface StoredRow {
+  entityId: string;
+  key: string;
+  value: string;
+  seq: number;
+  updatedAt: number;
+  expiresAt: number | null;
+}
+
+/** Settings every built-in long-term backend takes. */
+export interface LongtermStoreSettings {
+  /** TTL of a save that gives none (default: none, records never expire). */
+  defaultTtlMs?: number;
+  /** The clock expiry is judged by (injectable for tests). */
+  now?: () => number;
+}
+
+/**
+ * Shared front of the built-in long-term backends: validates every argument before any I/O,
+ * computes canonical values and expiry, and decodes rows. A backend implements the raw, atomic
+ * operations, the seq guard included (`writeBatch`: apply each row iff absent, expired, or
+ * `incoming.seq >= stored.seq`, in one statement or script).
+ */
+export abstract class BaseLongtermStore implements LongtermMemoryStore {
+  protected readonly now: () => number;
+  private readonly defaultTtlMs?: number;
+
+  protected constructor(settings: LongtermStoreSettings = {}) {
+    this.now = settings.now ?? Date.now;
+    this.defaultTtlMs = settings.defaultTtlMs;
+  }
+
+  /** Writes saves and tombstones (`value: null`) with the seq guard; returns which applied. */
+  protected abstract writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]>;
+  protected abstract readOne(entityId: string, key: string, now: number): Promise<StoredRow | null>;
+  /** Live rows with `lower <= key < upper` (no upper: to the end), in key order, at most `limit`. */
+  protected abstract readRange(entityId: string, lower: string, upper: string | undefined, limit: number, now: number): Promise<StoredRow[]>;
+  protected abstract removeEntity(entityId: string): Promise<void>;
+  protected abstract removeExpired(limit: number, now: number): Promise<number>;
+
+  async load(entityId: string, key: string): Promise<LongtermRecord | null> {
+    assertEntityId(entityId);
+    assertKey(key);
+    const row = await this.readOne(entityId, key, this.now());
+    return row ? decode(row) : null;
+  }
+
+  async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
+    const now = this.now();
+    const [applied] = await this.writeBatch([prepareRecord(record, now, this.defaultTtlMs)], now);
+    return { applied: applied! };
+  }
+
+  async saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }> {
+    const now = this.now();
+    const rows = prepareBatch(records, now, this.defaultTtlMs);
+    return { applied: rows.length === 0 ? [] : await this.writeBatch(rows, now) };
+  }
+
+  async delete(entityId: string, key: string, seq: number): Promise<{ applied: boolean }> {
+    assertEntityId(entityId);
+    assertKey(key);
+    assertSeq(seq);
+    const now = this.now();
+    const [applied] = await this.writeBatch([{ entityId, key, value: null, seq, updatedAt: now, expiresAt: null }], now);
+    return { applied: applied! };
+  }
+
+  async deleteEntity(entityId: string): Promise<void> {
+    assertEntityId(entityId);
+    await this.removeEntity(entityId);
+  }
+
+  async search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]> {
+    assertEntityId(entityId);
+    assertPrefix(prefix);
+    assertLimit(limit);
+    return (await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())).map(decode);
+  }
+
+  async sweepExpired(limit: number): Promise<number> {
+    assertLimit(limit);
+    return this.removeExpired(limit, this.now());
+  }
+}
+
+function decode(row: StoredRow): LongtermRecord {
+  return {
+    entityId: row.entityId,
+    key: row.key,
+    value: JSON.parse(row.value) as LongtermRecord['value'],
+    seq: Number(row.seq),
+    updatedAt: Number(row.updatedAt),
+    ...(row.expiresAt === null || row.expiresAt === undefined ? {} : { expiresAt: Number(row.expiresAt) }),
+  };
+}

@@ -1,0 +1,60 @@
+/** A JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A long-term memory record, as stored and returned (DESIGN §8). */
+export interface LongtermRecord {
+  entityId: string;
+  key: string;
+  /** Parsed from the stored canonical JSON text. */
+  value: JsonValue;
+  seq: number;
+  /** Epoch ms, given by the writer (a run passes its creation time). */
+  updatedAt: number;
+  /** Epoch ms after which the record is invisible; absent = never. */
+  expiresAt?: number;
+}
+
+/** What `save` / `saveMany` take. */
+export interface LongtermSaveInput {
+  entityId: string;
+  key: string;
+  value: unknown;
+  /** The writer's sequence number: the save applies iff the row is absent or expired, or `seq >= stored.seq`. */
+  seq: number;
+  /** Epoch ms (default: now). */
+  updatedAt?: number;
+  /** Sets `expiresAt = updatedAt + ttlMs` (default: the store's default TTL, if any). */
+  ttlMs?: number;
+}
+
+/**
+ * Entity-scoped key/value records with seq-guarded writes (DESIGN §8). Every argument is validated
+ * before any I/O; every guard is decided atomically by the backend.
+ */
+export interface LongtermMemoryStore {
+  /** The live record, or `null` (absent, deleted, or expired). */
+  load(entityId: string, key: string): Promise<LongtermRecord | null>;
+  save(record: LongtermSaveInput): Promise<{ applied: boolean }>;
+  /** One round trip for the batch; a key twice in one batch is an error. */
+  saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }>;
+  /** A seq-guarded tombstone: a stale save cannot bring the row back. */
+  delete(entityId: string, key: string, seq: number): Promise<{ applied: boolean }>;
+  /** Erases every record (and tombstone) of the entity. */
+  deleteEntity(entityId: string): Promise<void>;
+  /** Live records whose key starts with `prefix` (literally, case-sensitively), in code-point order. */
+  search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]>;
+  /** Removes expired rows, at most `limit`; returns how many went (the sweeper's job). */
+  sweepExpired(limit: number): Promise<number>;
+}
+
+/** Per-entity durable counters: a run's `seq` is taken from its entity's counter when it is created. */
+export interface SeqCounter {
+  next(entityId: string): Promise<number>;
+}
+
+/** Longest key, in UTF-8 bytes. */
+export const MAX_LONGTERM_KEY_BYTES = 512;
+/** Longest entity id, in UTF-8 bytes. */
+export const MAX_ENTITY_ID_BYTES = 255;
+/** Largest `limit` of a search. */
+export const MAX_SEARCH_LIMIT = 1_000;

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { canonicalJson } from '../common/canonical-json.js';
+import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
+import type { LongtermMemoryStore, LongtermSaveInput } from '../modules/longterm/interfaces/longterm-store.interface.js';
+import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
+
+/** What a long-term backend can promise. */
+export interface LongtermStoreCapabilities {
+  durable: boolean;
+  sharedAcrossInstances: boolean;
+}
+
+/** A clock the suite moves, passed to every store it opens (expiry is judged against it). */
+export interface ConformanceClock {
+  now(): number;
+}
+
+/** Opens a new, independent instance of the store under test, judging expiry by `clock`. */
+export type LongtermStoreFactory = (clock: ConformanceClock) => Promise<InstanceUnderTest<LongtermMemoryStore>>;
+
+/**
+ * Registers the conformance suite of DESIGN §8 for one `LongtermMemoryStore` backend. Every test
+ * uses fresh entity ids, so it can run against a shared database; entities it wrote are erased.
+ */
+export function runLongtermStoreConformance(
+  backendName: string,
+  factory: LongtermStoreFactory,
+  hooks: ConformanceHooks,
+  capabilities: LongtermStoreCapabilities,
+): void {
+  const { describe, it, expect } = hooks;
+  let time = 1_800_000_000_000;
+  const clock: ConformanceClock = { now: () => time };
+  const opened: Array<InstanceUnderTest<LongtermMemoryStore>> = [];
+  const entities: string[] = [];
+  let primary: Promise<LongtermMemoryStore> | undefined;
+  const open = async () => {
+    const instance = await factory(clock);
+    opened.push(instance);
+    return instance.subject;
+  };
+  const store = () => (primary ??= open());
+  const entity = (label: string) => {
+    const id = `conformance:${label}:${randomUUID()}`;
+    entities.push(id);
+    return id;
+  };
+  const row = (entityId: string, key: string, value: unknown, seq: number, extra: Partial<LongtermSaveInput> = {}): LongtermSaveInput => ({
+    entityId,
+    key,
+    value,
+    seq,
+    updatedAt: 1_000,
+    ...extra,
+  });
+  hooks.afterAll?.(async () => {
+    if (primary) {
+      const s = await primary;
+      for (const id of entities) await s.deleteEntity(id);
+    }
+    await Promise.all(opened.map((instance) => instance.close()));
+  });
+
+  describe(`LongtermMemoryStore conformance: ${backendName}`, () => {
+    it('round-trips the full record, and answers null for an absent key', async () => {
+      const s = await store();
+      const e = entity('roundtrip');
+      const value = { z: [1, 'two', null, { b: true, a: 1.5 }], a: 'héllo 🦄', n: null };
+      expect(await s.save(row(e, 'profile/name', value, 7, { updatedAt: time, ttlMs: 60_000 }))).toEqual({ applied: true });
+      expect(await s.load(e, 'profile/name')).toEqual({ entityId: e, key: 'profile/name', value, seq: 7, updatedAt: time, expiresAt: time + 60_000 });
+      await s.save(row(e, 'plain', 'just text', 1));
+      expect(await s.load(e, 'plain')).toEqual({ entityId: e, key: 'plain', value: 'just text', seq: 1, updatedAt: 1_000 });
+      expect(await s.load(e, 'missing')).toBeNull();
+      expect(await s.load(entity('empty'), 'plain')).toBeNull();
+    });
+
+    it('stores values as canonical JSON text', async () => {
+      const s = await store();
+      const e = entity('canonical');
+      await s.save(row(e, 'k', { b: { y: 1, x: 2 }, a: 0 }, 1));
+      expect(JSON.stringify((await s.load(e, 'k'))!.value)).toBe('{"a":0,"b":{"x":2,"y":1}}');
+    });
+
+    it('rejects invalid arguments before any I/O, naming them', async () => {
+      const s = await store();
+      const e = entity('invalid');
+      const cases: Array<[() => Promise<unknown>, string]> = [
+        [() => s.save(row(e, '', 1, 1)), 'record.key'],
+        [() => s.save(row(e, 'k', 1, -1)), 'record.seq'],
+        [() => s.save(row(e, 'k', 1, 1.5)), 'record.seq'],
+        [() => s.save(row('', 'k', 1, 1)), 'record.entityId'],
+        [() => s.save(row(e, 'x'.repeat(513), 1, 1)), 'record.key'],
+        [() => s.save(row(e, 'k', undefined, 1)), 'record.value'],
+        [() => s.save(row(e, 'k', Number.NaN, 1)), 'record.value'],
+        [() => s.save(row(e, 'k', 1, 1, { ttlMs: 0 })), 'record.ttlMs'],
+        [() => s.search(e, 'a', 0), 'limit'],
+        [() => s.search(e, 'a', -3), 'limit'],
+        [() => s.search(e, 'a', 1_001), 'limit'],
+        [() => s.load(e, 'k\u0000'), 'key'],
+        [() => s.delete(e, 'k', -1), 'seq'],
+        [() => s.saveMany([row(e, 'ok', 1, 1), row(e, '', 1, 1)]), 'records[1].key'],
+      ];
+      for (const [call, argument] of cases) {
+        const error = await rejectionOf(call());
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        expect((error as InvalidArgumentError).argument).toBe(argument);
+      }
+      expect(await s.search(e, '', 10)).toEqual([]);
+    });
+
+    it('converges on a replayed save: both apply, the row is the same bytes', async () => {
+      const s = await store();
+      const e = entity('replay');
+      const input = row(e, 'note', { b: 2, a: 1 }, 3);
+      expect(await s.save(input)).toEqual({ applied: true });
+      const first = await s.load(e, 'note');
+      expect(await s.save({ ...input, value: { a: 1, b: 2 } })).toEqual({ applied: true });
+      const second = await s.load(e, 'note');
+      expect(second).toEqual(first);
+      expect(canonicalJson(second!.value)).toBe(canonicalJson(first!.value));
+    });
+
+    it('applies by seq: absent or newer-or-equal applies, older is refused and changes nothing', async () => {
+      const s = await store();
+      const e = entity('seq');
+      expect(await s.save(row(e, 'fresh', 'zero', 0))).toEqual({ applied: true });
+      await s.save(row(e, 'k', 'five', 5));
+      expect(await s.save(row(e, 'k', 'four', 4))).toEqual({ applied: false });
+      expect((await s.load(e, 'k'))!.value).toBe('five');
+      expect(await s.save(row(e, 'k', 'five again, other bytes', 5, { updatedAt: 2_000 }))).toEqual({ applied: true });
+      expect(await s.load(e, 'k')).toMatchObject({ value: 'five again, other bytes', seq: 5, updatedAt: 2_000 });
+      expect(await s.save(row(e, 'k', 'six', 6))).toEqual({ applied: true });
+      expect(await s.load(e, 'k')).toMatchObject({ value: 'six', seq: 6 });
+    });
+
+    it('saves a batch in one call, with a verdict per row; a key twice is refused before any write', async () => {
+      const s = await store();
+      const e = entity('batch');
+      await s.save(row(e, 'b', 'kept', 9));
+      const { applied } = await s.saveMany([row(e, 'a', 1, 1), row(e, 'b', 'stale', 2), row(e, 'c', 3, 3)]);
+      expect(applied).toEqual([true, false, true]);
+      expect((await s.search(e, '', 10)).map((r) => [r.key, r.value])).toEqual([['a', 1], ['b', 'kept'], ['c', 3]]);
+      expect(await rejectionOf(s.saveMany([row(e, 'd', 1, 1), row(e, 'd', 2, 1)]))).toBeInstanceOf(InvalidArgumentError);
+      expect(await s.load(e, 'd')).toBeNull();
+      expect(await s.saveMany([])).toEqual({ applied: [] });
+    });
+
+    it('searches one entity by literal prefix, in code-point order, bounded by limit', async () => {
+      const s = await store();
+      const [a, b] = [entity('search-a'), entity('search-b')];
+      await s.saveMany([row(a, 'case/2', 2, 1), row(a, 'note/1', 'n', 1), row(a, 'case/1', 1, 1), row(a, 'case/3', 3, 1)]);
+      await s.save(row(b, 'case/9', 9, 1));
+      expect((await s.search(a, 'case/', 2)).map((r) => r.key)).toEqual(['case/1', 'case/2']);
+      expect((await s.search(a, 'case/', 10)).map((r) => r.key)).toEqual(['case/1', 'case/2', 'case/3']);
+      expect((await s.search(a, '', 3)).map((r) => r.key)).toEqual(['case/1', 'case/2', 'case/3']);
+      expect((await s.search(b, 'case/', 10)).map((r) => r.key)).toEqual(['case/9']);
+    });
+
+    it('takes no character of the prefix as a wildcard, and is case-sensitive', async () => {
+      const s = await store();
+      const e = entity('literal');
+      const keys = ['a%b', 'axb', 'a_b', 'a\\b', 'a*b', 'a?b', 'a[b]', 'aXb', 'CASE/1', 'case/1'];
+      await s.saveMany(keys.map((key, i) => row(e, key, i, 1)));
+      for (const prefix of ['a%', 'a_', 'a\\', 'a*', 'a?', 'a[']) {
+        expect((await s.search(e, prefix, 10)).map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith(prefix)));
+      }
+      expect((await s.search(e, 'case/', 10)).map((r) => r.key)).toEqual(['case/1']);
+      expect((await s.search(e, 'CASE/', 10)).map((r) => r.key)).toEqual(['CASE/1']);
+    });
+
+    it('orders unicode keys by code point, beyond U+FFFF too', async () => {
+      const s = await store();
+      const e = entity('unicode');
+      const keys = ['k/\u{1F600}', 'k/\uFFFF', 'k/z', 'k/\u00E9', 'k/Z', 'k/\u{10FFFF}', 'k/\uD7FF', 'k/\uE000'];
+      await s.saveMany(keys.map((key) => row(e, key, key, 1)));
+      expect((await s.search(e, 'k/', 100)).map((r) => r.key)).toEqual(['k/Z', 'k/z', 'k/\u00E9', 'k/\uD7FF', 'k/\uE000', 'k/\uFFFF', 'k/\u{1F600}', 'k/\u{10FFFF}']);
+      expect((await s.search(e, 'k/\u{1F600}', 10)).map((r) => r.value)).toEqual(['k/\u{1F600}']);
+    });
+
+    it('hides expired rows at once, lets a save replace them, and sweeps them', async () => {
+      const s = await store();
+      const e = entity('ttl');
+      await s.save(row(e, 'short', 'lives', 5, { updatedAt: time, ttlMs: 1_000 }));
+      await s.save(row(e, 'long', 'stays', 1, { updatedAt: time }));
+      expect((await s.search(e, '', 10)).map((r) => r.key)).toEqual(['long', 'short']);
+      time += 1_000;
+      expect(await s.load(e, 'short')).toBeNull();
+      expect((await s.search(e, '', 10)).map((r) => r.key)).toEqual(['long']);
+      expect(await s.sweepExpired(1_000)).toBeGreaterThan(0);
+      expect(await s.load(e, 'long')).toMatchObject({ value: 'stays' });
+      await s.save(row(e, 'short2', 'x', 9, { updatedAt: time, ttlMs: 10 }));
+      time += 10;
+      expect(await s.save(row(e, 'short2', 'reborn', 1, { updatedAt: time }))).toEqual({ applied: true });
+      expect(await s.load(e, 'short2')).toMatchObject({ value: 'reborn', seq: 1 });
+    });
+
+    it('keeps a delete tombstone that a stale save cannot undo', async () => {
+      const s = await store();
+      const e = entity('tombstone');
+      await s.save(row(e, 'k', 'v', 3));
+      expect(await s.delete(e, 'k', 2)).toEqual({ applied: false });
+      expect(await s.load(e, 'k')).toMatchObject({ value: 'v' });
+      expect(await s.delete(e, 'k', 5)).toEqual({ applied: true });
+      expect(await s.load(e, 'k')).toBeNull();
+      expect(await s.search(e, '', 10)).toEqual([]);
+      expect(await s.save(row(e, 'k', 'stale', 4))).toEqual({ applied: false });
+      expect(await s.load(e, 'k')).toBeNull();
+      expect(await s.save(row(e, 'k', 'newer', 5))).toEqual({ applied: true });
+      expect(await s.load(e, 'k')).toMatchObject({ value: 'newer', seq: 5 });
+      expect(await s.delete(e, 'never-saved', 1)).toEqual({ applied: true });
+      expect(await s.save(row(e, 'never-saved', 'late', 0))).toEqual({ applied: false });
+    });
+
+    it('erases one entity with deleteEntity, and only that one', async () => {
+      const s = await store();
+      const [a, b] = [entity('erase-a'), entity('erase-b')];
+      await s.saveMany([row(a, 'x', 1, 1), row(a, 'y', 2, 1)]);
+      await s.save(row(b, 'x', 3, 1));
+      await s.delete(a, 'z', 9);
+      await s.deleteEntity(a);
+      expect(await s.search(a, '', 10)).toEqual([]);
+      expect(await s.save(row(a, 'z', 'fresh start', 0))).toEqual({ applied: true });
+      expect((await s.load(b, 'x'))!.value).toBe(3);
+    });
+
+    describe('concurrency', () => {
+      const pool = async () => (capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()]);
+
+      it('takes concurrent first inserts of one key without error', async () => {
+        const stores = await pool();
+        const e = entity('first-inserts');
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.save(row(e, 'k', `w${i}`, 1))));
+        expect(results.every((r) => r.applied)).toBe(true);
+        expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 1 });
+      });
+
+      it('lets the highest seq win whatever the arrival order', async () => {
+        const stores = await pool();
+        for (let round = 0; round < 3; round += 1) {
+          const e = entity(`highest-${round}`);
+          const seqs = [3, 9, 1, 7, 9, 2, 5, 8].sort(() => Math.random() - 0.5);
+          await Promise.all(seqs.map((seq, i) => stores[i % stores.length]!.save(row(e, 'k', `seq ${seq}`, seq))));
+          expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 9, value: 'seq 9' });
+        }
+      });
+    });
+
+    if (capabilities.durable) {
+      it('is durable: a new instance sees the records', async () => {
+        const e = entity('durable');
+        const writer = await factory(clock);
+        try {
+          await writer.subject.save(row(e, 'k', 'kept', 1));
+        } finally {
+          await writer.close();
+        }
+        expect((await (await open()).load(e, 'k'))!.value).toBe('kept');
+      });
+    }
+  });
+}
