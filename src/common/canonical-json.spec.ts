@@ -4,7 +4,9 @@ import { canonicalJson, compareCodePoints } from './canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson({ b: undefined, a: 1 })).toBe('{"a":1}');
   });
 
@@ -18,7 +20,8 @@ describe('canonicalJson', () => {
     ));
 
   it('rejects what JSON cannot hold', () => {
-    for (const bad of [Number.NaN, Infinity, 10n, () => 1, Symbol('s')]) expect(() => canonicalJson(bad)).toThrow(TypeError);
+    for (const bad of [Number.NaN, Infinity, 10n, () => 1, Symbol('s')])
+      expect(() => canonicalJson(bad)).toThrow(TypeError);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => canonicalJson(cyclic)).toThrow(/cyclic/);

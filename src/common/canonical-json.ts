@@ -28,11 +28,14 @@ function write(value: unknown, ancestors: Set<object>): string {
   if (ancestors.has(object)) throw new TypeError('a cyclic value is not representable in JSON');
   ancestors.add(object);
   try {
-    if (Array.isArray(object)) return `[${object.map((item) => (item === undefined ? 'null' : write(item, ancestors))).join(',')}]`;
+    if (Array.isArray(object))
+      return `[${object.map((item) => (item === undefined ? 'null' : write(item, ancestors))).join(',')}]`;
     const json = (object as { toJSON?: () => unknown }).toJSON;
     if (typeof json === 'function') return write(json.call(object), ancestors);
     const entries = Object.entries(object)
-      .filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
+      .filter(
+        ([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol',
+      )
       .sort(([a], [b]) => compareCodePoints(a, b));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${write(item, ancestors)}`).join(',')}}`;
   } finally {

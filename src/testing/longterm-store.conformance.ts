@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json.js';
 import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
-import type { LongtermMemoryStore, LongtermSaveInput } from '../modules/longterm/interfaces/longterm-store.interface.js';
+import type {
+  LongtermMemoryStore,
+  LongtermSaveInput,
+} from '../modules/longterm/interfaces/longterm-store.interface.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 
 /** What a long-term backend can promise. */
@@ -16,7 +19,9 @@ export interface ConformanceClock {
 }
 
 /** Opens a new, independent instance of the store under test, judging expiry by `clock`. */
-export type LongtermStoreFactory = (clock: ConformanceClock) => Promise<InstanceUnderTest<LongtermMemoryStore>>;
+export type LongtermStoreFactory = (
+  clock: ConformanceClock,
+) => Promise<InstanceUnderTest<LongtermMemoryStore>>;
 
 /**
  * Registers the conformance suite of DESIGN §8 for one `LongtermMemoryStore` backend. Every test
@@ -45,7 +50,13 @@ export function runLongtermStoreConformance(
     entities.push(id);
     return id;
   };
-  const row = (entityId: string, key: string, value: unknown, seq: number, extra: Partial<LongtermSaveInput> = {}): LongtermSaveInput => ({
+  const row = (
+    entityId: string,
+    key: string,
+    value: unknown,
+    seq: number,
+    extra: Partial<LongtermSaveInput> = {},
+  ): LongtermSaveInput => ({
     entityId,
     key,
     value,
@@ -66,10 +77,25 @@ export function runLongtermStoreConformance(
       const s = await store();
       const e = entity('roundtrip');
       const value = { z: [1, 'two', null, { b: true, a: 1.5 }], a: 'héllo 🦄', n: null };
-      expect(await s.save(row(e, 'profile/name', value, 7, { updatedAt: time, ttlMs: 60_000 }))).toEqual({ applied: true });
-      expect(await s.load(e, 'profile/name')).toEqual({ entityId: e, key: 'profile/name', value, seq: 7, updatedAt: time, expiresAt: time + 60_000 });
+      expect(
+        await s.save(row(e, 'profile/name', value, 7, { updatedAt: time, ttlMs: 60_000 })),
+      ).toEqual({ applied: true });
+      expect(await s.load(e, 'profile/name')).toEqual({
+        entityId: e,
+        key: 'profile/name',
+        value,
+        seq: 7,
+        updatedAt: time,
+        expiresAt: time + 60_000,
+      });
       await s.save(row(e, 'plain', 'just text', 1));
-      expect(await s.load(e, 'plain')).toEqual({ entityId: e, key: 'plain', value: 'just text', seq: 1, updatedAt: 1_000 });
+      expect(await s.load(e, 'plain')).toEqual({
+        entityId: e,
+        key: 'plain',
+        value: 'just text',
+        seq: 1,
+        updatedAt: 1_000,
+      });
       expect(await s.load(e, 'missing')).toBeNull();
       expect(await s.load(entity('empty'), 'plain')).toBeNull();
     });
@@ -127,8 +153,14 @@ export function runLongtermStoreConformance(
       await s.save(row(e, 'k', 'five', 5));
       expect(await s.save(row(e, 'k', 'four', 4))).toEqual({ applied: false });
       expect((await s.load(e, 'k'))!.value).toBe('five');
-      expect(await s.save(row(e, 'k', 'five again, other bytes', 5, { updatedAt: 2_000 }))).toEqual({ applied: true });
-      expect(await s.load(e, 'k')).toMatchObject({ value: 'five again, other bytes', seq: 5, updatedAt: 2_000 });
+      expect(await s.save(row(e, 'k', 'five again, other bytes', 5, { updatedAt: 2_000 }))).toEqual(
+        { applied: true },
+      );
+      expect(await s.load(e, 'k')).toMatchObject({
+        value: 'five again, other bytes',
+        seq: 5,
+        updatedAt: 2_000,
+      });
       expect(await s.save(row(e, 'k', 'six', 6))).toEqual({ applied: true });
       expect(await s.load(e, 'k')).toMatchObject({ value: 'six', seq: 6 });
     });
@@ -137,10 +169,20 @@ export function runLongtermStoreConformance(
       const s = await store();
       const e = entity('batch');
       await s.save(row(e, 'b', 'kept', 9));
-      const { applied } = await s.saveMany([row(e, 'a', 1, 1), row(e, 'b', 'stale', 2), row(e, 'c', 3, 3)]);
+      const { applied } = await s.saveMany([
+        row(e, 'a', 1, 1),
+        row(e, 'b', 'stale', 2),
+        row(e, 'c', 3, 3),
+      ]);
       expect(applied).toEqual([true, false, true]);
-      expect((await s.search(e, '', 10)).map((r) => [r.key, r.value])).toEqual([['a', 1], ['b', 'kept'], ['c', 3]]);
-      expect(await rejectionOf(s.saveMany([row(e, 'd', 1, 1), row(e, 'd', 2, 1)]))).toBeInstanceOf(InvalidArgumentError);
+      expect((await s.search(e, '', 10)).map((r) => [r.key, r.value])).toEqual([
+        ['a', 1],
+        ['b', 'kept'],
+        ['c', 3],
+      ]);
+      expect(await rejectionOf(s.saveMany([row(e, 'd', 1, 1), row(e, 'd', 2, 1)]))).toBeInstanceOf(
+        InvalidArgumentError,
+      );
       expect(await s.load(e, 'd')).toBeNull();
       expect(await s.saveMany([])).toEqual({ applied: [] });
     });
@@ -148,10 +190,19 @@ export function runLongtermStoreConformance(
     it('searches one entity by literal prefix, in code-point order, bounded by limit', async () => {
       const s = await store();
       const [a, b] = [entity('search-a'), entity('search-b')];
-      await s.saveMany([row(a, 'case/2', 2, 1), row(a, 'note/1', 'n', 1), row(a, 'case/1', 1, 1), row(a, 'case/3', 3, 1)]);
+      await s.saveMany([
+        row(a, 'case/2', 2, 1),
+        row(a, 'note/1', 'n', 1),
+        row(a, 'case/1', 1, 1),
+        row(a, 'case/3', 3, 1),
+      ]);
       await s.save(row(b, 'case/9', 9, 1));
       expect((await s.search(a, 'case/', 2)).map((r) => r.key)).toEqual(['case/1', 'case/2']);
-      expect((await s.search(a, 'case/', 10)).map((r) => r.key)).toEqual(['case/1', 'case/2', 'case/3']);
+      expect((await s.search(a, 'case/', 10)).map((r) => r.key)).toEqual([
+        'case/1',
+        'case/2',
+        'case/3',
+      ]);
       expect((await s.search(a, '', 3)).map((r) => r.key)).toEqual(['case/1', 'case/2', 'case/3']);
       expect((await s.search(b, 'case/', 10)).map((r) => r.key)).toEqual(['case/9']);
     });
@@ -162,7 +213,9 @@ export function runLongtermStoreConformance(
       const keys = ['a%b', 'axb', 'a_b', 'a\\b', 'a*b', 'a?b', 'a[b]', 'aXb', 'CASE/1', 'case/1'];
       await s.saveMany(keys.map((key, i) => row(e, key, i, 1)));
       for (const prefix of ['a%', 'a_', 'a\\', 'a*', 'a?', 'a[']) {
-        expect((await s.search(e, prefix, 10)).map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith(prefix)));
+        expect((await s.search(e, prefix, 10)).map((r) => r.key)).toEqual(
+          keys.filter((k) => k.startsWith(prefix)),
+        );
       }
       expect((await s.search(e, 'case/', 10)).map((r) => r.key)).toEqual(['case/1']);
       expect((await s.search(e, 'CASE/', 10)).map((r) => r.key)).toEqual(['CASE/1']);
@@ -171,9 +224,27 @@ export function runLongtermStoreConformance(
     it('orders unicode keys by code point, beyond U+FFFF too', async () => {
       const s = await store();
       const e = entity('unicode');
-      const keys = ['k/\u{1F600}', 'k/\uFFFF', 'k/z', 'k/\u00E9', 'k/Z', 'k/\u{10FFFF}', 'k/\uD7FF', 'k/\uE000'];
+      const keys = [
+        'k/\u{1F600}',
+        'k/\uFFFF',
+        'k/z',
+        'k/\u00E9',
+        'k/Z',
+        'k/\u{10FFFF}',
+        'k/\uD7FF',
+        'k/\uE000',
+      ];
       await s.saveMany(keys.map((key) => row(e, key, key, 1)));
-      expect((await s.search(e, 'k/', 100)).map((r) => r.key)).toEqual(['k/Z', 'k/z', 'k/\u00E9', 'k/\uD7FF', 'k/\uE000', 'k/\uFFFF', 'k/\u{1F600}', 'k/\u{10FFFF}']);
+      expect((await s.search(e, 'k/', 100)).map((r) => r.key)).toEqual([
+        'k/Z',
+        'k/z',
+        'k/\u00E9',
+        'k/\uD7FF',
+        'k/\uE000',
+        'k/\uFFFF',
+        'k/\u{1F600}',
+        'k/\u{10FFFF}',
+      ]);
       expect((await s.search(e, 'k/\u{1F600}', 10)).map((r) => r.value)).toEqual(['k/\u{1F600}']);
     });
 
@@ -190,7 +261,9 @@ export function runLongtermStoreConformance(
       expect(await s.load(e, 'long')).toMatchObject({ value: 'stays' });
       await s.save(row(e, 'short2', 'x', 9, { updatedAt: time, ttlMs: 10 }));
       time += 10;
-      expect(await s.save(row(e, 'short2', 'reborn', 1, { updatedAt: time }))).toEqual({ applied: true });
+      expect(await s.save(row(e, 'short2', 'reborn', 1, { updatedAt: time }))).toEqual({
+        applied: true,
+      });
       expect(await s.load(e, 'short2')).toMatchObject({ value: 'reborn', seq: 1 });
     });
 
@@ -224,12 +297,17 @@ export function runLongtermStoreConformance(
     });
 
     describe('concurrency', () => {
-      const pool = async () => (capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()]);
+      const pool = async () =>
+        capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()];
 
       it('takes concurrent first inserts of one key without error', async () => {
         const stores = await pool();
         const e = entity('first-inserts');
-        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.save(row(e, 'k', `w${i}`, 1))));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            stores[i % stores.length]!.save(row(e, 'k', `w${i}`, 1)),
+          ),
+        );
         expect(results.every((r) => r.applied)).toBe(true);
         expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 1 });
       });
@@ -239,7 +317,9 @@ export function runLongtermStoreConformance(
         for (let round = 0; round < 3; round += 1) {
           const e = entity(`highest-${round}`);
           const seqs = [3, 9, 1, 7, 9, 2, 5, 8].sort(() => Math.random() - 0.5);
-          await Promise.all(seqs.map((seq, i) => stores[i % stores.length]!.save(row(e, 'k', `seq ${seq}`, seq))));
+          await Promise.all(
+            seqs.map((seq, i) => stores[i % stores.length]!.save(row(e, 'k', `seq ${seq}`, seq))),
+          );
           expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 9, value: 'seq 9' });
         }
       });

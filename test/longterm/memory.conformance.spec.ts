@@ -4,7 +4,10 @@ import { runLongtermStoreConformance } from '../../src/testing/index.js';
 
 runLongtermStoreConformance(
   'memory',
-  async (clock) => ({ subject: new InMemoryLongtermStore({ now: clock.now }), close: async () => undefined }),
+  async (clock) => ({
+    subject: new InMemoryLongtermStore({ now: clock.now }),
+    close: async () => undefined,
+  }),
   { describe, it, expect, afterAll },
   { durable: false, sharedAcrossInstances: false },
 );

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 /**
  * A Lua script run by SHA (`EVALSHA`), falling back to `EVAL` once when the server does not know it
@@ -11,6 +11,27 @@ export class RedisScript {
 
   constructor(private readonly source: string) {
     this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /**
+   * Queues the script in a pipeline (as EVAL with its source, so a server that does not know it yet
+   * still runs it); read the results with {@link execPipeline}.
+   */
+  queue(
+    pipeline: ChainableCommander,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): void {
+    pipeline.eval(this.source, keys.length, ...keys, ...args);
+  }
+
+  /** Runs a pipeline and returns each command's result, throwing the first error. */
+  async execPipeline(pipeline: ChainableCommander): Promise<unknown[]> {
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
   }
 
   /** Runs the script: one round trip, except the first run on a server that has not seen it. */

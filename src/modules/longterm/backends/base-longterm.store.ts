@@ -1,4 +1,8 @@
-import type { LongtermMemoryStore, LongtermRecord, LongtermSaveInput } from '../interfaces/longterm-store.interface.js';
+import type {
+  LongtermMemoryStore,
+  LongtermRecord,
+  LongtermSaveInput,
+} from '../interfaces/longterm-store.interface.js';
 import {
   type PreparedRecord,
   assertEntityId,
@@ -27,7 +31,15 @@ export interface LongtermStoreSettings {
   defaultTtlMs?: number;
   /** The clock expiry is judged by (injectable for tests). */
   now?: () => number;
+  /**
+   * How long a delete tombstone guards its key against stale saves (default 7 days, the run
+   * retention: no retried flush outlives it). Then the key is free again.
+   */
+  tombstoneTtlMs?: number;
 }
+
+/** Default lifetime of a delete tombstone: the run retention. */
+export const DEFAULT_TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Shared front of the built-in long-term backends: validates every argument before any I/O,
@@ -38,17 +50,25 @@ export interface LongtermStoreSettings {
 export abstract class BaseLongtermStore implements LongtermMemoryStore {
   protected readonly now: () => number;
   private readonly defaultTtlMs?: number;
+  private readonly tombstoneTtlMs: number;
 
   protected constructor(settings: LongtermStoreSettings = {}) {
     this.now = settings.now ?? Date.now;
     this.defaultTtlMs = settings.defaultTtlMs;
+    this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
 
   /** Writes saves and tombstones (`value: null`) with the seq guard; returns which applied. */
   protected abstract writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]>;
   protected abstract readOne(entityId: string, key: string, now: number): Promise<StoredRow | null>;
   /** Live rows with `lower <= key < upper` (no upper: to the end), in key order, at most `limit`. */
-  protected abstract readRange(entityId: string, lower: string, upper: string | undefined, limit: number, now: number): Promise<StoredRow[]>;
+  protected abstract readRange(
+    entityId: string,
+    lower: string,
+    upper: string | undefined,
+    limit: number,
+    now: number,
+  ): Promise<StoredRow[]>;
   protected abstract removeEntity(entityId: string): Promise<void>;
   protected abstract removeExpired(limit: number, now: number): Promise<number>;
 
@@ -76,7 +96,15 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertKey(key);
     assertSeq(seq);
     const now = this.now();
-    const [applied] = await this.writeBatch([{ entityId, key, value: null, seq, updatedAt: now, expiresAt: null }], now);
+    const tombstone = {
+      entityId,
+      key,
+      value: null,
+      seq,
+      updatedAt: now,
+      expiresAt: now + this.tombstoneTtlMs,
+    };
+    const [applied] = await this.writeBatch([tombstone], now);
     return { applied: applied! };
   }
 
@@ -89,7 +117,9 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertEntityId(entityId);
     assertPrefix(prefix);
     assertLimit(limit);
-    return (await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())).map(decode);
+    return (
+      await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())
+    ).map(decode);
   }
 
   async sweepExpired(limit: number): Promise<number> {
@@ -105,6 +135,8 @@ function decode(row: StoredRow): LongtermRecord {
     value: JSON.parse(row.value) as LongtermRecord['value'],
     seq: Number(row.seq),
     updatedAt: Number(row.updatedAt),
-    ...(row.expiresAt === null || row.expiresAt === undefined ? {} : { expiresAt: Number(row.expiresAt) }),
+    ...(row.expiresAt === null || row.expiresAt === undefined
+      ? {}
+      : { expiresAt: Number(row.expiresAt) }),
   };
 }

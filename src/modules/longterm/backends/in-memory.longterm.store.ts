@@ -1,6 +1,10 @@
 import { compareCodePoints } from '../../../common/canonical-json.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
-import { BaseLongtermStore, type LongtermStoreSettings, type StoredRow } from './base-longterm.store.js';
+import {
+  BaseLongtermStore,
+  type LongtermStoreSettings,
+  type StoredRow,
+} from './base-longterm.store.js';
 
 /**
  * Process-local long-term store (`memory://`): a map per entity; a search filters the entity's keys
@@ -29,11 +33,22 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
     return stored && isLive(stored, now) ? toRow(stored) : null;
   }
 
-  protected async readRange(entityId: string, lower: string, upper: string | undefined, limit: number, now: number): Promise<StoredRow[]> {
+  protected async readRange(
+    entityId: string,
+    lower: string,
+    upper: string | undefined,
+    limit: number,
+    now: number,
+  ): Promise<StoredRow[]> {
     const entity = this.entities.get(entityId);
     if (!entity) return [];
     return [...entity.values()]
-      .filter((row) => compareCodePoints(row.key, lower) >= 0 && (upper === undefined || compareCodePoints(row.key, upper) < 0) && isLive(row, now))
+      .filter(
+        (row) =>
+          compareCodePoints(row.key, lower) >= 0 &&
+          (upper === undefined || compareCodePoints(row.key, upper) < 0) &&
+          isLive(row, now),
+      )
       .sort((a, b) => compareCodePoints(a.key, b.key))
       .slice(0, limit)
       .map(toRow);
@@ -67,5 +82,12 @@ function isLive(row: PreparedRecord, now: number): boolean {
 }
 
 function toRow(row: PreparedRecord): StoredRow {
-  return { entityId: row.entityId, key: row.key, value: row.value!, seq: row.seq, updatedAt: row.updatedAt, expiresAt: row.expiresAt };
+  return {
+    entityId: row.entityId,
+    key: row.key,
+    value: row.value!,
+    seq: row.seq,
+    updatedAt: row.updatedAt,
+    expiresAt: row.expiresAt,
+  };
 }

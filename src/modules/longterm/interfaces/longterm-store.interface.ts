@@ -1,5 +1,6 @@
 /** A JSON value. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A long-term memory record, as stored and returned (DESIGN §8). */
 export interface LongtermRecord {

@@ -34,54 +34,104 @@ export function assertSeq(value: unknown, argument = 'seq'): asserts value is nu
 }
 
 export function assertLimit(value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_SEARCH_LIMIT) {
-    throw new InvalidArgumentError('limit', `must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${String(value)}`);
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < 1 ||
+    value > MAX_SEARCH_LIMIT
+  ) {
+    throw new InvalidArgumentError(
+      'limit',
+      `must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${String(value)}`,
+    );
   }
 }
 
 export function assertPrefix(value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw new InvalidArgumentError('prefix', `must be a string, got ${typeof value}`);
-  if (utf8ByteLength(value) > MAX_LONGTERM_KEY_BYTES) throw new InvalidArgumentError('prefix', `must be at most ${MAX_LONGTERM_KEY_BYTES} UTF-8 bytes`);
+  if (typeof value !== 'string')
+    throw new InvalidArgumentError('prefix', `must be a string, got ${typeof value}`);
+  if (utf8ByteLength(value) > MAX_LONGTERM_KEY_BYTES)
+    throw new InvalidArgumentError(
+      'prefix',
+      `must be at most ${MAX_LONGTERM_KEY_BYTES} UTF-8 bytes`,
+    );
   if (containsNul(value)) throw new InvalidArgumentError('prefix', 'must not hold U+0000');
 }
 
 /** Validates a save and computes its stored form (`expiresAt = updatedAt + ttlMs`). */
-export function prepareRecord(input: LongtermSaveInput, now: number, defaultTtlMs: number | undefined, path = 'record'): PreparedRecord {
-  if (typeof input !== 'object' || input === null) throw new InvalidArgumentError(path, 'must be an object');
+export function prepareRecord(
+  input: LongtermSaveInput,
+  now: number,
+  defaultTtlMs: number | undefined,
+  path = 'record',
+): PreparedRecord {
+  if (typeof input !== 'object' || input === null)
+    throw new InvalidArgumentError(path, 'must be an object');
   assertEntityId(input.entityId, `${path}.entityId`);
   assertKey(input.key, `${path}.key`);
   assertSeq(input.seq, `${path}.seq`);
   const updatedAt = input.updatedAt ?? now;
-  if (!Number.isSafeInteger(updatedAt) || updatedAt < 0) throw new InvalidArgumentError(`${path}.updatedAt`, `must be epoch ms, got ${String(updatedAt)}`);
+  if (!Number.isSafeInteger(updatedAt) || updatedAt < 0)
+    throw new InvalidArgumentError(
+      `${path}.updatedAt`,
+      `must be epoch ms, got ${String(updatedAt)}`,
+    );
   const ttlMs = input.ttlMs ?? defaultTtlMs;
   if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) {
-    throw new InvalidArgumentError(`${path}.ttlMs`, `must be a positive integer, got ${String(ttlMs)}`);
+    throw new InvalidArgumentError(
+      `${path}.ttlMs`,
+      `must be a positive integer, got ${String(ttlMs)}`,
+    );
   }
-  if (input.value === undefined) throw new InvalidArgumentError(`${path}.value`, 'must be a JSON value (use null for none)');
+  if (input.value === undefined)
+    throw new InvalidArgumentError(`${path}.value`, 'must be a JSON value (use null for none)');
   let value: string;
   try {
     value = canonicalJson(input.value);
   } catch (error) {
     throw new InvalidArgumentError(`${path}.value`, (error as Error).message);
   }
-  return { entityId: input.entityId, key: input.key, value, seq: input.seq, updatedAt, expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs };
+  return {
+    entityId: input.entityId,
+    key: input.key,
+    value,
+    seq: input.seq,
+    updatedAt,
+    expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
+  };
 }
 
 /** Validates a batch: every row first, and no (entity, key) twice. */
-export function prepareBatch(inputs: unknown, now: number, defaultTtlMs: number | undefined): PreparedRecord[] {
+export function prepareBatch(
+  inputs: unknown,
+  now: number,
+  defaultTtlMs: number | undefined,
+): PreparedRecord[] {
   if (!Array.isArray(inputs)) throw new InvalidArgumentError('records', 'must be an array');
   const seen = new Set<string>();
   return inputs.map((input: LongtermSaveInput, index) => {
     const prepared = prepareRecord(input, now, defaultTtlMs, `records[${index}]`);
     const identity = JSON.stringify([prepared.entityId, prepared.key]);
-    if (seen.has(identity)) throw new InvalidArgumentError(`records[${index}].key`, `"${prepared.key}" appears twice in the batch`);
+    if (seen.has(identity))
+      throw new InvalidArgumentError(
+        `records[${index}].key`,
+        `"${prepared.key}" appears twice in the batch`,
+      );
     seen.add(identity);
     return prepared;
   });
 }
 
 function assertText(value: unknown, argument: string, maxBytes: number): void {
-  if (typeof value !== 'string' || value.length === 0) throw new InvalidArgumentError(argument, `must be a non-empty string, got ${JSON.stringify(value)}`);
-  if (utf8ByteLength(value) > maxBytes) throw new InvalidArgumentError(argument, `must be at most ${maxBytes} UTF-8 bytes, got ${utf8ByteLength(value)}`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new InvalidArgumentError(
+      argument,
+      `must be a non-empty string, got ${JSON.stringify(value)}`,
+    );
+  if (utf8ByteLength(value) > maxBytes)
+    throw new InvalidArgumentError(
+      argument,
+      `must be at most ${maxBytes} UTF-8 bytes, got ${utf8ByteLength(value)}`,
+    );
   if (containsNul(value)) throw new InvalidArgumentError(argument, 'must not hold U+0000');
 }

@@ -1,0 +1,61 @@
+import type { EntitySchemaColumnOptions, EntitySchemaOptions } from 'typeorm';
+import type { SqlDialect } from '../../connections/sql/sql-target.js';
+
+const ID: Record<SqlDialect, EntitySchemaColumnOptions> = {
+  postgres: { type: 'text', collation: 'C' },
+  mysql: { type: 'varbinary', length: 255 },
+  sqlite: { type: 'text' },
+};
+const KEY: Record<SqlDialect, EntitySchemaColumnOptions> = {
+  postgres: { type: 'text', collation: 'C' },
+  mysql: { type: 'varbinary', length: 512 },
+  sqlite: { type: 'text' },
+};
+const VALUE: Record<SqlDialect, EntitySchemaColumnOptions> = {
+  postgres: { type: 'text' },
+  mysql: { type: 'longtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' },
+  sqlite: { type: 'text' },
+};
+
+/** The long-term tables (records and seq counters) as TypeORM entity schema options. */
+export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
+  const integer: EntitySchemaColumnOptions = { type: dialect === 'sqlite' ? 'integer' : 'bigint' };
+  return [
+    {
+      name: 'AgentLongtermRecord',
+      tableName: 'agent_longterm_records',
+      columns: {
+        entityId: {
+          ...ID[dialect],
+          name: 'entity_id',
+          primary: true,
+          primaryKeyConstraintName: 'pk_agent_longterm_records',
+        },
+        key: {
+          ...KEY[dialect],
+          name: 'key',
+          primary: true,
+          primaryKeyConstraintName: 'pk_agent_longterm_records',
+        },
+        value: { ...VALUE[dialect], name: 'value' },
+        seq: { ...integer, name: 'seq' },
+        updatedAt: { ...integer, name: 'updated_at' },
+        expiresAt: { ...integer, name: 'expires_at' },
+      },
+      indices: [{ name: 'idx_agent_longterm_records_expires_at', columns: ['expiresAt'] }],
+    },
+    {
+      name: 'AgentLongtermCounter',
+      tableName: 'agent_longterm_counters',
+      columns: {
+        entityId: {
+          ...ID[dialect],
+          name: 'entity_id',
+          primary: true,
+          primaryKeyConstraintName: 'pk_agent_longterm_counters',
+        },
+        value: { ...integer, name: 'value' },
+      },
+    },
+  ];
+}

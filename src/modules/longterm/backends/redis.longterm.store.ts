@@ -1,0 +1,200 @@
+import type { Redis } from 'ioredis';
+import { RedisScript } from '../../connections/redis/redis-script.js';
+import type { PreparedRecord } from '../validation/longterm-arguments.js';
+import {
+  BaseLongtermStore,
+  type LongtermStoreSettings,
+  type StoredRow,
+} from './base-longterm.store.js';
+import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
+
+/**
+ * A record is one hash field: `seq:updatedAt:expiresAt:value` (value last; an empty value is a
+ * tombstone). Numbers stay strings end to end, so no precision is lost in Lua.
+ *
+ * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
+ * sorted set. ARGV: now, then per row: key, seq, updatedAt, expiresAt, value. Returns 1/0 per row.
+ */
+const WRITE = new RedisScript(`
+local now = tonumber(ARGV[1])
+local applied = {}
+for i = 2, #ARGV, 5 do
+  local key, seq, expires, value = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 3]), ARGV[i + 4]
+  local stored = redis.call('HGET', KEYS[1], key)
+  local ok = true
+  if stored then
+    local s, _, e = string.match(stored, '^(%d+):(%d+):(%d+):')
+    ok = seq >= tonumber(s) or tonumber(e) <= now
+  end
+  if ok then
+    redis.call('HSET', KEYS[1], key, ARGV[i + 1] .. ':' .. ARGV[i + 2] .. ':' .. ARGV[i + 3] .. ':' .. value)
+    if value == '' then redis.call('ZREM', KEYS[2], key) else redis.call('ZADD', KEYS[2], 0, key) end
+    redis.call('ZADD', KEYS[3], expires, key)
+    applied[#applied + 1] = 1
+  else
+    applied[#applied + 1] = 0
+  end
+end
+return applied
+`);
+
+/**
+ * KEYS: records hash, live-keys set. ARGV: lower ('[' + prefix), upper ('(' + bound, or '+'), now,
+ * limit. Walks the range in pages, skipping expired rows, until `limit` live rows are found.
+ */
+const SEARCH = new RedisScript(`
+local now, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
+local out, offset, page = {}, 0, math.max(limit, 64)
+while #out < limit * 2 do
+  local keys = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[1], ARGV[2], 'LIMIT', offset, page)
+  if #keys == 0 then break end
+  local records = redis.call('HMGET', KEYS[1], unpack(keys))
+  for j = 1, #keys do
+    local record = records[j]
+    if record then
+      local e = string.match(record, '^%d+:%d+:(%d+):')
+      if tonumber(e) > now and #out < limit * 2 then
+        out[#out + 1] = keys[j]
+        out[#out + 1] = record
+      end
+    end
+  end
+  if #keys < page then break end
+  offset = offset + page
+end
+return out
+`);
+
+/** KEYS: records hash, live-keys set, expiry set. ARGV: now, limit. Removes expired rows. */
+const SWEEP = new RedisScript(`
+local keys = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, key in ipairs(keys) do
+  redis.call('HDEL', KEYS[1], key)
+  redis.call('ZREM', KEYS[2], key)
+  redis.call('ZREM', KEYS[3], key)
+end
+return #keys
+`);
+
+/**
+ * Long-term store on Redis. Per entity (keys hash-tagged `{entityId}`, so each script's keys share a
+ * cluster slot): a hash of records, a sorted set of live keys (search is `ZRANGEBYLEX`: byte order,
+ * literal prefix, no `KEYS`/`HSCAN`) and a sorted set by expiry. The seq guard runs in one Lua script
+ * per entity; a batch over several entities is one pipeline (one round trip). A set of entities
+ * feeds the sweeper.
+ */
+export class RedisLongtermStore extends BaseLongtermStore {
+  constructor(
+    private readonly client: Redis,
+    private readonly keyPrefix = 'agent-memory:longterm:',
+    settings?: LongtermStoreSettings,
+  ) {
+    super(settings);
+  }
+
+  protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
+    const byEntity = new Map<string, number[]>();
+    rows.forEach((row, index) =>
+      byEntity.set(row.entityId, [...(byEntity.get(row.entityId) ?? []), index]),
+    );
+    const pipeline = this.client.pipeline();
+    for (const [entityId, indexes] of byEntity) {
+      const args: Array<string | number> = [now];
+      for (const index of indexes) {
+        const row = rows[index]!;
+        args.push(
+          row.key,
+          row.seq,
+          row.updatedAt,
+          row.expiresAt ?? NEVER_EXPIRES,
+          row.value ?? TOMBSTONE,
+        );
+      }
+      WRITE.queue(pipeline, this.keys(entityId), args);
+      pipeline.sadd(this.entitiesKey(), entityId);
+    }
+    const results = await WRITE.execPipeline(pipeline);
+    const applied: boolean[] = new Array(rows.length);
+    [...byEntity.values()].forEach((indexes, n) => {
+      const verdicts = results[n * 2] as number[];
+      indexes.forEach((index, i) => (applied[index] = verdicts[i] === 1));
+    });
+    return applied;
+  }
+
+  protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
+    const record = await this.client.hget(this.recordsKey(entityId), key);
+    const row = record === null ? null : parse(entityId, key, record);
+    return row && row.value !== TOMBSTONE && (row.expiresAt === null || row.expiresAt > now)
+      ? row
+      : null;
+  }
+
+  protected async readRange(
+    entityId: string,
+    lower: string,
+    upper: string | undefined,
+    limit: number,
+    now: number,
+  ): Promise<StoredRow[]> {
+    const flat = (await SEARCH.run(this.client, this.keys(entityId).slice(0, 2), [
+      `[${lower}`,
+      upper === undefined ? '+' : `(${upper}`,
+      now,
+      limit,
+    ])) as string[];
+    const rows: StoredRow[] = [];
+    for (let i = 0; i < flat.length && rows.length < limit; i += 2)
+      rows.push(parse(entityId, flat[i]!, flat[i + 1]!));
+    return rows;
+  }
+
+  protected async removeEntity(entityId: string): Promise<void> {
+    await this.client.del(...this.keys(entityId));
+  }
+
+  protected async removeExpired(limit: number, now: number): Promise<number> {
+    let removed = 0;
+    let cursor = '0';
+    do {
+      const [next, entities] = await this.client.sscan(this.entitiesKey(), cursor, 'COUNT', 100);
+      cursor = next;
+      for (const entityId of entities) {
+        if (removed >= limit) return removed;
+        removed += (await SWEEP.run(this.client, this.keys(entityId), [
+          now,
+          limit - removed,
+        ])) as number;
+        if ((await this.client.exists(this.recordsKey(entityId))) === 0)
+          await this.client.srem(this.entitiesKey(), entityId);
+      }
+    } while (cursor !== '0');
+    return removed;
+  }
+
+  private recordsKey(entityId: string): string {
+    return `${this.keyPrefix}{${entityId}}:records`;
+  }
+
+  private keys(entityId: string): [string, string, string] {
+    const base = `${this.keyPrefix}{${entityId}}`;
+    return [`${base}:records`, `${base}:keys`, `${base}:expiry`];
+  }
+
+  private entitiesKey(): string {
+    return `${this.keyPrefix}entities`;
+  }
+}
+
+function parse(entityId: string, key: string, record: string): StoredRow {
+  const match = /^(\d+):(\d+):(\d+):([\s\S]*)$/.exec(record)!;
+  const expiresAt = Number(match[3]);
+  return {
+    entityId,
+    key,
+    value: match[4]!,
+    seq: Number(match[1]),
+    updatedAt: Number(match[2]),
+    expiresAt: expiresAt >= NEVER_EXPIRES ? null : expiresAt,
+  };
+}

@@ -1,0 +1,37 @@
+import type { PreparedRecord } from '../validation/longterm-arguments.js';
+import type { StoredRow } from './base-longterm.store.js';
+
+/** `expires_at` of a record that never expires: columns are NOT NULL, so guards are plain comparisons. */
+export const NEVER_EXPIRES = Number.MAX_SAFE_INTEGER;
+
+/** The stored value of a delete tombstone (canonical JSON is never empty). */
+export const TOMBSTONE = '';
+
+/** A prepared record in column form. */
+export function toColumns(row: PreparedRecord): [string, string, string, number, number, number] {
+  return [
+    row.entityId,
+    row.key,
+    row.value ?? TOMBSTONE,
+    row.seq,
+    row.updatedAt,
+    row.expiresAt ?? NEVER_EXPIRES,
+  ];
+}
+
+/** A selected row (ids may come back as buffers from binary columns) as a `StoredRow`. */
+export function fromColumns(row: Record<string, unknown>): StoredRow {
+  const expiresAt = Number(row.expires_at);
+  return {
+    entityId: text(row.entity_id),
+    key: text(row.key),
+    value: text(row.value),
+    seq: Number(row.seq),
+    updatedAt: Number(row.updated_at),
+    expiresAt: expiresAt >= NEVER_EXPIRES ? null : expiresAt,
+  };
+}
+
+function text(value: unknown): string {
+  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+}
