@@ -21,6 +21,8 @@ import type {
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
+import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
 
 /** What to do when another turn committed first (DESIGN §7). */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -39,6 +41,13 @@ export interface AgentRunnerDeps {
   maxConflictRetries: number;
   maxToolIterations?: number;
   events?: AgentEvents;
+  /** The long-term tier; runs with an `entityId` stage through a session and flush after the commit. */
+  longterm?: LongtermMemoryService;
+}
+
+/** A tool step as the run cache records it: the result, and the long-term rows the step staged. */
+interface RecordedToolStep extends KernelToolResult {
+  staged?: StagedRow[];
 }
 
 /**
@@ -103,6 +112,8 @@ export class AgentRunner {
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
     const toolCalls = new Map<string, AgentToolCall>();
     const events: AgentEventBase = { runId, conversationId };
+    const session = await this.openSession(runId, input);
+    const views = new Map<string, ReturnType<LongtermSession['forStep']>>();
     const outcome = await engine.runLoop({
       runId,
       input: [message],
@@ -114,7 +125,14 @@ export class AgentRunner {
       systemPrompts,
       maxToolIterations: this.deps.maxToolIterations,
       signal: input.signal,
-      replay: this.replay(runId, scope, events, onEvent),
+      replay: this.replay(runId, scope, events, onEvent, session, views),
+      toolContext: session
+        ? (call) => {
+            const view = session.forStep();
+            views.set(call.id, view);
+            return { longterm: view };
+          }
+        : undefined,
       stream: onEvent !== undefined,
       onEvent: (event) => {
         this.observe(event, events, toolCalls);
@@ -126,6 +144,8 @@ export class AgentRunner {
       ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
           .version
       : 0;
+    // Only a committed turn's rows are written; a retry re-flushes the same bytes, which converge.
+    const flushed = session ? await session.flush() : { flushed: 0, refused: 0 };
     return {
       runId,
       conversationId,
@@ -134,8 +154,29 @@ export class AgentRunner {
       toolCalls: [...toolCalls.values()],
       usage: outcome.usage,
       version,
-      longterm: { flushed: 0, refused: 0 },
+      longterm: { flushed: flushed.flushed, refused: flushed.refused },
     };
+  }
+
+  /**
+   * The run's long-term session when it has an entity and the tier is on: its `seq` (from the job,
+   * else the entity's counter) and `updatedAt` (the run's creation time) are recorded once per run,
+   * so every attempt flushes the same bytes.
+   */
+  private async openSession(
+    runId: string,
+    input: AgentRunInput,
+  ): Promise<LongtermSession | undefined> {
+    const { longterm, cache } = this.deps;
+    if (!input.entityId || !longterm?.enabled) return undefined;
+    const entityId = input.entityId;
+    const { value: seq } = await cache.step(
+      runId,
+      'longterm:seq',
+      async () => input.seq ?? (await longterm.nextSeq(entityId)),
+    );
+    const { value: createdAt } = await cache.step(runId, 'createdAt', async () => Date.now());
+    return longterm.session(entityId, { seq, updatedAt: createdAt });
   }
 
   /** Records each step under (scope, round[, call]) and serves recorded ones on later attempts. */
@@ -143,7 +184,9 @@ export class AgentRunner {
     runId: string,
     scope: number,
     events: AgentEventBase,
-    onEvent?: (event: AgentStreamEvent) => void,
+    onEvent: ((event: AgentStreamEvent) => void) | undefined,
+    session: LongtermSession | undefined,
+    views: Map<string, ReturnType<LongtermSession['forStep']>>,
   ): StepReplay {
     const { cache } = this.deps;
     return {
@@ -160,9 +203,22 @@ export class AgentRunner {
         this.emit('onLlmResult', { ...events, round, response: value, replayed: hit });
         return value;
       },
-      tool: async (round, call: ToolCall, compute) =>
-        (await cache.step<KernelToolResult>(runId, `tool:${scope}:${round}:${call.id}`, compute))
-          .value,
+      tool: async (round, call: ToolCall, compute) => {
+        const { value, hit } = await cache.step<RecordedToolStep>(
+          runId,
+          `tool:${scope}:${round}:${call.id}`,
+          async () => ({
+            ...(await compute()),
+            staged: views.get(call.id)?.stagedByStep() ?? [],
+          }),
+        );
+        // A replayed step stages again exactly the rows it staged the first time.
+        if (hit && value.staged?.length) session?.restage(value.staged);
+        return {
+          result: value.result,
+          ...(value.error === undefined ? {} : { error: value.error }),
+        };
+      },
     };
   }
 

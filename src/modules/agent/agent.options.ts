@@ -71,4 +71,10 @@ export interface AgentModuleOptions {
   /** Async runs (default: in-process). */
   queue?: AgentQueueOptions;
   events?: AgentEvents;
+  /**
+   * Use the app's long-term tier (`LongtermMemoryModule`) for runs with an `entityId`: tools stage
+   * through `context.longterm`, rows are flushed after the commit (default true; no-op when the tier
+   * is off or absent).
+   */
+  longterm?: boolean;
 }

@@ -6,6 +6,7 @@ import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-stor
 import { assertConversationId } from '../chat-memory/validation/chat-memory-arguments.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
+import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
 import {
@@ -39,6 +40,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private records?: RunRecords;
   private queue?: AgentQueue;
   private readonly cleanups: Cleanup[] = [];
+  private longterm?: LongtermMemoryService;
 
   constructor(
     @Inject(AGENT_MODULE_OPTIONS) private readonly options: AgentModuleOptions,
@@ -52,6 +54,10 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     const { options } = this;
+    this.longterm =
+      options.longterm === false
+        ? undefined
+        : optionalProvider(this.moduleRef, LongtermMemoryService);
     const engine =
       options.kernel?.engine ??
       (await createKernelEngine(
@@ -82,6 +88,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       maxConflictRetries: DEFAULT_MAX_CONFLICT_RETRIES,
       maxToolIterations: options.maxToolIterations,
       events: options.events,
+      longterm: this.longterm,
     });
     const retention = options.runs?.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
     const queue = await openAgentQueue(
@@ -131,12 +138,17 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       typeof input.message === 'string'
         ? { role: 'user' as const, content: input.message }
         : input.message;
+    // The run's long-term seq is taken now, when the run is created, and travels with the job.
+    const longterm = this.longterm;
+    const seq =
+      input.seq ??
+      (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
     const job: AgentRunJob = {
       runId,
       conversationId: input.conversationId,
       entityId: input.entityId,
       message: { ...message, id: `${runId}:0` },
-      seq: input.seq,
+      seq,
     };
     await this.required(this.records).set(runId, input.conversationId, 'queued');
     await this.required(this.queue).submit(job);
@@ -193,5 +205,16 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private required<T>(value: T | undefined): T {
     if (value === undefined) throw new Error('AgentService is used before its module initialized');
     return value;
+  }
+}
+
+function optionalProvider<T>(
+  moduleRef: ModuleRef,
+  type: new (...args: never[]) => T,
+): T | undefined {
+  try {
+    return moduleRef.get(type, { strict: false });
+  } catch {
+    return undefined;
   }
 }

@@ -57,8 +57,8 @@ export interface LoopRequest {
   systemPrompts?: string[];
   maxToolIterations?: number;
   signal?: AbortSignal;
-  /** Extra fields of every tool call's context (the agent's long-term session, working memory). */
-  toolContext?: Pick<ToolContext, 'longterm' | 'workingMemory'>;
+  /** Extra fields of each tool call's context (the agent's long-term view, working memory). */
+  toolContext?: (call: ToolCall) => Pick<ToolContext, 'longterm' | 'workingMemory'>;
   /** Receives tokens and tool events. */
   onEvent?: (event: KernelStreamEvent) => void;
   /** Stream model calls (tokens go to `onEvent`); default: whether `onEvent` is given. */
@@ -259,7 +259,7 @@ export class KernelEngine {
         toolCallId: call.id,
         idempotencyKey: `${request.runId}:${call.id}`,
         signal,
-        ...request.toolContext,
+        ...request.toolContext?.(call),
       },
     };
     const context = new KernelExecutionContext<KernelToolRequest, ToolScope>(

@@ -1,3 +1,5 @@
+import type { LongtermRunView } from '../../longterm/session/longterm-session.js';
+
 /**
  * What a tool handler gets besides its arguments. Tools run at least once (a retried run may run
  * a step again), so a tool with outside side effects dedupes on `idempotencyKey`.
@@ -13,8 +15,8 @@ export interface ToolContext {
   idempotencyKey: string;
   /** Fires when the invoke is aborted or the tool's timeout passes. */
   signal: AbortSignal;
-  /** The run's long-term memory session, when the agent runs with an entity (DESIGN §8). */
-  longterm?: unknown;
+  /** The run's long-term memory (staged writes, overlaid reads), when the agent runs with an entity (DESIGN §8). */
+  longterm?: LongtermRunView;
   /** The conversation's working memory, when configured (DESIGN §9). */
   workingMemory?: unknown;
 }

@@ -1,0 +1,60 @@
+import type { ConnectionRegistry } from '../connections/connection-registry.js';
+import { InMemoryLongtermStore } from './backends/in-memory.longterm.store.js';
+import { MysqlLongtermStore } from './backends/mysql.longterm.store.js';
+import { PostgresLongtermStore } from './backends/postgres.longterm.store.js';
+import { RedisLongtermStore } from './backends/redis.longterm.store.js';
+import { InMemorySeqCounter, RedisSeqCounter, SqlSeqCounter } from './backends/seq-counters.js';
+import { SqliteLongtermStore } from './backends/sqlite.longterm.store.js';
+import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-store.interface.js';
+import { type LongtermTarget, parseLongtermUri } from './longterm-uri.js';
+import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+
+/** The tier's store and counters, and how to let go of their connection. */
+export interface LongtermBackend {
+  store: LongtermMemoryStore;
+  counter: SeqCounter;
+  release(): Promise<void>;
+}
+
+/**
+ * Opens the tier's backend for its URI through the shared registry, or `undefined` when the tier is
+ * off. The URI is parsed first, so a malformed one fails before any driver is loaded.
+ */
+export async function openLongtermBackend(
+  options: LongtermMemoryModuleOptions,
+  registry: ConnectionRegistry,
+): Promise<LongtermBackend | undefined> {
+  const target: LongtermTarget | undefined = parseLongtermUri(options.uri);
+  if (!target) return undefined;
+  const settings = { defaultTtlMs: options.defaultTtlMs, now: options.now };
+  const none = async () => undefined;
+  switch (target.kind) {
+    case 'memory':
+      return {
+        store: new InMemoryLongtermStore(settings),
+        counter: new InMemorySeqCounter(),
+        release: none,
+      };
+    case 'redis': {
+      const lease = await registry.acquireRedis(target.url);
+      return {
+        store: new RedisLongtermStore(lease.connection, options.keyPrefix, settings),
+        counter: new RedisSeqCounter(lease.connection, options.keyPrefix),
+        release: lease.release,
+      };
+    }
+    case 'sql': {
+      const lease = await registry.acquireSql(target.target, {
+        migrationsRun: options.migrationsRun ?? true,
+      });
+      const { dataSource, dialect } = lease.connection;
+      const store =
+        dialect === 'postgres'
+          ? new PostgresLongtermStore(dataSource, settings)
+          : dialect === 'mysql'
+            ? new MysqlLongtermStore(dataSource, settings)
+            : new SqliteLongtermStore(dataSource, settings);
+      return { store, counter: new SqlSeqCounter(lease.connection), release: lease.release };
+    }
+  }
+}

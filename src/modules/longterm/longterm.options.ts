@@ -1,0 +1,19 @@
+/** Options of `LongtermMemoryModule.forRoot` (DESIGN §8). */
+export interface LongtermMemoryModuleOptions {
+  /**
+   * Where records live: `memory://`, `sqlite:<path>` or `sqlite::memory:`, `postgres://…` /
+   * `postgresql://…`, `mysql://…` (MariaDB), `redis://…` / `rediss://…`. Absent or empty: the tier is
+   * off (no store, no I/O; every use throws `LongtermMemoryDisabledError`).
+   */
+  uri?: string;
+  /** TTL of saves that give none (default: records never expire). */
+  defaultTtlMs?: number;
+  /** Redis key prefix (default `agent-memory:longterm:`). */
+  keyPrefix?: string;
+  /** The in-process sweeper of expired rows (default every 60 s, 1,000 rows a batch); `false` turns it off. */
+  sweep?: { intervalMs?: number; batchSize?: number } | false;
+  /** Run the package's SQL migrations at start (default true). */
+  migrationsRun?: boolean;
+  /** The clock expiry is judged by (tests). */
+  now?: () => number;
+}

@@ -1,0 +1,170 @@
+import { Logger } from '@nestjs/common';
+import { canonicalJson, compareCodePoints } from '../../../common/canonical-json.js';
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { LongtermFlushError } from '../errors/longterm.errors.js';
+import type {
+  JsonValue,
+  LongtermMemoryStore,
+  LongtermRecord,
+} from '../interfaces/longterm-store.interface.js';
+import {
+  assertEntityId,
+  assertKey,
+  assertLimit,
+  assertPrefix,
+  assertSeq,
+} from '../validation/longterm-arguments.js';
+
+/** A row a run staged: written, with the run's seq and time, only when the run flushes. */
+export interface StagedRow {
+  key: string;
+  /** Canonical JSON text of the value, so a replay re-stages exactly the same bytes. */
+  value: string;
+  ttlMs?: number;
+}
+
+/** What the tools of a run see (`context.longterm`): reads overlay what the run staged. */
+export interface LongtermRunView {
+  readonly entityId: string;
+  /** Stages a write (no I/O); saving a key again replaces its value and keeps its first position. */
+  save(key: string, value: unknown, options?: { ttlMs?: number }): void;
+  load(key: string): Promise<LongtermRecord | null>;
+  search(prefix: string, limit: number): Promise<LongtermRecord[]>;
+}
+
+/** The outcome of a flush: rows written, and rows refused as stale by the seq guard. */
+export interface FlushResult {
+  flushed: number;
+  refused: number;
+  refusedKeys: string[];
+}
+
+/**
+ * A run's long-term session (DESIGN §8, the agent's "activation"): writes are staged in memory and
+ * written together by `flush`, once the turn has committed, with the run's `seq` and `updatedAt` —
+ * so every attempt of the run flushes byte-identical rows that the seq guard converges.
+ */
+export class LongtermSession implements LongtermRunView {
+  private readonly logger = new Logger('LongtermSession');
+  private readonly rows = new Map<string, StagedRow>();
+
+  constructor(
+    private readonly store: LongtermMemoryStore,
+    readonly entityId: string,
+    readonly seq: number,
+    readonly updatedAt: number,
+  ) {
+    assertEntityId(entityId);
+    assertSeq(seq);
+  }
+
+  save(key: string, value: unknown, options: { ttlMs?: number } = {}): void {
+    this.stage(toStaged(key, value, options.ttlMs));
+  }
+
+  async load(key: string): Promise<LongtermRecord | null> {
+    assertKey(key);
+    const staged = this.rows.get(key);
+    return staged ? this.record(staged) : this.store.load(this.entityId, key);
+  }
+
+  async search(prefix: string, limit: number): Promise<LongtermRecord[]> {
+    assertPrefix(prefix);
+    assertLimit(limit);
+    const stored = await this.store.search(this.entityId, prefix, limit);
+    const overlay = [...this.rows.values()]
+      .filter((row) => row.key.startsWith(prefix))
+      .map((row) => this.record(row));
+    const byKey = new Map(stored.map((record) => [record.key, record]));
+    for (const record of overlay) byKey.set(record.key, record);
+    return [...byKey.values()].sort((a, b) => compareCodePoints(a.key, b.key)).slice(0, limit);
+  }
+
+  /** The rows staged so far, in staging order. */
+  staged(): StagedRow[] {
+    return [...this.rows.values()];
+  }
+
+  /** Stages rows recorded by an earlier attempt (replay), as they were. */
+  restage(rows: readonly StagedRow[]): void {
+    for (const row of rows) this.stage(row);
+  }
+
+  /** A view for one tool step that also records what that step staged (for the replay cache). */
+  forStep(): LongtermRunView & { stagedByStep(): StagedRow[] } {
+    const mine = new Map<string, StagedRow>();
+    return {
+      entityId: this.entityId,
+      save: (key, value, options = {}) => {
+        const row = toStaged(key, value, options.ttlMs);
+        mine.set(row.key, row);
+        this.stage(row);
+      },
+      load: (key) => this.load(key),
+      search: (prefix, limit) => this.search(prefix, limit),
+      stagedByStep: () => [...mine.values()],
+    };
+  }
+
+  /** Writes every staged row in one batch with the run's seq; stale rows are refused, counted and logged. */
+  async flush(): Promise<FlushResult> {
+    const rows = this.staged();
+    if (rows.length === 0) return { flushed: 0, refused: 0, refusedKeys: [] };
+    let applied: boolean[];
+    try {
+      ({ applied } = await this.store.saveMany(
+        rows.map((row) => ({
+          entityId: this.entityId,
+          key: row.key,
+          value: JSON.parse(row.value) as JsonValue,
+          seq: this.seq,
+          updatedAt: this.updatedAt,
+          ...(row.ttlMs === undefined ? {} : { ttlMs: row.ttlMs }),
+        })),
+      ));
+    } catch (error) {
+      throw new LongtermFlushError(
+        this.entityId,
+        rows.map((row) => row.key),
+        error,
+      );
+    }
+    const refusedKeys = rows.filter((_, i) => !applied[i]).map((row) => row.key);
+    if (refusedKeys.length > 0) {
+      this.logger.warn(
+        `Entity ${this.entityId}: ${refusedKeys.length} staged row(s) refused as stale (seq ${this.seq}): ${refusedKeys.join(', ')}`,
+      );
+    }
+    return { flushed: rows.length - refusedKeys.length, refused: refusedKeys.length, refusedKeys };
+  }
+
+  private stage(row: StagedRow): void {
+    this.rows.set(row.key, row);
+  }
+
+  private record(row: StagedRow): LongtermRecord {
+    return {
+      entityId: this.entityId,
+      key: row.key,
+      value: JSON.parse(row.value) as JsonValue,
+      seq: this.seq,
+      updatedAt: this.updatedAt,
+      ...(row.ttlMs === undefined ? {} : { expiresAt: this.updatedAt + row.ttlMs }),
+    };
+  }
+}
+
+function toStaged(key: string, value: unknown, ttlMs: number | undefined): StagedRow {
+  assertKey(key);
+  if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs > 0))
+    throw new InvalidArgumentError('ttlMs', 'must be a positive integer');
+  if (value === undefined)
+    throw new InvalidArgumentError('value', 'must be a JSON value (use null for none)');
+  let text: string;
+  try {
+    text = canonicalJson(value);
+  } catch (error) {
+    throw new InvalidArgumentError('value', (error as Error).message);
+  }
+  return { key, value: text, ...(ttlMs === undefined ? {} : { ttlMs }) };
+}
