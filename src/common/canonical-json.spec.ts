@@ -24,7 +24,7 @@ describe('canonicalJson', () => {
       expect(() => canonicalJson(bad)).toThrow(TypeError);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => canonicalJson(cyclic)).toThrow(/cyclic/);
+    expect(() => canonicalJson(cyclic)).toThrow(/circular/);
   });
 });
 

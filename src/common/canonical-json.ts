@@ -6,41 +6,35 @@
  * non-finite numbers, cycles.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+  // Native JSON.stringify does the writing (it is several times faster than a hand-written walk);
+  // the replacer only hands it each object with its keys in order, and refuses non-finite numbers.
+  const text = JSON.stringify(value, sortKeys);
+  if (text === undefined) throw new TypeError(`a ${typeof value} is not representable in JSON`);
+  return text;
 }
 
-function write(value: unknown, ancestors: Set<object>): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${value} is not representable in JSON`);
-      return JSON.stringify(value);
-    case 'object':
-      break;
-    default:
-      throw new TypeError(`a ${typeof value} is not representable in JSON`);
+function sortKeys(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new TypeError(`${value} is not representable in JSON`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (isSorted(keys)) return value;
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys.some(hasSurrogate) ? keys.sort(compareCodePoints) : keys.sort()) {
+    ordered[key] = (value as Record<string, unknown>)[key];
   }
-  const object = value as object;
-  if (ancestors.has(object)) throw new TypeError('a cyclic value is not representable in JSON');
-  ancestors.add(object);
-  try {
-    if (Array.isArray(object))
-      return `[${object.map((item) => (item === undefined ? 'null' : write(item, ancestors))).join(',')}]`;
-    const json = (object as { toJSON?: () => unknown }).toJSON;
-    if (typeof json === 'function') return write(json.call(object), ancestors);
-    const entries = Object.entries(object)
-      .filter(
-        ([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol',
-      )
-      .sort(([a], [b]) => compareCodePoints(a, b));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${write(item, ancestors)}`).join(',')}}`;
-  } finally {
-    ancestors.delete(object);
-  }
+  return ordered;
+}
+
+function isSorted(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i += 1)
+    if (compareCodePoints(keys[i - 1]!, keys[i]!) >= 0) return false;
+  return true;
+}
+
+/** Without surrogates, UTF-16 order (the native sort) is code-point order. */
+function hasSurrogate(text: string): boolean {
+  return /[\uD800-\uDFFF]/.test(text);
 }
 
 /**

@@ -48,8 +48,9 @@ export class PostgresLongtermStore extends BaseLongtermStore {
       ...[0, 1, 2, 3, 4, 5].map((c) => columns.map((row) => row[c])),
       now,
     ]);
-    const done = new Set(applied.map((row) => JSON.stringify([row.entity_id, row.key])));
-    return rows.map((row) => done.has(JSON.stringify([row.entityId, row.key])));
+    // U+0000 is in no id or key: it separates them safely.
+    const done = new Set(applied.map((row) => `${row.entity_id}\u0000${row.key}`));
+    return rows.map((row) => done.has(`${row.entityId}\u0000${row.key}`));
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {

@@ -10,31 +10,70 @@ import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
 
 /**
  * A record is one hash field: `seq:updatedAt:expiresAt:value` (value last; an empty value is a
- * tombstone). Numbers stay strings end to end, so no precision is lost in Lua.
+ * tombstone; expiresAt 2^53 − 1 means never). Numbers stay strings end to end, so no precision is
+ * lost in Lua.
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
- * sorted set. ARGV: now, then per row: key, seq, updatedAt, expiresAt, value. Returns 1/0 per row.
+ * sorted set (only rows that expire). ARGV: now, never, then per row: key, seq, updatedAt,
+ * expiresAt, value. Reads every stored row at once, decides each with the seq guard, then writes in
+ * a few batched commands. Returns 1/0 per row.
  */
 const WRITE = new RedisScript(`
-local now = tonumber(ARGV[1])
-local applied = {}
-for i = 2, #ARGV, 5 do
-  local key, seq, expires, value = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 3]), ARGV[i + 4]
-  local stored = redis.call('HGET', KEYS[1], key)
-  local ok = true
-  if stored then
-    local s, _, e = string.match(stored, '^(%d+):(%d+):(%d+):')
-    ok = seq >= tonumber(s) or tonumber(e) <= now
-  end
-  if ok then
-    redis.call('HSET', KEYS[1], key, ARGV[i + 1] .. ':' .. ARGV[i + 2] .. ':' .. ARGV[i + 3] .. ':' .. value)
-    if value == '' then redis.call('ZREM', KEYS[2], key) else redis.call('ZADD', KEYS[2], 0, key) end
-    redis.call('ZADD', KEYS[3], expires, key)
-    applied[#applied + 1] = 1
-  else
-    applied[#applied + 1] = 0
+local now, never = tonumber(ARGV[1]), ARGV[2]
+local n = (#ARGV - 2) / 5
+local function each(command, key, items, width)
+  local chunk = 900 * width
+  for i = 1, #items, chunk do
+    redis.call(command, key, unpack(items, i, math.min(i + chunk - 1, #items)))
   end
 end
+local fields = {}
+for i = 1, n do fields[i] = ARGV[3 + (i - 1) * 5] end
+local stored = {}
+for i = 1, n, 900 do
+  local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
+  for j = 1, #part do stored[i + j - 1] = part[j] end
+end
+local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
+for i = 1, n do
+  local at = 3 + (i - 1) * 5
+  local key, seq, expires, value = ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 3], ARGV[at + 4]
+  local ok, previous, wasLive = true, nil, false
+  local record = stored[i]
+  if record then
+    -- Plain finds, not a pattern: this loop is the script's hot path.
+    local c1 = string.find(record, ':', 1, true)
+    local c2 = string.find(record, ':', c1 + 1, true)
+    local c3 = string.find(record, ':', c2 + 1, true)
+    previous = string.sub(record, c2 + 1, c3 - 1)
+    wasLive = c3 < #record
+    ok = seq >= tonumber(string.sub(record, 1, c1 - 1)) or tonumber(previous) <= now
+  end
+  if ok then
+    records[#records + 1] = key
+    records[#records + 1] = ARGV[at + 1] .. ':' .. ARGV[at + 2] .. ':' .. expires .. ':' .. value
+    if value == '' then
+      if wasLive then dead[#dead + 1] = key end
+    elseif not wasLive then
+      live[#live + 1] = 0
+      live[#live + 1] = key
+    end
+    if expires ~= never then
+      expiring[#expiring + 1] = expires
+      expiring[#expiring + 1] = key
+    elseif previous and previous ~= never then
+      lasting[#lasting + 1] = key
+    end
+    applied[i] = 1
+  else
+    applied[i] = 0
+  end
+end
+each('HSET', KEYS[1], records, 2)
+each('ZADD', KEYS[2], live, 2)
+each('ZREM', KEYS[2], dead, 1)
+each('ZADD', KEYS[3], expiring, 2)
+each('ZREM', KEYS[3], lasting, 1)
 return applied
 `);
 
@@ -99,7 +138,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
     );
     const pipeline = this.client.pipeline();
     for (const [entityId, indexes] of byEntity) {
-      const args: Array<string | number> = [now];
+      const args: Array<string | number> = [now, NEVER_EXPIRES];
       for (const index of indexes) {
         const row = rows[index]!;
         args.push(

@@ -111,7 +111,7 @@ export function prepareBatch(
   const seen = new Set<string>();
   return inputs.map((input: LongtermSaveInput, index) => {
     const prepared = prepareRecord(input, now, defaultTtlMs, `records[${index}]`);
-    const identity = JSON.stringify([prepared.entityId, prepared.key]);
+    const identity = `${prepared.entityId}\u0000${prepared.key}`; // U+0000 is in no id
     if (seen.has(identity))
       throw new InvalidArgumentError(
         `records[${index}].key`,
