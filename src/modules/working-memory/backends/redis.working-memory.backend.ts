@@ -1,0 +1,205 @@
+import type { Redis } from 'ioredis';
+import { RedisScript } from '../../connections/redis/redis-script.js';
+import type {
+  BackendSnapshot,
+  WorkingMemoryBackend,
+  WriteOutcome,
+  WriteRequest,
+} from './working-memory-backend.interface.js';
+
+/** KEYS: values, lru, meta. ARGV: key, touch (1/0), now. Returns {json or '', found, touch}. */
+const READ = new RedisScript(`
+local json = redis.call('HGET', KEYS[1], ARGV[1])
+if json and ARGV[2] == '1' then
+  local tick = redis.call('HINCRBY', KEYS[3], 'tick', 1)
+  redis.call('ZADD', KEYS[2], tick, ARGV[1])
+  redis.call('HINCRBY', KEYS[3], 'touch', 1)
+  redis.call('HSET', KEYS[3], 'last', ARGV[3])
+end
+local touch = tonumber(redis.call('HGET', KEYS[3], 'touch') or '0')
+if json then return {json, 1, touch} end
+return {'', 0, touch}
+`);
+
+/**
+ * KEYS: values, lru, meta. ARGV: key, json, cap, soft cap, evict (1/0), target, expected touch ('' =
+ * any), now, then protected prefixes. Decides the caps and the evictions, then applies everything
+ * or nothing. Returns {'ok', size, crossedSoftCap, evicted…} | {'overflow', attempted} | {'conflict'}.
+ */
+const WRITE = new RedisScript(`
+local touch = tonumber(redis.call('HGET', KEYS[3], 'touch') or '0')
+if ARGV[7] ~= '' and tonumber(ARGV[7]) ~= touch then return {'conflict'} end
+local size = tonumber(redis.call('HGET', KEYS[3], 'size') or '0') - redis.call('HSTRLEN', KEYS[1], ARGV[1]) + #ARGV[2]
+local crossed = size > tonumber(ARGV[4])
+local evicted = {}
+if crossed and ARGV[5] == '1' then
+  local target = tonumber(ARGV[6])
+  for _, k in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+    if size <= target then break end
+    local keep = k == ARGV[1]
+    for p = 9, #ARGV do
+      if not keep and string.sub(k, 1, #ARGV[p]) == ARGV[p] then keep = true end
+    end
+    if not keep then
+      size = size - redis.call('HSTRLEN', KEYS[1], k)
+      evicted[#evicted + 1] = k
+    end
+  end
+end
+if size > tonumber(ARGV[3]) then return {'overflow', size} end
+if #evicted > 0 then
+  redis.call('HDEL', KEYS[1], unpack(evicted))
+  redis.call('ZREM', KEYS[2], unpack(evicted))
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local tick = redis.call('HINCRBY', KEYS[3], 'tick', 1)
+redis.call('ZADD', KEYS[2], tick, ARGV[1])
+redis.call('HINCRBY', KEYS[3], 'touch', 1)
+redis.call('HSET', KEYS[3], 'size', size, 'last', ARGV[8])
+return {'ok', size, crossed and 1 or 0, unpack(evicted)}
+`);
+
+/** KEYS: values, lru, meta. ARGV: key, now. */
+const REMOVE = new RedisScript(`
+local bytes = redis.call('HSTRLEN', KEYS[1], ARGV[1])
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HINCRBY', KEYS[3], 'size', -bytes)
+redis.call('HINCRBY', KEYS[3], 'touch', 1)
+redis.call('HSET', KEYS[3], 'last', ARGV[2])
+return 1
+`);
+
+/** KEYS: values, lru, meta. ARGV: touch. Deletes the memory iff its use counter is still ARGV[1]. */
+const DELETE_IF_UNTOUCHED = new RedisScript(`
+if tonumber(redis.call('HGET', KEYS[3], 'touch') or '-1') ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1
+`);
+
+/**
+ * Working memory on Redis. Per conversation (hash-tagged `{conversationId}`): a hash of values, a
+ * sorted set of keys by use (LRU), and a meta hash (size, use counter, last use). Every operation is
+ * one Lua script. Idle conversations are found through one sorted set of last-use times that the
+ * sweeper reads — not key expiry (Redis deletes expired keys lazily and its expiry events are
+ * lossy, and the on-expire hook must see the data first).
+ */
+export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
+  constructor(
+    private readonly client: Redis,
+    private readonly keyPrefix = 'agent-memory:working:',
+  ) {}
+
+  async read(
+    conversationId: string,
+    key: string,
+    touch: boolean,
+    now: number,
+  ): Promise<{ json?: string; touch: number }> {
+    const pipeline = this.client.pipeline();
+    READ.queue(pipeline, this.slotKeys(conversationId), [key, touch ? 1 : 0, now]);
+    if (touch) pipeline.zadd(this.idleKey(), 'XX', now, conversationId);
+    const [[json, found, counter]] = (await READ.execPipeline(pipeline)) as [
+      [string, number, number],
+    ];
+    return { ...(found === 1 ? { json } : {}), touch: counter };
+  }
+
+  async write(conversationId: string, request: WriteRequest): Promise<WriteOutcome> {
+    const pipeline = this.client.pipeline();
+    WRITE.queue(pipeline, this.slotKeys(conversationId), [
+      request.key,
+      request.json,
+      request.limits.capBytes,
+      request.limits.softCapBytes,
+      request.eviction ? 1 : 0,
+      request.eviction?.targetBytes ?? 0,
+      request.expectedTouch ?? '',
+      request.now,
+      ...(request.eviction?.protectedPrefixes ?? []),
+    ]);
+    const [result] = (await WRITE.execPipeline(pipeline)) as [[string, ...Array<string | number>]];
+    const [status, ...rest] = result;
+    if (status === 'conflict') return { status };
+    if (status === 'overflow') return { status, attemptedBytes: Number(rest[0]) };
+    await this.client.zadd(this.idleKey(), request.now, conversationId);
+    return {
+      status: 'ok',
+      sizeBytes: Number(rest[0]),
+      crossedSoftCap: rest[1] === 1,
+      evicted: rest.slice(2).map(String),
+    };
+  }
+
+  async remove(conversationId: string, key: string, now: number): Promise<void> {
+    const pipeline = this.client.pipeline();
+    REMOVE.queue(pipeline, this.slotKeys(conversationId), [key, now]);
+    pipeline.zadd(this.idleKey(), 'XX', now, conversationId);
+    await REMOVE.execPipeline(pipeline);
+  }
+
+  keys(conversationId: string): Promise<string[]> {
+    return this.client.zrange(this.lruKey(conversationId), 0, -1);
+  }
+
+  async size(conversationId: string): Promise<number> {
+    return Number((await this.client.hget(this.metaKey(conversationId), 'size')) ?? 0);
+  }
+
+  idle(before: number, limit: number): Promise<string[]> {
+    return this.client.zrangebyscore(this.idleKey(), '-inf', before, 'LIMIT', 0, limit);
+  }
+
+  async snapshot(conversationId: string): Promise<BackendSnapshot | undefined> {
+    const [lru, values, meta] = (await this.client
+      .pipeline()
+      .zrange(this.lruKey(conversationId), 0, -1)
+      .hgetall(this.valuesKey(conversationId))
+      .hgetall(this.metaKey(conversationId))
+      .exec())!.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    }) as [string[], Record<string, string>, Record<string, string>];
+    if (meta.touch === undefined) {
+      await this.client.zrem(this.idleKey(), conversationId);
+      return undefined;
+    }
+    return {
+      entries: lru.filter((key) => values[key] !== undefined).map((key) => [key, values[key]!]),
+      sizeBytes: Number(meta.size ?? 0),
+      touch: Number(meta.touch),
+      lastUsedAt: Number(meta.last ?? 0),
+    };
+  }
+
+  async deleteIfUntouched(conversationId: string, touch: number): Promise<boolean> {
+    const deleted =
+      (await DELETE_IF_UNTOUCHED.run(this.client, this.slotKeys(conversationId), [touch])) === 1;
+    if (deleted) await this.client.zrem(this.idleKey(), conversationId);
+    return deleted;
+  }
+
+  private valuesKey(conversationId: string): string {
+    return `${this.keyPrefix}{${conversationId}}:values`;
+  }
+
+  private lruKey(conversationId: string): string {
+    return `${this.keyPrefix}{${conversationId}}:lru`;
+  }
+
+  private metaKey(conversationId: string): string {
+    return `${this.keyPrefix}{${conversationId}}:meta`;
+  }
+
+  private slotKeys(conversationId: string): [string, string, string] {
+    return [
+      this.valuesKey(conversationId),
+      this.lruKey(conversationId),
+      this.metaKey(conversationId),
+    ];
+  }
+
+  private idleKey(): string {
+    return `${this.keyPrefix}idle`;
+  }
+}

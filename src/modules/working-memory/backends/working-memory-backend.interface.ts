@@ -1,0 +1,62 @@
+import type { WorkingMemoryLimits } from '../interfaces/working-memory.interface.js';
+
+/** How the default compactor evicts: least recently used first, down to `targetBytes`. */
+export interface EvictionPolicy {
+  targetBytes: number;
+  /** Keys starting with any of these are never evicted. */
+  protectedPrefixes: readonly string[];
+}
+
+/** One atomic write. */
+export interface WriteRequest {
+  key: string;
+  /** The value's JSON text. */
+  json: string;
+  limits: WorkingMemoryLimits;
+  /** Evict on crossing the soft cap (the drop-oldest compactor); absent: no eviction. */
+  eviction?: EvictionPolicy;
+  /** Write only if the memory's use counter is still this (a read-modify-write such as `append`). */
+  expectedTouch?: number;
+  now: number;
+}
+
+/** What a write did. */
+export type WriteOutcome =
+  | { status: 'ok'; sizeBytes: number; evicted: string[]; crossedSoftCap: boolean }
+  | { status: 'overflow'; attemptedBytes: number }
+  | { status: 'conflict' };
+
+/** A whole memory, for the on-expire hook. */
+export interface BackendSnapshot {
+  /** [key, JSON] from least to most recently used. */
+  entries: Array<[string, string]>;
+  sizeBytes: number;
+  /** The use counter: the memory is deleted only if it is still this. */
+  touch: number;
+  lastUsedAt: number;
+}
+
+/**
+ * The atomic primitives a working-memory backend provides. Every write decides the caps, the
+ * eviction and the application together, so a write that does not fit changes nothing — not even
+ * what the compactor would have evicted.
+ */
+export interface WorkingMemoryBackend {
+  /** A value (JSON) and the use counter; `touch` makes it a use (LRU bump, kept alive). */
+  read(
+    conversationId: string,
+    key: string,
+    touch: boolean,
+    now: number,
+  ): Promise<{ json?: string; touch: number }>;
+  write(conversationId: string, request: WriteRequest): Promise<WriteOutcome>;
+  remove(conversationId: string, key: string, now: number): Promise<void>;
+  /** Keys from least to most recently used. */
+  keys(conversationId: string): Promise<string[]>;
+  size(conversationId: string): Promise<number>;
+  /** Conversations whose last use is at or before `before`, at most `limit`. */
+  idle(before: number, limit: number): Promise<string[]>;
+  snapshot(conversationId: string): Promise<BackendSnapshot | undefined>;
+  /** Deletes the memory if nothing used it since `touch`; returns whether it did. */
+  deleteIfUntouched(conversationId: string, touch: number): Promise<boolean>;
+}

@@ -1,0 +1,43 @@
+/** A JSON value as working memory stores it. */
+export type WorkingMemoryValue = unknown;
+
+/**
+ * One conversation's scratchpad (DESIGN §9). Values are JSON; the size is the sum of their bytes
+ * (UTF-8 of the JSON text). `get`, `set` and `append` count as use (they move the key to the most
+ * recent end and keep the memory alive); `keys`, `ring` and `sizeBytes` do not.
+ */
+export interface WorkingMemoryHandle {
+  readonly conversationId: string;
+  get<T = WorkingMemoryValue>(key: string): Promise<T | undefined>;
+  /** Throws `WorkingMemoryOverflowError` (and changes nothing) if the value cannot fit under the cap. */
+  set(key: string, value: WorkingMemoryValue): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Appends to the ring at `key`, keeping its newest `maxItems` (default 64). */
+  append(key: string, item: WorkingMemoryValue, maxItems?: number): Promise<void>;
+  /** The ring's items, oldest first (`[]` if none). */
+  ring<T = WorkingMemoryValue>(key: string): Promise<T[]>;
+  /** Keys from least to most recently used. */
+  keys(): Promise<string[]>;
+  sizeBytes(): Promise<number>;
+}
+
+/** The caps of one memory. */
+export interface WorkingMemoryLimits {
+  /** Hard cap (default 1 MiB). */
+  capBytes: number;
+  /** Soft cap: crossing it logs a warning and runs one compaction pass (default 75 % of the cap). */
+  softCapBytes: number;
+}
+
+/** A snapshot of one memory, for the on-expire hook. */
+export interface WorkingMemorySnapshot {
+  conversationId: string;
+  /** Every entry, parsed, keys from least to most recently used. */
+  entries: Array<{ key: string; value: WorkingMemoryValue }>;
+  sizeBytes: number;
+  /** When it was last used (epoch ms). */
+  lastUsedAt: number;
+}
+
+/** Called for an idle memory before it is deleted (e.g. to save it to long-term memory); if it throws, nothing is deleted. */
+export type WorkingMemoryExpireHook = (snapshot: WorkingMemorySnapshot) => Promise<void>;

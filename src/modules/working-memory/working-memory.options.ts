@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis';
+import type { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
+import type { SummarizeCompactor } from './compactors/summarize.compactor.js';
+import type { WorkingMemoryExpireHook } from './interfaces/working-memory.interface.js';
+
+/** Options of `WorkingMemoryModule.forRoot` (DESIGN §9). */
+export type WorkingMemoryModuleOptions = (
+  | { backend: 'memory' }
+  | { backend: 'redis'; url: string; keyPrefix?: string }
+  | { backend: 'redis'; client: Redis; keyPrefix?: string }
+) & {
+  /** Hard cap per conversation (default 1 MiB). */
+  capBytes?: number;
+  /** Soft cap as a share of the hard cap (default 0.75). */
+  softCapRatio?: number;
+  /** `DropOldestCompactor` (default), `SummarizeCompactor`, or `false` for none. */
+  compactor?: DropOldestCompactor | SummarizeCompactor | false;
+  /** Idle time after which a memory is reclaimed (default 1 h). */
+  ttlMs?: number;
+  /** Runs before an idle memory is deleted (e.g. save it to long-term); if it throws, nothing is deleted. */
+  onExpire?: WorkingMemoryExpireHook;
+  /** The sweeper of idle memories (default every 60 s, 100 memories a pass); `false` turns it off. */
+  sweep?: { intervalMs?: number; batchSize?: number } | false;
+  /** The clock (tests). */
+  now?: () => number;
+};

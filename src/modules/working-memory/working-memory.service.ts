@@ -1,0 +1,102 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
+import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
+import type { WorkingMemoryHandle } from './interfaces/working-memory.interface.js';
+import { DefaultWorkingMemoryHandle, type HandleSettings } from './working-memory.handle.js';
+import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
+
+/** Internal token of the opened backend and what releases it. */
+export const WORKING_MEMORY_BACKEND = Symbol('WorkingMemoryBackend');
+/** Internal token of the module's options. */
+export const WORKING_MEMORY_OPTIONS = Symbol('WorkingMemoryOptions');
+
+const MIB = 1024 * 1024;
+
+/**
+ * Per-conversation scratchpads (DESIGN §9): `for(conversationId)` gives a handle; a sweeper
+ * reclaims memories idle longer than the TTL, after the optional on-expire hook — and only if
+ * nothing used the memory while the hook ran.
+ */
+@Injectable()
+export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(WorkingMemoryService.name);
+  private readonly settings: HandleSettings;
+  private sweeper?: NodeJS.Timeout;
+  private sweeping?: Promise<unknown>;
+
+  constructor(
+    @Inject(WORKING_MEMORY_BACKEND)
+    private readonly opened: { backend: WorkingMemoryBackend; release(): Promise<void> },
+    @Inject(WORKING_MEMORY_OPTIONS) private readonly options: WorkingMemoryModuleOptions,
+  ) {
+    const capBytes = options.capBytes ?? MIB;
+    this.settings = {
+      backend: opened.backend,
+      limits: { capBytes, softCapBytes: Math.floor(capBytes * (options.softCapRatio ?? 0.75)) },
+      compactor:
+        options.compactor === false ? undefined : (options.compactor ?? new DropOldestCompactor()),
+      now: options.now ?? Date.now,
+    };
+  }
+
+  /** The scratchpad of one conversation. */
+  for(conversationId: string): WorkingMemoryHandle {
+    return new DefaultWorkingMemoryHandle(conversationId, this.settings);
+  }
+
+  /** Reclaims memories idle past the TTL now (the sweeper's pass); returns how many were deleted. */
+  async sweep(
+    batchSize = this.options.sweep ? (this.options.sweep.batchSize ?? 100) : 100,
+  ): Promise<number> {
+    const { backend, now } = this.settings;
+    const idle = await backend.idle(now() - (this.options.ttlMs ?? 60 * 60 * 1000), batchSize);
+    let deleted = 0;
+    for (const conversationId of idle) {
+      const snapshot = await backend.snapshot(conversationId);
+      if (!snapshot) continue;
+      try {
+        await this.options.onExpire?.({
+          conversationId,
+          entries: snapshot.entries.map(([key, json]) => ({
+            key,
+            value: JSON.parse(json) as unknown,
+          })),
+          sizeBytes: snapshot.sizeBytes,
+          lastUsedAt: snapshot.lastUsedAt,
+        });
+      } catch (error) {
+        this.logger.warn(
+          `On-expire hook failed for ${conversationId}; its working memory is kept: ${String(error)}`,
+        );
+        continue;
+      }
+      if (await backend.deleteIfUntouched(conversationId, snapshot.touch)) deleted += 1;
+    }
+    return deleted;
+  }
+
+  onModuleInit(): void {
+    if (this.options.sweep === false) return;
+    this.sweeper = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep()
+        .catch((error: unknown) =>
+          this.logger.warn(`Sweeping idle working memory failed: ${String(error)}`),
+        )
+        .finally(() => (this.sweeping = undefined));
+    }, this.options.sweep?.intervalMs ?? 60_000);
+    this.sweeper.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweeping;
+    await this.opened.release();
+  }
+}
