@@ -241,3 +241,82 @@ export { InMemoryRunStore } from './modules/agent/runs/in-memory.run-store.js';
 export { RedisRunStore } from './modules/agent/runs/redis.run-store.js';
 export { SqlRunStore } from './modules/agent/runs/sql.run-store.js';
 export { type StepReplay } from './modules/kernel/kernel-engine.js';
+
+// Long-term memory
+export { LongtermMemoryModule } from './modules/longterm/longterm.module.js';
+export { LongtermMemoryService } from './modules/longterm/longterm-memory.service.js';
+export { LONGTERM_MEMORY_STORE } from './modules/longterm/longterm.constants.js';
+export { InjectLongtermMemoryStore } from './modules/longterm/longterm.decorators.js';
+export type { LongtermMemoryModuleOptions } from './modules/longterm/longterm.options.js';
+export {
+  type JsonValue,
+  type LongtermMemoryStore,
+  type LongtermRecord,
+  type LongtermSaveInput,
+  MAX_ENTITY_ID_BYTES,
+  MAX_LONGTERM_KEY_BYTES,
+  MAX_SEARCH_LIMIT,
+  type SeqCounter,
+} from './modules/longterm/interfaces/longterm-store.interface.js';
+export {
+  type FlushResult,
+  type LongtermRunView,
+  LongtermSession,
+  type StagedRow,
+} from './modules/longterm/session/longterm-session.js';
+export {
+  LongtermFlushError,
+  LongtermMemoryDisabledError,
+} from './modules/longterm/errors/longterm.errors.js';
+export {
+  LONGTERM_URI_GRAMMAR,
+  type LongtermTarget,
+  parseLongtermUri,
+} from './modules/longterm/longterm-uri.js';
+export {
+  BaseLongtermStore,
+  type LongtermStoreSettings,
+  type StoredRow,
+} from './modules/longterm/backends/base-longterm.store.js';
+export { InMemoryLongtermStore } from './modules/longterm/backends/in-memory.longterm.store.js';
+export { PostgresLongtermStore } from './modules/longterm/backends/postgres.longterm.store.js';
+export { MysqlLongtermStore } from './modules/longterm/backends/mysql.longterm.store.js';
+export { SqliteLongtermStore } from './modules/longterm/backends/sqlite.longterm.store.js';
+export { RedisLongtermStore } from './modules/longterm/backends/redis.longterm.store.js';
+export { canonicalJson, compareCodePoints } from './common/canonical-json.js';
+
+// Working memory
+export { WorkingMemoryModule } from './modules/working-memory/working-memory.module.js';
+export { WorkingMemoryService } from './modules/working-memory/working-memory.service.js';
+export { WORKING_MEMORY_STORE } from './modules/working-memory/working-memory.constants.js';
+export { InjectWorkingMemoryStore } from './modules/working-memory/working-memory.decorators.js';
+export type { WorkingMemoryModuleOptions } from './modules/working-memory/working-memory.options.js';
+export type {
+  WorkingMemoryExpireHook,
+  WorkingMemoryHandle,
+  WorkingMemoryLimits,
+  WorkingMemorySnapshot,
+  WorkingMemoryValue,
+} from './modules/working-memory/interfaces/working-memory.interface.js';
+export type {
+  BackendSnapshot,
+  EvictionPolicy,
+  WorkingMemoryBackend,
+  WriteOutcome,
+  WriteRequest,
+} from './modules/working-memory/backends/working-memory-backend.interface.js';
+export {
+  DropOldestCompactor,
+  type DropOldestOptions,
+} from './modules/working-memory/compactors/drop-oldest.compactor.js';
+export {
+  type RingSummary,
+  SummarizeCompactor,
+  type SummarizeCompactorOptions,
+} from './modules/working-memory/compactors/summarize.compactor.js';
+export {
+  WorkingMemoryContentionError,
+  WorkingMemoryOverflowError,
+} from './modules/working-memory/errors/working-memory.errors.js';
+export { InMemoryWorkingMemoryBackend } from './modules/working-memory/backends/in-memory.working-memory.backend.js';
+export { RedisWorkingMemoryBackend } from './modules/working-memory/backends/redis.working-memory.backend.js';

@@ -301,3 +301,23 @@ describe('agent streaming and events', () => {
     ]);
   });
 });
+
+describe('agent with working memory', () => {
+  it('hands tools the conversation’s scratchpad', async () => {
+    const { WorkingMemoryModule } = await import('../../src/modules/working-memory/working-memory.module.js');
+    const { WorkingMemoryService } = await import('../../src/modules/working-memory/working-memory.service.js');
+    const note: KernelToolDefinition = {
+      name: 'lookup',
+      description: 'notes the query',
+      parameters: { type: 'object' },
+      handler: async (args, context) => {
+        await context.workingMemory!.append('queries', args.q);
+        return 'noted';
+      },
+    };
+    const llm = new ScriptedLlm([toolRound, { content: 'done' }]);
+    harness = await bootAgent({ llm, tools: [note] }, [ChatMemoryModule.forRoot({ backend: 'memory' }), WorkingMemoryModule.forRoot({ backend: 'memory', sweep: false })]);
+    await harness.agent.run({ conversationId: 'scratch', message: 'go' });
+    expect(await harness.moduleRef.get(WorkingMemoryService).for('scratch').ring('queries')).toEqual(['x']);
+  });
+});

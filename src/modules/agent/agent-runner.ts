@@ -22,6 +22,7 @@ import type {
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
 
 /** What to do when another turn committed first (DESIGN §7). */
@@ -43,6 +44,8 @@ export interface AgentRunnerDeps {
   events?: AgentEvents;
   /** The long-term tier; runs with an `entityId` stage through a session and flush after the commit. */
   longterm?: LongtermMemoryService;
+  /** Working memory, handed to tools as `context.workingMemory` for the run's conversation. */
+  workingMemory?: WorkingMemoryService;
 }
 
 /** A tool step as the run cache records it: the result, and the long-term rows the step staged. */
@@ -126,13 +129,14 @@ export class AgentRunner {
       maxToolIterations: this.deps.maxToolIterations,
       signal: input.signal,
       replay: this.replay(runId, scope, events, onEvent, session, views),
-      toolContext: session
-        ? (call) => {
-            const view = session.forStep();
-            views.set(call.id, view);
-            return { longterm: view };
-          }
-        : undefined,
+      toolContext: (call) => {
+        const view = session?.forStep();
+        if (view) views.set(call.id, view);
+        return {
+          ...(view ? { longterm: view } : {}),
+          ...(this.deps.workingMemory ? { workingMemory: this.deps.workingMemory.for(conversationId) } : {}),
+        };
+      },
       stream: onEvent !== undefined,
       onEvent: (event) => {
         this.observe(event, events, toolCalls);

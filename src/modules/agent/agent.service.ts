@@ -7,6 +7,7 @@ import { assertConversationId } from '../chat-memory/validation/chat-memory-argu
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
 import {
@@ -89,6 +90,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       maxToolIterations: options.maxToolIterations,
       events: options.events,
       longterm: this.longterm,
+      workingMemory: optionalProvider(this.moduleRef, WorkingMemoryService),
     });
     const retention = options.runs?.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
     const queue = await openAgentQueue(

@@ -1,4 +1,5 @@
 import type { LongtermRunView } from '../../longterm/session/longterm-session.js';
+import type { WorkingMemoryHandle } from '../../working-memory/interfaces/working-memory.interface.js';
 
 /**
  * What a tool handler gets besides its arguments. Tools run at least once (a retried run may run
@@ -17,8 +18,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The run's long-term memory (staged writes, overlaid reads), when the agent runs with an entity (DESIGN §8). */
   longterm?: LongtermRunView;
-  /** The conversation's working memory, when configured (DESIGN §9). */
-  workingMemory?: unknown;
+  /** The conversation's working memory, when the app has `WorkingMemoryModule` (DESIGN §9). */
+  workingMemory?: WorkingMemoryHandle;
 }
 
 /** A tool's implementation: validated arguments in, any JSON-serializable result out. */
