@@ -304,8 +304,10 @@ describe('agent streaming and events', () => {
 
 describe('agent with working memory', () => {
   it('hands tools the conversation’s scratchpad', async () => {
-    const { WorkingMemoryModule } = await import('../../src/modules/working-memory/working-memory.module.js');
-    const { WorkingMemoryService } = await import('../../src/modules/working-memory/working-memory.service.js');
+    const { WorkingMemoryModule } =
+      await import('../../src/modules/working-memory/working-memory.module.js');
+    const { WorkingMemoryService } =
+      await import('../../src/modules/working-memory/working-memory.service.js');
     const note: KernelToolDefinition = {
       name: 'lookup',
       description: 'notes the query',
@@ -316,8 +318,13 @@ describe('agent with working memory', () => {
       },
     };
     const llm = new ScriptedLlm([toolRound, { content: 'done' }]);
-    harness = await bootAgent({ llm, tools: [note] }, [ChatMemoryModule.forRoot({ backend: 'memory' }), WorkingMemoryModule.forRoot({ backend: 'memory', sweep: false })]);
+    harness = await bootAgent({ llm, tools: [note] }, [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+      WorkingMemoryModule.forRoot({ backend: 'memory', sweep: false }),
+    ]);
     await harness.agent.run({ conversationId: 'scratch', message: 'go' });
-    expect(await harness.moduleRef.get(WorkingMemoryService).for('scratch').ring('queries')).toEqual(['x']);
+    expect(
+      await harness.moduleRef.get(WorkingMemoryService).for('scratch').ring('queries'),
+    ).toEqual(['x']);
   });
 });

@@ -134,7 +134,9 @@ export class AgentRunner {
         if (view) views.set(call.id, view);
         return {
           ...(view ? { longterm: view } : {}),
-          ...(this.deps.workingMemory ? { workingMemory: this.deps.workingMemory.for(conversationId) } : {}),
+          ...(this.deps.workingMemory
+            ? { workingMemory: this.deps.workingMemory.for(conversationId) }
+            : {}),
         };
       },
       stream: onEvent !== undefined,
