@@ -1,12 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
-import {
-  BaseLongtermStore,
-  type LongtermStoreSettings,
-  type StoredRow,
-} from './base-longterm.store.js';
-import { TOMBSTONE, fromColumns, toColumns } from './sql-row-format.js';
+import type { LongtermStoreSettings } from './base-longterm.store.js';
+import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
+import { TOMBSTONE, toColumns } from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, `key`, value, seq, updated_at, expires_at';
 const GUARD = '(VALUES(seq) >= seq OR expires_at <= ?)';
@@ -45,15 +42,12 @@ const SQL = {
  * MariaDB's `RETURNING` for the per-row verdict. MySQL 8 has no `INSERT … RETURNING`: not supported
  * for this store.
  */
-export class MysqlLongtermStore extends BaseLongtermStore {
-  private readonly sql: SqlExecutor;
-
+export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   constructor(
     private readonly dataSource: DataSource,
     settings?: LongtermStoreSettings,
   ) {
-    super(settings);
-    this.sql = createSqlExecutor(dataSource, 'mysql');
+    super(createSqlExecutor(dataSource, 'mysql'), SQL, settings);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -73,40 +67,6 @@ export class MysqlLongtermStore extends BaseLongtermStore {
       ]),
     );
     return rows.map((row) => finalSeq.get(JSON.stringify([row.entityId, row.key])) === row.seq);
-  }
-
-  protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
-    const [row] = await this.sql<Record<string, unknown>>('lt_one', SQL.one, [entityId, key, now]);
-    return row ? fromColumns(row) : null;
-  }
-
-  protected async readRange(
-    entityId: string,
-    lower: string,
-    upper: string | undefined,
-    limit: number,
-    now: number,
-  ): Promise<StoredRow[]> {
-    const rows =
-      upper === undefined
-        ? await this.sql<Record<string, unknown>>('lt_range_end', SQL.rangeToEnd, [
-            entityId,
-            lower,
-            now,
-            limit,
-          ])
-        : await this.sql<Record<string, unknown>>('lt_range', SQL.range, [
-            entityId,
-            lower,
-            upper,
-            now,
-            limit,
-          ]);
-    return rows.map(fromColumns);
-  }
-
-  protected async removeEntity(entityId: string): Promise<void> {
-    await this.sql('lt_remove_entity', SQL.removeEntity, [entityId]);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

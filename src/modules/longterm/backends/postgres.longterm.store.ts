@@ -1,12 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
-import {
-  BaseLongtermStore,
-  type LongtermStoreSettings,
-  type StoredRow,
-} from './base-longterm.store.js';
-import { TOMBSTONE, fromColumns, toColumns } from './sql-row-format.js';
+import type { LongtermStoreSettings } from './base-longterm.store.js';
+import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
+import { TOMBSTONE, toColumns } from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
@@ -34,12 +31,9 @@ const SQL = {
  * UPDATE … WHERE <seq guard> RETURNING` statement; search is a range scan on the
  * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order.
  */
-export class PostgresLongtermStore extends BaseLongtermStore {
-  private readonly sql: SqlExecutor;
-
+export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   constructor(dataSource: DataSource, settings?: LongtermStoreSettings) {
-    super(settings);
-    this.sql = createSqlExecutor(dataSource, 'postgres');
+    super(createSqlExecutor(dataSource, 'postgres'), SQL, settings);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -51,40 +45,6 @@ export class PostgresLongtermStore extends BaseLongtermStore {
     // U+0000 is in no id or key: it separates them safely.
     const done = new Set(applied.map((row) => `${row.entity_id}\u0000${row.key}`));
     return rows.map((row) => done.has(`${row.entityId}\u0000${row.key}`));
-  }
-
-  protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
-    const [row] = await this.sql<Record<string, unknown>>('lt_one', SQL.one, [entityId, key, now]);
-    return row ? fromColumns(row) : null;
-  }
-
-  protected async readRange(
-    entityId: string,
-    lower: string,
-    upper: string | undefined,
-    limit: number,
-    now: number,
-  ): Promise<StoredRow[]> {
-    const rows =
-      upper === undefined
-        ? await this.sql<Record<string, unknown>>('lt_range_end', SQL.rangeToEnd, [
-            entityId,
-            lower,
-            now,
-            limit,
-          ])
-        : await this.sql<Record<string, unknown>>('lt_range', SQL.range, [
-            entityId,
-            lower,
-            upper,
-            now,
-            limit,
-          ]);
-    return rows.map(fromColumns);
-  }
-
-  protected async removeEntity(entityId: string): Promise<void> {
-    await this.sql('lt_remove_entity', SQL.removeEntity, [entityId]);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

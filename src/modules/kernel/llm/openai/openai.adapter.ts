@@ -1,10 +1,5 @@
-import type {
-  LlmAdapter,
-  LlmRequest,
-  LlmResponse,
-  TokenSink,
-} from '../../interfaces/llm.interface.js';
-import { type LlmHttpSettings, postJson, readJson, withRetries } from '../http/llm-http-client.js';
+import type { LlmRequest, LlmResponse, TokenSink } from '../../interfaces/llm.interface.js';
+import { HttpLlmAdapter } from '../http/http-llm.adapter.js';
 import { DEFAULT_RETRY_POLICY } from '../http/retry-policy.js';
 import type { OpenAiLlmOptions } from '../llm-options.js';
 import { readOpenAiStream } from './openai-stream.js';
@@ -23,54 +18,25 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * tool calls, usage), streaming with tool-call deltas, per-attempt timeouts, retries with backoff
  * on 408/429/5xx and connection errors (honouring `Retry-After`), cancellation by `AbortSignal`.
  */
-export class OpenAiLlmAdapter implements LlmAdapter {
-  private readonly settings: LlmHttpSettings;
-  private readonly url: string;
-  private readonly headers: Record<string, string>;
-
+export class OpenAiLlmAdapter extends HttpLlmAdapter {
   constructor(
     private readonly options: OpenAiLlmOptions,
     env: Record<string, string | undefined> = process.env,
   ) {
     const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL;
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
-    this.url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.headers = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
-    this.settings = {
-      provider: 'openai',
-      timeoutMs: options.timeoutMs ?? 60_000,
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-    };
+    super(
+      {
+        provider: 'openai',
+        timeoutMs: options.timeoutMs ?? 60_000,
+        retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      },
+      `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+      apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+    );
   }
 
-  chat(request: LlmRequest): Promise<LlmResponse> {
-    return withRetries(this.settings, request.signal, async (signal) => {
-      const response = await postJson(
-        this.settings,
-        this.url,
-        this.headers,
-        this.body(request, false),
-        signal,
-      );
-      return fromOpenAiCompletion(await readJson(this.settings, response));
-    });
-  }
-
-  stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
-    return withRetries(this.settings, request.signal, async (signal, markStarted) => {
-      const response = await postJson(
-        this.settings,
-        this.url,
-        this.headers,
-        this.body(request, true),
-        signal,
-      );
-      if (!response.body) return fromOpenAiCompletion(await readJson(this.settings, response));
-      return readOpenAiStream(response.body, onToken, markStarted);
-    });
-  }
-
-  private body(request: LlmRequest, stream: boolean): Record<string, unknown> {
+  protected body(request: LlmRequest, stream: boolean): Record<string, unknown> {
     const { model, temperature, maxTokens } = this.options;
     return {
       model,
@@ -83,5 +49,17 @@ export class OpenAiLlmAdapter implements LlmAdapter {
       ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     };
+  }
+
+  protected parse(body: unknown): LlmResponse {
+    return fromOpenAiCompletion(body);
+  }
+
+  protected readStream(
+    body: ReadableStream<Uint8Array>,
+    onToken: TokenSink,
+    markStarted: () => void,
+  ): Promise<LlmResponse> {
+    return readOpenAiStream(body, onToken, markStarted);
   }
 }

@@ -1,0 +1,57 @@
+import type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+  TokenSink,
+} from '../../interfaces/llm.interface.js';
+import { type LlmHttpSettings, postJson, readJson, withRetries } from './llm-http-client.js';
+
+/**
+ * What the HTTP adapters share: one POST per attempt, with the timeouts, retries and error mapping
+ * of `withRetries`; a subclass gives the wire format (request body, response, stream).
+ */
+export abstract class HttpLlmAdapter implements LlmAdapter {
+  protected constructor(
+    protected readonly settings: LlmHttpSettings,
+    private readonly url: string,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  /** The request body in the provider's format. */
+  protected abstract body(request: LlmRequest, stream: boolean): Record<string, unknown>;
+  /** A non-streamed response body as an `LlmResponse`. */
+  protected abstract parse(body: unknown): LlmResponse;
+  /** Reads a streamed response, calling `onToken` per text token and `markStarted` at the first. */
+  protected abstract readStream(
+    body: ReadableStream<Uint8Array>,
+    onToken: TokenSink,
+    markStarted: () => void,
+  ): Promise<LlmResponse>;
+
+  chat(request: LlmRequest): Promise<LlmResponse> {
+    return withRetries(this.settings, request.signal, async (signal) => {
+      const response = await postJson(
+        this.settings,
+        this.url,
+        this.headers,
+        this.body(request, false),
+        signal,
+      );
+      return this.parse(await readJson(this.settings, response));
+    });
+  }
+
+  stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
+    return withRetries(this.settings, request.signal, async (signal, markStarted) => {
+      const response = await postJson(
+        this.settings,
+        this.url,
+        this.headers,
+        this.body(request, true),
+        signal,
+      );
+      if (!response.body) return this.parse(await readJson(this.settings, response));
+      return this.readStream(response.body, onToken, markStarted);
+    });
+  }
+}
