@@ -19,8 +19,48 @@ describe('canonicalJson', () => {
       }),
     ));
 
+  it('writes what JSON.stringify writes, keys in code-point order, on either path', () => {
+    // Plain data takes the fast path; a Date, a toJSON, undefined, a null prototype or deep
+    // nesting sends the value down the replacer path. Both must agree with this reference.
+    const reference = (value: unknown): string => write(JSON.parse(JSON.stringify(value)));
+    const write = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(write).join(',')}]`;
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object).sort(compareCodePoints);
+      return `{${keys.map((key) => `${JSON.stringify(key)}:${write(object[key])}`).join(',')}}`;
+    };
+    const leaf = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+    );
+    const key = fc.oneof(fc.string({ unit: 'grapheme' }), fc.nat(20).map(String));
+    fc.assert(
+      fc.property(
+        fc.object({ key, values: [leaf], withNullPrototype: true, maxDepth: 4 }),
+        (value) => {
+          const before = JSON.stringify(value);
+          expect(canonicalJson(value)).toBe(reference(value));
+          expect(JSON.stringify(value)).toBe(before); // the input is never reordered in place
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const withToJson = { b: { toJSON: () => ({ y: 1, x: 2 }) }, a: [undefined, () => 1] };
+    expect(canonicalJson(withToJson)).toBe('{"a":[null,null],"b":{"x":2,"y":1}}');
+    let deep: unknown = { b: 1, a: 2 };
+    for (let i = 0; i < 100; i += 1) deep = { z: deep, y: [i] };
+    expect(canonicalJson(deep)).toBe(reference(deep));
+    expect(canonicalJson({ 10: 'ten', 9: 'nine', a: 'a' })).toBe('{"10":"ten","9":"nine","a":"a"}');
+  });
+
   it('rejects what JSON cannot hold', () => {
-    for (const bad of [Number.NaN, Infinity, 10n, () => 1, Symbol('s')])
+    for (const bad of [Number.NaN, Infinity, 10n, () => 1, Symbol('s'), { a: [1, -Infinity] }])
       expect(() => canonicalJson(bad)).toThrow(TypeError);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

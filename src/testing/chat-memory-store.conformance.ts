@@ -295,6 +295,7 @@ export function runChatMemoryStoreConformance(
         ['missing content', [{ role: 'user' }]],
         ['an id over 255 bytes', [{ id: 'é'.repeat(128), role: 'user', content: 'x' }]],
         ['an empty id', [{ id: '', role: 'user', content: 'x' }]],
+        ['an id with a lone surrogate', [{ id: 'a\uD800', role: 'user', content: 'x' }]],
         ['U+0000 in content', [{ role: 'user', content: 'a\u0000b' }]],
         ['U+0000 in metadata', [{ role: 'user', content: 'a', metadata: { k: 'v\u0000' } }]],
         [
@@ -334,7 +335,13 @@ export function runChatMemoryStoreConformance(
       it('rejects bad conversation ids and arguments with InvalidArgumentError', async () => {
         const s = await store();
         const c = newId('bad-args');
-        for (const conversationId of ['', 'x'.repeat(256), 'a\u0000b', 7 as unknown as string]) {
+        for (const conversationId of [
+          '',
+          'x'.repeat(256),
+          'a\u0000b',
+          'a\uD800', // a lone surrogate: UTF-8 would turn it into U+FFFD, merging ids
+          7 as unknown as string,
+        ]) {
           expect(await rejectionOf(s.add(conversationId, texts('x')))).toBeInstanceOf(
             InvalidArgumentError,
           );

@@ -123,6 +123,9 @@ export function runLongtermStoreConformance(
         [() => s.search(e, 'a', -3), 'limit'],
         [() => s.search(e, 'a', 1_001), 'limit'],
         [() => s.load(e, 'k\u0000'), 'key'],
+        [() => s.load(e, 'k\uDC00'), 'key'],
+        [() => s.save(row('e\uD800', 'k', 1, 1)), 'record.entityId'],
+        [() => s.search(e, 'k\uD800', 5), 'prefix'],
         [() => s.delete(e, 'k', -1), 'seq'],
         [() => s.saveMany([row(e, 'ok', 1, 1), row(e, '', 1, 1)]), 'records[1].key'],
       ];

@@ -70,7 +70,9 @@ describe.each(backends)('working memory (%s)', (_name, base) => {
     await memory.delete('plan');
     expect(await memory.get('plan')).toBeUndefined();
     expect(await memory.sizeBytes()).toBe(Buffer.byteLength('"Zoë"'));
-    expect(await rejectionOf(memory.set('', 1))).toBeInstanceOf(InvalidArgumentError);
+    for (const badKey of ['', 'a\u0000b', 'k\uD800'])
+      expect(await rejectionOf(memory.set(badKey, 1))).toBeInstanceOf(InvalidArgumentError);
+    expect(await memory.keys()).toEqual(['name']);
   });
 
   it('orders keys by use: get, set and append count; keys, ring and sizeBytes do not', async () => {

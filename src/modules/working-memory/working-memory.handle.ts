@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { containsNul, hasLoneSurrogate } from '../../common/utf8.js';
 import { assertConversationId } from '../chat-memory/validation/chat-memory-arguments.js';
 import type {
   WorkingMemoryBackend,
@@ -165,8 +166,11 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
 }
 
 function assertKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0 || key.includes('\u0000')) {
-    throw new InvalidArgumentError('key', 'must be a non-empty string without U+0000');
+  if (typeof key !== 'string' || key.length === 0 || containsNul(key) || hasLoneSurrogate(key)) {
+    throw new InvalidArgumentError(
+      'key',
+      'must be a non-empty string of well-formed Unicode without U+0000',
+    );
   }
 }
 

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import { containsNul, utf8ByteLength } from '../../../common/utf8.js';
+import {
+  containsNul,
+  exceedsUtf8Bytes,
+  hasLoneSurrogate,
+  utf8ByteLength,
+} from '../../../common/utf8.js';
 import { InvalidMessageError } from '../errors/invalid-message.error.js';
 import { CHAT_ROLES, type ChatMessage } from '../interfaces/chat-message.interface.js';
 import type { PreparedMessage } from './prepared-message.js';
@@ -161,13 +166,16 @@ function assertId(
   if (typeof value !== 'string' || value.length === 0) {
     throw new ErrorClass(argument, `must be a non-empty string, got ${describe(value)}`);
   }
-  if (utf8ByteLength(value) > MAX_ID_BYTES) {
+  if (exceedsUtf8Bytes(value, MAX_ID_BYTES)) {
     throw new ErrorClass(
       argument,
       `must be at most ${MAX_ID_BYTES} UTF-8 bytes, got ${utf8ByteLength(value)}`,
     );
   }
   if (containsNul(value)) throw new ErrorClass(argument, 'must not hold U+0000');
+  if (hasLoneSurrogate(value)) {
+    throw new ErrorClass(argument, 'must be well-formed Unicode (it holds a lone surrogate)');
+  }
 }
 
 function assertNonEmptyString(value: unknown, argument: string, hint = ''): void {

@@ -13,25 +13,15 @@ export class RedisScript {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  /**
-   * Queues the script in a pipeline (as EVAL with its source, so a server that does not know it yet
-   * still runs it); read the results with {@link execPipeline}.
-   */
+  /** Queues the script by SHA (`EVALSHA`), or with its source (`EVAL`) when `bySource`. */
   queue(
     pipeline: ChainableCommander,
     keys: readonly string[],
     args: readonly (string | number)[],
+    bySource = false,
   ): void {
-    pipeline.eval(this.source, keys.length, ...keys, ...args);
-  }
-
-  /** Runs a pipeline and returns each command's result, throwing the first error. */
-  async execPipeline(pipeline: ChainableCommander): Promise<unknown[]> {
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, value]) => {
-      if (error) throw error;
-      return value;
-    });
+    if (bySource) pipeline.eval(this.source, keys.length, ...keys, ...args);
+    else pipeline.evalsha(this.sha, keys.length, ...keys, ...args);
   }
 
   /** Runs the script: one round trip, except the first run on a server that has not seen it. */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import {
@@ -14,13 +15,15 @@ import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
  * lost in Lua.
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
- * sorted set (only rows that expire). ARGV: now, never, then per row: key, seq, updatedAt,
- * expiresAt, value. Reads every stored row at once, decides each with the seq guard, then writes in
- * a few batched commands. Returns 1/0 per row.
+ * sorted set (only rows that expire). ARGV: now, never, then the batch packed as one JSON array of
+ * strings, five per row: key, seq, updatedAt, expiresAt, value (one argument decoded by cjson costs
+ * far less, on both ends, than five thousand). Reads every stored row at once, decides each with the
+ * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
  */
 const WRITE = new RedisScript(`
 local now, never = tonumber(ARGV[1]), ARGV[2]
-local n = (#ARGV - 2) / 5
+local batch = cjson.decode(ARGV[3])
+local n = #batch / 5
 local function each(command, key, items, width)
   local chunk = 900 * width
   for i = 1, #items, chunk do
@@ -28,7 +31,7 @@ local function each(command, key, items, width)
   end
 end
 local fields = {}
-for i = 1, n do fields[i] = ARGV[3 + (i - 1) * 5] end
+for i = 1, n do fields[i] = batch[i * 5 - 4] end
 local stored = {}
 for i = 1, n, 900 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
@@ -36,22 +39,19 @@ for i = 1, n, 900 do
 end
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 for i = 1, n do
-  local at = 3 + (i - 1) * 5
-  local key, seq, expires, value = ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 3], ARGV[at + 4]
+  local at = i * 5 - 4
+  local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
   local ok, previous, wasLive = true, nil, false
   local record = stored[i]
   if record then
-    -- Plain finds, not a pattern: this loop is the script's hot path.
-    local c1 = string.find(record, ':', 1, true)
-    local c2 = string.find(record, ':', c1 + 1, true)
-    local c3 = string.find(record, ':', c2 + 1, true)
-    previous = string.sub(record, c2 + 1, c3 - 1)
-    wasLive = c3 < #record
-    ok = seq >= tonumber(string.sub(record, 1, c1 - 1)) or tonumber(previous) <= now
+    local storedSeq, storedExpiry, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
+    previous = storedExpiry
+    wasLive = valueAt <= #record
+    ok = tonumber(seq) >= tonumber(storedSeq) or tonumber(previous) <= now
   end
   if ok then
     records[#records + 1] = key
-    records[#records + 1] = ARGV[at + 1] .. ':' .. ARGV[at + 2] .. ':' .. expires .. ':' .. value
+    records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -64,9 +64,9 @@ for i = 1, n do
     elseif previous and previous ~= never then
       lasting[#lasting + 1] = key
     end
-    applied[i] = 1
+    applied[i] = '1'
   else
-    applied[i] = 0
+    applied[i] = '0'
   end
 end
 each('HSET', KEYS[1], records, 2)
@@ -74,7 +74,7 @@ each('ZADD', KEYS[2], live, 2)
 each('ZREM', KEYS[2], dead, 1)
 each('ZADD', KEYS[3], expiring, 2)
 each('ZREM', KEYS[3], lasting, 1)
-return applied
+return table.concat(applied)
 `);
 
 /**
@@ -133,30 +133,33 @@ export class RedisLongtermStore extends BaseLongtermStore {
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const byEntity = new Map<string, number[]>();
-    rows.forEach((row, index) =>
-      byEntity.set(row.entityId, [...(byEntity.get(row.entityId) ?? []), index]),
-    );
-    const pipeline = this.client.pipeline();
+    rows.forEach((row, index) => {
+      const indexes = byEntity.get(row.entityId);
+      if (indexes) indexes.push(index);
+      else byEntity.set(row.entityId, [index]);
+    });
+    const pipeline = new RedisScriptPipeline(this.client);
     for (const [entityId, indexes] of byEntity) {
-      const args: Array<string | number> = [now, NEVER_EXPIRES];
+      const packed: string[] = [];
       for (const index of indexes) {
         const row = rows[index]!;
-        args.push(
+        packed.push(
           row.key,
-          row.seq,
-          row.updatedAt,
-          row.expiresAt ?? NEVER_EXPIRES,
+          String(row.seq),
+          String(row.updatedAt),
+          String(row.expiresAt ?? NEVER_EXPIRES),
           row.value ?? TOMBSTONE,
         );
       }
-      WRITE.queue(pipeline, this.keys(entityId), args);
-      pipeline.sadd(this.entitiesKey(), entityId);
+      pipeline
+        .script(WRITE, this.keys(entityId), [now, NEVER_EXPIRES, JSON.stringify(packed)])
+        .command('sadd', this.entitiesKey(), entityId);
     }
-    const results = await WRITE.execPipeline(pipeline);
+    const results = await pipeline.exec();
     const applied: boolean[] = new Array(rows.length);
     [...byEntity.values()].forEach((indexes, n) => {
-      const verdicts = results[n * 2] as number[];
-      indexes.forEach((index, i) => (applied[index] = verdicts[i] === 1));
+      const verdicts = results[n * 2] as string;
+      indexes.forEach((index, i) => (applied[index] = verdicts[i] === '1'));
     });
     return applied;
   }

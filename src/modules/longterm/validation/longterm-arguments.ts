@@ -1,6 +1,11 @@
 import { canonicalJson } from '../../../common/canonical-json.js';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import { containsNul, utf8ByteLength } from '../../../common/utf8.js';
+import {
+  containsNul,
+  exceedsUtf8Bytes,
+  hasLoneSurrogate,
+  utf8ByteLength,
+} from '../../../common/utf8.js';
 import {
   type LongtermSaveInput,
   MAX_ENTITY_ID_BYTES,
@@ -50,12 +55,13 @@ export function assertLimit(value: unknown): asserts value is number {
 export function assertPrefix(value: unknown): asserts value is string {
   if (typeof value !== 'string')
     throw new InvalidArgumentError('prefix', `must be a string, got ${typeof value}`);
-  if (utf8ByteLength(value) > MAX_LONGTERM_KEY_BYTES)
+  if (exceedsUtf8Bytes(value, MAX_LONGTERM_KEY_BYTES))
     throw new InvalidArgumentError(
       'prefix',
       `must be at most ${MAX_LONGTERM_KEY_BYTES} UTF-8 bytes`,
     );
   if (containsNul(value)) throw new InvalidArgumentError('prefix', 'must not hold U+0000');
+  if (hasLoneSurrogate(value)) throw new InvalidArgumentError('prefix', LONE_SURROGATE_MESSAGE);
 }
 
 /** Validates a save and computes its stored form (`expiresAt = updatedAt + ttlMs`). */
@@ -128,10 +134,13 @@ function assertText(value: unknown, argument: string, maxBytes: number): void {
       argument,
       `must be a non-empty string, got ${JSON.stringify(value)}`,
     );
-  if (utf8ByteLength(value) > maxBytes)
+  if (exceedsUtf8Bytes(value, maxBytes))
     throw new InvalidArgumentError(
       argument,
       `must be at most ${maxBytes} UTF-8 bytes, got ${utf8ByteLength(value)}`,
     );
   if (containsNul(value)) throw new InvalidArgumentError(argument, 'must not hold U+0000');
+  if (hasLoneSurrogate(value)) throw new InvalidArgumentError(argument, LONE_SURROGATE_MESSAGE);
 }
+
+const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (it holds a lone surrogate)';

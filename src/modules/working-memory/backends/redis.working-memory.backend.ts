@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import type {
   BackendSnapshot,
@@ -96,18 +97,18 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
     touch: boolean,
     now: number,
   ): Promise<{ json?: string; touch: number }> {
-    const pipeline = this.client.pipeline();
-    READ.queue(pipeline, this.slotKeys(conversationId), [key, touch ? 1 : 0, now]);
-    if (touch) pipeline.zadd(this.idleKey(), 'XX', now, conversationId);
-    const [[json, found, counter]] = (await READ.execPipeline(pipeline)) as [
-      [string, number, number],
-    ];
+    const pipeline = new RedisScriptPipeline(this.client).script(
+      READ,
+      this.slotKeys(conversationId),
+      [key, touch ? 1 : 0, now],
+    );
+    if (touch) pipeline.command('zadd', this.idleKey(), 'XX', now, conversationId);
+    const [[json, found, counter]] = (await pipeline.exec()) as [[string, number, number]];
     return { ...(found === 1 ? { json } : {}), touch: counter };
   }
 
   async write(conversationId: string, request: WriteRequest): Promise<WriteOutcome> {
-    const pipeline = this.client.pipeline();
-    WRITE.queue(pipeline, this.slotKeys(conversationId), [
+    const result = (await WRITE.run(this.client, this.slotKeys(conversationId), [
       request.key,
       request.json,
       request.limits.capBytes,
@@ -117,8 +118,7 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       request.expectedTouch ?? '',
       request.now,
       ...(request.eviction?.protectedPrefixes ?? []),
-    ]);
-    const [result] = (await WRITE.execPipeline(pipeline)) as [[string, ...Array<string | number>]];
+    ])) as [string, ...Array<string | number>];
     const [status, ...rest] = result;
     if (status === 'conflict') return { status };
     if (status === 'overflow') return { status, attemptedBytes: Number(rest[0]) };
@@ -132,10 +132,10 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
   }
 
   async remove(conversationId: string, key: string, now: number): Promise<void> {
-    const pipeline = this.client.pipeline();
-    REMOVE.queue(pipeline, this.slotKeys(conversationId), [key, now]);
-    pipeline.zadd(this.idleKey(), 'XX', now, conversationId);
-    await REMOVE.execPipeline(pipeline);
+    await new RedisScriptPipeline(this.client)
+      .script(REMOVE, this.slotKeys(conversationId), [key, now])
+      .command('zadd', this.idleKey(), 'XX', now, conversationId)
+      .exec();
   }
 
   keys(conversationId: string): Promise<string[]> {
