@@ -23,7 +23,7 @@ import { type Measurement, TABLE_HEADER, compareRow, measurePair } from './suppo
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BATCH = 1_000;
-const BATCH_ITERATIONS = Number(process.env.BENCH_BATCH_ITERATIONS ?? 40);
+const BATCH_ITERATIONS = Number(process.env.BENCH_BATCH_ITERATIONS ?? 150);
 const SEARCH_ITERATIONS = Number(process.env.BENCH_SEARCH_ITERATIONS ?? 2_000);
 const ENTITIES = 100;
 const run = `bench-${Date.now()}`;
