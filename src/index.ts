@@ -320,3 +320,23 @@ export {
 } from './modules/working-memory/errors/working-memory.errors.js';
 export { InMemoryWorkingMemoryBackend } from './modules/working-memory/backends/in-memory.working-memory.backend.js';
 export { RedisWorkingMemoryBackend } from './modules/working-memory/backends/redis.working-memory.backend.js';
+
+// Sweeps (long-term expiry, idle working memory, run retention)
+export { SweeperModule } from './modules/sweeper/sweeper.module.js';
+export type { SweeperModuleOptions } from './modules/sweeper/sweeper.options.js';
+export { SWEEP_SCHEDULER } from './modules/sweeper/sweeper.constants.js';
+export { SweepSchedulerService } from './modules/sweeper/sweep-scheduler.service.js';
+export type {
+  ScheduledSweep,
+  SweepScheduler,
+  SweepTask,
+} from './modules/sweeper/interfaces/sweep-scheduler.interface.js';
+export { IntervalSweepScheduler } from './modules/sweeper/interval.sweep-scheduler.js';
+export {
+  BullSweepScheduler,
+  type SweepQueueOpener,
+} from './modules/sweeper/bull.sweep-scheduler.js';
+export {
+  type OpenedBullQueue,
+  openBullQueue,
+} from './modules/connections/redis/open-bull-queue.js';

@@ -16,7 +16,6 @@ import {
   TEST_REDIS_URL,
   tempDir,
 } from '../support/test-databases.js';
-import { waitFor } from '../support/wait-for.js';
 
 const opened: TestingModule[] = [];
 afterEach(async () => {
@@ -85,33 +84,5 @@ describe('LongtermMemoryModule', () => {
       );
       expect(await rejectionOf(service.nextSeq('e'))).toBeInstanceOf(LongtermMemoryDisabledError);
     }
-  });
-
-  it('sweeps expired rows in the background', async () => {
-    let now = 1_000_000;
-    const moduleRef = await boot({
-      uri: 'memory://',
-      sweep: { intervalMs: 20, batchSize: 2 },
-      now: () => now,
-    });
-    const store = moduleRef.get<LongtermMemoryStore>(LONGTERM_MEMORY_STORE);
-    await store.saveMany(
-      Array.from({ length: 5 }, (_, i) => ({
-        entityId: 'e',
-        key: `k${i}`,
-        value: i,
-        seq: 1,
-        ttlMs: 10,
-      })),
-    );
-    now += 10;
-    await waitFor(
-      () => store.sweepExpired(1_000),
-      (removed) => removed === 0,
-      5_000,
-      'the sweeper',
-    );
-    // Nothing left to sweep: the background sweeper already removed all five.
-    expect(await store.sweepExpired(1_000)).toBe(0);
   });
 });

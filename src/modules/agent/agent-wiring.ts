@@ -1,11 +1,11 @@
 import type { ModuleRef } from '@nestjs/core';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
-import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
 import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { ConnectionRegistry } from '../connections/connection-registry.js';
+import { openBullQueue } from '../connections/redis/open-bull-queue.js';
 import { KernelAbortedError, MaxToolIterationsError } from '../kernel/errors/kernel.errors.js';
 import { LlmError } from '../kernel/llm/llm-errors.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
@@ -149,34 +149,19 @@ async function createBullQueue(
   shared: NonNullable<ConstructorParameters<typeof ConversationSequencer>[0]>,
   cleanups: Cleanup[],
 ) {
-  const bull = await loadOptionalDependency<{ default: typeof import('bull') }>(
-    'bull',
-    'the bull queue driver',
-  );
-  const ioredis = await loadOptionalDependency<typeof import('ioredis')>(
-    'ioredis',
-    'the bull queue driver',
-  );
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const own: Array<{ quit(): Promise<unknown>; disconnect(): void }> = [];
-  const queue = new bull.default(options.name ?? 'agent-runs', {
-    prefix: options.prefix ?? 'bull',
-    settings: { lockDuration, stalledInterval: lockDuration, maxStalledCount: 10 },
-    // The plain client is the app's shared one; Bull needs dedicated blocking/subscriber clients.
-    createClient: (type) => {
-      if (type === 'client') return shared;
-      const client = new ioredis.Redis(options.redisUrl!, {
-        maxRetriesPerRequest: null,
-        enableReadyCheck: false,
-      });
-      own.push(client);
-      return client;
+  const opened = await openBullQueue(
+    options.name ?? 'agent-runs',
+    {
+      redisUrl: options.redisUrl!,
+      prefix: options.prefix,
+      settings: { lockDuration, stalledInterval: lockDuration, maxStalledCount: 10 },
     },
-  });
-  cleanups.push(async () => {
-    await Promise.all(own.map((client) => client.quit().catch(() => client.disconnect())));
-  });
-  return queue;
+    shared,
+    'the bull queue driver',
+  );
+  cleanups.push(opened.close);
+  return opened.queue;
 }
 
 /** Errors that another attempt cannot fix (DESIGN §7): not retried. */

@@ -33,6 +33,12 @@ export type AgentRunsOptions = (
 ) & {
   /** Retention of run records, jobs and the run cache (default 7 days). */
   retentionMs?: number;
+  /**
+   * The sweep of expired run entries (task `agent-runs`; default every 10 min, in batches of 1,000
+   * until none is left), on `SweeperModule`'s scheduler when the app has one; `false` turns it off.
+   * Redis entries expire by themselves; the sweep matters for the SQL and memory stores.
+   */
+  sweep?: { intervalMs?: number; batchSize?: number } | false;
 };
 
 /** The async-run queue: in-process, or Bull on Redis. */

@@ -1,4 +1,10 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { AsyncChannel } from '../../common/async-channel.js';
@@ -7,6 +13,9 @@ import { assertConversationId } from '../chat-memory/validation/chat-memory-argu
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
+import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
@@ -31,6 +40,9 @@ import { ReplayCache } from './runs/replay-cache.js';
 import { RunRecords } from './runs/run-records.js';
 import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 
+const DEFAULT_RUN_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const DEFAULT_RUN_SWEEP_BATCH = 1_000;
+
 /**
  * The agent (DESIGN §7): runs turns with its memory provider and commits each atomically; async runs
  * go through the queue port (in-process or Bull) with retries and deterministic replay.
@@ -51,6 +63,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(FALLBACK_AGENT_CHAT_STORE) private readonly fallbackStore: () => ChatMemoryStore,
+    @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -79,6 +92,18 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     if (engine.memory) throw new AgentKernelHasMemoryFilterError();
     const runs = await openRunStore(options.runs, this.registry);
     this.cleanups.push(runs.cleanup);
+    const sweep = options.runs?.sweep;
+    if (sweep !== false) {
+      const batchSize = sweep?.batchSize ?? DEFAULT_RUN_SWEEP_BATCH;
+      const scheduled = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
+        name: 'agent-runs',
+        everyMs: sweep?.intervalMs ?? DEFAULT_RUN_SWEEP_INTERVAL_MS,
+        run: async () => {
+          while ((await runs.store.sweep(batchSize)) >= batchSize);
+        },
+      });
+      this.cleanups.push(() => scheduled.stop());
+    }
     this.records = new RunRecords(runs.store);
     this.runner = new AgentRunner({
       engine,

@@ -1,10 +1,16 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationShutdown,
   type OnModuleInit,
+  Optional,
 } from '@nestjs/common';
+import type {
+  ScheduledSweep,
+  SweepScheduler,
+} from '../sweeper/interfaces/sweep-scheduler.interface.js';
+import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
 import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.js';
 import type { LongtermBackend } from './longterm-backend.js';
@@ -21,18 +27,18 @@ const DEFAULT_SWEEP_BATCH = 1_000;
 
 /**
  * The long-term tier (DESIGN §8): the store, the per-entity seq counters, run sessions, and the
- * in-process sweeper of expired rows. When the tier is off, every method throws
+ * sweep of expired rows (task `longterm-expiry`, on the app's `SWEEP_SCHEDULER` if `SweeperModule`
+ * provides one, else on an in-process timer). When the tier is off, every method throws
  * `LongtermMemoryDisabledError` (`enabled` is false).
  */
 @Injectable()
 export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(LongtermMemoryService.name);
-  private sweeper?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
+  private sweeping?: ScheduledSweep;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
     @Inject(LONGTERM_OPTIONS) private readonly options: LongtermMemoryModuleOptions,
+    @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {}
 
   /** Whether the tier is on (a URI was configured). */
@@ -69,23 +75,17 @@ export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdow
     }
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     if (!this.backend || this.options.sweep === false) return;
-    const interval = this.options.sweep?.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
-    this.sweeper = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch((error: unknown) =>
-          this.logger.warn(`Sweeping expired long-term rows failed: ${String(error)}`),
-        )
-        .finally(() => (this.sweeping = undefined));
-    }, interval);
-    this.sweeper.unref();
+    this.sweeping = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
+      name: 'longterm-expiry',
+      everyMs: this.options.sweep?.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
+      run: () => this.sweep(),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.sweeper);
-    await this.sweeping;
+    await this.sweeping?.stop();
     await this.backend?.release();
   }
 

@@ -10,7 +10,10 @@ export interface LongtermMemoryModuleOptions {
   defaultTtlMs?: number;
   /** Redis key prefix (default `agent-memory:longterm:`). */
   keyPrefix?: string;
-  /** The in-process sweeper of expired rows (default every 60 s, 1,000 rows a batch); `false` turns it off. */
+  /**
+   * The sweep of expired rows (default every 60 s, in batches of 1,000 until none is left), on
+   * `SweeperModule`'s scheduler when the app has one; `false` turns it off.
+   */
   sweep?: { intervalMs?: number; batchSize?: number } | false;
   /** Run the package's SQL migrations at start (default true). */
   migrationsRun?: boolean;

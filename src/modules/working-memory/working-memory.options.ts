@@ -19,7 +19,10 @@ export type WorkingMemoryModuleOptions = (
   ttlMs?: number;
   /** Runs before an idle memory is deleted (e.g. save it to long-term); if it throws, nothing is deleted. */
   onExpire?: WorkingMemoryExpireHook;
-  /** The sweeper of idle memories (default every 60 s, 100 memories a pass); `false` turns it off. */
+  /**
+   * The sweep of idle memories (default every 60 s, 100 memories a pass), on `SweeperModule`'s
+   * scheduler when the app has one; `false` turns it off.
+   */
   sweep?: { intervalMs?: number; batchSize?: number } | false;
   /** The clock (tests). */
   now?: () => number;

@@ -4,7 +4,14 @@ import {
   Logger,
   type OnApplicationShutdown,
   type OnModuleInit,
+  Optional,
 } from '@nestjs/common';
+import type {
+  ScheduledSweep,
+  SweepScheduler,
+} from '../sweeper/interfaces/sweep-scheduler.interface.js';
+import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import type { WorkingMemoryHandle } from './interfaces/working-memory.interface.js';
@@ -19,21 +26,22 @@ export const WORKING_MEMORY_OPTIONS = Symbol('WorkingMemoryOptions');
 const MIB = 1024 * 1024;
 
 /**
- * Per-conversation scratchpads (DESIGN §9): `for(conversationId)` gives a handle; a sweeper
- * reclaims memories idle longer than the TTL, after the optional on-expire hook — and only if
- * nothing used the memory while the hook ran.
+ * Per-conversation scratchpads (DESIGN §9): `for(conversationId)` gives a handle; a sweep (task
+ * `working-memory-idle`, on the app's `SWEEP_SCHEDULER` if `SweeperModule` provides one, else on an
+ * in-process timer) reclaims memories idle longer than the TTL, after the optional on-expire hook —
+ * and only if nothing used the memory while the hook ran.
  */
 @Injectable()
 export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(WorkingMemoryService.name);
   private readonly settings: HandleSettings;
-  private sweeper?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
+  private sweeping?: ScheduledSweep;
 
   constructor(
     @Inject(WORKING_MEMORY_BACKEND)
     private readonly opened: { backend: WorkingMemoryBackend; release(): Promise<void> },
     @Inject(WORKING_MEMORY_OPTIONS) private readonly options: WorkingMemoryModuleOptions,
+    @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {
     const capBytes = options.capBytes ?? MIB;
     this.settings = {
@@ -81,22 +89,17 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
     return deleted;
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     if (this.options.sweep === false) return;
-    this.sweeper = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch((error: unknown) =>
-          this.logger.warn(`Sweeping idle working memory failed: ${String(error)}`),
-        )
-        .finally(() => (this.sweeping = undefined));
-    }, this.options.sweep?.intervalMs ?? 60_000);
-    this.sweeper.unref();
+    this.sweeping = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
+      name: 'working-memory-idle',
+      everyMs: this.options.sweep?.intervalMs ?? 60_000,
+      run: () => this.sweep(),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.sweeper);
-    await this.sweeping;
+    await this.sweeping?.stop();
     await this.opened.release();
   }
 }

@@ -1,0 +1,26 @@
+/** A periodic maintenance pass: expired long-term rows, idle working memories, old runs. */
+export interface SweepTask {
+  /**
+   * Unique within the app (`longterm-expiry`, `working-memory-idle`, `agent-runs`): instances that
+   * share a Bull scheduler run one pass per tick of a name between them.
+   */
+  name: string;
+  /** Time between passes. */
+  everyMs: number;
+  /** One bounded pass. An error is logged; the next tick tries again. */
+  run(): Promise<unknown>;
+}
+
+/** A scheduled task: `stop()` takes no new tick and resolves once a running pass has finished. */
+export interface ScheduledSweep {
+  stop(): Promise<void>;
+}
+
+/**
+ * The port that runs sweeps (DESIGN §8–§9: "a repeatable sweeper job"). Drivers: in-process
+ * intervals (the default, one timer per instance) and Bull repeatable jobs (one pass per tick
+ * across every instance).
+ */
+export interface SweepScheduler {
+  schedule(task: SweepTask): Promise<ScheduledSweep>;
+}

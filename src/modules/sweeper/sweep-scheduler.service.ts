@@ -1,0 +1,46 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type {
+  ScheduledSweep,
+  SweepScheduler,
+  SweepTask,
+} from './interfaces/sweep-scheduler.interface.js';
+
+/** Internal token of the opened driver and what releases its connection. */
+export const SWEEP_DRIVER = Symbol('SweepDriver');
+
+/** The driver `SweeperModule` opened, with its teardown. */
+export interface OpenedSweepDriver {
+  scheduler: SweepScheduler;
+  close(): Promise<void>;
+}
+
+/**
+ * The app's shared sweep scheduler (`SWEEP_SCHEDULER`): schedules on the configured driver, and on
+ * shutdown stops every task scheduled through it (waiting for running passes) before the driver's
+ * connection goes.
+ */
+@Injectable()
+export class SweepSchedulerService implements SweepScheduler, OnApplicationShutdown {
+  private readonly scheduled = new Set<ScheduledSweep>();
+
+  constructor(@Inject(SWEEP_DRIVER) private readonly driver: OpenedSweepDriver) {}
+
+  async schedule(task: SweepTask): Promise<ScheduledSweep> {
+    const inner = await this.driver.scheduler.schedule(task);
+    let stopping: Promise<void> | undefined;
+    const scheduled: ScheduledSweep = {
+      stop: () =>
+        (stopping ??= (async () => {
+          this.scheduled.delete(scheduled);
+          await inner.stop();
+        })()),
+    };
+    this.scheduled.add(scheduled);
+    return scheduled;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.scheduled].map((scheduled) => scheduled.stop()));
+    await this.driver.close();
+  }
+}
