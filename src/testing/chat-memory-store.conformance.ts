@@ -101,6 +101,19 @@ export function runChatMemoryStoreConformance(
         expect(stored?.content).toBe(content);
       });
 
+      it('stores a batch of 2,000 messages (2 MB) in one add, in order', async () => {
+        const s = await store();
+        const c = newId('batch');
+        const batch = Array.from({ length: 2_000 }, (_, i) => ({
+          id: `m${i}`,
+          role: 'user' as const,
+          content: `${i} `.padEnd(1_000, '·'),
+        }));
+        expect((await s.add(c, batch)).version).toBe(2_000);
+        expect(await s.get(c)).toEqual(batch);
+        expect((await s.add(c, batch.slice(1_990))).version).toBe(2_000); // a retried tail: no-op
+      });
+
       it('keeps caller ids, assigns UUIDs to the others, and returns ids in input order', async () => {
         const s = await store();
         const c = newId('ids');

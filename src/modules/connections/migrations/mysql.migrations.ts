@@ -1,34 +1,25 @@
 import type { MigrationDefinition } from './migration-definition.js';
 
 /**
- * Chat memory on MariaDB ≥ 10.5 / MySQL 8. Ids are `VARBINARY` (byte-exact, no pad: `'c1'`, `'C1'`
- * and `'c1 '` stay distinct), contents `LONGTEXT`. `agent_chat_append` takes the whole batch as one
- * length-prefixed binary string: one round trip and one commit per `add`. Both procedures run their
- * transaction at READ COMMITTED: the conversation row's lock serializes writers, and plain reads
- * then see every committed message without taking gap locks that could deadlock neighbours.
+ * The `agent_chat_append` procedure. `p_batch`: per message, id, role and body, each as a 10-digit
+ * decimal byte length and the bytes (see MysqlChatMemoryStore); byte offsets into a binary string
+ * make parsing linear in the batch size, where a JSON path per element would re-parse the document
+ * every time. `'inline'` is the first version, which read the body from `p_batch` inside the INSERT:
+ * MariaDB copies a LONGBLOB variable into every statement that names it, so each message copied the
+ * whole batch (1,000 messages took about a second). `'variable'` reads the body into a variable
+ * first (a SET does not copy), which keeps the procedure linear.
  */
-const chatMemory: MigrationDefinition = {
-  name: 'ChatMemory1764460800000',
-  up: [
-    `CREATE TABLE IF NOT EXISTS agent_chat_conversations (
-      conversation_id VARBINARY(255) NOT NULL,
-      version BIGINT NOT NULL DEFAULT 0,
-      PRIMARY KEY (conversation_id)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
-    `CREATE TABLE IF NOT EXISTS agent_chat_messages (
-      conversation_id VARBINARY(255) NOT NULL,
-      seq BIGINT NOT NULL,
-      message_id VARBINARY(255) NOT NULL,
-      role VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-      body LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
-      PRIMARY KEY (conversation_id, seq),
-      UNIQUE KEY uq_agent_chat_messages_message_id (conversation_id, message_id)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
-    'DROP PROCEDURE IF EXISTS agent_chat_append',
-    // p_batch: per message, id, role and body, each as a 10-digit decimal byte length and the
-    // bytes (see MysqlChatMemoryStore). Byte offsets into a binary string make parsing linear in the
-    // batch size; a JSON path per element would re-parse the document every time.
-    `CREATE PROCEDURE agent_chat_append(
+function appendProcedure(body: 'inline' | 'variable'): string {
+  const bodyVariable = body === 'variable' ? '\n      DECLARE v_body LONGTEXT;' : '';
+  const bodyAssignment =
+    body === 'variable'
+      ? '\n          SET v_body = CONVERT(SUBSTRING(p_batch, v_body_at, v_body_length) USING utf8mb4);'
+      : '';
+  const bodyValue =
+    body === 'variable'
+      ? 'v_body'
+      : 'CONVERT(SUBSTRING(p_batch, v_body_at, v_body_length) USING utf8mb4)';
+  return `CREATE PROCEDURE agent_chat_append(
       IN p_conversation_id VARBINARY(255), IN p_batch LONGBLOB, IN p_expected BIGINT)
     BEGIN
       DECLARE v_version BIGINT;
@@ -40,7 +31,7 @@ const chatMemory: MigrationDefinition = {
       DECLARE v_role VARBINARY(16);
       DECLARE v_body_at BIGINT;
       DECLARE v_body_length BIGINT;
-      DECLARE v_conflict BOOLEAN DEFAULT FALSE;
+      DECLARE v_conflict BOOLEAN DEFAULT FALSE;${bodyVariable}
       DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
       SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
       START TRANSACTION;
@@ -66,10 +57,9 @@ const chatMemory: MigrationDefinition = {
             SET v_conflict = TRUE;
             LEAVE parse;
           END IF;
-          SET v_new = v_new + 1;
+          SET v_new = v_new + 1;${bodyAssignment}
           INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (
-            p_conversation_id, v_version + v_new, v_id, CONVERT(v_role USING ascii),
-            CONVERT(SUBSTRING(p_batch, v_body_at, v_body_length) USING utf8mb4));
+            p_conversation_id, v_version + v_new, v_id, CONVERT(v_role USING ascii), ${bodyValue});
         END IF;
       END WHILE parse;
       IF v_conflict THEN
@@ -83,7 +73,35 @@ const chatMemory: MigrationDefinition = {
         COMMIT;
         SELECT 0 AS conflict, v_version + v_new AS version;
       END IF;
-    END`,
+    END`;
+}
+
+/**
+ * Chat memory on MariaDB ≥ 10.5 / MySQL 8. Ids are `VARBINARY` (byte-exact, no pad: `'c1'`, `'C1'`
+ * and `'c1 '` stay distinct), contents `LONGTEXT`. `agent_chat_append` takes the whole batch as one
+ * length-prefixed binary string: one round trip and one commit per `add`. Both procedures run their
+ * transaction at READ COMMITTED: the conversation row's lock serializes writers, and plain reads
+ * then see every committed message without taking gap locks that could deadlock neighbours.
+ */
+const chatMemory: MigrationDefinition = {
+  name: 'ChatMemory1764460800000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_chat_conversations (
+      conversation_id VARBINARY(255) NOT NULL,
+      version BIGINT NOT NULL DEFAULT 0,
+      PRIMARY KEY (conversation_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    `CREATE TABLE IF NOT EXISTS agent_chat_messages (
+      conversation_id VARBINARY(255) NOT NULL,
+      seq BIGINT NOT NULL,
+      message_id VARBINARY(255) NOT NULL,
+      role VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+      body LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+      PRIMARY KEY (conversation_id, seq),
+      UNIQUE KEY uq_agent_chat_messages_message_id (conversation_id, message_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    'DROP PROCEDURE IF EXISTS agent_chat_append',
+    appendProcedure('inline'),
     'DROP PROCEDURE IF EXISTS agent_chat_clear',
     `CREATE PROCEDURE agent_chat_clear(IN p_conversation_id VARBINARY(255))
     BEGIN
@@ -150,4 +168,16 @@ const longterm: MigrationDefinition = {
 };
 
 /** The package's MariaDB/MySQL migrations, oldest first. */
-export const MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [chatMemory, agentRuns, longterm];
+/** Re-creates `agent_chat_append` with the body read into a variable (linear in the batch). */
+const chatAppendLinear: MigrationDefinition = {
+  name: 'ChatAppendLinear1764720000000',
+  up: ['DROP PROCEDURE IF EXISTS agent_chat_append', appendProcedure('variable')],
+  down: ['DROP PROCEDURE IF EXISTS agent_chat_append', appendProcedure('inline')],
+};
+
+export const MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
+  chatMemory,
+  agentRuns,
+  longterm,
+  chatAppendLinear,
+];
