@@ -107,7 +107,7 @@ describe.each(drivers)('queued runs (%s driver)', (_name, queue, runs) => {
 });
 
 afterEach(async () => {
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
   try {
     let cursor = '0';
     do {

@@ -18,7 +18,7 @@ import { waitFor } from '../support/wait-for.js';
 const WORKER = fileURLToPath(new URL('../support/agent-worker.child.ts', import.meta.url));
 const prefix = `test-stalled-${process.pid}`;
 const name = `runs-${Date.now()}`;
-const redis = new Redis(TEST_REDIS_URL);
+const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
 const harnesses: AgentHarness[] = [];
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ const incrementB = new RedisScript(`return redis.call('INCR', KEYS[1]) -- b`);
 const failing = new RedisScript(`return redis.error_reply('BOOM from the script')`);
 
 describe('RedisScriptPipeline (real Redis)', () => {
-  const client = new Redis(TEST_REDIS_URL);
+  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
 
   beforeEach(async () => {
     const keys = await client.keys(`${prefix}:*`);

@@ -67,7 +67,7 @@ describe('IntervalSweepScheduler', () => {
 
 describe('BullSweepScheduler (real Redis)', () => {
   const prefix = `sweep-test-${process.pid}-${Date.now()}`;
-  const admin = new Redis(TEST_REDIS_URL);
+  const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
   const shared: Redis[] = [];
 
   /** One app instance's scheduler: its own shared client, as the connection registry would give. */

@@ -24,7 +24,7 @@ import { TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
 import { waitFor } from '../support/wait-for.js';
 
 const prefix = `sweeper-module-${process.pid}-${Date.now()}`;
-const admin = new Redis(TEST_REDIS_URL);
+const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
 const opened: TestingModule[] = [];
 
 afterEach(async () => {
