@@ -27,4 +27,17 @@ describe('linkAbort', () => {
     expect(timed.timedOut).toBe(true);
     expect(disposed.signal.aborted).toBe(false);
   });
+
+  it('restart moves the deadline: progress keeps it alive, silence lets it fire', async () => {
+    const link = linkAbort(undefined, 40);
+    for (let i = 0; i < 5; i += 1) {
+      await sleep(20); // 100 ms in all, past the first deadline, but never 40 ms without a restart
+      link.restart(40);
+    }
+    expect(link.signal.aborted).toBe(false);
+    await sleep(80);
+    expect(link.timedOut).toBe(true);
+    link.restart(5); // a fired link stays fired: nothing is re-armed
+    link.dispose();
+  });
 });

@@ -3,6 +3,8 @@ export interface LinkedAbort {
   readonly signal: AbortSignal;
   /** True if it fired because of its own timeout (not the parent). */
   readonly timedOut: boolean;
+  /** Clears the timer and starts a new one of `timeoutMs` (a deadline that moves with progress). */
+  restart(timeoutMs: number): void;
   /** Removes the listener on the parent and clears the timer. Call it when the work is done. */
   dispose(): void;
 }
@@ -22,17 +24,20 @@ export function linkAbort(
   const onParentAbort = (): void => controller.abort(parent?.reason);
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener('abort', onParentAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort(timeoutReason?.() ?? new Error(`timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
+  const arm = (ms: number) =>
+    setTimeout(() => {
+      timedOut = true;
+      controller.abort(timeoutReason?.() ?? new Error(`timed out after ${ms} ms`));
+    }, ms);
+  let timer = timeoutMs === undefined ? undefined : arm(timeoutMs);
   return {
     signal: controller.signal,
     get timedOut() {
       return timedOut;
+    },
+    restart: (ms) => {
+      clearTimeout(timer);
+      if (!controller.signal.aborted) timer = arm(ms);
     },
     dispose: () => {
       clearTimeout(timer);

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
+import { createLlmAdapter } from '../../src/modules/kernel/llm/create-llm-adapter.js';
 import { OpenAiLlmAdapter } from '../../src/modules/kernel/llm/openai/openai.adapter.js';
 import {
   LlmAbortedError,
@@ -235,6 +237,62 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
     expect(error).toBeInstanceOf(LlmConnectionError);
     expect(seen).toEqual(['a']);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('bounds a stream by the silence between chunks, not by its whole length', async () => {
+    // 12 tokens 40 ms apart: ~500 ms in all, far past timeoutMs, but never 150 ms silent.
+    const tokens = Array.from({ length: 12 }, (_, i) => `t${i} `);
+    server.enqueue(openAiStream(tokens, [], { delayMs: 40 }));
+    const slowButSteady = await adapter({
+      timeoutMs: 200,
+      streamIdleTimeoutMs: 150,
+      retry: { maxRetries: 0 },
+    }).stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined);
+    expect(slowButSteady.message.content).toBe(tokens.join(''));
+
+    // A stream that goes silent after its first token: a timeout, and no retry (tokens went out).
+    server.requests.length = 0;
+    server.enqueue(openAiStream(['a', 'b'], [], { stall: { index: 2, ms: 600 } }));
+    const seen: string[] = [];
+    const error = await rejectionOf(
+      adapter({ timeoutMs: 5_000, streamIdleTimeoutMs: 150 }).stream(
+        { messages: [{ role: 'user', content: 'x' }] },
+        (t) => seen.push(t),
+      ),
+    );
+    expect(error).toBeInstanceOf(LlmTimeoutError);
+    expect((error as LlmTimeoutError).waitingFor).toBe('stream chunk');
+    expect((error as Error).message).toContain('silent for 150 ms');
+    expect(seen).toEqual(['a']);
+    expect(server.requests).toHaveLength(1);
+
+    // Silent before any token: retried, and the retry succeeds.
+    server.requests.length = 0;
+    server.enqueue(
+      openAiStream(['late'], [], { stall: { index: 1, ms: 600 } }),
+      openAiStream(['on time']),
+    );
+    const retried = await adapter({ timeoutMs: 5_000, streamIdleTimeoutMs: 150 }).stream(
+      { messages: [{ role: 'user', content: 'x' }] },
+      () => undefined,
+    );
+    expect(retried.message.content).toBe('on time');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('refuses bad timeouts and retry settings at bootstrap, naming them', () => {
+    for (const [options, name] of [
+      [{ timeoutMs: 0 }, 'llm.timeoutMs'],
+      [{ streamIdleTimeoutMs: 1.5 }, 'llm.streamIdleTimeoutMs'],
+      [{ retry: { maxRetries: -1 } }, 'llm.retry.maxRetries'],
+      [{ maxTokens: 0 }, 'llm.maxTokens'],
+      [{ temperature: Number.NaN }, 'llm.temperature'],
+    ] as const) {
+      expect(() => createLlmAdapter({ provider: 'openai', model: 'm', ...options })).toThrow(
+        InvalidModuleOptionsError,
+      );
+      expect(() => createLlmAdapter({ provider: 'openai', model: 'm', ...options })).toThrow(name);
+    }
   });
 
   it('takes the base URL and key from OPENAI_BASE_URL and OPENAI_API_KEY', async () => {

@@ -9,6 +9,8 @@ export type FakeReply =
       events: Array<string | { event: string; data: string }>;
       delayMs?: number;
       dropAfter?: number;
+      /** Waits `ms` before sending the event at `index` (a stream that stalls part-way). */
+      stall?: { index: number; ms: number };
     }
   | { kind: 'drop' }
   | { kind: 'hang' };
@@ -101,6 +103,8 @@ export class FakeLlmServer {
       case 'sse': {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const [index, event] of reply.events.entries()) {
+          if (reply.stall?.index === index)
+            await new Promise((resolve) => setTimeout(resolve, reply.stall!.ms));
           if (reply.dropAfter !== undefined && index >= reply.dropAfter) {
             req.socket.destroy();
             return;
@@ -159,7 +163,12 @@ export function openAiCompletion(
 export function openAiStream(
   tokens: string[],
   toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
-  options: { delayMs?: number; dropAfter?: number; usage?: boolean } = {},
+  options: {
+    delayMs?: number;
+    dropAfter?: number;
+    usage?: boolean;
+    stall?: { index: number; ms: number };
+  } = {},
 ): FakeReply {
   const events: string[] = [
     JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] }),
@@ -227,7 +236,13 @@ export function openAiStream(
       }),
     );
   events.push('[DONE]');
-  return { kind: 'sse', events, delayMs: options.delayMs, dropAfter: options.dropAfter };
+  return {
+    kind: 'sse',
+    events,
+    delayMs: options.delayMs,
+    dropAfter: options.dropAfter,
+    stall: options.stall,
+  };
 }
 
 /** An Anthropic Messages API response body. */

@@ -2,7 +2,7 @@ import { InvalidModuleOptionsError } from '../../../common/errors/invalid-module
 import type { LlmAdapter } from '../interfaces/llm.interface.js';
 import { AnthropicLlmAdapter } from './anthropic/anthropic.adapter.js';
 import { EchoLlmAdapter } from './echo/echo.adapter.js';
-import type { LlmOptions } from './llm-options.js';
+import type { HttpLlmOptions, LlmOptions } from './llm-options.js';
 import { OpenAiLlmAdapter } from './openai/openai.adapter.js';
 
 /** Builds a built-in adapter from its options; reads `OPENAI_*`/`ANTHROPIC_API_KEY` from `env`. */
@@ -12,10 +12,10 @@ export function createLlmAdapter(
 ): LlmAdapter {
   switch (options?.provider) {
     case 'openai':
-      assertModel(options.model);
+      assertHttpOptions(options);
       return new OpenAiLlmAdapter(options, env);
     case 'anthropic':
-      assertModel(options.model);
+      assertHttpOptions(options);
       return new AnthropicLlmAdapter(options, env);
     case 'echo':
       return new EchoLlmAdapter(options);
@@ -28,12 +28,37 @@ export function createLlmAdapter(
   }
 }
 
-function assertModel(model: unknown): void {
-  if (typeof model !== 'string' || model.length === 0) {
+/** Checks an HTTP adapter's settings at bootstrap, naming the bad one. */
+function assertHttpOptions(options: HttpLlmOptions): void {
+  if (typeof options.model !== 'string' || options.model.length === 0) {
     throw new InvalidModuleOptionsError(
       'KernelModule',
       'llm.model',
       'must be a non-empty model name',
+    );
+  }
+  const counts: Array<[string, unknown, number]> = [
+    ['timeoutMs', options.timeoutMs, 1],
+    ['streamIdleTimeoutMs', options.streamIdleTimeoutMs, 1],
+    ['maxTokens', options.maxTokens, 1],
+    ['retry.maxRetries', options.retry?.maxRetries, 0],
+    ['retry.baseDelayMs', options.retry?.baseDelayMs, 0],
+    ['retry.maxDelayMs', options.retry?.maxDelayMs, 0],
+  ];
+  for (const [name, value, min] of counts) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= min)) {
+      throw new InvalidModuleOptionsError(
+        'KernelModule',
+        `llm.${name}`,
+        `must be an integer ≥ ${min}, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  if (options.temperature !== undefined && !Number.isFinite(options.temperature)) {
+    throw new InvalidModuleOptionsError(
+      'KernelModule',
+      'llm.temperature',
+      `must be a finite number, got ${JSON.stringify(options.temperature)}`,
     );
   }
 }

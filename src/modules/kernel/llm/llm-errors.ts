@@ -29,14 +29,21 @@ export class LlmRateLimitError extends LlmError {
   }
 }
 
-/** An attempt took longer than the adapter's timeout. */
+/** An attempt took longer than the adapter's timeout, or a stream went silent for too long. */
 export class LlmTimeoutError extends LlmError {
   readonly retryable = true;
   constructor(
     provider: string,
     readonly timeoutMs: number,
+    /** What did not come in time. */
+    readonly waitingFor: 'answer' | 'stream chunk' = 'answer',
   ) {
-    super(`no complete answer within ${timeoutMs} ms`, provider);
+    super(
+      waitingFor === 'answer'
+        ? `no complete answer within ${timeoutMs} ms`
+        : `the stream went silent for ${timeoutMs} ms`,
+      provider,
+    );
   }
 }
 

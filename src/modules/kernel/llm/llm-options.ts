@@ -4,8 +4,16 @@ import type { RetryPolicy } from './http/retry-policy.js';
 export interface HttpLlmOptions {
   /** The model name sent to the provider. */
   model: string;
-  /** Per-attempt timeout (default 60 s). */
+  /**
+   * Per-attempt timeout (default 60 s). A streamed answer is bound by it only until its response
+   * arrives; after that by `streamIdleTimeoutMs`.
+   */
   timeoutMs?: number;
+  /**
+   * Longest silence between two chunks of a streamed answer (default: `timeoutMs`), so a long
+   * generation that keeps streaming is never cut off, and a stalled one is.
+   */
+  streamIdleTimeoutMs?: number;
   /** Retries on 408/429/5xx/connection errors (default: 2 retries, 500 ms doubling). */
   retry?: Partial<RetryPolicy>;
   /** Sampling temperature, if set. */

@@ -27,6 +27,7 @@ export class AnthropicLlmAdapter extends HttpLlmAdapter {
       {
         provider: 'anthropic',
         timeoutMs: options.timeoutMs ?? 60_000,
+        streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? options.timeoutMs ?? 60_000,
         retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       },
       `${(options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/v1/messages`,

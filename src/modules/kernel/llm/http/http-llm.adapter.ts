@@ -42,7 +42,7 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
   }
 
   stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
-    return withRetries(this.settings, request.signal, async (signal, markStarted) => {
+    return withRetries(this.settings, request.signal, async (signal, progress) => {
       const response = await postJson(
         this.settings,
         this.url,
@@ -51,7 +51,18 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
         signal,
       );
       if (!response.body) return this.parse(await readJson(this.settings, response));
-      return this.readStream(response.body, onToken, markStarted);
+      // From here the deadline is a silence between chunks, not the whole answer: a long
+      // generation that keeps streaming is not cut off.
+      progress.heartbeat();
+      const body = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform: (chunk, controller) => {
+            progress.heartbeat();
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return this.readStream(body, onToken, progress.markStarted);
     });
   }
 }

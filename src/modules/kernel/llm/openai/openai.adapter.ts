@@ -29,6 +29,7 @@ export class OpenAiLlmAdapter extends HttpLlmAdapter {
       {
         provider: 'openai',
         timeoutMs: options.timeoutMs ?? 60_000,
+        streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? options.timeoutMs ?? 60_000,
         retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       },
       `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
