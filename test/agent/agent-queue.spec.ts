@@ -10,6 +10,7 @@ import { LlmConnectionError, LlmResponseError } from '../../src/modules/kernel/l
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
 
 const prefix = `test-bull-${process.pid}`;
@@ -109,12 +110,7 @@ describe.each(drivers)('queued runs (%s driver)', (_name, queue, runs) => {
 afterEach(async () => {
   const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteRedisKeys(redis, `${prefix}*`);
   } finally {
     await redis.quit();
   }

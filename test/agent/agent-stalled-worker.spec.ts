@@ -13,6 +13,7 @@ import type {
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { startTypeScriptChild } from '../support/child-process.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
 
 const WORKER = fileURLToPath(new URL('../support/agent-worker.child.ts', import.meta.url));
@@ -23,8 +24,7 @@ const harnesses: AgentHarness[] = [];
 
 afterAll(async () => {
   await Promise.all(harnesses.map((h) => h.close()));
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length) await redis.del(...keys);
+  await deleteRedisKeys(redis, `${prefix}*`);
   await redis.quit();
 });
 

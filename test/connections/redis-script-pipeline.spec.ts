@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { RedisScriptPipeline } from '../../src/modules/connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../src/modules/connections/redis/redis-script.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
 
 const prefix = `script-pipeline-${process.pid}-${Date.now()}`;
 const counter = (name: string) => `${prefix}:${name}`;
@@ -14,14 +15,10 @@ const failing = new RedisScript(`return redis.error_reply('BOOM from the script'
 describe('RedisScriptPipeline (real Redis)', () => {
   const client = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
 
-  beforeEach(async () => {
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length) await client.del(...keys);
-  });
+  beforeEach(() => deleteRedisKeys(client, `${prefix}:*`));
 
   afterAll(async () => {
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length) await client.del(...keys);
+    await deleteRedisKeys(client, `${prefix}:*`);
     await client.quit();
   });
 

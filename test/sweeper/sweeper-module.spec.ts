@@ -21,6 +21,7 @@ import { WorkingMemoryModule } from '../../src/modules/working-memory/working-me
 import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
 
 const prefix = `sweeper-module-${process.pid}-${Date.now()}`;
@@ -31,8 +32,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((moduleRef) => moduleRef.close()));
 });
 afterAll(async () => {
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length) await admin.del(...keys);
+  await deleteRedisKeys(admin, `${prefix}*`);
   await admin.quit();
 });
 

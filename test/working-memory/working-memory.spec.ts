@@ -12,6 +12,7 @@ import { WorkingMemoryService } from '../../src/modules/working-memory/working-m
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
 
 const prefix = `test-wm-${process.pid}:`;
 const backends: Array<[string, WorkingMemoryModuleOptions]> = [
@@ -25,12 +26,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   const redis = new Redis(TEST_REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
+  await deleteRedisKeys(redis, `${prefix}*`);
   await redis.quit();
 });
 

@@ -68,12 +68,7 @@ export async function openRunStore(
   if (!options || options.backend === 'memory')
     return { store: new InMemoryRunStore(retention), cleanup: none };
   if (options.backend === 'redis') {
-    if ('client' in options)
-      return {
-        store: new RedisRunStore(options.client, options.keyPrefix, retention),
-        cleanup: none,
-      };
-    const lease = await registry.acquireRedis(options.url);
+    const lease = await registry.useRedis(options);
     return {
       store: new RedisRunStore(lease.connection, options.keyPrefix, retention),
       cleanup: lease.release,

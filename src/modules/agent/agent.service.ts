@@ -15,6 +15,7 @@ import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
 import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
@@ -98,9 +99,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       const scheduled = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
         name: 'agent-runs',
         everyMs: sweep?.intervalMs ?? DEFAULT_RUN_SWEEP_INTERVAL_MS,
-        run: async () => {
-          while ((await runs.store.sweep(batchSize)) >= batchSize);
-        },
+        run: () => sweepInBatches((limit) => runs.store.sweep(limit), batchSize),
       });
       this.cleanups.push(() => scheduled.stop());
     }

@@ -27,11 +27,7 @@ export async function openChatMemoryStore(
     case 'memory':
       return new ChatMemoryStoreHandle(new InMemoryChatMemoryStore());
     case 'redis': {
-      if ('client' in options)
-        return new ChatMemoryStoreHandle(
-          new RedisChatMemoryStore(options.client, options.keyPrefix),
-        );
-      const lease = await registry.acquireRedis(options.url);
+      const lease = await registry.useRedis(options);
       return new ChatMemoryStoreHandle(
         new RedisChatMemoryStore(lease.connection, options.keyPrefix),
         lease.release,

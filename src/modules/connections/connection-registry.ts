@@ -93,6 +93,15 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   }
 
   /**
+   * The Redis client of a module's options: a client the user passes is used as is and never
+   * closed by the package (its lease releases nothing); a URL is opened or shared as above.
+   */
+  async useRedis(target: { client: Redis } | { url: string }): Promise<ConnectionLease<Redis>> {
+    if ('client' in target) return { connection: target.client, release: async () => undefined };
+    return this.acquireRedis(target.url);
+  }
+
+  /**
    * Pings every connection the registry holds (`SELECT 1`, Redis `PING`), for readiness checks.
    * Names are the connection keys with any password removed.
    */

@@ -10,6 +10,7 @@ import type {
   SweepScheduler,
 } from '../sweeper/interfaces/sweep-scheduler.interface.js';
 import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
 import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.js';
@@ -67,12 +68,8 @@ export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdow
       ? (this.options.sweep.batchSize ?? DEFAULT_SWEEP_BATCH)
       : DEFAULT_SWEEP_BATCH,
   ): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const removed = await this.require().store.sweepExpired(batchSize);
-      total += removed;
-      if (removed < batchSize) return total;
-    }
+    const { store } = this.require();
+    return sweepInBatches((limit) => store.sweepExpired(limit), batchSize);
   }
 
   async onModuleInit(): Promise<void> {

@@ -19,7 +19,6 @@ export type SweepQueueOpener = (queueName: string) => Promise<OpenedBullQueue>;
  */
 export class BullSweepScheduler implements SweepScheduler {
   private readonly logger = new Logger('SweepScheduler');
-  private readonly scheduled = new Set<ScheduledSweep>();
 
   constructor(private readonly openQueue: SweepQueueOpener) {}
 
@@ -41,18 +40,7 @@ export class BullSweepScheduler implements SweepScheduler {
       .catch((error: unknown) =>
         this.logger.error(`Sweep ${task.name} stopped processing: ${String(error)}`),
       );
-    const scheduled: ScheduledSweep = {
-      stop: async () => {
-        this.scheduled.delete(scheduled);
-        await opened.close();
-      },
-    };
-    this.scheduled.add(scheduled);
-    return scheduled;
-  }
-
-  /** Stops every task scheduled here (their repeatable jobs stay for the other instances). */
-  async close(): Promise<void> {
-    await Promise.all([...this.scheduled].map((scheduled) => scheduled.stop()));
+    // The repeatable job stays for the other instances; only this worker and its clients go.
+    return { stop: opened.close };
   }
 }

@@ -8,7 +8,7 @@ import type {
 /** Internal token of the opened driver and what releases its connection. */
 export const SWEEP_DRIVER = Symbol('SweepDriver');
 
-/** The driver `SweeperModule` opened, with its teardown. */
+/** The driver `SweeperModule` opened, with its teardown (run once every task has stopped). */
 export interface OpenedSweepDriver {
   scheduler: SweepScheduler;
   close(): Promise<void>;

@@ -41,13 +41,7 @@ async function openDriver(
           'the bull sweep scheduler',
         ),
       );
-      return {
-        scheduler,
-        close: async () => {
-          await scheduler.close();
-          await lease.release();
-        },
-      };
+      return { scheduler, close: lease.release };
     }
     default:
       throw new InvalidModuleOptionsError(

@@ -26,12 +26,7 @@ async function openBackend(options: WorkingMemoryModuleOptions, registry: Connec
     case 'memory':
       return { backend: new InMemoryWorkingMemoryBackend(), release: async () => undefined };
     case 'redis': {
-      if ('client' in options)
-        return {
-          backend: new RedisWorkingMemoryBackend(options.client, options.keyPrefix),
-          release: async () => undefined,
-        };
-      const lease = await registry.acquireRedis(options.url);
+      const lease = await registry.useRedis(options);
       return {
         backend: new RedisWorkingMemoryBackend(lease.connection, options.keyPrefix),
         release: lease.release,

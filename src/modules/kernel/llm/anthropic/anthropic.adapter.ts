@@ -1,6 +1,5 @@
 import type { LlmRequest, LlmResponse, TokenSink } from '../../interfaces/llm.interface.js';
 import { HttpLlmAdapter } from '../http/http-llm.adapter.js';
-import { DEFAULT_RETRY_POLICY } from '../http/retry-policy.js';
 import type { AnthropicLlmOptions } from '../llm-options.js';
 import { readAnthropicStream } from './anthropic-stream.js';
 import {
@@ -24,12 +23,8 @@ export class AnthropicLlmAdapter extends HttpLlmAdapter {
   ) {
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
     super(
-      {
-        provider: 'anthropic',
-        timeoutMs: options.timeoutMs ?? 60_000,
-        streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? options.timeoutMs ?? 60_000,
-        retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      },
+      'anthropic',
+      options,
       `${(options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/v1/messages`,
       {
         'anthropic-version': options.apiVersion ?? '2023-06-01',

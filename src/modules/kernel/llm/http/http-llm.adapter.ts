@@ -4,18 +4,34 @@ import type {
   LlmResponse,
   TokenSink,
 } from '../../interfaces/llm.interface.js';
+import type { HttpLlmOptions } from '../llm-options.js';
 import { type LlmHttpSettings, postJson, readJson, withRetries } from './llm-http-client.js';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
+
+/** Default per-attempt timeout of the HTTP adapters. */
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * What the HTTP adapters share: one POST per attempt, with the timeouts, retries and error mapping
  * of `withRetries`; a subclass gives the wire format (request body, response, stream).
  */
 export abstract class HttpLlmAdapter implements LlmAdapter {
+  protected readonly settings: LlmHttpSettings;
+
   protected constructor(
-    protected readonly settings: LlmHttpSettings,
+    provider: string,
+    options: HttpLlmOptions,
     private readonly url: string,
     private readonly headers: Record<string, string>,
-  ) {}
+  ) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.settings = {
+      provider,
+      timeoutMs,
+      streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? timeoutMs,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    };
+  }
 
   /** The request body in the provider's format. */
   protected abstract body(request: LlmRequest, stream: boolean): Record<string, unknown>;

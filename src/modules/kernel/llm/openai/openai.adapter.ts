@@ -1,6 +1,5 @@
 import type { LlmRequest, LlmResponse, TokenSink } from '../../interfaces/llm.interface.js';
 import { HttpLlmAdapter } from '../http/http-llm.adapter.js';
-import { DEFAULT_RETRY_POLICY } from '../http/retry-policy.js';
 import type { OpenAiLlmOptions } from '../llm-options.js';
 import { readOpenAiStream } from './openai-stream.js';
 import {
@@ -26,12 +25,8 @@ export class OpenAiLlmAdapter extends HttpLlmAdapter {
     const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL;
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
     super(
-      {
-        provider: 'openai',
-        timeoutMs: options.timeoutMs ?? 60_000,
-        streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? options.timeoutMs ?? 60_000,
-        retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      },
+      'openai',
+      options,
       `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
       apiKey ? { authorization: `Bearer ${apiKey}` } : {},
     );
