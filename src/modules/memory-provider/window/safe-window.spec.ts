@@ -83,6 +83,40 @@ describe('safeWindow — examples', () => {
     const input = [system('s'), user('u'), call('c'), result('c'), assistant('a')];
     expect(safeWindow(input, Infinity).output).toEqual(input);
   });
+
+  it('pairs a result with the nearest preceding call holding its id (ids reused across turns)', () => {
+    const input = [
+      user('u1'),
+      call('call_0'),
+      result('call_0'),
+      assistant('a1'),
+      user('u2'),
+      call('call_0'),
+      { role: 'tool', content: 'second', toolCallId: 'call_0' } satisfies ChatMessage,
+    ];
+    expect(safeWindow(input, Infinity).output).toEqual(input);
+  });
+
+  it('pairs results per round when one turn reuses ids in every round', () => {
+    const input = [
+      user('u'),
+      call('search_web:0', 'search_web:1'),
+      result('search_web:0'),
+      result('search_web:1'),
+      call('search_web:0'),
+      assistant('done?'),
+    ];
+    // The second round's result is missing: it gets a synthetic one, not the first round's.
+    expect(safeWindow(input, Infinity).output.map((m) => m.content)).toEqual([
+      'u',
+      null,
+      'r-search_web:0',
+      'r-search_web:1',
+      null,
+      CANCELLED_TOOL_RESULT,
+      'done?',
+    ]);
+  });
 });
 
 /** Random histories: system messages anywhere, tool rounds with several results (some missing or duplicated), orphans. */
@@ -98,6 +132,7 @@ const historyArbitrary = fc
           calls: fc.integer({ min: 1, max: 3 }),
           answered: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
           duplicate: fc.boolean(),
+          reuseIds: fc.boolean(),
         }),
       },
       { weight: 1, arbitrary: fc.constant<'orphan'>('orphan') },
@@ -110,9 +145,13 @@ const historyArbitrary = fc
       if (event === 'system') messages.push(system(`s${n}`));
       else if (event === 'user') messages.push(user(`u${n}`));
       else if (event === 'assistant') messages.push(assistant(`a${n}`));
-      else if (event === 'orphan') messages.push(result(`ghost${n}`));
+      else if (event === 'orphan') messages.push(result(n % 2 ? `ghost${n}` : 'call_0'));
       else {
-        const ids = Array.from({ length: event.calls }, (_, i) => `c${n}_${i}`);
+        // Providers reuse ids across rounds and turns (`call_0` in every response): an id is unique
+        // only within one assistant message.
+        const ids = Array.from({ length: event.calls }, (_, i) =>
+          event.reuseIds ? `call_${i}` : `c${n}_${i}`,
+        );
         messages.push(call(...ids));
         ids.forEach((id, i) => event.answered[i] && messages.push(result(id)));
         if (event.duplicate && event.answered[0]) messages.push(result(ids[0]!));
@@ -130,6 +169,22 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+describe('safeWindow — results out of place and repeated ids', () => {
+  it('drops a result separated from its call by another message, and cancels the call', () => {
+    const input = [call('call_0'), user('u'), result('call_0')];
+    expect(safeWindow(input, Infinity).output.map((m) => m.content)).toEqual([
+      null,
+      CANCELLED_TOOL_RESULT,
+      'u',
+    ]);
+  });
+
+  it('accepts one result per call when a model repeats an id inside one message', () => {
+    const input = [user('u'), call('dup', 'dup'), result('dup'), result('dup'), result('dup')];
+    expect(safeWindow(input, Infinity).output).toEqual(input.slice(0, 4));
+  });
+});
 
 describe('safeWindow — properties over random histories (windows 1..50 and Infinity)', () => {
   const check = (property: (input: ChatMessage[], window: number, output: ChatMessage[]) => void) =>
@@ -152,16 +207,29 @@ describe('safeWindow — properties over random histories (windows 1..50 and Inf
 
   it('sends no tool result before or without its call, and each call’s result once', () =>
     check((_input, _window, output) => {
-      const calls = new Set<string>();
+      const ownerOf = new Map<string, number>();
       const answered = new Set<string>();
-      for (const message of output) {
+      output.forEach((message, index) => {
         if (message.role === 'tool') {
-          expect(calls.has(message.toolCallId!)).toBe(true);
-          expect(answered.has(message.toolCallId!)).toBe(false);
-          answered.add(message.toolCallId!);
+          const owner = ownerOf.get(message.toolCallId!);
+          expect(owner).toBeDefined();
+          expect(answered.has(`${owner}/${message.toolCallId}`)).toBe(false);
+          answered.add(`${owner}/${message.toolCallId}`);
         }
-        message.toolCalls?.forEach((c) => calls.add(c.id));
-      }
+        message.toolCalls?.forEach((c) => ownerOf.set(c.id, index));
+      });
+    }));
+
+  it('sends each result of the input after the call it belongs to (nearest preceding holder of its id)', () =>
+    check((input, _window, output) => {
+      const ownerIn = (messages: readonly ChatMessage[], index: number) =>
+        messages.findLastIndex(
+          (m, i) => i < index && m.toolCalls?.some((c) => c.id === messages[index]!.toolCallId),
+        );
+      output.forEach((message, index) => {
+        if (message.role !== 'tool' || !input.includes(message)) return;
+        expect(output[ownerIn(output, index)]).toBe(input[ownerIn(input, input.indexOf(message))]);
+      });
     }));
 
   it('sends no call without all its results, right after it (with synthetic ones for missing results)', () =>

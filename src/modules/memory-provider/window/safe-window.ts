@@ -12,12 +12,14 @@ export interface WindowSplit {
 }
 
 /**
- * The safe sliding window of DESIGN §5, at any window size (`Infinity` trims nothing):
+ * The safe sliding window, at any window size (`Infinity` trims nothing):
  *
  * 1. system messages are always kept, moved to the head in their order, and not counted;
  * 2. of the rest, the newest `window` are kept;
- * 3. a tool result is only sent after its call: results left at the head by trimming, results whose
- *    call is not in the output, and repeated results of one call are dropped;
+ * 3. a tool result is only sent right after its call: results left at the head by trimming, results
+ *    whose call is not in the output, results separated from their call by another message, and
+ *    repeated results of one call are dropped. A result belongs to the nearest preceding assistant
+ *    message holding its id (ids are unique only within one message, not across rounds or turns);
  * 4. an assistant message with tool calls is never sent without all its results: a missing one is
  *    supplied as a synthetic `{"error":"cancelled"}` tool message after the call's other results;
  * 5. the current turn's user message (the last user message) is kept, right after the system
@@ -62,46 +64,76 @@ function keepNewestToolRound(
   return start <= Math.max(callIndex, roundEnd) ? callIndex : start;
 }
 
-/** Rules 3 and 4 over the kept body messages, in order. */
+/** An assistant message with tool calls, as pairing sees it. */
+interface ToolRound {
+  /** How many calls hold each id (an id is unique within a message, but a model may repeat one). */
+  expected: Map<string, number>;
+  /** How many results were paired with each id so far. */
+  answered: Map<string, number>;
+  /** Output index after which the round's missing results go: its last result, else the call. */
+  lastResult: number;
+}
+
+/**
+ * Rules 3 and 4 over the kept body messages, in order. Results of a round follow its assistant
+ * message directly (the only order providers accept), so a result belongs to the assistant message
+ * whose block of results it stands in, and only if that message holds its id: call ids are unique
+ * only within one assistant message (providers reuse `call_0` across rounds and turns), so an
+ * earlier message with the same id never claims it. A result out of place (after another message,
+ * or one result too many for its call) is dropped.
+ */
 function pairCallsWithResults(kept: readonly ChatMessage[]): ChatMessage[] {
-  const callsSeen = new Set<string>();
-  const answered = new Set<string>();
-  const results: ChatMessage[] = [];
+  const output: ChatMessage[] = [];
+  const rounds = new Map<number, ToolRound>();
+  /** The round whose block of results is still open: only tool messages came after it. */
+  let open: ToolRound | undefined;
   for (const message of kept) {
     if (message.role === 'tool') {
       const id = message.toolCallId!;
-      if (!callsSeen.has(id) || answered.has(id)) continue;
-      answered.add(id);
+      const answered = open?.answered.get(id) ?? 0;
+      if (!open || answered >= (open.expected.get(id) ?? 0)) continue;
+      open.answered.set(id, answered + 1);
+      open.lastResult = output.length;
+    } else {
+      open = undefined;
     }
-    for (const call of message.toolCalls ?? []) callsSeen.add(call.id);
-    results.push(message);
+    if (message.toolCalls?.length) {
+      const expected = new Map<string, number>();
+      for (const call of message.toolCalls) expected.set(call.id, (expected.get(call.id) ?? 0) + 1);
+      open = { expected, answered: new Map(), lastResult: output.length };
+      rounds.set(output.length, open);
+    }
+    output.push(message);
   }
-  return supplyMissingResults(results, answered);
+  return supplyMissingResults(output, rounds);
 }
 
-function supplyMissingResults(messages: ChatMessage[], answered: Set<string>): ChatMessage[] {
-  const output: ChatMessage[] = [];
+/** Rule 4: a synthetic cancelled result for each unanswered call, after its round's last result. */
+function supplyMissingResults(
+  messages: readonly ChatMessage[],
+  rounds: ReadonlyMap<number, ToolRound>,
+): ChatMessage[] {
   const pending = new Map<number, ChatMessage[]>();
-  messages.forEach((message, index) => {
-    output.push(message);
-    for (const synthetic of pending.get(index) ?? []) output.push(synthetic);
-    const missing = (message.toolCalls ?? []).filter((call) => !answered.has(call.id));
-    if (missing.length === 0) return;
-    const ids = new Set(message.toolCalls!.map((call) => call.id));
-    const lastResult = lastIndexWhere(
-      messages,
-      (m, i) => i > index && m.role === 'tool' && ids.has(m.toolCallId!),
+  for (const [index, { answered, lastResult }] of rounds) {
+    const unanswered = new Map(answered);
+    const missing = messages[index]!.toolCalls!.filter((call) => {
+      const left = unanswered.get(call.id) ?? 0;
+      unanswered.set(call.id, left - 1);
+      return left <= 0;
+    });
+    if (missing.length === 0) continue;
+    pending.set(
+      lastResult,
+      missing.map((call): ChatMessage => ({
+        role: 'tool',
+        content: CANCELLED_TOOL_RESULT,
+        toolCallId: call.id,
+        name: call.name,
+      })),
     );
-    const synthetic = missing.map((call): ChatMessage => ({
-      role: 'tool',
-      content: CANCELLED_TOOL_RESULT,
-      toolCallId: call.id,
-      name: call.name,
-    }));
-    if (lastResult < 0) output.push(...synthetic);
-    else pending.set(lastResult, [...(pending.get(lastResult) ?? []), ...synthetic]);
-  });
-  return output;
+  }
+  if (pending.size === 0) return [...messages];
+  return messages.flatMap((message, index) => [message, ...(pending.get(index) ?? [])]);
 }
 
 function lastIndexWhere<T>(
