@@ -9,6 +9,8 @@ import { KernelService } from '../../src/modules/kernel/kernel.service.js';
 import { EchoLlmAdapter } from '../../src/modules/kernel/llm/echo/echo.adapter.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type KernelHarness, bootKernel } from '../support/kernel-harness.js';
+import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { bootAgent } from '../support/agent-harness.js';
 
 const lookup: KernelToolDefinition = {
   name: 'lookup',
@@ -51,7 +53,30 @@ describe('echo model', () => {
     expect(result.message.content).toBe('Tool results: lookup returned definition of kernel.');
   });
 
-  it('replays a script, then echoes; the same input gives the same output', async () => {
+  it('gives every tool call of a conversation its own id, also under a window', async () => {
+    // With a window the model sees histories of the same length every turn: ids derived from the
+    // length repeated from turn 3 on.
+    const agent = await bootAgent(
+      { llm: { provider: 'echo' }, tools: [lookup], memory: { window: 2 } },
+      [ChatMemoryModule.forRoot({ backend: 'memory' })],
+    );
+    try {
+      const ids: string[] = [];
+      for (let turn = 0; turn < 5; turn += 1) {
+        const result = await agent.agent.run({
+          conversationId: 'echo-ids',
+          message: `/tool lookup {"word":"w${turn}"}`,
+        });
+        ids.push(...result.toolCalls.map((call) => call.id));
+      }
+      expect(ids).toHaveLength(5);
+      expect(new Set(ids).size).toBe(5);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('replays a script, then echoes; the same request gives the same output', async () => {
     const scripted = () =>
       new EchoLlmAdapter({
         script: [
@@ -59,26 +84,23 @@ describe('echo model', () => {
           { content: 'scripted answer' },
         ],
       });
+    const request = { messages: [{ role: 'user' as const, content: 'go' }], requestId: 'run-1:1' };
     const runs = await Promise.all(
-      [scripted(), scripted()].map(async (llm) => {
-        const local = await bootKernel({ llm, tools: [lookup] });
-        try {
-          const result = await local.kernel.invoke([{ role: 'user', content: 'go' }]);
-          return result.messages.map(({ role, content, toolCalls }) => ({
-            role,
-            content,
-            toolCalls,
-          }));
-        } finally {
-          await local.close();
-        }
-      }),
+      [scripted(), scripted()].map(async (llm) => [
+        (await llm.chat(request)).message,
+        (await llm.chat(request)).message,
+      ]),
     );
     expect(runs[0]).toEqual(runs[1]);
-    expect(runs[0]!.at(-1)!.content).toBe('scripted answer');
-    expect(runs[0]![1]!.toolCalls).toEqual([
-      { id: 'echo_call_1_0', name: 'lookup', arguments: '{"word":"x"}' },
+    expect(runs[0]![0]!.toolCalls).toEqual([
+      { id: 'echo_call_run-1:1_0', name: 'lookup', arguments: '{"word":"x"}' },
     ]);
+    expect(runs[0]![1]!.content).toBe('scripted answer');
+    // Through the kernel, the script drives a real tool loop.
+    harness = await bootKernel({ llm: scripted(), tools: [lookup] });
+    const result = await harness.kernel.invoke([{ role: 'user', content: 'go' }]);
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(result.message.content).toBe('scripted answer');
   });
 
   it('streams its answer word by word', async () => {

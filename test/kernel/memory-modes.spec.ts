@@ -172,10 +172,15 @@ describe('delta mode (memory filter)', () => {
     const result = await harness.kernel.invoke([{ role: 'user', content: 'hi' }]);
     expect(seen[0]).toMatch(/^ephemeral:/);
     expect(seen[1]).toBe(seen[0]);
-    expect(result.context.conversationId).toBe(seen[0]);
+    expect(result.context.conversationId).toBeUndefined();
     expect(await store.version(seen[0]!)).toBe(0);
-    await rejectionOf(harness.kernel.invoke([{ role: 'user', content: 'hi again' }]));
+    // Threading the returned context into the next invoke (a common pattern) stays ephemeral.
+    await rejectionOf(
+      harness.kernel.invoke([{ role: 'user', content: 'hi again' }], { context: result.context }),
+    );
     expect(seen[2]).toMatch(/^ephemeral:/);
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(await store.version(seen[0]!)).toBe(0);
     expect(await store.version(seen[2]!)).toBe(0);
   });
 

@@ -86,7 +86,7 @@ describe('tool loop', () => {
       conversationId: 'c-1',
       entityId: 'e-1',
       toolCallId: 'call_add',
-      idempotencyKey: `${runId}:call_add`,
+      idempotencyKey: `${runId}:0:call_add`,
     });
     expect(context!.signal).toBeInstanceOf(AbortSignal);
     expect(llm.calls[0]!.tools.sort()).toEqual(['add', 'explode', 'slow']);

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
-import type { ChatMessage, ToolCall } from '../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../chat-memory/interfaces/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import {
   assertConversationId,
@@ -113,7 +113,7 @@ export class AgentRunner {
     // Every attempt of this scope sees the history as it was when the scope began.
     const history = current.messages.slice(0, baseVersion);
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
-    const toolCalls = new Map<string, AgentToolCall>();
+    const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
     const views = new Map<string, ReturnType<LongtermSession['forStep']>>();
@@ -129,9 +129,9 @@ export class AgentRunner {
       maxToolIterations: this.deps.maxToolIterations,
       signal: input.signal,
       replay: this.replay(runId, scope, events, onEvent, session, views),
-      toolContext: (call) => {
+      toolContext: (_call, round, index) => {
         const view = session?.forStep();
-        if (view) views.set(call.id, view);
+        if (view) views.set(`${round}:${index}`, view);
         return {
           ...(view ? { longterm: view } : {}),
           ...(this.deps.workingMemory
@@ -157,7 +157,7 @@ export class AgentRunner {
       conversationId,
       reply: outcome.reply,
       messages: outcome.messages,
-      toolCalls: [...toolCalls.values()],
+      toolCalls,
       usage: outcome.usage,
       version,
       longterm: { flushed: flushed.flushed, refused: flushed.refused },
@@ -185,7 +185,10 @@ export class AgentRunner {
     return longterm.session(entityId, { seq, updatedAt: createdAt });
   }
 
-  /** Records each step under (scope, round[, call]) and serves recorded ones on later attempts. */
+  /**
+   * Records each step under (scope, round[, position of the call in the round]) and serves recorded
+   * ones on later attempts. Calls are named by position, not id: providers reuse ids across rounds.
+   */
   private replay(
     runId: string,
     scope: number,
@@ -209,13 +212,13 @@ export class AgentRunner {
         this.emit('onLlmResult', { ...events, round, response: value, replayed: hit });
         return value;
       },
-      tool: async (round, call: ToolCall, compute) => {
+      tool: async (round, index, _call, compute) => {
         const { value, hit } = await cache.step<RecordedToolStep>(
           runId,
-          `tool:${scope}:${round}:${call.id}`,
+          `tool:${scope}:${round}:${index}`,
           async () => ({
             ...(await compute()),
-            staged: views.get(call.id)?.stagedByStep() ?? [],
+            staged: views.get(`${round}:${index}`)?.stagedByStep() ?? [],
           }),
         );
         // A replayed step stages again exactly the rows it staged the first time.
@@ -231,14 +234,18 @@ export class AgentRunner {
   private observe(
     event: KernelStreamEvent,
     base: AgentEventBase,
-    toolCalls: Map<string, AgentToolCall>,
+    toolCalls: AgentToolCall[],
   ): void {
     if (event.type === 'token') this.emit('onToken', { ...base, text: event.text });
     else if (event.type === 'tool_call') {
-      toolCalls.set(event.call.id, { ...event.call });
+      toolCalls.push({ ...event.call });
       this.emit('onToolCall', { ...base, call: event.call });
     } else if (event.type === 'tool_result') {
-      const call = toolCalls.get(event.toolCallId);
+      // Results come in call order; ids repeat across rounds, so take the oldest call still waiting.
+      const call = toolCalls.find(
+        (candidate) =>
+          candidate.id === event.toolCallId && !('result' in candidate) && !('error' in candidate),
+      );
       if (call)
         Object.assign(
           call,

@@ -57,8 +57,15 @@ export interface LoopRequest {
   systemPrompts?: string[];
   maxToolIterations?: number;
   signal?: AbortSignal;
-  /** Extra fields of each tool call's context (the agent's long-term view, working memory). */
-  toolContext?: (call: ToolCall) => Pick<ToolContext, 'longterm' | 'workingMemory'>;
+  /**
+   * Extra fields of each tool call's context (the agent's long-term view, working memory). A call is
+   * named by its round and its position in the round: call ids repeat across rounds.
+   */
+  toolContext?: (
+    call: ToolCall,
+    round: number,
+    index: number,
+  ) => Pick<ToolContext, 'longterm' | 'workingMemory'>;
   /** Receives tokens and tool events. */
   onEvent?: (event: KernelStreamEvent) => void;
   /** Stream model calls (tokens go to `onEvent`); default: whether `onEvent` is given. */
@@ -73,8 +80,10 @@ export interface LoopRequest {
 /** How a caller records and replays the loop's steps. */
 export interface StepReplay {
   model(round: number, compute: () => Promise<LlmResponse>): Promise<LlmResponse>;
+  /** A tool step, named by its round and its position in the round (call ids repeat across rounds). */
   tool(
     round: number,
+    index: number,
     call: ToolCall,
     compute: () => Promise<KernelToolResult>,
   ): Promise<KernelToolResult>;
@@ -146,7 +155,14 @@ export class KernelEngine {
         signal: options.signal,
         onEvent,
       });
-      return { message: outcome.reply, messages: outcome.messages, usage: outcome.usage, context };
+      // An ephemeral id is cleared when the invoke ends: handing it back would let a caller thread
+      // it into the next invoke, where it would become a conversation that is never cleared.
+      return {
+        message: outcome.reply,
+        messages: outcome.messages,
+        usage: outcome.usage,
+        context: ephemeral ? { ...options.context } : context,
+      };
     } finally {
       if (ephemeral) await this.clearEphemeral(context.conversationId!);
     }
@@ -213,9 +229,13 @@ export class KernelEngine {
           runToolRound(
             calls,
             (call) => tools.get(call.name)?.serial ?? false,
-            (call) => {
-              const compute = () => this.runTool(call, tools.get(call.name), request, signal);
-              return request.replay ? request.replay.tool(round, call, compute) : compute();
+            (call, index) => {
+              // A call id shared by two calls of one message would share their idempotency key.
+              if (calls.findIndex((other) => other.id === call.id) !== index)
+                return Promise.resolve(duplicateCallIdResult(call));
+              const compute = () =>
+                this.runTool(call, round, index, tools.get(call.name), request, signal);
+              return request.replay ? request.replay.tool(round, index, call, compute) : compute();
             },
           ),
         toolMessage: (call: ToolCall, outcome) => ({
@@ -233,7 +253,7 @@ export class KernelEngine {
     context: KernelExecutionContext<KernelChatRequest, ChatScope>,
   ): Promise<LlmResponse> {
     const { messages, tools, toolChoice, signal, replyId } = context.request;
-    const llmRequest = { messages, tools, toolChoice, signal };
+    const llmRequest = { messages, tools, toolChoice, signal, requestId: replyId };
     const { onToken, flush } = context.scope;
     const response = onToken
       ? await this.config.llm.stream(llmRequest, onToken)
@@ -244,6 +264,8 @@ export class KernelEngine {
 
   private runTool(
     call: ToolCall,
+    round: number,
+    index: number,
     tool: RegisteredTool | undefined,
     request: LoopRequest,
     signal: AbortSignal,
@@ -257,9 +279,10 @@ export class KernelEngine {
         conversationId: request.context.conversationId,
         entityId: request.context.entityId,
         toolCallId: call.id,
-        idempotencyKey: `${request.runId}:${call.id}`,
+        // Call ids are unique only within one model message: the round makes the key unique.
+        idempotencyKey: `${request.runId}:${round}:${call.id}`,
         signal,
-        ...request.toolContext?.(call),
+        ...request.toolContext?.(call, round, index),
       },
     };
     const context = new KernelExecutionContext<KernelToolRequest, ToolScope>(
@@ -306,6 +329,13 @@ export class KernelEngine {
       );
     }
   }
+}
+
+/** The result of a call whose id an earlier call of the same message already holds: not run. */
+function duplicateCallIdResult(call: ToolCall): KernelToolResult {
+  return {
+    error: `tool call id "${call.id}" is used by an earlier call of the same message; this call was not run`,
+  };
 }
 
 /** What `getClass()` reports for a call to a tool the kernel does not have. */

@@ -25,7 +25,11 @@ export interface InvokeResult {
   messages: ChatMessage[];
   /** Summed over the invoke's model calls. */
   usage: Usage;
-  /** The context, with `conversationId` as used (an ephemeral one is reported, though cleared). */
+  /**
+   * The context as used. An ephemeral conversation id (delta mode without a `conversationId`) is
+   * not in it: that conversation is cleared when the invoke ends, so the context can be passed into
+   * the next invoke without turning the ephemeral id into a conversation that is never cleared.
+   */
   context: KernelContext;
 }
 

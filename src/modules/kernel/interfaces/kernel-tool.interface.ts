@@ -10,15 +10,18 @@ export interface ToolContext {
   runId: string;
   conversationId?: string;
   entityId?: string;
-  /** The model's id of this call. */
+  /** The model's id of this call (unique only within its model message: providers reuse `call_0`). */
   toolCallId: string;
-  /** `runId:toolCallId`: the same on every attempt of the same step. */
+  /**
+   * `runId:round:toolCallId`: the same on every attempt of the same step, and different for every
+   * call of the run (the round tells apart calls of different rounds that reuse an id).
+   */
   idempotencyKey: string;
   /** Fires when the invoke is aborted or the tool's timeout passes. */
   signal: AbortSignal;
-  /** The run's long-term memory (staged writes, overlaid reads), when the agent runs with an entity (DESIGN §8). */
+  /** The run's long-term memory (staged writes, overlaid reads), when the agent runs with an entity. */
   longterm?: LongtermRunView;
-  /** The conversation's working memory, when the app has `WorkingMemoryModule` (DESIGN §9). */
+  /** The conversation's working memory, when the app has `WorkingMemoryModule`. */
   workingMemory?: WorkingMemoryHandle;
 }
 

@@ -26,6 +26,12 @@ export interface LlmRequest {
   toolChoice?: ToolChoice;
   /** Cancels the call (and its retries). */
   signal?: AbortSignal;
+  /**
+   * A stable name of this model call: the id its reply is stored under, the same on every retry and
+   * replay of the step and unique within the conversation. An adapter that must invent ids (tool-call
+   * ids of an offline model) derives them from it.
+   */
+  requestId?: string;
 }
 
 /** What a chat model answered. */

@@ -7,18 +7,18 @@ import type { ToolCall } from '../../chat-memory/interfaces/chat-message.interfa
 export async function runToolRound<Result>(
   calls: readonly ToolCall[],
   isSerial: (call: ToolCall) => boolean,
-  run: (call: ToolCall) => Promise<Result>,
+  run: (call: ToolCall, index: number) => Promise<Result>,
 ): Promise<Result[]> {
   const started: Array<Promise<Result>> = [];
   let gate: Promise<unknown> = Promise.resolve();
-  for (const call of calls) {
+  for (const [index, call] of calls.entries()) {
     if (isSerial(call)) {
       const earlier = Promise.allSettled(started);
-      const current = earlier.then(() => run(call));
+      const current = earlier.then(() => run(call, index));
       gate = current.catch(() => undefined);
       started.push(current);
     } else {
-      started.push(gate.then(() => run(call)));
+      started.push(gate.then(() => run(call, index)));
     }
   }
   return Promise.all(started);

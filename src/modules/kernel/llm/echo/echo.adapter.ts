@@ -21,8 +21,9 @@ const TOOL_COMMAND = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
  * The offline, deterministic model. It answers from the conversation it is sent, so a demo shows
  * memory at work: it repeats the last user message and recalls earlier ones. A user message
  * `/tool <name> <json>` makes it call that tool, and once the result is back it reports it. A
- * `script` replays fixed answers first. The same input always gives the same output (tool-call ids
- * included), so replays are byte-identical.
+ * `script` replays fixed answers first. The same input always gives the same output, so replays are
+ * byte-identical. Tool-call ids derive from the request's `requestId` (the reply's message id, fixed
+ * across retries and replays, unique in the conversation) and the call's position.
  */
 export class EchoLlmAdapter implements LlmAdapter {
   private readonly script: EchoScriptStep[];
@@ -34,7 +35,8 @@ export class EchoLlmAdapter implements LlmAdapter {
   async chat(request: LlmRequest): Promise<LlmResponse> {
     if (request.signal?.aborted) throw new LlmAbortedError('echo', request.signal.reason);
     const step = this.script.shift();
-    const message = step ? scripted(step, request.messages) : echo(request.messages);
+    const ids = (index: number) => callId(request, index);
+    const message = step ? scripted(step, request.messages, ids) : echo(request.messages, ids);
     return {
       message,
       usage: usageOf(request.messages, message),
@@ -49,17 +51,24 @@ export class EchoLlmAdapter implements LlmAdapter {
   }
 }
 
-function scripted(step: EchoScriptStep, messages: ChatMessage[]): LlmResponse['message'] {
+/** Names the `index`-th tool call of a reply. */
+type CallIds = (index: number) => string;
+
+function scripted(
+  step: EchoScriptStep,
+  messages: ChatMessage[],
+  ids: CallIds,
+): LlmResponse['message'] {
   const toolCalls = (step.toolCalls ?? []).map((call, index) => ({
-    id: call.id ?? callId(messages, index),
+    id: call.id ?? ids(index),
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
   }));
   if (toolCalls.length > 0) return { role: 'assistant', content: step.content ?? null, toolCalls };
-  return { role: 'assistant', content: step.content ?? echo(messages).content };
+  return { role: 'assistant', content: step.content ?? echo(messages, ids).content };
 }
 
-function echo(messages: ChatMessage[]): LlmResponse['message'] {
+function echo(messages: ChatMessage[], ids: CallIds): LlmResponse['message'] {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { role: 'assistant', content: reportToolResults(messages) };
   const users = messages.filter((m) => m.role === 'user' && typeof m.content === 'string');
@@ -67,7 +76,7 @@ function echo(messages: ChatMessage[]): LlmResponse['message'] {
   const command = TOOL_COMMAND.exec(current.trim());
   if (command) {
     const toolCall: ToolCall = {
-      id: callId(messages, 0),
+      id: ids(0),
       name: command[1]!,
       arguments: command[2]!.trim() || '{}',
     };
@@ -93,8 +102,12 @@ function reportToolResults(messages: ChatMessage[]): string {
   return `Tool results: ${results.join('; ')}.`;
 }
 
-function callId(messages: ChatMessage[], index: number): string {
-  return `echo_call_${messages.length}_${index}`;
+/**
+ * The id of a reply's `index`-th call: from the request's stable id when the kernel or the agent
+ * gives one; called directly without it, from the length of what was sent (unique per turn only).
+ */
+function callId(request: LlmRequest, index: number): string {
+  return `echo_call_${request.requestId ?? request.messages.length}_${index}`;
 }
 
 function usageOf(messages: ChatMessage[], reply: ChatMessage): Usage {
