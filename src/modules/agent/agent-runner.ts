@@ -135,7 +135,13 @@ export class AgentRunner {
         return {
           ...(view ? { longterm: view } : {}),
           ...(this.deps.workingMemory
-            ? { workingMemory: this.deps.workingMemory.for(conversationId) }
+            ? {
+                workingMemory: this.deps.workingMemory.for(conversationId, {
+                  // Summaries go to the run cache, so a replay on any worker folds the same way.
+                  summaries: async (key, compute) =>
+                    (await cache.step(runId, `working-memory-summary:${key}`, compute)).value,
+                }),
+              }
             : {}),
         };
       },

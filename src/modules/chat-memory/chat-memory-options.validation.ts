@@ -1,4 +1,5 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
+import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import type { ChatMemoryBackend, ChatMemoryModuleOptions } from './chat-memory.options.js';
 
 const MODULE = 'ChatMemoryModule';
@@ -10,6 +11,15 @@ const BACKENDS: readonly ChatMemoryBackend[] = [
   'redis',
   'custom',
 ];
+/** The keys each backend accepts. */
+const KEYS: Record<ChatMemoryBackend, readonly string[]> = {
+  memory: ['backend'],
+  sqlite: ['backend', 'path', 'dataSource', 'migrationsRun'],
+  postgres: ['backend', 'url', 'poolSize', 'dataSource', 'migrationsRun'],
+  mysql: ['backend', 'url', 'poolSize', 'dataSource', 'migrationsRun'],
+  redis: ['backend', 'url', 'client', 'keyPrefix'],
+  custom: ['backend', 'store'],
+};
 const URL_SCHEMES: Record<string, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],
   mysql: ['mysql:', 'mariadb:'],
@@ -27,6 +37,7 @@ export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptio
   if (!BACKENDS.includes(backend as ChatMemoryBackend)) {
     fail('backend', `must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(backend)}`);
   }
+  assertKnownOptionKeys(MODULE, options, KEYS[backend as ChatMemoryBackend]);
   switch (backend as ChatMemoryBackend) {
     case 'memory':
       break;

@@ -14,6 +14,7 @@ import {
   WorkingMemoryOverflowError,
 } from './errors/working-memory.errors.js';
 import type {
+  SummaryCache,
   WorkingMemoryHandle,
   WorkingMemoryLimits,
 } from './interfaces/working-memory.interface.js';
@@ -26,6 +27,8 @@ export interface HandleSettings {
   now: () => number;
 }
 
+type BackendSnapshotOf = NonNullable<Awaited<ReturnType<WorkingMemoryBackend['snapshot']>>>;
+
 /** Conditional-write attempts of one `append` before `WorkingMemoryContentionError`. */
 const MAX_ATTEMPTS = 50;
 
@@ -36,6 +39,7 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
   constructor(
     readonly conversationId: string,
     private readonly settings: HandleSettings,
+    private readonly summaries?: SummaryCache,
   ) {
     assertConversationId(conversationId);
   }
@@ -53,7 +57,8 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
 
   async set(key: string, value: unknown): Promise<void> {
     assertKey(key);
-    await this.write(key, toJson(key, value));
+    const json = toJson(key, value);
+    await this.untilWritten(key, () => this.write(key, json));
   }
 
   async delete(key: string): Promise<void> {
@@ -66,7 +71,7 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     if (!Number.isInteger(maxItems) || maxItems < 1)
       throw new InvalidArgumentError('maxItems', 'must be a positive integer');
     const itemJson = toJson(key, item);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    await this.untilWritten(key, async () => {
       const { json, touch } = await this.settings.backend.read(
         this.conversationId,
         key,
@@ -75,11 +80,8 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
       );
       const ring = parseRing(key, json);
       const next = `[${[...ring.map((value) => JSON.stringify(value)), itemJson].slice(-maxItems).join(',')}]`;
-      if ((await this.write(key, next, touch)).status !== 'conflict') return;
-      // Another writer got in between: wait a little (jittered), read again.
-      await sleep(Math.random() * Math.min(20, 2 ** attempt));
-    }
-    throw new WorkingMemoryContentionError(key);
+      return this.write(key, next, touch);
+    });
   }
 
   async ring<T>(key: string): Promise<T[]> {
@@ -101,14 +103,25 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     return this.settings.backend.size(this.conversationId);
   }
 
+  /** Repeats a conditional write until no other writer got in between (jittered waits). */
+  private async untilWritten(key: string, attempt: () => Promise<WriteOutcome>): Promise<void> {
+    for (let n = 0; n < MAX_ATTEMPTS; n += 1) {
+      if ((await attempt()).status !== 'conflict') return;
+      await sleep(Math.random() * Math.min(20, 2 ** n));
+    }
+    throw new WorkingMemoryContentionError(key);
+  }
+
   /**
-   * Writes with the caps. Drop-oldest compaction happens inside the backend's atomic write; the
-   * summarizing compactor folds rings first and the write is tried again. A write that still does
-   * not fit throws `WorkingMemoryOverflowError` and changes nothing.
+   * Writes with the caps. Drop-oldest compaction happens inside the backend's atomic write. The
+   * summarizing compactor folds rings and the folded rings are written together with the entry in
+   * one atomic step, so a write that still does not fit throws `WorkingMemoryOverflowError` and
+   * changes nothing — neither the entry nor the rings.
    */
   private async write(key: string, json: string, expectedTouch?: number): Promise<WriteOutcome> {
     const { backend, limits, compactor, now } = this.settings;
-    const eviction = compactor instanceof DropOldestCompactor ? compactor.policy : undefined;
+    const eviction =
+      compactor instanceof DropOldestCompactor ? compactor.policyFor(limits) : undefined;
     let outcome = await backend.write(this.conversationId, {
       key,
       json,
@@ -117,16 +130,10 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
       expectedTouch,
       now: now(),
     });
-    if (
-      compactor instanceof SummarizeCompactor &&
-      (outcome.status === 'overflow' || (outcome.status === 'ok' && outcome.crossedSoftCap))
-    ) {
-      const folded = await this.foldRings(compactor);
-      if (outcome.status === 'overflow' && folded) {
-        // Folding changed the memory: a conditional write (append) must read it again.
-        if (expectedTouch !== undefined) return { status: 'conflict' };
-        outcome = await backend.write(this.conversationId, { key, json, limits, now: now() });
-      }
+    if (compactor instanceof SummarizeCompactor) {
+      if (outcome.status === 'overflow')
+        outcome = await this.writeFolded(compactor, key, json, expectedTouch, outcome);
+      else if (outcome.status === 'ok' && outcome.crossedSoftCap) await this.foldPass(compactor);
     }
     if (outcome.status === 'overflow')
       throw new WorkingMemoryOverflowError(key, outcome.attemptedBytes, limits.capBytes);
@@ -139,29 +146,65 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     return outcome;
   }
 
-  /** One pass of the summarizing compactor over every ring; true if any shrank. */
-  private async foldRings(compactor: SummarizeCompactor): Promise<boolean> {
+  /** The entry and the folded rings in one atomic write, on the memory as it was when folded. */
+  private async writeFolded(
+    compactor: SummarizeCompactor,
+    key: string,
+    json: string,
+    expectedTouch: number | undefined,
+    overflow: WriteOutcome,
+  ): Promise<WriteOutcome> {
     const snapshot = await this.settings.backend.snapshot(this.conversationId);
-    let shrank = false;
-    for (const [key, json] of snapshot?.entries ?? []) {
-      if (!json.startsWith('[')) continue;
+    if (!snapshot) return overflow;
+    if (expectedTouch !== undefined && snapshot.touch !== expectedTouch)
+      return { status: 'conflict' };
+    const also = await this.foldRings(compactor, snapshot, key);
+    if (also.length === 0) return overflow;
+    return this.settings.backend.write(this.conversationId, {
+      key,
+      json,
+      also,
+      limits: this.settings.limits,
+      expectedTouch: snapshot.touch,
+      now: this.settings.now(),
+    });
+  }
+
+  /** The soft-cap pass: folds rings, written only if nothing used the memory meanwhile. */
+  private async foldPass(compactor: SummarizeCompactor): Promise<void> {
+    const snapshot = await this.settings.backend.snapshot(this.conversationId);
+    if (!snapshot) return;
+    const [first, ...also] = await this.foldRings(compactor, snapshot);
+    if (!first) return;
+    // A conflict means another write came first: the next pass folds again.
+    await this.settings.backend.write(this.conversationId, {
+      ...first,
+      also,
+      limits: this.settings.limits,
+      expectedTouch: snapshot.touch,
+      now: this.settings.now(),
+    });
+  }
+
+  /** Every foldable ring of the snapshot folded (the entry being written and protected keys apart). */
+  private async foldRings(
+    compactor: SummarizeCompactor,
+    snapshot: BackendSnapshotOf,
+    writing?: string,
+  ): Promise<Array<{ key: string; json: string }>> {
+    const folded: Array<{ key: string; json: string }> = [];
+    for (const [key, json] of snapshot.entries) {
+      if (key === writing || !json.startsWith('[') || !compactor.mayFold(key)) continue;
       try {
-        const folded = await compactor.fold(JSON.parse(json) as unknown[]);
-        if (!folded) continue;
-        const outcome = await this.settings.backend.write(this.conversationId, {
-          key,
-          json: JSON.stringify(folded),
-          limits: this.settings.limits,
-          now: this.settings.now(),
-        });
-        shrank ||= outcome.status === 'ok';
+        const ring = await compactor.fold(JSON.parse(json) as unknown[], this.summaries);
+        if (ring) folded.push({ key, json: JSON.stringify(ring) });
       } catch (error) {
         this.logger.warn(
           `Summarizing ring "${key}" of ${this.conversationId} failed: ${String(error)}`,
         );
       }
     }
-    return shrank;
+    return folded;
   }
 }
 

@@ -6,6 +6,7 @@ import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memor
 import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
 import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
+import { validateWorkingMemoryOptions } from './working-memory-options.validation.js';
 import {
   WORKING_MEMORY_BACKEND,
   WORKING_MEMORY_OPTIONS,
@@ -48,7 +49,11 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
     imports: [...(definition.imports ?? []), ConnectionsModule],
     providers: [
       ...(definition.providers ?? []),
-      { provide: WORKING_MEMORY_OPTIONS, useExisting: WORKING_MEMORY_MODULE_OPTIONS },
+      {
+        provide: WORKING_MEMORY_OPTIONS,
+        useFactory: validateWorkingMemoryOptions,
+        inject: [WORKING_MEMORY_MODULE_OPTIONS],
+      },
       {
         provide: WORKING_MEMORY_BACKEND,
         useFactory: openBackend,
@@ -66,7 +71,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
 }
 
 /**
- * Per-conversation working memory (DESIGN §9): `WorkingMemoryModule.forRoot({ backend: 'memory' |
+ * Per-conversation working memory: `WorkingMemoryModule.forRoot({ backend: 'memory' |
  * 'redis', capBytes, compactor, ttlMs, onExpire })` provides `WorkingMemoryService`.
  */
 @Module({})

@@ -3,15 +3,15 @@ import type { DropOldestCompactor } from './compactors/drop-oldest.compactor.js'
 import type { SummarizeCompactor } from './compactors/summarize.compactor.js';
 import type { WorkingMemoryExpireHook } from './interfaces/working-memory.interface.js';
 
-/** Options of `WorkingMemoryModule.forRoot` (DESIGN §9). */
+/** Options of `WorkingMemoryModule.forRoot`; every one is validated at bootstrap. */
 export type WorkingMemoryModuleOptions = (
   | { backend: 'memory' }
   | { backend: 'redis'; url: string; keyPrefix?: string }
   | { backend: 'redis'; client: Redis; keyPrefix?: string }
 ) & {
-  /** Hard cap per conversation (default 1 MiB). */
+  /** Hard cap per conversation, in bytes of keys and values (default 1 MiB). */
   capBytes?: number;
-  /** Soft cap as a share of the hard cap (default 0.75). */
+  /** Soft cap as a share of the hard cap, in (0, 1] (default 0.75). */
   softCapRatio?: number;
   /** `DropOldestCompactor` (default), `SummarizeCompactor`, or `false` for none. */
   compactor?: DropOldestCompactor | SummarizeCompactor | false;

@@ -14,19 +14,21 @@ import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
-import type { WorkingMemoryHandle } from './interfaces/working-memory.interface.js';
+import type {
+  WorkingMemoryHandle,
+  WorkingMemoryHandleOptions,
+} from './interfaces/working-memory.interface.js';
 import { DefaultWorkingMemoryHandle, type HandleSettings } from './working-memory.handle.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
+import { DEFAULT_WORKING_MEMORY_CAP_BYTES } from './working-memory-options.validation.js';
 
 /** Internal token of the opened backend and what releases it. */
 export const WORKING_MEMORY_BACKEND = Symbol('WorkingMemoryBackend');
 /** Internal token of the module's options. */
 export const WORKING_MEMORY_OPTIONS = Symbol('WorkingMemoryOptions');
 
-const MIB = 1024 * 1024;
-
 /**
- * Per-conversation scratchpads (DESIGN §9): `for(conversationId)` gives a handle; a sweep (task
+ * Per-conversation scratchpads: `for(conversationId)` gives a handle; a sweep (task
  * `working-memory-idle`, on the app's `SWEEP_SCHEDULER` if `SweeperModule` provides one, else on an
  * in-process timer) reclaims memories idle longer than the TTL, after the optional on-expire hook —
  * and only if nothing used the memory while the hook ran.
@@ -43,7 +45,7 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
     @Inject(WORKING_MEMORY_OPTIONS) private readonly options: WorkingMemoryModuleOptions,
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {
-    const capBytes = options.capBytes ?? MIB;
+    const capBytes = options.capBytes ?? DEFAULT_WORKING_MEMORY_CAP_BYTES;
     this.settings = {
       backend: opened.backend,
       limits: { capBytes, softCapBytes: Math.floor(capBytes * (options.softCapRatio ?? 0.75)) },
@@ -53,9 +55,12 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
     };
   }
 
-  /** The scratchpad of one conversation. */
-  for(conversationId: string): WorkingMemoryHandle {
-    return new DefaultWorkingMemoryHandle(conversationId, this.settings);
+  /**
+   * The scratchpad of one conversation. `options.summaries` tells the summarizing compactor where
+   * to keep its summaries (the agent passes its run cache, so a replay folds identically).
+   */
+  for(conversationId: string, options: WorkingMemoryHandleOptions = {}): WorkingMemoryHandle {
+    return new DefaultWorkingMemoryHandle(conversationId, this.settings, options.summaries);
   }
 
   /** Reclaims memories idle past the TTL now (the sweeper's pass); returns how many were deleted. */

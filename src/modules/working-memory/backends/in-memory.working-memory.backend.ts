@@ -1,8 +1,9 @@
-import type {
-  BackendSnapshot,
-  WorkingMemoryBackend,
-  WriteOutcome,
-  WriteRequest,
+import {
+  type BackendSnapshot,
+  type WorkingMemoryBackend,
+  type WriteOutcome,
+  type WriteRequest,
+  entryBytes,
 } from './working-memory-backend.interface.js';
 
 interface Memory {
@@ -42,8 +43,10 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     };
     if (request.expectedTouch !== undefined && request.expectedTouch !== memory.touch)
       return { status: 'conflict' };
-    const bytes = Buffer.byteLength(request.json);
-    let size = memory.size - byteSize(memory.values.get(request.key)) + bytes;
+    const written = [{ key: request.key, json: request.json }, ...(request.also ?? [])];
+    let size = memory.size;
+    for (const { key, json } of written)
+      size += entryBytes(key, json) - entryBytes(key, memory.values.get(key));
     const crossedSoftCap = size > request.limits.softCapBytes;
     const evicted: string[] = [];
     if (crossedSoftCap && request.eviction) {
@@ -52,9 +55,12 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
         .sort((a, b) => a[1] - b[1])
         .map(([key]) => key)) {
         if (size <= targetBytes) break;
-        if (key === request.key || protectedPrefixes.some((prefix) => key.startsWith(prefix)))
+        if (
+          written.some((entry) => entry.key === key) ||
+          protectedPrefixes.some((prefix) => key.startsWith(prefix))
+        )
           continue;
-        size -= byteSize(memory.values.get(key));
+        size -= entryBytes(key, memory.values.get(key));
         evicted.push(key);
       }
     }
@@ -63,7 +69,10 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
       memory.values.delete(key);
       memory.uses.delete(key);
     }
-    memory.values.set(request.key, request.json);
+    for (const { key, json } of written) {
+      memory.values.set(key, json);
+      if (!memory.uses.has(key)) memory.uses.set(key, ++memory.tick);
+    }
     memory.size = size;
     this.memories.set(conversationId, memory);
     this.use(memory, request.key, request.now);
@@ -73,7 +82,7 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
   async remove(conversationId: string, key: string, now: number): Promise<void> {
     const memory = this.memories.get(conversationId);
     if (!memory?.values.has(key)) return;
-    memory.size -= byteSize(memory.values.get(key));
+    memory.size -= entryBytes(key, memory.values.get(key));
     memory.values.delete(key);
     memory.uses.delete(key);
     memory.touch += 1;
@@ -121,8 +130,4 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     memory.touch += 1;
     memory.lastUsedAt = now;
   }
-}
-
-function byteSize(json: string | undefined): number {
-  return json === undefined ? 0 : Buffer.byteLength(json);
 }

@@ -24,45 +24,66 @@ return {'', 0, touch}
 
 /**
  * KEYS: values, lru, meta. ARGV: key, json, cap, soft cap, evict (1/0), target, expected touch ('' =
- * any), now, then protected prefixes. Decides the caps and the evictions, then applies everything
- * or nothing. Returns {'ok', size, crossedSoftCap, evicted…} | {'overflow', attempted} | {'conflict'}.
+ * any), now, n, then n pairs of (key, json) written along (folded rings), then protected prefixes.
+ * An entry's size is its key's bytes plus its value's. Decides the caps and the evictions, then
+ * applies everything or nothing. Evictions go in chunks (Lua's `unpack` is bounded by its stack).
+ * Returns {'ok', size, crossedSoftCap, {evicted…}} | {'overflow', attempted} | {'conflict'}.
  */
 const WRITE = new RedisScript(`
 local touch = tonumber(redis.call('HGET', KEYS[3], 'touch') or '0')
 if ARGV[7] ~= '' and tonumber(ARGV[7]) ~= touch then return {'conflict'} end
-local size = tonumber(redis.call('HGET', KEYS[3], 'size') or '0') - redis.call('HSTRLEN', KEYS[1], ARGV[1]) + #ARGV[2]
+local written, order = {[ARGV[1]] = ARGV[2]}, {ARGV[1]}
+local n = tonumber(ARGV[9])
+for i = 0, n - 1 do
+  local k = ARGV[10 + 2 * i]
+  written[k] = ARGV[11 + 2 * i]
+  order[#order + 1] = k
+end
+local function bytes(k)
+  local len = redis.call('HSTRLEN', KEYS[1], k)
+  if len == 0 then return 0 end
+  return len + #k
+end
+local size = tonumber(redis.call('HGET', KEYS[3], 'size') or '0')
+for _, k in ipairs(order) do size = size - bytes(k) + #k + #written[k] end
 local crossed = size > tonumber(ARGV[4])
 local evicted = {}
 if crossed and ARGV[5] == '1' then
   local target = tonumber(ARGV[6])
   for _, k in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
     if size <= target then break end
-    local keep = k == ARGV[1]
-    for p = 9, #ARGV do
+    local keep = written[k] ~= nil
+    for p = 10 + 2 * n, #ARGV do
       if not keep and string.sub(k, 1, #ARGV[p]) == ARGV[p] then keep = true end
     end
     if not keep then
-      size = size - redis.call('HSTRLEN', KEYS[1], k)
+      size = size - bytes(k)
       evicted[#evicted + 1] = k
     end
   end
 end
 if size > tonumber(ARGV[3]) then return {'overflow', size} end
-if #evicted > 0 then
-  redis.call('HDEL', KEYS[1], unpack(evicted))
-  redis.call('ZREM', KEYS[2], unpack(evicted))
+for i = 1, #evicted, 1000 do
+  local last = math.min(i + 999, #evicted)
+  redis.call('HDEL', KEYS[1], unpack(evicted, i, last))
+  redis.call('ZREM', KEYS[2], unpack(evicted, i, last))
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for _, k in ipairs(order) do redis.call('HSET', KEYS[1], k, written[k]) end
+for i = 2, #order do
+  if not redis.call('ZSCORE', KEYS[2], order[i]) then
+    redis.call('ZADD', KEYS[2], redis.call('HINCRBY', KEYS[3], 'tick', 1), order[i])
+  end
+end
 local tick = redis.call('HINCRBY', KEYS[3], 'tick', 1)
 redis.call('ZADD', KEYS[2], tick, ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'touch', 1)
 redis.call('HSET', KEYS[3], 'size', size, 'last', ARGV[8])
-return {'ok', size, crossed and 1 or 0, unpack(evicted)}
+return {'ok', size, crossed and 1 or 0, evicted}
 `);
 
 /** KEYS: values, lru, meta. ARGV: key, now. */
 const REMOVE = new RedisScript(`
-local bytes = redis.call('HSTRLEN', KEYS[1], ARGV[1])
+local bytes = redis.call('HSTRLEN', KEYS[1], ARGV[1]) + #ARGV[1]
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'size', -bytes)
@@ -117,8 +138,10 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       request.eviction?.targetBytes ?? 0,
       request.expectedTouch ?? '',
       request.now,
+      request.also?.length ?? 0,
+      ...(request.also ?? []).flatMap(({ key, json }) => [key, json]),
       ...(request.eviction?.protectedPrefixes ?? []),
-    ])) as [string, ...Array<string | number>];
+    ])) as [string, number?, number?, string[]?];
     const [status, ...rest] = result;
     if (status === 'conflict') return { status };
     if (status === 'overflow') return { status, attemptedBytes: Number(rest[0]) };
@@ -127,7 +150,7 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       status: 'ok',
       sizeBytes: Number(rest[0]),
       crossedSoftCap: rest[1] === 1,
-      evicted: rest.slice(2).map(String),
+      evicted: (rest[2] ?? []).map(String),
     };
   }
 

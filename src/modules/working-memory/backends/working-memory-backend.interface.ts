@@ -1,5 +1,13 @@
 import type { WorkingMemoryLimits } from '../interfaces/working-memory.interface.js';
 
+/**
+ * The bytes an entry takes against the caps: its key's and its JSON value's UTF-8 bytes, so key
+ * names cannot bypass the cap (0 for an absent entry).
+ */
+export function entryBytes(key: string, json: string | undefined): number {
+  return json === undefined ? 0 : Buffer.byteLength(key) + Buffer.byteLength(json);
+}
+
 /** How the default compactor evicts: least recently used first, down to `targetBytes`. */
 export interface EvictionPolicy {
   targetBytes: number;
@@ -15,6 +23,11 @@ export interface WriteRequest {
   limits: WorkingMemoryLimits;
   /** Evict on crossing the soft cap (the drop-oldest compactor); absent: no eviction. */
   eviction?: EvictionPolicy;
+  /**
+   * Entries replaced in the same atomic step (the summarizing compactor's folded rings): they count
+   * toward the caps, are never evicted, and are written only if the whole write is.
+   */
+  also?: ReadonlyArray<{ key: string; json: string }>;
   /** Write only if the memory's use counter is still this (a read-modify-write such as `append`). */
   expectedTouch?: number;
   now: number;

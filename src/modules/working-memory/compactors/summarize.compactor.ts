@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LlmAdapter } from '../../kernel/interfaces/llm.interface.js';
+import type { SummaryCache } from '../interfaces/working-memory.interface.js';
 
 /** Options of {@link SummarizeCompactor}. */
 export interface SummarizeCompactorOptions {
@@ -7,7 +8,9 @@ export interface SummarizeCompactorOptions {
   /** Newest items of a ring kept as they are (default 8). */
   keepRecent?: number;
   instructions?: string;
-  /** Summaries kept in memory for replay, by content (default 1,000). */
+  /** Rings whose key starts with any of these are never folded (default none). */
+  protectedPrefixes?: string[];
+  /** Summaries kept in process memory by content, for uses outside an agent run (default 1,000). */
   cacheSize?: number;
 }
 
@@ -20,23 +23,34 @@ const DEFAULT_INSTRUCTIONS =
   'Summarize these notes for later use. Keep facts, names and numbers. Answer with the summary only.';
 
 /**
- * Opt-in compactor (DESIGN §9): folds a ring's items older than `keepRecent` into one summary item
- * through the model — only if the result is smaller. Summaries are cached by content, so a
- * replayed run folds to the same bytes without calling the model again.
+ * Opt-in compactor: folds a ring's items older than `keepRecent` into one summary item through the
+ * model — only if the result is smaller. Protected prefixes are never folded. A summary is looked up
+ * by content in the handle's summary cache (inside an agent run: the run cache, so a replay on any
+ * worker folds to the same bytes without calling the model), else in a small process-local cache.
  */
 export class SummarizeCompactor {
   readonly keepRecent: number;
-  private readonly cache = new Map<string, string>();
+  readonly protectedPrefixes: readonly string[];
+  private readonly local = new Map<string, string>();
 
   constructor(private readonly options: SummarizeCompactorOptions) {
     this.keepRecent = options.keepRecent ?? 8;
+    this.protectedPrefixes = [...(options.protectedPrefixes ?? [])];
+  }
+
+  /** Whether the ring at `key` may be folded. */
+  mayFold(key: string): boolean {
+    return !this.protectedPrefixes.some((prefix) => key.startsWith(prefix));
   }
 
   /** The ring folded, or `undefined` if there is nothing to fold or the fold is not smaller. */
-  async fold(items: unknown[]): Promise<unknown[] | undefined> {
+  async fold(items: unknown[], cache?: SummaryCache): Promise<unknown[] | undefined> {
     if (items.length <= this.keepRecent + 1) return undefined;
     const older = items.slice(0, items.length - this.keepRecent);
-    const summary = await this.summarize(JSON.stringify(older));
+    const olderJson = JSON.stringify(older);
+    const key = createHash('sha256').update(olderJson).digest('hex');
+    const compute = () => this.summarize(olderJson);
+    const summary = await (cache ? cache(key, compute) : this.cachedLocally(key, compute));
     const folded = [
       { summary } satisfies RingSummary,
       ...items.slice(items.length - this.keepRecent),
@@ -44,20 +58,23 @@ export class SummarizeCompactor {
     return JSON.stringify(folded).length < JSON.stringify(items).length ? folded : undefined;
   }
 
-  private async summarize(olderJson: string): Promise<string> {
-    const key = createHash('sha256').update(olderJson).digest('hex');
-    const cached = this.cache.get(key);
+  private async cachedLocally(key: string, compute: () => Promise<string>): Promise<string> {
+    const cached = this.local.get(key);
     if (cached !== undefined) return cached;
+    const summary = await compute();
+    this.local.set(key, summary);
+    while (this.local.size > (this.options.cacheSize ?? 1_000))
+      this.local.delete(this.local.keys().next().value!);
+    return summary;
+  }
+
+  private async summarize(olderJson: string): Promise<string> {
     const { message } = await this.options.llm.chat({
       messages: [
         { role: 'system', content: this.options.instructions ?? DEFAULT_INSTRUCTIONS },
         { role: 'user', content: olderJson },
       ],
     });
-    const summary = (message.content ?? '').trim();
-    this.cache.set(key, summary);
-    while (this.cache.size > (this.options.cacheSize ?? 1_000))
-      this.cache.delete(this.cache.keys().next().value!);
-    return summary;
+    return (message.content ?? '').trim();
   }
 }

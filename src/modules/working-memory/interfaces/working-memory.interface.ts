@@ -2,8 +2,21 @@
 export type WorkingMemoryValue = unknown;
 
 /**
- * One conversation's scratchpad (DESIGN §9). Values are JSON; the size is the sum of their bytes
- * (UTF-8 of the JSON text). `get`, `set` and `append` count as use (they move the key to the most
+ * Where a handle's summarizing compactor keeps summaries, by a digest of what was folded: `compute`
+ * runs only if none is recorded. The agent passes its run cache, so a replayed run folds the same
+ * way on any worker.
+ */
+export type SummaryCache = (key: string, compute: () => Promise<string>) => Promise<string>;
+
+/** Options of `WorkingMemoryService.for`. */
+export interface WorkingMemoryHandleOptions {
+  /** Where summaries are kept (default: the compactor's process-local cache). */
+  summaries?: SummaryCache;
+}
+
+/**
+ * One conversation's scratchpad. Values are JSON; the size is the sum of the UTF-8 bytes of every
+ * stored key and value (keys count, so names cannot bypass the cap). `get`, `set` and `append` count as use (they move the key to the most
  * recent end and keep the memory alive); `keys`, `ring` and `sizeBytes` do not.
  */
 export interface WorkingMemoryHandle {
