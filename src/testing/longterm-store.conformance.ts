@@ -24,7 +24,7 @@ export type LongtermStoreFactory = (
 ) => Promise<InstanceUnderTest<LongtermMemoryStore>>;
 
 /**
- * Registers the conformance suite of DESIGN §8 for one `LongtermMemoryStore` backend. Every test
+ * Registers the conformance suite for one `LongtermMemoryStore` backend. Every test
  * uses fresh entity ids, so it can run against a shared database; entities it wrote are erased.
  */
 export function runLongtermStoreConformance(
@@ -295,8 +295,35 @@ export function runLongtermStoreConformance(
       await s.delete(a, 'z', 9);
       await s.deleteEntity(a);
       expect(await s.search(a, '', 10)).toEqual([]);
-      expect(await s.save(row(a, 'z', 'fresh start', 0))).toEqual({ applied: true });
+      expect(await s.load(a, 'x')).toBeNull();
+      expect(await s.save(row(a, 'z', 'fresh start', 10))).toEqual({ applied: true });
+      expect(await s.search(a, '', 10)).toEqual([
+        { entityId: a, key: 'z', value: 'fresh start', seq: 10, updatedAt: 1_000 },
+      ]);
       expect((await s.load(b, 'x'))!.value).toBe(3);
+    });
+
+    it('keeps an erasure: a stale flush at or below the highest erased seq is refused', async () => {
+      const s = await store();
+      const e = entity('erase-stale');
+      await s.saveMany([row(e, 'name', 'Ada', 4), row(e, 'city', 'Paris', 6)]);
+      await s.delete(e, 'gone', 7);
+      await s.deleteEntity(e);
+      // A run that began before the erasure retries its flush afterwards: nothing comes back.
+      expect(
+        await s.saveMany([row(e, 'name', 'Ada', 7), row(e, 'email', 'ada@example.com', 5)]),
+      ).toEqual({ applied: [false, false] });
+      expect(await s.delete(e, 'city', 7)).toEqual({ applied: false });
+      expect(await s.search(e, '', 10)).toEqual([]);
+      // Erasing again keeps the mark (it never goes down); a later run's seq applies.
+      await s.deleteEntity(e);
+      expect(await s.save(row(e, 'name', 'Ada', 7))).toEqual({ applied: false });
+      expect(await s.saveMany([row(e, 'name', 'Grace', 8)])).toEqual({ applied: [true] });
+      expect((await s.load(e, 'name'))!.value).toBe('Grace');
+      if (capabilities.sharedAcrossInstances) {
+        const other = await open();
+        expect(await other.save(row(e, 'city', 'Rome', 6))).toEqual({ applied: false });
+      }
     });
 
     describe('concurrency', () => {

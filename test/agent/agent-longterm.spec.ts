@@ -221,3 +221,35 @@ describe('agent with long-term memory (PostgreSQL)', () => {
     expect((await longterm.load(entityId, 'k'))?.value).toBe('newer');
   });
 });
+
+describe('context.longterm when the run cannot use long-term memory', () => {
+  it.each([
+    [
+      'the tier is off',
+      [LongtermMemoryModule.forRoot({})],
+      'e-1',
+      /disabled.*LongtermMemoryModule\.forRoot\(\{ uri \}\)/,
+    ],
+    ['the tier is absent', [], 'e-1', /disabled/],
+    [
+      'the run has no entityId',
+      [LongtermMemoryModule.forRoot({ uri: 'memory://' })],
+      undefined,
+      /no entityId/,
+    ],
+  ])('gives the tool a clear error when %s', async (_case, extra, entityId, message) => {
+    const llm = new ScriptedLlm([rememberRound('k', 'fact'), { content: 'ok' }]);
+    harness = await bootAgent({ llm, tools: [rememberTool({ count: 0 })] }, [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+      ...extra,
+    ]);
+    const result = await harness.agent.run({
+      conversationId: `lt-off-${Date.now()}`,
+      entityId,
+      message: 'remember',
+    });
+    expect(result.toolCalls[0]!.error).toMatch(message);
+    expect(result.toolCalls[0]!.error).not.toMatch(/TypeError|undefined/);
+    expect(result.longterm).toEqual({ flushed: 0, refused: 0 });
+  });
+});

@@ -57,7 +57,15 @@ describe('LongtermMemoryModule', () => {
   }
 
   it('fails bootstrap on a malformed URI, naming the option and the grammar, before loading any driver', async () => {
-    for (const uri of ['sqlite:', 'ftp://host/x', 'not a uri', 'postgres://', 'mongodb://h/db']) {
+    for (const uri of [
+      'sqlite:',
+      'ftp://host/x',
+      'not a uri',
+      'postgres://',
+      'postgres:///db',
+      'mongodb://h/db',
+      'MEMORY://x',
+    ]) {
       const error = await rejectionOf(
         Test.createTestingModule({ imports: [LongtermMemoryModule.forRoot({ uri })] }).compile(),
       );
@@ -77,12 +85,84 @@ describe('LongtermMemoryModule', () => {
         moduleRef.get<LongtermMemoryStore>(LONGTERM_MEMORY_STORE).load('e', 'k'),
       );
       expect(error).toBeInstanceOf(LongtermMemoryDisabledError);
-      expect((error as Error).message).toContain('longtermMemory.uri');
-      expect((error as Error).message).toContain('LONGTERM_MEMORY_URI');
+      expect((error as Error).message).toContain('LongtermMemoryModule.forRoot({ uri })');
+      // The library has no environment variables: the app's own name for it is the app's to add.
+      expect((error as Error).message).not.toContain('LONGTERM_MEMORY_URI');
       expect(() => service.session('e', { seq: 1, updatedAt: 1 })).toThrow(
         LongtermMemoryDisabledError,
       );
       expect(await rejectionOf(service.nextSeq('e'))).toBeInstanceOf(LongtermMemoryDisabledError);
     }
   });
+
+  it('takes URI schemes in any case', async () => {
+    for (const uri of [
+      'MEMORY://',
+      'SQLite::memory:',
+      TEST_REDIS_URL.replace('redis:', 'REDIS:'),
+    ]) {
+      const moduleRef = await boot({ uri, keyPrefix: 'test:lt-module:' });
+      expect(moduleRef.get(LongtermMemoryService).enabled).toBe(true);
+    }
+  });
+
+  it('names the exact rule for a URI without a host', async () => {
+    const error = await rejectionOf(boot({ uri: 'postgres:///db' }));
+    expect((error as Error).message).toContain('has no host: write postgres://');
+  });
+
+  it.each([
+    [{ url: 'memory://' }, 'url', 'did you mean "uri"?'],
+    [{ uri: 'memory://', migrationRun: false }, 'migrationRun', 'did you mean "migrationsRun"?'],
+    [{ uri: 'memory://', tombstoneTtlMs: 0 }, 'tombstoneTtlMs', 'integer'],
+    [{ uri: 'memory://', defaultTtlMs: Number.NaN }, 'defaultTtlMs', 'integer'],
+    [{ uri: 'memory://', sweep: { batchSize: -1 } }, 'sweep.batchSize', 'integer'],
+    [{ uri: 'memory://', keyPrefix: 'a{b}' }, 'keyPrefix', 'hash tag'],
+  ])('refuses %j at bootstrap, naming %s', async (options, option, hint) => {
+    const error = await rejectionOf(boot(options as LongtermMemoryModuleOptions));
+    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+    expect(error).toMatchObject({ moduleName: 'LongtermMemoryModule', option });
+    expect((error as Error).message).toContain(hint);
+  });
+
+  it('keeps tombstones for tombstoneTtlMs', async () => {
+    let now = 1_000_000;
+    const moduleRef = await boot({ uri: 'memory://', tombstoneTtlMs: 500, now: () => now });
+    const store = moduleRef.get<LongtermMemoryStore>(LONGTERM_MEMORY_STORE);
+    await store.delete('e', 'k', 5);
+    expect(await store.save({ entityId: 'e', key: 'k', value: 1, seq: 4 })).toEqual({
+      applied: false,
+    });
+    now += 501;
+    expect(await store.save({ entityId: 'e', key: 'k', value: 1, seq: 4 })).toEqual({
+      applied: true,
+    });
+  });
+
+  it.each([
+    ['memory', 'memory://'],
+    ['sqlite', 'sqlite::memory:'],
+    ['postgres', TEST_POSTGRES_URL],
+    ['mysql', TEST_MYSQL_URL],
+    ['redis', TEST_REDIS_URL],
+  ])(
+    '%s: new runs take seqs above an erasure mark, stale ones are refused',
+    async (_label, uri) => {
+      const moduleRef = await boot({ uri, keyPrefix: 'test:lt-module:' });
+      const service = moduleRef.get(LongtermMemoryService);
+      const entity = `erase-${Math.random().toString(36).slice(2)}`;
+      const staleRun = await service.nextSeq(entity);
+      await service.store.save({ entityId: entity, key: 'manual', value: 1, seq: 50 });
+      await service.store.deleteEntity(entity);
+      const stale = service.session(entity, { seq: staleRun, updatedAt: 1 });
+      await stale.save('name', 'Ada');
+      expect(await stale.flush()).toMatchObject({ flushed: 0, refused: 1 });
+      const next = await service.nextSeq(entity);
+      expect(next).toBeGreaterThan(50);
+      const fresh = service.session(entity, { seq: next, updatedAt: 2 });
+      await fresh.save('name', 'Grace');
+      expect(await fresh.flush()).toMatchObject({ flushed: 1, refused: 0 });
+      expect((await service.store.load(entity, 'name'))?.value).toBe('Grace');
+    },
+  );
 });

@@ -24,6 +24,11 @@ import type { ReplayCache } from './runs/replay-cache.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
+import { UnavailableLongtermRunView } from '../longterm/session/unavailable-run-view.js';
+import {
+  LongtermMemoryDisabledError,
+  LongtermNoEntityError,
+} from '../longterm/errors/longterm.errors.js';
 
 /** What to do when another turn committed first (DESIGN §7). */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -133,7 +138,7 @@ export class AgentRunner {
         const view = session?.forStep();
         if (view) views.set(`${round}:${index}`, view);
         return {
-          ...(view ? { longterm: view } : {}),
+          longterm: view ?? this.unavailableLongterm(),
           ...(this.deps.workingMemory
             ? {
                 workingMemory: this.deps.workingMemory.for(conversationId, {
@@ -189,6 +194,15 @@ export class AgentRunner {
     );
     const { value: createdAt } = await cache.step(runId, 'createdAt', async () => Date.now());
     return longterm.session(entityId, { seq, updatedAt: createdAt });
+  }
+
+  /** The stand-in `context.longterm` of a run that cannot use the tier, saying why. */
+  private unavailableLongterm(): UnavailableLongtermRunView {
+    return new UnavailableLongtermRunView(() =>
+      this.deps.longterm?.enabled
+        ? new LongtermNoEntityError()
+        : new LongtermMemoryDisabledError('Long-term memory (context.longterm)'),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { PostgresLongtermStore } from './backends/postgres.longterm.store.js';
 import { RedisLongtermStore } from './backends/redis.longterm.store.js';
 import { InMemorySeqCounter, RedisSeqCounter, SqlSeqCounter } from './backends/seq-counters.js';
 import { SqliteLongtermStore } from './backends/sqlite.longterm.store.js';
+import { checkLongtermServer } from './backends/mariadb-version.js';
 import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-store.interface.js';
 import { type LongtermTarget, parseLongtermUri } from './longterm-uri.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
@@ -26,15 +27,17 @@ export async function openLongtermBackend(
 ): Promise<LongtermBackend | undefined> {
   const target: LongtermTarget | undefined = parseLongtermUri(options.uri);
   if (!target) return undefined;
-  const settings = { defaultTtlMs: options.defaultTtlMs, now: options.now };
+  const settings = {
+    defaultTtlMs: options.defaultTtlMs,
+    tombstoneTtlMs: options.tombstoneTtlMs,
+    now: options.now,
+  };
   const none = async () => undefined;
   switch (target.kind) {
-    case 'memory':
-      return {
-        store: new InMemoryLongtermStore(settings),
-        counter: new InMemorySeqCounter(),
-        release: none,
-      };
+    case 'memory': {
+      const counter = new InMemorySeqCounter();
+      return { store: new InMemoryLongtermStore(settings, counter), counter, release: none };
+    }
     case 'redis': {
       const lease = await registry.acquireRedis(target.url);
       return {
@@ -48,6 +51,11 @@ export async function openLongtermBackend(
         migrationsRun: options.migrationsRun ?? true,
       });
       const { dataSource, dialect } = lease.connection;
+      if (dialect === 'mysql')
+        await checkLongtermServer(dataSource).catch(async (error: unknown) => {
+          await lease.release();
+          throw error;
+        });
       const store =
         dialect === 'postgres'
           ? new PostgresLongtermStore(dataSource, settings)

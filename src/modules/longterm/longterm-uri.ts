@@ -7,7 +7,7 @@ export type LongtermTarget =
 
 /** The accepted grammar, for error messages and docs. */
 export const LONGTERM_URI_GRAMMAR =
-  'memory:// | sqlite:<path> | sqlite::memory: | postgres://… | postgresql://… | mysql://… | redis://… | rediss://…';
+  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… (schemes in any case)';
 
 /**
  * Parses `longtermMemory.uri` without loading any driver. An absent or empty URI means the tier is
@@ -23,6 +23,14 @@ export function parseLongtermUri(uri: unknown): LongtermTarget | undefined {
     );
   };
   if (typeof uri !== 'string') return fail(`must be a string, got ${typeof uri}`);
+  // Schemes are case-insensitive (RFC 3986 §3.1).
+  return parseUri(
+    uri.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (scheme) => scheme.toLowerCase()),
+    fail,
+  );
+}
+
+function parseUri(uri: string, fail: (problem: string) => never): LongtermTarget {
   if (uri === 'memory://') return { kind: 'memory' };
   if (uri.startsWith('sqlite:')) {
     const path = uri.slice('sqlite:'.length);
@@ -38,21 +46,28 @@ export function parseLongtermUri(uri: unknown): LongtermTarget | undefined {
   } catch {
     return fail(`"${redact(uri)}" is not a URI`);
   }
-  if (!parsed.hostname) return fail(`"${redact(uri)}" has no host`);
-  switch (parsed.protocol) {
-    case 'postgres:':
-    case 'postgresql:':
-      return { kind: 'sql', target: { dialect: 'postgres', url: uri } };
-    case 'mysql:':
-    case 'mariadb:':
-      return { kind: 'sql', target: { dialect: 'mysql', url: uri } };
-    case 'redis:':
-    case 'rediss:':
-      return { kind: 'redis', url: uri };
-    default:
-      return fail(`unknown scheme "${parsed.protocol}"`);
-  }
+  const dialect = SCHEMES[parsed.protocol];
+  if (parsed.protocol === 'memory:') return fail('"memory://" takes no host or path');
+  if (!dialect) return fail(`unknown scheme "${parsed.protocol}"`);
+  // TypeORM hands the URL's parts to the driver, so a host is required here even where a bare
+  // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db.
+  if (!parsed.hostname)
+    return fail(
+      `"${redact(uri)}" has no host: write ${parsed.protocol}//[user[:password]@]host[:port]/…`,
+    );
+  return dialect === 'redis'
+    ? { kind: 'redis', url: uri }
+    : { kind: 'sql', target: { dialect, url: uri } };
 }
+
+const SCHEMES: Record<string, 'postgres' | 'mysql' | 'redis' | undefined> = {
+  'postgres:': 'postgres',
+  'postgresql:': 'postgres',
+  'mysql:': 'mysql',
+  'mariadb:': 'mysql',
+  'redis:': 'redis',
+  'rediss:': 'redis',
+};
 
 function redact(uri: string): string {
   return uri.replace(/\/\/[^@/]*@/, '//***@');

@@ -10,6 +10,7 @@ import {
 } from './longterm-memory.service.js';
 import { LONGTERM_MEMORY_STORE } from './longterm.constants.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+import { validateLongtermOptions } from './longterm-options.validation.js';
 
 export const {
   ConfigurableModuleClass: ConfigurableLongtermModule,
@@ -31,7 +32,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       ...(definition.providers ?? []),
       {
         provide: LONGTERM_OPTIONS,
-        useFactory: (options: LongtermMemoryModuleOptions) => options ?? {},
+        useFactory: validateLongtermOptions,
         inject: [LONGTERM_MODULE_OPTIONS],
       },
       {
@@ -52,7 +53,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
 }
 
 /**
- * The long-term tier of DESIGN §8. `LongtermMemoryModule.forRoot({ uri })` (or `forRootAsync`)
+ * The long-term tier. `LongtermMemoryModule.forRoot({ uri })` (or `forRootAsync`)
  * provides `LONGTERM_MEMORY_STORE` (`@InjectLongtermMemoryStore()`) and `LongtermMemoryService`.
  * Without a URI the tier is off: nothing is opened, and every use throws
  * `LongtermMemoryDisabledError`.

@@ -1,13 +1,19 @@
-/** Options of `LongtermMemoryModule.forRoot` (DESIGN §8). */
+/** Options of `LongtermMemoryModule.forRoot`; every one is validated at bootstrap. */
 export interface LongtermMemoryModuleOptions {
   /**
    * Where records live: `memory://`, `sqlite:<path>` or `sqlite::memory:`, `postgres://…` /
-   * `postgresql://…`, `mysql://…` (MariaDB), `redis://…` / `rediss://…`. Absent or empty: the tier is
-   * off (no store, no I/O; every use throws `LongtermMemoryDisabledError`).
+   * `postgresql://…`, `mysql://…` (MariaDB ≥ 10.5), `redis://…` / `rediss://…` (schemes in any
+   * case). Absent or empty: the tier is off (no store, no I/O; every use throws
+   * `LongtermMemoryDisabledError`).
    */
   uri?: string;
   /** TTL of saves that give none (default: records never expire). */
   defaultTtlMs?: number;
+  /**
+   * How long a delete's tombstone guards its key against stale saves (default 7 days, the run
+   * retention). Keep it at least as long as a run can be retried.
+   */
+  tombstoneTtlMs?: number;
   /** Redis key prefix (default `agent-memory:longterm:`). */
   keyPrefix?: string;
   /**

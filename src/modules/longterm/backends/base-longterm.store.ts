@@ -33,7 +33,8 @@ export interface LongtermStoreSettings {
   now?: () => number;
   /**
    * How long a delete tombstone guards its key against stale saves (default 7 days, the run
-   * retention: no retried flush outlives it). Then the key is free again.
+   * retention: no retried flush outlives it). Then the key is free again. An entity's erasure mark
+   * (`deleteEntity`) never expires.
    */
   tombstoneTtlMs?: number;
 }
@@ -44,8 +45,9 @@ export const DEFAULT_TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * Shared front of the built-in long-term backends: validates every argument before any I/O,
  * computes canonical values and expiry, and decodes rows. A backend implements the raw, atomic
- * operations, the seq guard included (`writeBatch`: apply each row iff absent, expired, or
- * `incoming.seq >= stored.seq`, in one statement or script).
+ * operations, the seq guard included (`writeBatch`: apply each row iff its seq is above the
+ * entity's erasure mark, if any, and the row is absent, expired, or `incoming.seq >= stored.seq`,
+ * in one statement or script).
  */
 export abstract class BaseLongtermStore implements LongtermMemoryStore {
   protected readonly now: () => number;
@@ -69,7 +71,12 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     limit: number,
     now: number,
   ): Promise<StoredRow[]>;
-  protected abstract removeEntity(entityId: string): Promise<void>;
+  /**
+   * Erases the entity: deletes every row and leaves its erasure mark — the highest seq the entity
+   * had handed out (its counter) or stored — which every later write must exceed; raises the
+   * counter to the mark, so new runs take seqs above it.
+   */
+  protected abstract eraseEntity(entityId: string, now: number): Promise<void>;
   protected abstract removeExpired(limit: number, now: number): Promise<number>;
 
   async load(entityId: string, key: string): Promise<LongtermRecord | null> {
@@ -110,7 +117,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   async deleteEntity(entityId: string): Promise<void> {
     assertEntityId(entityId);
-    await this.removeEntity(entityId);
+    await this.eraseEntity(entityId, this.now());
   }
 
   async search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]> {

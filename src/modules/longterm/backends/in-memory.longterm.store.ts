@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../../../common/canonical-json.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
+import type { InMemorySeqCounter } from './seq-counters.js';
 import {
   BaseLongtermStore,
   type LongtermStoreSettings,
@@ -12,13 +13,20 @@ import {
  */
 export class InMemoryLongtermStore extends BaseLongtermStore {
   private readonly entities = new Map<string, Map<string, PreparedRecord>>();
+  /** Erasure marks: every later write of the entity must have a higher seq. */
+  private readonly erased = new Map<string, number>();
 
-  constructor(settings?: LongtermStoreSettings) {
+  /** @param counter the tier's counter, raised past an erasure mark (the module passes its own) */
+  constructor(
+    settings?: LongtermStoreSettings,
+    private readonly counter?: InMemorySeqCounter,
+  ) {
     super(settings);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     return rows.map((row) => {
+      if (row.seq <= (this.erased.get(row.entityId) ?? -1)) return false;
       const entity = this.entities.get(row.entityId) ?? new Map<string, PreparedRecord>();
       this.entities.set(row.entityId, entity);
       const stored = entity.get(row.key);
@@ -54,8 +62,12 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
       .map(toRow);
   }
 
-  protected async removeEntity(entityId: string): Promise<void> {
+  protected async eraseEntity(entityId: string): Promise<void> {
+    let mark = Math.max(this.erased.get(entityId) ?? 0, this.counter?.current(entityId) ?? 0);
+    for (const row of this.entities.get(entityId)?.values() ?? []) mark = Math.max(mark, row.seq);
     this.entities.delete(entityId);
+    this.erased.set(entityId, mark);
+    this.counter?.raise(entityId, mark);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

@@ -3,27 +3,51 @@ import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import { TOMBSTONE, toColumns } from './sql-row-format.js';
+import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, toColumns } from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, `key`, value, seq, updated_at, expires_at';
-const GUARD = '(VALUES(seq) >= seq OR expires_at <= ?)';
+const GUARD =
+  '(VALUES(seq) >= agent_longterm_records.seq OR agent_longterm_records.expires_at <= ?)';
 
 /**
- * MariaDB evaluates the assignments left to right, each seeing the columns already assigned: the
- * guard reads `seq` and `expires_at`, so `value` and `updated_at` go first, then `seq` (whose guard
- * still sees the old `expires_at`), then `expires_at` (whose guard sees the new `seq`, equal to the
- * incoming one exactly when the row applied). RETURNING gives the row as it ends up: it applied iff
- * it now holds the incoming seq (an equal seq always applies).
+ * The batch comes in as a derived table (one `SELECT ?, …` per row, `UNION ALL`) so rows at or below
+ * their entity's erasure mark can be filtered out before the insert. MariaDB evaluates the
+ * assignments left to right, each seeing the columns already assigned: the guard reads `seq` and
+ * `expires_at`, so `value` and `updated_at` go first, then `seq` (whose guard still sees the old
+ * `expires_at`), then `expires_at` (whose guard sees the new `seq`, equal to the incoming one exactly
+ * when the row applied). RETURNING gives the row as it ends up: it applied iff it now holds the
+ * incoming seq (an equal seq always applies); a filtered row is not returned.
  */
 function writeSql(rows: number): string {
-  return `INSERT INTO agent_longterm_records (${COLUMNS}) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}
+  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x';
+  return `INSERT INTO agent_longterm_records (${COLUMNS})
+    SELECT b.e, b.k, b.v, b.s, b.u, b.x FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
+    WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
+      WHERE m.entity_id = b.e AND m.\`key\` = '${ERASURE_MARK_KEY}' AND m.seq >= b.s)
     ON DUPLICATE KEY UPDATE
-      value = IF(${GUARD}, VALUES(value), value),
-      updated_at = IF(${GUARD}, VALUES(updated_at), updated_at),
-      seq = IF(${GUARD}, VALUES(seq), seq),
-      expires_at = IF(${GUARD}, VALUES(expires_at), expires_at)
+      value = IF(${GUARD}, VALUES(value), agent_longterm_records.value),
+      updated_at = IF(${GUARD}, VALUES(updated_at), agent_longterm_records.updated_at),
+      seq = IF(${GUARD}, VALUES(seq), agent_longterm_records.seq),
+      expires_at = IF(${GUARD}, VALUES(expires_at), agent_longterm_records.expires_at)
     RETURNING entity_id, \`key\`, seq`;
 }
+
+/** The erasure, statement by statement in one transaction (parameters: see each). */
+const ERASE = {
+  /** entity ×2 → the mark: the highest stored seq (old mark included) or counter value. */
+  mark: `SELECT GREATEST(
+      (SELECT COALESCE(MAX(seq), 0) FROM agent_longterm_records WHERE entity_id = ?),
+      (SELECT COALESCE(MAX(value), 0) FROM agent_longterm_counters WHERE entity_id = ?)) AS mark`,
+  /** entity */
+  removeRows: `DELETE FROM agent_longterm_records WHERE entity_id = ? AND \`key\` <> '${ERASURE_MARK_KEY}'`,
+  /** entity, mark, now */
+  setMark: `INSERT INTO agent_longterm_records (${COLUMNS})
+    VALUES (?, '${ERASURE_MARK_KEY}', '${TOMBSTONE}', ?, ?, ${NEVER_EXPIRES})
+    ON DUPLICATE KEY UPDATE seq = VALUES(seq), updated_at = VALUES(updated_at)`,
+  /** entity, mark */
+  raiseCounter: `INSERT INTO agent_longterm_counters (entity_id, value) VALUES (?, ?)
+    ON DUPLICATE KEY UPDATE value = GREATEST(value, VALUES(value))`,
+} as const;
 
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
 const SQL = {
@@ -32,15 +56,14 @@ const SQL = {
     WHERE entity_id = ? AND \`key\` >= ? AND \`key\` < ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
-  removeEntity: 'DELETE FROM agent_longterm_records WHERE entity_id = ?',
   removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
 } as const;
 
 /**
  * Long-term store on MariaDB ≥ 10.5 (binary `VARBINARY` keys: byte, i.e. code-point, order; no
  * pad). `saveMany` is one `INSERT … ON DUPLICATE KEY UPDATE` with `IF(guard, …)` per column and
- * MariaDB's `RETURNING` for the per-row verdict. MySQL 8 has no `INSERT … RETURNING`: not supported
- * for this store.
+ * MariaDB's `RETURNING` for the per-row verdict. MySQL has no `INSERT … RETURNING`: the module
+ * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   constructor(
@@ -67,6 +90,17 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       ]),
     );
     return rows.map((row) => finalSeq.get(JSON.stringify([row.entityId, row.key])) === row.seq);
+  }
+
+  protected async eraseEntity(entityId: string, now: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [{ mark }] = (await manager.query(ERASE.mark, [entityId, entityId])) as [
+        { mark: string | number },
+      ];
+      await manager.query(ERASE.removeRows, [entityId]);
+      await manager.query(ERASE.setMark, [entityId, Number(mark), now]);
+      await manager.query(ERASE.raiseCounter, [entityId, Number(mark)]);
+    });
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

@@ -3,15 +3,21 @@ import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import { TOMBSTONE, toColumns } from './sql-row-format.js';
+import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, toColumns } from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
 
 const SQL = {
-  /** The seq guard in the upsert's WHERE: rows it skips are not returned, so RETURNING lists what applied. */
+  /**
+   * Rows at or below their entity's erasure mark are filtered out before the insert; the seq guard
+   * is in the upsert's WHERE. Rows either skips are not returned, so RETURNING lists what applied.
+   */
   write: `INSERT INTO agent_longterm_records AS r (${COLUMNS})
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+    SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+      AS u(entity_id, key, value, seq, updated_at, expires_at)
+    WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
+      WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
       updated_at = excluded.updated_at, expires_at = excluded.expires_at
     WHERE excluded.seq >= r.seq OR r.expires_at <= $7
@@ -21,7 +27,21 @@ const SQL = {
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
-  removeEntity: 'DELETE FROM agent_longterm_records WHERE entity_id = $1',
+  /**
+   * One statement: the mark is the highest of the old mark, every stored seq and the counter; the
+   * rows go, the mark row stays (raised), the counter is raised to the mark.
+   */
+  erase: `WITH mark AS (
+      SELECT GREATEST(
+        (SELECT COALESCE(max(seq), 0) FROM agent_longterm_records WHERE entity_id = $1),
+        (SELECT COALESCE(max(value), 0) FROM agent_longterm_counters WHERE entity_id = $1)) AS seq),
+    gone AS (DELETE FROM agent_longterm_records WHERE entity_id = $1 AND key <> '${ERASURE_MARK_KEY}'),
+    counter AS (INSERT INTO agent_longterm_counters (entity_id, value) SELECT $1, seq FROM mark
+      ON CONFLICT (entity_id) DO UPDATE
+      SET value = GREATEST(agent_longterm_counters.value, excluded.value))
+    INSERT INTO agent_longterm_records (${COLUMNS})
+    SELECT $1, '${ERASURE_MARK_KEY}', '${TOMBSTONE}', seq, $2, ${NEVER_EXPIRES} FROM mark
+    ON CONFLICT (entity_id, key) DO UPDATE SET seq = excluded.seq, updated_at = excluded.updated_at`,
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;
@@ -47,6 +67,10 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
     // U+0000 is in no id or key: it separates them safely.
     const done = new Set(applied.map((row) => `${row.entity_id}\u0000${row.key}`));
     return rows.map((row) => done.has(`${row.entityId}\u0000${row.key}`));
+  }
+
+  protected async eraseEntity(entityId: string, now: number): Promise<void> {
+    await this.sql('lt_erase', SQL.erase, [entityId, now]);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

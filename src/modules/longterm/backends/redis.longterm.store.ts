@@ -8,6 +8,7 @@ import {
   type StoredRow,
 } from './base-longterm.store.js';
 import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
+import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.js';
 
 /**
  * A record is one hash field: `seq:updatedAt:expiresAt:value` (value last; an empty value is a
@@ -15,13 +16,15 @@ import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
  * lost in Lua.
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
- * sorted set (only rows that expire). ARGV: now, never, then the batch packed as one JSON array of
+ * sorted set (only rows that expire), erasure mark (a seq every write must exceed, if set). ARGV:
+ * now, never, then the batch packed as one JSON array of
  * strings, five per row: key, seq, updatedAt, expiresAt, value (one argument decoded by cjson costs
  * far less, on both ends, than five thousand). Reads every stored row at once, decides each with the
  * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
  */
 const WRITE = new RedisScript(`
 local now, never = tonumber(ARGV[1]), ARGV[2]
+local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local batch = cjson.decode(ARGV[3])
 local n = #batch / 5
 local function each(command, key, items, width)
@@ -41,9 +44,9 @@ local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 for i = 1, n do
   local at = i * 5 - 4
   local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
-  local ok, previous, wasLive = true, nil, false
+  local ok, previous, wasLive = tonumber(seq) > erased, nil, false
   local record = stored[i]
-  if record then
+  if record and ok then
     local storedSeq, storedExpiry, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
     previous = storedExpiry
     wasLive = valueAt <= #record
@@ -104,6 +107,25 @@ end
 return out
 `);
 
+/**
+ * KEYS: records hash, live-keys set, expiry set, erasure mark, counter. Erases the entity: the mark
+ * becomes the highest of the old mark, the counter and every stored seq (tombstones included); the
+ * counter is raised to it. Numbers stay below 2^53, exact in Lua's doubles.
+ */
+const ERASE = new RedisScript(`
+local mark = tonumber(redis.call('GET', KEYS[4]) or '0')
+local counter = tonumber(redis.call('GET', KEYS[5]) or '0')
+if counter > mark then mark = counter end
+for _, record in ipairs(redis.call('HVALS', KEYS[1])) do
+  local seq = tonumber(string.match(record, '^(%d+):'))
+  if seq > mark then mark = seq end
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('SET', KEYS[4], string.format('%.0f', mark))
+if counter < mark then redis.call('SET', KEYS[5], string.format('%.0f', mark)) end
+return 1
+`);
+
 /** KEYS: records hash, live-keys set, expiry set. ARGV: now, limit. Removes expired rows. */
 const SWEEP = new RedisScript(`
 local keys = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -116,8 +138,8 @@ return #keys
 `);
 
 /**
- * Long-term store on Redis. Per entity (keys hash-tagged `{entityId}`, so each script's keys share a
- * cluster slot): a hash of records, a sorted set of live keys (search is `ZRANGEBYLEX`: byte order,
+ * Long-term store on Redis. Per entity (keys hash-tagged with a digest of the entity id, so each
+ * script's keys share a cluster slot whatever the id holds): a hash of records, a sorted set of live keys (search is `ZRANGEBYLEX`: byte order,
  * literal prefix, no `KEYS`/`HSCAN`) and a sorted set by expiry. The seq guard runs in one Lua script
  * per entity; a batch over several entities is one pipeline (one round trip). A set of entities
  * feeds the sweeper.
@@ -125,7 +147,7 @@ return #keys
 export class RedisLongtermStore extends BaseLongtermStore {
   constructor(
     private readonly client: Redis,
-    private readonly keyPrefix = 'agent-memory:longterm:',
+    private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,
     settings?: LongtermStoreSettings,
   ) {
     super(settings);
@@ -152,7 +174,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
         );
       }
       pipeline
-        .script(WRITE, this.keys(entityId), [now, NEVER_EXPIRES, JSON.stringify(packed)])
+        .script(WRITE, this.writeKeys(entityId), [now, NEVER_EXPIRES, JSON.stringify(packed)])
         .command('sadd', this.entitiesKey(), entityId);
     }
     const results = await pipeline.exec();
@@ -165,7 +187,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
-    const record = await this.client.hget(this.recordsKey(entityId), key);
+    const record = await this.client.hget(this.entityKeys(entityId).records, key);
     const row = record === null ? null : parse(entityId, key, record);
     return row && row.value !== TOMBSTONE && (row.expiresAt === null || row.expiresAt > now)
       ? row
@@ -179,7 +201,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
     limit: number,
     now: number,
   ): Promise<StoredRow[]> {
-    const flat = (await SEARCH.run(this.client, this.keys(entityId).slice(0, 2), [
+    const flat = (await SEARCH.run(this.client, this.rowKeys(entityId).slice(0, 2), [
       `[${lower}`,
       upper === undefined ? '+' : `(${upper}`,
       now,
@@ -191,8 +213,9 @@ export class RedisLongtermStore extends BaseLongtermStore {
     return rows;
   }
 
-  protected async removeEntity(entityId: string): Promise<void> {
-    await this.client.del(...this.keys(entityId));
+  protected async eraseEntity(entityId: string): Promise<void> {
+    const keys = this.entityKeys(entityId);
+    await ERASE.run(this.client, [...this.rowKeys(entityId), keys.erased, keys.counter], []);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
@@ -203,24 +226,30 @@ export class RedisLongtermStore extends BaseLongtermStore {
       cursor = next;
       for (const entityId of entities) {
         if (removed >= limit) return removed;
-        removed += (await SWEEP.run(this.client, this.keys(entityId), [
+        removed += (await SWEEP.run(this.client, this.rowKeys(entityId), [
           now,
           limit - removed,
         ])) as number;
-        if ((await this.client.exists(this.recordsKey(entityId))) === 0)
+        if ((await this.client.exists(this.entityKeys(entityId).records)) === 0)
           await this.client.srem(this.entitiesKey(), entityId);
       }
     } while (cursor !== '0');
     return removed;
   }
 
-  private recordsKey(entityId: string): string {
-    return `${this.keyPrefix}{${entityId}}:records`;
+  private entityKeys(entityId: string) {
+    return longtermRedisKeys(this.keyPrefix, entityId);
   }
 
-  private keys(entityId: string): [string, string, string] {
-    const base = `${this.keyPrefix}{${entityId}}`;
-    return [`${base}:records`, `${base}:keys`, `${base}:expiry`];
+  /** Records hash, live-keys set, expiry set. */
+  private rowKeys(entityId: string): [string, string, string] {
+    const keys = this.entityKeys(entityId);
+    return [keys.records, keys.live, keys.expiry];
+  }
+
+  /** The row keys and the erasure mark. */
+  private writeKeys(entityId: string): string[] {
+    return [...this.rowKeys(entityId), this.entityKeys(entityId).erased];
   }
 
   private entitiesKey(): string {

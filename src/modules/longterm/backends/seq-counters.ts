@@ -4,6 +4,7 @@ import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-e
 import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import type { SeqCounter } from '../interfaces/longterm-store.interface.js';
 import { assertEntityId } from '../validation/longterm-arguments.js';
+import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.js';
 
 /** Process-local counters (`memory://`). */
 export class InMemorySeqCounter implements SeqCounter {
@@ -14,6 +15,16 @@ export class InMemorySeqCounter implements SeqCounter {
     const value = (this.values.get(entityId) ?? 0) + 1;
     this.values.set(entityId, value);
     return value;
+  }
+
+  /** The last value handed out (0 if none). */
+  current(entityId: string): number {
+    return this.values.get(entityId) ?? 0;
+  }
+
+  /** Makes the next value at least `floor + 1` (an erasure mark). */
+  raise(entityId: string, floor: number): void {
+    if (this.current(entityId) < floor) this.values.set(entityId, floor);
   }
 }
 
@@ -54,11 +65,11 @@ export class SqlSeqCounter implements SeqCounter {
 export class RedisSeqCounter implements SeqCounter {
   constructor(
     private readonly client: Redis,
-    private readonly keyPrefix = 'agent-memory:longterm:',
+    private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,
   ) {}
 
   async next(entityId: string): Promise<number> {
     assertEntityId(entityId);
-    return this.client.incr(`${this.keyPrefix}{${entityId}}:seq`);
+    return this.client.incr(longtermRedisKeys(this.keyPrefix, entityId).counter);
   }
 }

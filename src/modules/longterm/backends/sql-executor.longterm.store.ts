@@ -14,8 +14,6 @@ export interface LongtermReadSql {
   range: string;
   /** entity, lower, now, limit */
   rangeToEnd: string;
-  /** entity */
-  removeEntity: string;
 }
 
 /** The reads PostgreSQL and MariaDB share: the same statements, in each one's SQL. */
@@ -60,9 +58,5 @@ export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
             limit,
           ]);
     return rows.map(fromColumns);
-  }
-
-  protected async removeEntity(entityId: string): Promise<void> {
-    await this.sql('lt_remove_entity', this.reads.removeEntity, [entityId]);
   }
 }

@@ -7,6 +7,13 @@ export const NEVER_EXPIRES = Number.MAX_SAFE_INTEGER;
 /** The stored value of a delete tombstone (canonical JSON is never empty). */
 export const TOMBSTONE = '';
 
+/**
+ * The key of an entity's erasure mark row: its `seq` is the mark every later write must exceed.
+ * Keys are never empty, so the mark cannot collide with a record; its value is a tombstone, so no
+ * read returns it, and it never expires.
+ */
+export const ERASURE_MARK_KEY = '';
+
 /** A prepared record in column form. */
 export function toColumns(row: PreparedRecord): [string, string, string, number, number, number] {
   return [

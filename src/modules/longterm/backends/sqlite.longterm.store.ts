@@ -7,7 +7,13 @@ import {
   type LongtermStoreSettings,
   type StoredRow,
 } from './base-longterm.store.js';
-import { TOMBSTONE, fromColumns, toColumns } from './sql-row-format.js';
+import {
+  ERASURE_MARK_KEY,
+  NEVER_EXPIRES,
+  TOMBSTONE,
+  fromColumns,
+  toColumns,
+} from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
@@ -20,17 +26,28 @@ const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
 export class SqliteLongtermStore extends BaseLongtermStore {
   private readonly db: SqliteHandle;
   private readonly statements: Record<
-    'write' | 'one' | 'range' | 'rangeToEnd' | 'removeEntity' | 'removeExpired',
+    | 'write'
+    | 'one'
+    | 'range'
+    | 'rangeToEnd'
+    | 'removeExpired'
+    | 'mark'
+    | 'removeRows'
+    | 'setMark'
+    | 'raiseCounter',
     Statement<unknown[]>
   >;
   private readonly writeTransaction: (rows: PreparedRecord[], now: number) => boolean[];
+  private readonly eraseTransaction: (entityId: string, now: number) => void;
 
   constructor(dataSource: DataSource, settings?: LongtermStoreSettings) {
     super(settings);
     this.db = sqliteHandle(dataSource);
     this.statements = {
-      write: this.db
-        .prepare(`INSERT INTO agent_longterm_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+      // Nothing is inserted at or below the entity's erasure mark; the seq guard is the upsert's WHERE.
+      write: this.db.prepare(`INSERT INTO agent_longterm_records (${COLUMNS})
+        SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records
+          WHERE entity_id = ? AND key = '${ERASURE_MARK_KEY}' AND seq >= ?)
         ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
           updated_at = excluded.updated_at, expires_at = excluded.expires_at
         WHERE excluded.seq >= agent_longterm_records.seq OR agent_longterm_records.expires_at <= ?
@@ -42,14 +59,39 @@ export class SqliteLongtermStore extends BaseLongtermStore {
         WHERE entity_id = ? AND key >= ? AND key < ? AND ${LIVE} ORDER BY key LIMIT ?`),
       rangeToEnd: this.db.prepare(`SELECT ${COLUMNS} FROM agent_longterm_records
         WHERE entity_id = ? AND key >= ? AND ${LIVE} ORDER BY key LIMIT ?`),
-      removeEntity: this.db.prepare('DELETE FROM agent_longterm_records WHERE entity_id = ?'),
+      mark: this.db
+        .prepare(
+          `SELECT max(
+            (SELECT coalesce(max(seq), 0) FROM agent_longterm_records WHERE entity_id = ?),
+            (SELECT coalesce(max(value), 0) FROM agent_longterm_counters WHERE entity_id = ?))`,
+        )
+        .pluck(),
+      removeRows: this.db.prepare(
+        `DELETE FROM agent_longterm_records WHERE entity_id = ? AND key <> '${ERASURE_MARK_KEY}'`,
+      ),
+      setMark: this.db.prepare(`INSERT INTO agent_longterm_records (${COLUMNS})
+        VALUES (?, '${ERASURE_MARK_KEY}', '${TOMBSTONE}', ?, ?, ${NEVER_EXPIRES})
+        ON CONFLICT (entity_id, key) DO UPDATE SET seq = excluded.seq, updated_at = excluded.updated_at`),
+      raiseCounter: this.db
+        .prepare(`INSERT INTO agent_longterm_counters (entity_id, value) VALUES (?, ?)
+        ON CONFLICT (entity_id) DO UPDATE SET value = max(value, excluded.value)`),
       removeExpired: this.db.prepare(`DELETE FROM agent_longterm_records WHERE rowid IN (
         SELECT rowid FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?)`),
     };
     const transaction = this.db.transaction((rows: PreparedRecord[], now: number) =>
-      rows.map((row) => this.statements.write.get(...toColumns(row), now) !== undefined),
+      rows.map(
+        (row) =>
+          this.statements.write.get(...toColumns(row), row.entityId, row.seq, now) !== undefined,
+      ),
     );
     this.writeTransaction = (rows, now) => transaction.immediate(rows, now);
+    const erase = this.db.transaction((entityId: string, now: number) => {
+      const mark = Number(this.statements.mark.get(entityId, entityId));
+      this.statements.removeRows.run(entityId);
+      this.statements.setMark.run(entityId, mark, now);
+      this.statements.raiseCounter.run(entityId, mark);
+    });
+    this.eraseTransaction = (entityId, now) => erase.immediate(entityId, now);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -75,8 +117,8 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     return (rows as Array<Record<string, unknown>>).map(fromColumns);
   }
 
-  protected async removeEntity(entityId: string): Promise<void> {
-    this.statements.removeEntity.run(entityId);
+  protected async eraseEntity(entityId: string, now: number): Promise<void> {
+    this.eraseTransaction(entityId, now);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {

@@ -1,10 +1,14 @@
 import { AgentMemoryError } from '../../../common/errors/agent-memory.error.js';
 
-/** The long-term tier is off (no URI) and something used it. The HTTP edge maps it to 503. */
+/**
+ * The long-term tier is off (`LongtermMemoryModule` without a URI, or not imported) and something
+ * used it. An app that configures the URI from its own setting names that setting in `hint`.
+ */
 export class LongtermMemoryDisabledError extends AgentMemoryError {
-  constructor(what = 'Long-term memory') {
+  constructor(what = 'Long-term memory', hint?: string) {
     super(
-      `${what} is disabled: set longtermMemory.uri (LongtermMemoryModule.forRoot({ uri })) or the LONGTERM_MEMORY_URI variable`,
+      `${what} is disabled: give LongtermMemoryModule.forRoot({ uri }) a URI (e.g. sqlite:./data/memory.sqlite or postgres://…)` +
+        (hint ? `; ${hint}` : ''),
     );
   }
 }
@@ -20,6 +24,15 @@ export class LongtermFlushError extends AgentMemoryError {
     super(
       `Flushing long-term rows of entity "${entityId}" failed (keys ${keys.map((k) => `"${k}"`).join(', ')}): ${String(cause)}`,
       { cause },
+    );
+  }
+}
+
+/** A tool used `context.longterm` in a run without an `entityId`: long-term memory is entity-scoped. */
+export class LongtermNoEntityError extends AgentMemoryError {
+  constructor() {
+    super(
+      'This run has no entityId, and long-term memory is kept per entity: pass entityId to AgentService.run() to use context.longterm',
     );
   }
 }

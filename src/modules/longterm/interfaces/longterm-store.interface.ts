@@ -2,7 +2,7 @@
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A long-term memory record, as stored and returned (DESIGN §8). */
+/** A long-term memory record, as stored and returned. */
 export interface LongtermRecord {
   entityId: string;
   key: string;
@@ -29,7 +29,7 @@ export interface LongtermSaveInput {
 }
 
 /**
- * Entity-scoped key/value records with seq-guarded writes (DESIGN §8). Every argument is validated
+ * Entity-scoped key/value records with seq-guarded writes. Every argument is validated
  * before any I/O; every guard is decided atomically by the backend.
  */
 export interface LongtermMemoryStore {
@@ -40,7 +40,12 @@ export interface LongtermMemoryStore {
   saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }>;
   /** A seq-guarded tombstone: a stale save cannot bring the row back. */
   delete(entityId: string, key: string, seq: number): Promise<{ applied: boolean }>;
-  /** Erases every record (and tombstone) of the entity. */
+  /**
+   * Erases every record and tombstone of the entity, and leaves an erasure mark holding the highest
+   * seq the entity had handed out (its counter) or stored: any later save or delete at or below it
+   * (a stale flush of a run that began before the erasure) is refused, reported like a stale seq.
+   * The entity's counter is raised to the mark, so new runs take seqs above it.
+   */
   deleteEntity(entityId: string): Promise<void>;
   /** Live records whose key starts with `prefix` (literally, case-sensitively), in code-point order. */
   search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]>;

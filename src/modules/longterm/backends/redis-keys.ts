@@ -1,0 +1,30 @@
+import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+
+/** The default key prefix of the long-term store and its counters on Redis. */
+export const DEFAULT_LONGTERM_REDIS_PREFIX = 'agent-memory:longterm:';
+
+/** The Redis keys of one entity, hash-tagged so every script's keys share a cluster slot. */
+export interface LongtermRedisKeys {
+  /** Hash: key → `seq:updatedAt:expiresAt:value`. */
+  records: string;
+  /** Sorted set of live keys (all scores 0: lexicographic byte order). */
+  live: string;
+  /** Sorted set of expiring keys by expiry. */
+  expiry: string;
+  /** The entity's seq counter (`INCR`). */
+  counter: string;
+  /** The entity's erasure mark (highest erased seq). */
+  erased: string;
+}
+
+/** The keys of `entityId` under `prefix` (the store and the counter share them). */
+export function longtermRedisKeys(prefix: string, entityId: string): LongtermRedisKeys {
+  const base = `${prefix}${redisHashTag(entityId)}`;
+  return {
+    records: `${base}:records`,
+    live: `${base}:keys`,
+    expiry: `${base}:expiry`,
+    counter: `${base}:seq`,
+    erased: `${base}:erased`,
+  };
+}

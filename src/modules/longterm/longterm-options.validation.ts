@@ -1,0 +1,33 @@
+import { OptionChecker } from '../../common/options/option-checker.js';
+import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+import { parseLongtermUri } from './longterm-uri.js';
+
+const KEYS = [
+  'uri',
+  'defaultTtlMs',
+  'tombstoneTtlMs',
+  'keyPrefix',
+  'sweep',
+  'migrationsRun',
+  'now',
+] as const;
+
+/**
+ * Checks `LongtermMemoryModule` options at bootstrap (the URI is parsed without loading a driver)
+ * and returns them typed, or throws `InvalidModuleOptionsError` naming the option at fault.
+ */
+export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOptions {
+  const check = new OptionChecker('LongtermMemoryModule');
+  const options = check.object(value ?? {});
+  check.keys(options, KEYS);
+  parseLongtermUri(options.uri);
+  check.integer('defaultTtlMs', options.defaultTtlMs, 1);
+  check.integer('tombstoneTtlMs', options.tombstoneTtlMs, 1);
+  check.string('keyPrefix', options.keyPrefix);
+  if (typeof options.keyPrefix === 'string' && /[{}]/.test(options.keyPrefix))
+    check.fail('keyPrefix', 'must not hold "{" or "}" (they would break the cluster hash tag)');
+  check.sweep('sweep', options.sweep);
+  check.boolean('migrationsRun', options.migrationsRun);
+  check.function('now', options.now);
+  return options as LongtermMemoryModuleOptions;
+}
