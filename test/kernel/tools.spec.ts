@@ -15,6 +15,7 @@ import { KernelModule } from '../../src/modules/kernel/kernel.module.js';
 import { KernelTool } from '../../src/modules/kernel/tools/kernel-tool.decorator.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type KernelHarness, bootKernel } from '../support/kernel-harness.js';
+import { bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 
 const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -206,6 +207,34 @@ describe('tool loop', () => {
         harness.kernel.invoke([{ role: 'user', content: 'x' }], { tools: ['missing'] }),
       ),
     ).toBeInstanceOf(UnknownToolError);
+  });
+
+  it('adds plain tool objects to the discovered tools when no name is listed (kernel and agent)', async () => {
+    const echoTool: KernelToolDefinition = {
+      name: 'echo_tool',
+      description: 'echo',
+      parameters: object({ text: { type: 'string' } }),
+      handler: ({ text }) => text,
+    };
+    const llm = new ScriptedLlm([calls(['add', '{"a":2,"b":3}']), { content: 'done' }]);
+    harness = await bootKernel({ llm, tools: [echoTool] }, [MathTools]);
+    const result = await harness.kernel.invoke([{ role: 'user', content: 'x' }]);
+    expect(llm.calls[0]!.tools.sort()).toEqual(['add', 'echo_tool', 'explode', 'slow']);
+    expect(result.messages[2]!.content).toBe('5');
+    await harness.close();
+    const agentLlm = new ScriptedLlm([calls(['add', '{"a":1,"b":1}']), { content: 'done' }]);
+    const agent = await bootAgent(
+      { llm: agentLlm, tools: [echoTool], memory: false },
+      [],
+      [MathTools],
+    );
+    try {
+      const run = await agent.agent.run({ conversationId: 'tools-added', message: 'x' });
+      expect(run.toolCalls[0]).toMatchObject({ name: 'add', result: 2 });
+    } finally {
+      await agent.close();
+    }
+    harness = undefined;
   });
 
   it('fails bootstrap on duplicate tool names, unknown selected names and invalid schemas', async () => {

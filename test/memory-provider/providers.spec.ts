@@ -108,6 +108,20 @@ describe('TokenBudgetMemoryProvider (gpt-tokenizer)', () => {
     expect(out.map((m) => m.id)).toEqual(['u', 'a', 'r']);
   });
 
+  it('works with gpt-tokenizer 3 and 4 (the supported majors): the same count, the same window', async () => {
+    const v3 = (await import('gpt-tokenizer-v3')) as { countTokens: (text: string) => number };
+    const history = turns(30);
+    const loaded = await new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
+      maxTokens: 300,
+    }).prepare('c', history);
+    const withV3 = await new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
+      maxTokens: 300,
+      counter: v3.countTokens,
+    }).prepare('c', history);
+    expect(v3.countTokens('Hello, wörld! 🦄')).toBe(countTokens('Hello, wörld! 🦄'));
+    expect(withV3).toEqual(loaded);
+  });
+
   it('rejects a budget that is not a positive integer', () => {
     expect(
       () => new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), { maxTokens: 0 }),

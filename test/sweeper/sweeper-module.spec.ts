@@ -21,6 +21,7 @@ import { WorkingMemoryModule } from '../../src/modules/working-memory/working-me
 import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
+import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
 import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -100,7 +101,7 @@ describe.each([
         db.close();
       }
     };
-    const records = () => admin.hlen(`${prefix}:lt:{${entity}}:records`);
+    const records = () => admin.hlen(longtermRedisKeys(`${prefix}:lt:`, entity).records);
     expect(await records()).toBe(5);
     expect(await memory.keys()).toEqual(['note']);
 

@@ -1,5 +1,8 @@
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error.js';
 
+/** The extras every forRoot module takes next to its options. */
+const MODULE_EXTRAS = ['isGlobal', 'name'];
+
 /**
  * Rejects option keys a module does not know, so a typo (`migrationRun`, `url` for `uri`) fails
  * bootstrap instead of being ignored in silence. The error names the key and the nearest valid one.
@@ -15,9 +18,12 @@ export function assertKnownOptionKeys(
   known: readonly string[],
   path = '',
 ): void {
+  // Module extras are taken off the options by the builder before they get here: a key that is
+  // close to one is a misspelt extra, and is suggested as such.
+  const candidates = path ? known : [...known, ...MODULE_EXTRAS];
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
-    const nearest = nearestKey(key, known);
+    const nearest = nearestKey(key, candidates);
     throw new InvalidModuleOptionsError(
       moduleName,
       `${path}${key}`,

@@ -4,12 +4,21 @@ import { InvalidArgumentError } from '../../common/errors/invalid-argument.error
 import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ConnectionRegistry } from '../connections/connection-registry.js';
+import {
+  type ConnectionRegistry,
+  dialectOfDataSource,
+} from '../connections/connection-registry.js';
 import { openBullQueue } from '../connections/redis/open-bull-queue.js';
 import { KernelAbortedError, MaxToolIterationsError } from '../kernel/errors/kernel.errors.js';
 import { LlmError } from '../kernel/llm/llm-errors.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DefaultMemoryProvider } from '../memory-provider/providers/default.memory-provider.js';
+import { DeferredChatMemoryStore } from '../memory-provider/deferred-chat-memory.store.js';
+import {
+  type ChatStoreBacking,
+  backingOf,
+} from '../chat-memory/interfaces/chat-store-backing.interface.js';
+import { isMemoryProvider } from './agent-options.validation.js';
 import type { AgentMemoryOption, AgentQueueOptions, AgentRunsOptions } from './agent.options.js';
 import type { AgentQueue } from './queue/agent-queue.interface.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
@@ -20,16 +29,19 @@ import { RedisRunStore } from './runs/redis.run-store.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './runs/run-store.interface.js';
 import { SqlRunStore } from './runs/sql.run-store.js';
 
+/** Bull's lock on a job (and, unless set apart, the stalled-job check interval): 30 s. */
+export const DEFAULT_BULL_LOCK_DURATION_MS = 30_000;
+
 /** Something to undo at shutdown (a lease to release, a client to close). */
 export type Cleanup = () => Promise<void>;
 
-/** The memory provider of DESIGN §7's five forms. */
+/** The memory provider of the agent's memory option (validated and normalized beforehand). */
 export function resolveAgentMemory(
   option: AgentMemoryOption | undefined,
   moduleRef: ModuleRef,
   fallback: () => ChatMemoryStore,
 ): MemoryProvider | undefined {
-  if (option === false) return undefined;
+  if (option === false || option === 'none') return undefined;
   const defaultStore = (): ChatMemoryStore => {
     try {
       return moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE, { strict: false });
@@ -39,23 +51,38 @@ export function resolveAgentMemory(
   };
   if (option === undefined || option === 'default')
     return new DefaultMemoryProvider(defaultStore());
-  if (isMemoryProvider(option)) return option;
-  if ('store' in option) return new DefaultMemoryProvider(option.store);
-  if ('window' in option) return new DefaultMemoryProvider(defaultStore(), option.window);
-  throw new InvalidModuleOptionsError(
-    'AgentModule',
-    'memory',
-    "must be 'default', { window }, { store }, a MemoryProvider or false",
-  );
+  if (isMemoryProvider(option)) return option as MemoryProvider;
+  const { store, window } = option as { store?: ChatMemoryStore; window?: number };
+  return new DefaultMemoryProvider(store ?? defaultStore(), window ?? Infinity);
 }
 
-function isMemoryProvider(value: unknown): value is MemoryProvider {
-  const candidate = value as Partial<MemoryProvider>;
-  return (
-    typeof candidate?.prepare === 'function' &&
-    typeof candidate.history === 'function' &&
-    typeof candidate.append === 'function'
-  );
+/** Where the provider's chat store keeps its data, when it is a built-in store. */
+export function providerBacking(
+  provider: MemoryProvider | undefined,
+): ChatStoreBacking | undefined {
+  let store = (provider as { store?: unknown } | undefined)?.store;
+  if (store instanceof DeferredChatMemoryStore) store = store.resolveNow();
+  return backingOf(store);
+}
+
+/**
+ * The run options implied by the chat store's backing, when none are given: the same connection
+ * (an adopted DataSource or Redis client, never closed by the run store), else process memory.
+ */
+export function defaultRunsOptions(backing: ChatStoreBacking | undefined): AgentRunsOptions {
+  switch (backing?.kind) {
+    case 'sql':
+      // The chat store's module migrated this database (or its owner did): check, do not migrate.
+      return {
+        backend: dialectOfDataSource(backing.dataSource),
+        dataSource: backing.dataSource,
+        migrationsRun: false,
+      };
+    case 'redis':
+      return { backend: 'redis', client: backing.client };
+    default:
+      return { backend: 'memory' };
+  }
 }
 
 /** The run store on the configured backend, through the connection registry. */
@@ -74,10 +101,11 @@ export async function openRunStore(
       cleanup: lease.release,
     };
   }
+  const migrationsRun = options.migrationsRun ?? true;
   if ('dataSource' in options) {
     return {
       store: new SqlRunStore(
-        await registry.adoptDataSource(options.dataSource, { migrationsRun: true }),
+        await registry.adoptDataSource(options.dataSource, { migrationsRun }),
         retention,
       ),
       cleanup: none,
@@ -87,7 +115,7 @@ export async function openRunStore(
     options.backend === 'sqlite'
       ? { dialect: 'sqlite', path: options.path }
       : { dialect: options.backend, url: options.url },
-    { migrationsRun: true },
+    { migrationsRun },
   );
   return { store: new SqlRunStore(lease.connection, retention), cleanup: lease.release };
 }
@@ -144,13 +172,18 @@ async function createBullQueue(
   shared: NonNullable<ConstructorParameters<typeof ConversationSequencer>[0]>,
   cleanups: Cleanup[],
 ) {
-  const lockDuration = options.lockDurationMs ?? 30_000;
+  const lockDuration = options.lockDurationMs ?? DEFAULT_BULL_LOCK_DURATION_MS;
   const opened = await openBullQueue(
     options.name ?? 'agent-runs',
     {
       redisUrl: options.redisUrl!,
       prefix: options.prefix,
-      settings: { lockDuration, stalledInterval: lockDuration, maxStalledCount: 10 },
+      settings: {
+        lockDuration,
+        stalledInterval: options.stalledIntervalMs ?? lockDuration,
+        // A run outlives many stalls only if its worker keeps dying: replays make each safe.
+        maxStalledCount: 10,
+      },
     },
     shared,
     'the bull queue driver',

@@ -15,21 +15,33 @@ import type { QueueRetryOptions } from './queue/agent-queue.interface.js';
 import type { BullAgentQueueSettings } from './queue/bull.agent-queue.js';
 
 /**
- * The agent's memory (DESIGN §7): absent or `'default'` → the app's one shared default store, no
- * window; `{ window }` → that store with a window; `{ store }` → that store, no window; a
- * `MemoryProvider` → used as is; `false` → no memory (the turn accumulates locally only).
+ * The agent's memory, validated at bootstrap:
+ * - absent or `'default'` → the app's one shared chat store (`CHAT_MEMORY_STORE`), no window;
+ * - `{ window: N }` → that shared store, sending the newest N messages (safe window);
+ * - `{ store }` → that store, no window; `{ store, window: N }` → that store with a window;
+ * - a `MemoryProvider` → used as is;
+ * - `false` (or `'none'`) → no memory: the turn accumulates locally and nothing is stored.
  */
 export type AgentMemoryOption =
-  'default' | { window: number } | { store: ChatMemoryStore } | MemoryProvider | false;
+  | 'default'
+  | 'none'
+  | { window: number; store?: ChatMemoryStore }
+  | { store: ChatMemoryStore; window?: number }
+  | MemoryProvider
+  | false;
 
-/** Where run records and the run cache live: the shared backend of the app (default `memory`). */
+/**
+ * Where run records and the run cache live. Default: the backend and connection of the agent's chat
+ * store (they are what exactly-once rests on, so they outlive a process whenever the history does);
+ * process memory when the agent keeps no history or its store does not say where it lives.
+ */
 export type AgentRunsOptions = (
   | { backend: 'memory' }
   | { backend: 'redis'; url: string; keyPrefix?: string }
   | { backend: 'redis'; client: Redis; keyPrefix?: string }
-  | { backend: 'sqlite'; path: string }
-  | { backend: 'postgres' | 'mysql'; url: string }
-  | { backend: 'postgres' | 'mysql' | 'sqlite'; dataSource: DataSource }
+  | { backend: 'sqlite'; path: string; migrationsRun?: boolean }
+  | { backend: 'postgres' | 'mysql'; url: string; migrationsRun?: boolean }
+  | { backend: 'postgres' | 'mysql' | 'sqlite'; dataSource: DataSource; migrationsRun?: boolean }
 ) & {
   /** Retention of run records, jobs and the run cache (default 7 days). */
   retentionMs?: number;
@@ -54,19 +66,32 @@ export type AgentQueueOptions =
       name?: string;
       /** Bull key prefix (default `bull`; `QUEUE_PREFIX`). */
       prefix?: string;
-      /** Bull lock duration and stalled-job check interval (default 30 s). */
+      /**
+       * How long a worker's lock on a job lasts before another worker may take it over (default
+       * 30 s). A killed worker's runs are picked up again after at most this plus
+       * `stalledIntervalMs`; shorter values recover sooner but a worker blocked longer than this
+       * (a long synchronous step) loses its job to another worker, which replays it.
+       */
       lockDurationMs?: number;
+      /** How often workers look for stalled jobs (default: `lockDurationMs`). */
+      stalledIntervalMs?: number;
     } & BullAgentQueueSettings);
 
-/** Options of `AgentModule.forRoot` (DESIGN §7). */
+/** Options of `AgentModule.forRoot`; every one is validated at bootstrap. */
 export interface AgentModuleOptions {
-  /** The model, when the agent builds its own kernel (give this or `kernel`). */
+  /**
+   * The model, when the agent builds its own kernel (give this or `kernel`; one is required — the
+   * agent never falls back to the offline echo model by itself).
+   */
   llm?: LlmOptions | LlmAdapter | Type<LlmAdapter>;
   /** A kernel to run on instead (it must not have the memory filter). */
   kernel?: KernelService;
   /** Filters of the agent's own kernel. */
   filters?: Array<KernelFilter | Type<KernelFilter>>;
-  /** Tools of the agent's own kernel (default: every discovered `@KernelTool()`). */
+  /**
+   * Tools of the agent's own kernel: every discovered `@KernelTool()` method, or — when tool names
+   * are listed — only the named ones; plain tool objects listed are added either way.
+   */
   tools?: Array<string | KernelToolDefinition>;
   systemPrompt?: string;
   memory?: AgentMemoryOption;

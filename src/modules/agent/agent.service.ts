@@ -24,9 +24,13 @@ import {
   type Cleanup,
   isFinalRunError,
   openAgentQueue,
+  defaultRunsOptions,
   openRunStore,
+  providerBacking,
   resolveAgentMemory,
 } from './agent-wiring.js';
+import { validateAgentOptions } from './agent-options.validation.js';
+import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
 import type { AgentModuleOptions } from './agent.options.js';
 import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
@@ -68,7 +72,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const { options } = this;
+    const options = validateAgentOptions(this.options);
     this.longterm =
       options.longterm === false
         ? undefined
@@ -77,7 +81,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       options.kernel?.engine ??
       (await createKernelEngine(
         {
-          llm: options.llm ?? { provider: 'echo' },
+          llm: options.llm!,
           filters: options.filters,
           tools: options.tools,
           maxToolIterations: options.maxToolIterations,
@@ -91,9 +95,17 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         },
       ));
     if (engine.memory) throw new AgentKernelHasMemoryFilterError();
-    const runs = await openRunStore(options.runs, this.registry);
+    const provider = resolveAgentMemory(options.memory, this.moduleRef, this.fallbackStore);
+    const runsOptions = options.runs ?? defaultRunsOptions(providerBacking(provider));
+    if (runsOptions.backend === 'memory' && options.queue?.driver === 'bull')
+      throw new InvalidModuleOptionsError(
+        'AgentModule',
+        'runs',
+        'a Bull queue needs run records and a run cache every worker shares (a retried job on another worker would run its tools again): give runs a redis, postgres, mysql or sqlite backend, or a chat store on one',
+      );
+    const runs = await openRunStore(runsOptions, this.registry);
     this.cleanups.push(runs.cleanup);
-    const sweep = options.runs?.sweep;
+    const sweep = runsOptions.sweep;
     if (sweep !== false) {
       const batchSize = sweep?.batchSize ?? DEFAULT_RUN_SWEEP_BATCH;
       const scheduled = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
@@ -106,7 +118,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     this.records = new RunRecords(runs.store);
     this.runner = new AgentRunner({
       engine,
-      provider: resolveAgentMemory(options.memory, this.moduleRef, this.fallbackStore),
+      provider,
       cache: new ReplayCache(runs.store),
       systemPrompt: options.systemPrompt,
       conflictPolicy: options.conflictPolicy ?? 'reject',
@@ -116,7 +128,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       longterm: this.longterm,
       workingMemory: optionalProvider(this.moduleRef, WorkingMemoryService),
     });
-    const retention = options.runs?.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
+    const retention = runsOptions.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
     const queue = await openAgentQueue(
       options.queue,
       this.registry,

@@ -58,7 +58,10 @@ async function resolveLlm(
 ): Promise<LlmAdapter> {
   if (typeof llm === 'function') return resolveClass(llm, context);
   if (isLlmAdapter(llm)) return llm;
-  return createLlmAdapter(llm as LlmOptions);
+  return createLlmAdapter(llm as LlmOptions, process.env, {
+    moduleName: context.moduleName,
+    option: 'llm',
+  });
 }
 
 async function resolveFilter(

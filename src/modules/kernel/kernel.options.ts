@@ -4,7 +4,7 @@ import type { KernelToolDefinition } from './interfaces/kernel-tool.interface.js
 import type { LlmAdapter } from './interfaces/llm.interface.js';
 import type { LlmOptions } from './llm/llm-options.js';
 
-/** Options of `KernelModule.forRoot` (DESIGN §6). */
+/** Options of `KernelModule.forRoot`; every one is validated at bootstrap. */
 export interface KernelModuleOptions {
   /** A built-in provider's settings, or your own adapter (instance, or class resolved through DI). */
   llm: LlmOptions | LlmAdapter | Type<LlmAdapter>;
@@ -14,8 +14,9 @@ export interface KernelModuleOptions {
    */
   filters?: Array<KernelFilter | Type<KernelFilter>>;
   /**
-   * Without it, every discovered `@KernelTool()` method is a tool of this kernel. With it, only the
-   * named discovered tools, plus the plain tool objects listed.
+   * The kernel's tools: every discovered `@KernelTool()` method, or — when tool names are listed —
+   * only the named ones; plain tool objects listed are added either way (listing only objects keeps
+   * every discovered tool). Duplicate names fail at bootstrap.
    */
   tools?: Array<string | KernelToolDefinition>;
   /** Tool rounds per invoke before `MaxToolIterationsError` (default 10). */

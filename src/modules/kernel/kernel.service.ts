@@ -10,9 +10,10 @@ import type { KernelEngine } from './kernel-engine.js';
 import { createKernelEngine } from './kernel-engine.factory.js';
 import { KERNEL_MODULE_OPTIONS } from './kernel.module-definition.js';
 import type { KernelModuleOptions } from './kernel.options.js';
+import { validateKernelOptions } from './kernel-options.validation.js';
 
 /**
- * The kernel (DESIGN §6): stateless chat and tool invocation through an onion of filters. Built
+ * The kernel: stateless chat and tool invocation through an onion of filters. Built
  * once when its module initializes — adapter, filters, discovered tools, chains — so a bad option,
  * a duplicate tool name or an invalid tool schema stops the application at bootstrap.
  */
@@ -29,7 +30,7 @@ export class KernelService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.built = await createKernelEngine(this.options, {
+    this.built = await createKernelEngine(validateKernelOptions(this.options), {
       moduleRef: this.moduleRef,
       discovery: this.discovery,
       scanner: this.scanner,

@@ -8,6 +8,7 @@ import type { LlmOptions } from '../kernel/llm/llm-options.js';
 import { DeferredChatMemoryStore } from './deferred-chat-memory.store.js';
 import type { MemoryProvider } from './interfaces/memory-provider.interface.js';
 import type { MemoryProviderModuleOptions } from './memory-provider.options.js';
+import { validateMemoryProviderOptions } from './memory-provider-options.validation.js';
 import { DefaultMemoryProvider } from './providers/default.memory-provider.js';
 import { SummarizingMemoryProvider } from './providers/summarizing.memory-provider.js';
 import { TokenBudgetMemoryProvider } from './providers/token-budget.memory-provider.js';
@@ -20,6 +21,7 @@ export async function createMemoryProvider(
   options: MemoryProviderModuleOptions,
   moduleRef: ModuleRef,
 ): Promise<MemoryProvider> {
+  validateMemoryProviderOptions(options);
   if (options?.policy === 'custom') {
     return typeof options.provider === 'function'
       ? moduleRef.create(options.provider as Type<MemoryProvider>)
@@ -45,7 +47,12 @@ export async function createMemoryProvider(
       return new SummarizingMemoryProvider(store, {
         window,
         instructions,
-        llm: isLlmAdapter(llm) ? llm : createLlmAdapter(llm),
+        llm: isLlmAdapter(llm)
+          ? llm
+          : createLlmAdapter(llm, process.env, {
+              moduleName: 'MemoryProviderModule',
+              option: 'llm',
+            }),
       });
     }
     default:

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder, type DynamicModule, Module } from '@nestjs/common';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
+import { OptionChecker } from '../../common/options/option-checker.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
 import { openBullQueue } from '../connections/redis/open-bull-queue.js';
@@ -26,6 +27,11 @@ async function openDriver(
   options: SweeperModuleOptions,
   registry: ConnectionRegistry,
 ): Promise<OpenedSweepDriver> {
+  const check = new OptionChecker('SweeperModule');
+  const checked = check.object(options);
+  check.oneOf('driver', checked.driver, ['interval', 'bull']);
+  check.keys(checked, checked.driver === 'bull' ? ['driver', 'redisUrl', 'prefix'] : ['driver']);
+  check.string('prefix', checked.prefix);
   switch (options?.driver) {
     case 'interval':
       return { scheduler: new IntervalSweepScheduler(), close: async () => undefined };
@@ -72,7 +78,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
 }
 
 /**
- * Where the package's sweeps run (DESIGN §8–§9): `SweeperModule.forRoot({ driver: 'bull',
+ * Where the package's sweeps run: `SweeperModule.forRoot({ driver: 'bull',
  * redisUrl })` makes long-term expiry, idle working memory and run retention Bull repeatable jobs,
  * one pass per tick across all instances; `{ driver: 'interval' }` (the same as no module) keeps
  * in-process timers. Global by default.

@@ -1,4 +1,8 @@
 import type { PreparedMessage } from '../validation/prepared-message.js';
+import type {
+  BackedChatMemoryStore,
+  ChatStoreBacking,
+} from '../interfaces/chat-store-backing.interface.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 interface Conversation {
@@ -11,7 +15,8 @@ interface Conversation {
  * each message's JSON text, so callers always get deep copies and see exactly what a database
  * backend would return. Not durable, not shared across instances.
  */
-export class InMemoryChatMemoryStore extends BaseChatMemoryStore {
+export class InMemoryChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  readonly backing: ChatStoreBacking = { kind: 'memory' };
   private readonly conversations = new Map<string, Conversation>();
 
   protected async appendBatch(

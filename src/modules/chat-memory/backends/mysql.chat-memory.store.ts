@@ -1,4 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type {
+  BackedChatMemoryStore,
+  ChatStoreBacking,
+} from '../interfaces/chat-store-backing.interface.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
@@ -18,11 +22,13 @@ const SQL = {
  * round trip, one commit); reads use the `(conversation_id, seq)` primary key. Ids are
  * `VARBINARY`, compared byte by byte. Statements are prepared once per pooled connection.
  */
-export class MysqlChatMemoryStore extends BaseChatMemoryStore {
+export class MysqlChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
 
   constructor(dataSource: DataSource) {
     super();
+    this.backing = { kind: 'sql', dataSource };
     this.sql = createSqlExecutor(dataSource, 'mysql');
   }
 

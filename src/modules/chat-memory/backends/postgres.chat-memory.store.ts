@@ -1,4 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type {
+  BackedChatMemoryStore,
+  ChatStoreBacking,
+} from '../interfaces/chat-store-backing.interface.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
@@ -32,11 +36,13 @@ function tailSql(limit: string): string {
  * read only what they return. Statements are hand-written and prepared once per pooled connection,
  * so the store also works on a user's DataSource that does not know the package's entities.
  */
-export class PostgresChatMemoryStore extends BaseChatMemoryStore {
+export class PostgresChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
 
   constructor(dataSource: DataSource) {
     super();
+    this.backing = { kind: 'sql', dataSource };
     this.sql = createSqlExecutor(dataSource, 'postgres');
   }
 

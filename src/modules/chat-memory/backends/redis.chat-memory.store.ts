@@ -1,4 +1,8 @@
 import type { Redis } from 'ioredis';
+import type {
+  BackedChatMemoryStore,
+  ChatStoreBacking,
+} from '../interfaces/chat-store-backing.interface.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
@@ -31,12 +35,15 @@ return {0, version + #fresh}
  * round trip, atomic); reads are `LRANGE`/`LLEN`. Both keys carry the hash tag `{conversationId}`, so
  * they share a cluster slot. Durable as far as the server's persistence is configured.
  */
-export class RedisChatMemoryStore extends BaseChatMemoryStore {
+export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  readonly backing: ChatStoreBacking;
+
   constructor(
     private readonly client: Redis,
     private readonly keyPrefix: string = DEFAULT_CHAT_REDIS_KEY_PREFIX,
   ) {
     super();
+    this.backing = { kind: 'redis', client };
   }
 
   protected async appendBatch(

@@ -1,4 +1,8 @@
 import type { Statement } from 'better-sqlite3';
+import type {
+  BackedChatMemoryStore,
+  ChatStoreBacking,
+} from '../interfaces/chat-store-backing.interface.js';
 import type { DataSource } from 'typeorm';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
@@ -10,7 +14,8 @@ import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.stor
  * wait up to the busy timeout) and never awaits inside, so no other work of this process can
  * interleave with it. Statements are prepared once.
  */
-export class SqliteChatMemoryStore extends BaseChatMemoryStore {
+export class SqliteChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  readonly backing: ChatStoreBacking;
   private readonly db: SqliteHandle;
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly appendTransaction: (
@@ -22,6 +27,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore {
 
   constructor(dataSource: DataSource) {
     super();
+    this.backing = { kind: 'sql', dataSource };
     this.db = sqliteHandle(dataSource);
     const statements = prepareStatements(this.db);
     this.statements = statements;

@@ -5,7 +5,10 @@ import type { ToolSpec } from '../interfaces/llm.interface.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { toolFromDefinition } from './tool-factory.js';
 
-/** A selection of tools: names of known ones, and/or plain definitions. */
+/**
+ * A selection of tools: names pick a subset of the known ones (none named: all of them), and plain
+ * definitions are added to that.
+ */
 export type ToolSelection = ReadonlyArray<string | KernelToolDefinition>;
 
 /**
@@ -25,8 +28,8 @@ export class ToolRegistry {
   }
 
   /**
-   * Every discovered tool, or only the selected ones (`forRoot({ tools })`): names pick discovered
-   * tools, objects add plain tools.
+   * The kernel's tools (`forRoot({ tools })`): the discovered ones — all, or the named subset when
+   * names are listed — plus the plain tool objects listed.
    */
   static build(
     discovered: RegisteredTool[],
@@ -34,14 +37,10 @@ export class ToolRegistry {
     ajv: Ajv,
   ): ToolRegistry {
     const byName = uniqueByName(discovered);
-    if (!selection) return new ToolRegistry(byName, ajv);
-    const chosen: RegisteredTool[] = selection.map((entry) => {
-      if (typeof entry !== 'string') return toolFromDefinition(ajv, entry);
-      const tool = byName.get(entry);
-      if (!tool) throw new UnknownToolError(entry);
-      return tool;
-    });
-    return new ToolRegistry(uniqueByName(chosen), ajv);
+    return new ToolRegistry(
+      uniqueByName(choose(byName, selection, (entry) => toolFromDefinition(ajv, entry))),
+      ajv,
+    );
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -52,16 +51,13 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** The registry an invoke uses: all of this one, or the named subset plus its plain tools. */
+  /** The registry an invoke uses: all of this one, or the named subset, plus its plain tools. */
   select(selection: ToolSelection | undefined): ToolRegistry {
     if (!selection) return this;
-    const chosen = selection.map((entry) => {
-      if (typeof entry !== 'string') return this.compile(entry);
-      const tool = this.tools.get(entry);
-      if (!tool) throw new UnknownToolError(entry);
-      return tool;
-    });
-    return new ToolRegistry(uniqueByName(chosen), this.ajv);
+    return new ToolRegistry(
+      uniqueByName(choose(this.tools, selection, (entry) => this.compile(entry))),
+      this.ajv,
+    );
   }
 
   private compile(definition: KernelToolDefinition): RegisteredTool {
@@ -72,6 +68,27 @@ export class ToolRegistry {
     }
     return tool;
   }
+}
+
+/** The named tools of `known` (all of them if none is named) and the plain ones, in order. */
+function choose(
+  known: ReadonlyMap<string, RegisteredTool>,
+  selection: ToolSelection | undefined,
+  compile: (definition: KernelToolDefinition) => RegisteredTool,
+): RegisteredTool[] {
+  const entries = selection ?? [];
+  const chosen = entries.map((entry) =>
+    typeof entry === 'string' ? pick(known, entry) : compile(entry),
+  );
+  return entries.some((entry) => typeof entry === 'string')
+    ? chosen
+    : [...known.values(), ...chosen];
+}
+
+function pick(known: ReadonlyMap<string, RegisteredTool>, name: string): RegisteredTool {
+  const tool = known.get(name);
+  if (!tool) throw new UnknownToolError(name);
+  return tool;
 }
 
 function uniqueByName(tools: RegisteredTool[]): Map<string, RegisteredTool> {

@@ -1,0 +1,147 @@
+import { OptionChecker } from '../../common/options/option-checker.js';
+import type { AgentMemoryOption, AgentModuleOptions } from './agent.options.js';
+
+const KEYS = [
+  'llm',
+  'kernel',
+  'filters',
+  'tools',
+  'systemPrompt',
+  'memory',
+  'maxToolIterations',
+  'conflictPolicy',
+  'runs',
+  'queue',
+  'events',
+  'longterm',
+] as const;
+
+const RUN_COMMON = ['backend', 'retentionMs', 'sweep'];
+const RUN_KEYS: Record<string, readonly string[]> = {
+  memory: RUN_COMMON,
+  redis: [...RUN_COMMON, 'url', 'client', 'keyPrefix'],
+  sqlite: [...RUN_COMMON, 'path', 'dataSource', 'migrationsRun'],
+  postgres: [...RUN_COMMON, 'url', 'dataSource', 'migrationsRun'],
+  mysql: [...RUN_COMMON, 'url', 'dataSource', 'migrationsRun'],
+};
+
+const QUEUE_RETRY = ['driver', 'attempts', 'backoffMs'];
+const QUEUE_KEYS: Record<string, readonly string[]> = {
+  inline: QUEUE_RETRY,
+  bull: [
+    ...QUEUE_RETRY,
+    'queue',
+    'redisUrl',
+    'name',
+    'prefix',
+    'lockDurationMs',
+    'stalledIntervalMs',
+    'concurrency',
+    'leaseMs',
+    'worker',
+    'waitForTurnMs',
+  ],
+};
+
+/**
+ * Checks `AgentModule` options at bootstrap and returns them with the memory option normalized
+ * (`'none'` → `false`), or throws `InvalidModuleOptionsError` naming the option at fault. The model
+ * is required: an agent never falls back to the offline echo model in silence.
+ */
+export function validateAgentOptions(value: unknown): AgentModuleOptions {
+  const check = new OptionChecker('AgentModule');
+  const options = check.object(value);
+  check.keys(options, KEYS);
+  if (options.llm === undefined && options.kernel === undefined)
+    check.fail(
+      'llm',
+      "is required: { provider: 'openai' | 'anthropic' | 'echo', … }, an LlmAdapter (instance or class), or give a kernel",
+    );
+  if (options.llm !== undefined && options.kernel !== undefined)
+    check.fail('kernel', 'give either llm or kernel, not both');
+  for (const list of ['filters', 'tools'] as const)
+    if (options[list] !== undefined && !Array.isArray(options[list]))
+      check.fail(list, 'must be an array');
+  check.string('systemPrompt', options.systemPrompt, true);
+  check.integer('maxToolIterations', options.maxToolIterations, 0);
+  check.oneOf('conflictPolicy', options.conflictPolicy, ['reject', 'retry']);
+  check.boolean('longterm', options.longterm);
+  if (options.events !== undefined) check.object(options.events, 'events');
+  if (options.runs !== undefined)
+    checkRuns(check.nested('runs'), check.object(options.runs, 'runs'));
+  if (options.queue !== undefined)
+    checkQueue(check.nested('queue'), check.object(options.queue, 'queue'));
+  return { ...options, memory: normalizeMemory(check, options.memory) } as AgentModuleOptions;
+}
+
+/**
+ * The five memory forms (and `'none'`, the same as `false`), checked: an object that is not a
+ * `MemoryProvider` may hold only `window` and `store`, each valid.
+ */
+function normalizeMemory(check: OptionChecker, memory: unknown): AgentMemoryOption | undefined {
+  if (memory === undefined || memory === 'default' || memory === false) return memory;
+  if (memory === 'none') return false;
+  const forms =
+    "must be 'default', 'none' or false, { window }, { store }, { store, window } or a MemoryProvider";
+  if (typeof memory !== 'object' || memory === null || Array.isArray(memory))
+    return check.fail('memory', `${forms}, got ${memory === null ? 'null' : typeof memory}`);
+  if (isMemoryProvider(memory)) return memory as AgentMemoryOption;
+  const form = memory as Record<string, unknown>;
+  const nested = check.nested('memory');
+  nested.keys(form, ['window', 'store']);
+  if (Object.keys(form).length === 0) return check.fail('memory', `${forms}, got {}`);
+  if ('window' in form && !isWindow(form.window))
+    nested.fail('window', `must be a positive integer or Infinity, got ${String(form.window)}`);
+  if ('store' in form && !isChatStore(form.store))
+    nested.fail('store', 'must be a ChatMemoryStore (get, add, clear, tail, range, version)');
+  return memory as AgentMemoryOption;
+}
+
+function checkRuns(check: OptionChecker, runs: Record<string, unknown>): void {
+  check.required('backend', runs.backend);
+  check.oneOf('backend', runs.backend, Object.keys(RUN_KEYS));
+  check.keys(runs, RUN_KEYS[runs.backend as string]!);
+  const source = runs.backend === 'sqlite' ? 'path' : 'url';
+  if (runs.backend !== 'memory' && runs.dataSource === undefined && runs.client === undefined)
+    check.string(source, runs[source] ?? '');
+  check.integer('retentionMs', runs.retentionMs, 1);
+  check.boolean('migrationsRun', runs.migrationsRun);
+  check.string('keyPrefix', runs.keyPrefix);
+  check.sweep('sweep', runs.sweep);
+}
+
+function checkQueue(check: OptionChecker, queue: Record<string, unknown>): void {
+  check.required('driver', queue.driver);
+  check.oneOf('driver', queue.driver, Object.keys(QUEUE_KEYS));
+  check.keys(queue, QUEUE_KEYS[queue.driver as string]!);
+  check.integer('attempts', queue.attempts, 1);
+  check.integer('backoffMs', queue.backoffMs, 0);
+  for (const name of ['lockDurationMs', 'stalledIntervalMs', 'leaseMs', 'waitForTurnMs'])
+    check.integer(name, queue[name], 1);
+  check.integer('concurrency', queue.concurrency, 1);
+  check.boolean('worker', queue.worker);
+  check.string('redisUrl', queue.redisUrl);
+  check.string('name', queue.name);
+  check.string('prefix', queue.prefix);
+  if (queue.driver === 'bull' && queue.queue === undefined && queue.redisUrl === undefined)
+    check.fail('redisUrl', 'is required unless a Bull queue is given');
+}
+
+function isWindow(value: unknown): boolean {
+  return value === Infinity || (Number.isSafeInteger(value) && (value as number) > 0);
+}
+
+/** True for an object that implements `MemoryProvider`. */
+export function isMemoryProvider(value: unknown): boolean {
+  const candidate = value as Record<string, unknown> | null;
+  return ['prepare', 'history', 'append'].every(
+    (method) => typeof candidate?.[method] === 'function',
+  );
+}
+
+function isChatStore(value: unknown): boolean {
+  const candidate = value as Record<string, unknown> | null;
+  return ['get', 'add', 'clear', 'tail', 'range', 'version'].every(
+    (method) => typeof candidate?.[method] === 'function',
+  );
+}
