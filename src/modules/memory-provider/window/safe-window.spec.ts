@@ -195,7 +195,7 @@ describe('safeWindow — properties over random histories (windows 1..50 and Inf
         expect(input).toEqual(snapshot);
         property(input, window, output);
       }),
-      { numRuns: 400 },
+      { numRuns: 1_000 },
     );
 
   it('never mutates its input, and puts every system message first, in order', () =>
@@ -257,10 +257,13 @@ describe('safeWindow — properties over random histories (windows 1..50 and Inf
       if (lastUser >= 0) expect(output).toContain(body[lastUser]);
       const roundAt = body.findLastIndex((m, i) => i > lastUser && (m.toolCalls?.length ?? 0) > 0);
       if (roundAt < 0) return;
+      // The round: the call and the block of tool messages right after it.
       const ids = new Set(body[roundAt]!.toolCalls!.map((c) => c.id));
-      const round = body.filter(
-        (m, i) => i === roundAt || (i > roundAt && m.role === 'tool' && ids.has(m.toolCallId!)),
-      );
+      let end = roundAt;
+      while (body[end + 1]?.role === 'tool') end += 1;
+      const round = body
+        .slice(roundAt, end + 1)
+        .filter((m, i) => i === 0 || ids.has(m.toolCallId!));
       const windowStart = Number.isFinite(window) ? Math.max(0, body.length - window) : 0;
       const touchesWindow = round.some((m) => body.indexOf(m) >= windowStart);
       if (!touchesWindow) return;

@@ -56,12 +56,10 @@ function keepNewestToolRound(
     (message, i) => i > userIndex && (message.toolCalls?.length ?? 0) > 0,
   );
   if (callIndex < 0 || start <= callIndex) return start;
-  const callIds = new Set(body[callIndex]!.toolCalls!.map((call) => call.id));
-  const roundEnd = lastIndexWhere(
-    body,
-    (message, i) => i > callIndex && message.role === 'tool' && callIds.has(message.toolCallId!),
-  );
-  return start <= Math.max(callIndex, roundEnd) ? callIndex : start;
+  // The round is the call and the block of tool messages right after it (see pairCallsWithResults).
+  let roundEnd = callIndex;
+  while (body[roundEnd + 1]?.role === 'tool') roundEnd += 1;
+  return start <= roundEnd ? callIndex : start;
 }
 
 /** An assistant message with tool calls, as pairing sees it. */
