@@ -12,7 +12,7 @@ import { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
 
 /**
  * The example application: the library's modules wired from `src/config` (environment variables,
- * validated at startup), behind the HTTP API of DESIGN §10.
+ * validated at startup), behind the HTTP API.
  */
 @Module({
   imports: [

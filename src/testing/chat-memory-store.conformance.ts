@@ -21,7 +21,7 @@ const WRITERS = 8;
 const MESSAGES_PER_WRITER = 50;
 
 /**
- * Registers the conformance suite of DESIGN §4 for one `ChatMemoryStore` backend. Every test uses
+ * Registers the conformance suite for one `ChatMemoryStore` backend. Every test uses
  * fresh conversation ids, so it can run against a shared, non-empty database.
  *
  * @example

@@ -20,7 +20,7 @@ export interface ConversationMessagesResponse {
   messages: StoredChatMessage[];
 }
 
-/** Reads and clears conversation history (DESIGN §10). */
+/** Reads and clears conversation history. */
 @Controller('conversations')
 export class ConversationsController {
   constructor(@InjectChatMemoryStore() private readonly store: ChatMemoryStore) {}

@@ -30,10 +30,10 @@ import {
   LongtermNoEntityError,
 } from '../longterm/errors/longterm.errors.js';
 
-/** What to do when another turn committed first (DESIGN §7). */
+/** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
 
-/** Conflict retries of the `'retry'` policy (DESIGN §7: up to 5). */
+/** Conflict retries of the `'retry'` policy (up to 5). */
 export const DEFAULT_MAX_CONFLICT_RETRIES = 5;
 
 /** What the runner is built from. */
@@ -59,7 +59,7 @@ interface RecordedToolStep extends KernelToolResult {
 }
 
 /**
- * Runs agent turns (DESIGN §7), free of Nest wiring. A run records the history version it starts
+ * Runs agent turns, free of Nest wiring. A run records the history version it starts
  * from, accumulates its turn locally with ids `runId:i`, calls `prepare` before each model call,
  * records every model response and tool step in the run cache, and commits the whole turn at once
  * with `expectedVersion = base`. A later attempt of the same run replays the recorded steps, so it

@@ -192,7 +192,7 @@ async function createBullQueue(
   return opened.queue;
 }
 
-/** Errors that another attempt cannot fix (DESIGN §7): not retried. */
+/** Errors that another attempt cannot fix: not retried. */
 export function isFinalRunError(error: unknown): boolean {
   if (error instanceof LlmError) return !error.retryable;
   return (

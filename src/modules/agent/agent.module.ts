@@ -6,7 +6,7 @@ import { ConfigurableAgentModule } from './agent.module-definition.js';
 import { AgentService } from './agent.service.js';
 
 /**
- * The agent of DESIGN §7. `AgentModule.forRoot({ llm | kernel, systemPrompt, memory, tools,
+ * The agent. `AgentModule.forRoot({ llm | kernel, systemPrompt, memory, tools,
  * conflictPolicy, runs, queue, events })` (or `forRootAsync`) provides `AgentService`.
  */
 @Module({

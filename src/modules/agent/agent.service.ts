@@ -49,7 +49,7 @@ const DEFAULT_RUN_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const DEFAULT_RUN_SWEEP_BATCH = 1_000;
 
 /**
- * The agent (DESIGN §7): runs turns with its memory provider and commits each atomically; async runs
+ * The agent: runs turns with its memory provider and commits each atomically; async runs
  * go through the queue port (in-process or Bull) with retries and deterministic replay.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigurableChatMemoryModule } from './chat-memory.module-definition.js';
 
 /**
- * The storage layer of conversation memory (DESIGN §4).
+ * The storage layer of conversation memory.
  *
  * `ChatMemoryModule.forRoot({ backend: 'postgres', url })` provides a `ChatMemoryStore` under
  * `CHAT_MEMORY_STORE` (inject it with `@InjectChatMemoryStore()`); with `name`, under

@@ -33,7 +33,7 @@ const DRIVER_PACKAGES: Record<SqlDialect, string> = {
 };
 
 /**
- * The application's one owner of database and Redis connections (DESIGN §2). Connections are keyed
+ * The application's one owner of database and Redis connections. Connections are keyed
  * by normalized URL (SQLite: the file's real path) and reference-counted, so the chat store, the
  * long-term store, the run cache and the queue of one app on one database share one pool, and one
  * SQLite file has one connection. Whatever is still open is closed on application shutdown.

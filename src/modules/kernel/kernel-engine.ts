@@ -33,7 +33,7 @@ import type { ToolRegistry, ToolSelection } from './tools/tool-registry.js';
 import { runToolRound } from './tools/tool-round.js';
 import { runToolCall, toolMessageContent } from './tools/tool-terminal.js';
 
-/** Default tool rounds per invoke (DESIGN §6). */
+/** Default tool rounds per invoke. */
 export const DEFAULT_MAX_TOOL_ITERATIONS = 10;
 
 /** What a kernel is built from (resolved: adapter and filter instances, a tool registry). */
@@ -72,7 +72,7 @@ export interface LoopRequest {
   stream?: boolean;
   /**
    * Wraps each step: given the step's identity and how to compute it (through the filter chain),
-   * it may return a recorded result instead — the agent's replay cache (DESIGN §7).
+   * it may return a recorded result instead — the agent's replay cache.
    */
   replay?: StepReplay;
 }
@@ -102,7 +102,7 @@ interface ToolScope {
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
- * The stateless kernel (DESIGN §6), free of Nest wiring: two filter chains — around model calls and
+ * The stateless kernel, free of Nest wiring: two filter chains — around model calls and
  * around tool calls — composed once, and the tool loop. `KernelService` builds one per module.
  */
 export class KernelEngine {
@@ -130,7 +130,7 @@ export class KernelEngine {
     );
   }
 
-  /** Runs an invoke to its final answer (DESIGN §6). */
+  /** Runs an invoke to its final answer. */
   async invoke(
     messages: ChatMessage[],
     options: InvokeOptions = {},

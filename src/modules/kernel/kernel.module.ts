@@ -4,7 +4,7 @@ import { ConfigurableKernelModule } from './kernel.module-definition.js';
 import { KernelService } from './kernel.service.js';
 
 /**
- * The stateless kernel of DESIGN §6. `KernelModule.forRoot({ llm, filters, tools })` (or
+ * The stateless kernel. `KernelModule.forRoot({ llm, filters, tools })` (or
  * `forRootAsync`) provides `KernelService`; `@KernelTool()` methods anywhere in the app are
  * discovered at bootstrap.
  */

@@ -27,7 +27,7 @@ const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_BATCH = 1_000;
 
 /**
- * The long-term tier (DESIGN §8): the store, the per-entity seq counters, run sessions, and the
+ * The long-term tier: the store, the per-entity seq counters, run sessions, and the
  * sweep of expired rows (task `longterm-expiry`, on the app's `SWEEP_SCHEDULER` if `SweeperModule`
  * provides one, else on an in-process timer). When the tier is off, every method throws
  * `LongtermMemoryDisabledError` (`enabled` is false).

@@ -44,7 +44,7 @@ function addProvider(definition: DynamicModule, extras: MemoryProviderModuleExtr
 }
 
 /**
- * The policy layer of conversation memory (DESIGN §5). `MemoryProviderModule.forRoot({ policy,
+ * The policy layer of conversation memory. `MemoryProviderModule.forRoot({ policy,
  * … })` provides a `MemoryProvider` under `MEMORY_PROVIDER` (`@InjectMemoryProvider()`), on a
  * `ChatMemoryModule` store of the app: `window` (the safe window; default), `token-budget`,
  * `summarizing`, or `custom`.

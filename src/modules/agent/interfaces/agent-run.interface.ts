@@ -12,7 +12,7 @@ export interface AgentRunInput {
   runId?: string;
   /** Aborting it fails the run (nothing is stored). */
   signal?: AbortSignal;
-  /** The run's long-term `seq`, fixed when the run was created (DESIGN §8). */
+  /** The run's long-term `seq`, fixed when the run was created. */
   seq?: number;
 }
 
@@ -25,7 +25,7 @@ export interface AgentToolCall {
   error?: string;
 }
 
-/** What a committed turn resolves to (DESIGN §7). */
+/** What a committed turn resolves to. */
 export interface AgentRunResult {
   runId: string;
   conversationId: string;
@@ -37,7 +37,7 @@ export interface AgentRunResult {
   usage: Usage;
   /** The conversation's version after the commit (0 without memory). */
   version: number;
-  /** Long-term rows flushed after the commit, and refused as stale (DESIGN §8). */
+  /** Long-term rows flushed after the commit, and refused as stale. */
   longterm: { flushed: number; refused: number };
 }
 

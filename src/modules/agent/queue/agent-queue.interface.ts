@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
 
-/** A queued run (DESIGN §7): what every attempt needs, fixed when the run was created. */
+/** A queued run: what every attempt needs, fixed when the run was created. */
 export interface AgentRunJob {
   runId: string;
   conversationId: string;
@@ -33,7 +33,7 @@ export interface AgentQueue {
   close(): Promise<void>;
 }
 
-/** Retry settings shared by the drivers (DESIGN §7: 5 attempts from 1 s). */
+/** Retry settings shared by the drivers (5 attempts from 1 s). */
 export interface QueueRetryOptions {
   /** Attempts per run, the first included (default 5; `AGENT_RUN_ATTEMPTS`). */
   attempts?: number;

@@ -13,7 +13,7 @@ import {
  * The in-process queue driver: runs jobs in this process, one conversation at a time in submission
  * order (a promise chain per conversation), with retries and exponential backoff. Not durable: a
  * job still queued when the process stops is lost (its record stays `queued`). Ordering holds within
- * one process only (DESIGN §7); use the Bull driver across processes.
+ * one process only; use the Bull driver across processes.
  */
 export class InlineAgentQueue implements AgentQueue {
   private readonly logger = new Logger('InlineAgentQueue');

@@ -1,7 +1,7 @@
 import type { RunStore } from './run-store.interface.js';
 
 /**
- * The run cache of DESIGN §7 on a run store: the base version of each attempt scope, and each step
+ * The run cache on a run store: the base version of each attempt scope, and each step
  * (model response, tool step) by its key. A step is computed once; if two workers race, the first
  * stored value wins and both continue with it, so every attempt sees the same bytes.
  */

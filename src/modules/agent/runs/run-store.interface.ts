@@ -1,7 +1,7 @@
 /**
  * Durable per-run entries: the run cache (base version, each model response and tool step) and the
  * run record, all keyed by `runId`. Values are JSON text. Entries expire after the store's retention
- * (DESIGN §7: run records, jobs and the run cache share one retention, default 7 days).
+ * (run records, jobs and the run cache share one retention, default 7 days).
  */
 export interface RunStore {
   /** Stores `value` under (`runId`, `key`) unless something is there; returns what is stored. */

@@ -40,7 +40,7 @@ export class MemoryFilter implements KernelFilter {
   }
 }
 
-/** Creates the memory filter for a store (DESIGN §6). */
+/** Creates the memory filter for a store. */
 export function memoryFilter(store: ChatMemoryStore): MemoryFilter {
   return new MemoryFilter(store);
 }

@@ -40,7 +40,7 @@ export interface FlushResult {
 }
 
 /**
- * A run's long-term session (DESIGN §8, the agent's "activation"): writes are staged in memory and
+ * A run's long-term session (the agent's "activation"): writes are staged in memory and
  * written together by `flush`, once the turn has committed, with the run's `seq` and `updatedAt` —
  * so every attempt of the run flushes byte-identical rows that the seq guard converges.
  */

@@ -14,7 +14,7 @@ export interface PrepareOptions {
 }
 
 /**
- * The policy layer of conversation memory (DESIGN §5): loads and persists history through a store,
+ * The policy layer of conversation memory: loads and persists history through a store,
  * and decides what of it is sent. The store always keeps the full history; trimming happens only in
  * `prepare`, which is pure: it never mutates its input and never writes to the store.
  */

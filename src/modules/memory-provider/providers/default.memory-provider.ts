@@ -18,7 +18,7 @@ export function assertWindow(window: unknown, argument = 'window'): asserts wind
 }
 
 /**
- * The default policy: the safe sliding window of DESIGN §5 over the newest `window` messages
+ * The default policy: the safe sliding window over the newest `window` messages
  * (system messages always kept and not counted). `Infinity` (the default) trims nothing but still
  * pairs every tool call with its results.
  */

@@ -17,7 +17,7 @@ export interface ScheduledSweep {
 }
 
 /**
- * The port that runs sweeps (DESIGN §8–§9: "a repeatable sweeper job"). Drivers: in-process
+ * The port that runs sweeps (long-term expiry, idle working memory, run retention). Drivers: in-process
  * intervals (the default, one timer per instance) and Bull repeatable jobs (one pass per tick
  * across every instance).
  */

@@ -8,7 +8,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** The default retry policy of DESIGN §6: two retries with exponential backoff. */
+/** The default retry policy: two retries with exponential backoff. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 2,
   baseDelayMs: 500,
