@@ -36,7 +36,7 @@ export class SupportService {
       useFactory: (memory: MemoryProvider) => ({
         llm: { provider: 'echo' }, // or { provider: 'openai', model: 'gpt-4o-mini' }
         systemPrompt: 'You are a patient support agent.',
-        memory, // or 'default', { window: 20 }, { store }, false
+        memory, // or 'default', { window: 20 }, { store }, { store, window: 20 }, false
         conflictPolicy: 'retry', // a turn that lost the race reruns on the new history
         queue: { driver: 'inline' }, // or { driver: 'bull', redisUrl: 'redis://…' }
       }),
