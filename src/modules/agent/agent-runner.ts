@@ -21,6 +21,7 @@ import type {
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
+import { assertRunId } from './runs/run-id.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
@@ -78,8 +79,7 @@ export class AgentRunner {
     const { conversationId } = input;
     assertConversationId(conversationId);
     const runId = input.runId ?? randomUUID();
-    if (typeof runId !== 'string' || runId.length === 0)
-      throw new InvalidArgumentError('runId', 'must be a non-empty string');
+    assertRunId(runId);
     const message = userMessage(input.message, runId);
     const base: AgentEventBase = { runId, conversationId };
     const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;

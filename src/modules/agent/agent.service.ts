@@ -1,6 +1,7 @@
 import {
   Inject,
   Injectable,
+  Logger,
   type OnApplicationShutdown,
   type OnModuleInit,
   Optional,
@@ -43,6 +44,9 @@ import type {
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
 import { ReplayCache } from './runs/replay-cache.js';
 import { RunRecords } from './runs/run-records.js';
+import { RunOwnership } from './runs/run-ownership.js';
+import { assertRunId } from './runs/run-id.js';
+import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 
 const DEFAULT_RUN_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -56,6 +60,10 @@ const DEFAULT_RUN_SWEEP_BATCH = 1_000;
 export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private runner?: AgentRunner;
   private records?: RunRecords;
+  private ownership?: RunOwnership;
+  private runsShared = false;
+  private provider?: MemoryProvider;
+  private readonly logger = new Logger('Agent');
   private queue?: AgentQueue;
   private readonly cleanups: Cleanup[] = [];
   private longterm?: LongtermMemoryService;
@@ -116,6 +124,9 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       this.cleanups.push(() => scheduled.stop());
     }
     this.records = new RunRecords(runs.store);
+    this.ownership = new RunOwnership(runs.store);
+    this.runsShared = runsOptions.backend !== 'memory';
+    this.provider = provider;
     this.runner = new AgentRunner({
       engine,
       provider,
@@ -166,10 +177,15 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     return channel;
   }
 
-  /** Queues a turn; resolves with its `runId` once queued. Read its progress with `getRun`. */
+  /**
+   * Queues a turn; resolves with its `runId` once queued. Read its progress with `getRun`. A `runId`
+   * already used for another conversation is refused (`RunBelongsToAnotherConversationError`).
+   */
   async submit(input: Omit<AgentRunInput, 'signal'>): Promise<{ runId: string }> {
     assertConversationId(input.conversationId);
     const runId = input.runId ?? randomUUID();
+    assertRunId(runId);
+    await this.required(this.ownership).claim(runId, input.conversationId, input.entityId);
     const existing = await this.required(this.records).get(runId);
     if (existing) return { runId };
     const message =
@@ -193,9 +209,42 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     return { runId };
   }
 
-  /** The run's record (status, and result or error), or `undefined` if unknown or expired. */
-  getRun(runId: string): Promise<AgentRunRecord | undefined> {
-    return this.required(this.records).get(runId);
+  /**
+   * The run's record (status, and result or error), or `undefined` if unknown or expired. With a
+   * run store in process memory (`runsVisibility === 'process'`), runs of other processes are never
+   * seen here: a miss says so in the log.
+   */
+  async getRun(runId: string): Promise<AgentRunRecord | undefined> {
+    const record = await this.required(this.records).get(runId);
+    if (!record && this.runsVisibility === 'process')
+      this.logger.warn(
+        `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
+      );
+    return record;
+  }
+
+  /** `'shared'` when run records live on a shared backend; `'process'` when in process memory. */
+  get runsVisibility(): 'shared' | 'process' {
+    return this.runsShared ? 'shared' : 'process';
+  }
+
+  /**
+   * Clears a conversation: its history (through the agent's memory provider) and every record and
+   * cached step of its runs, so a deleted conversation leaves no copy in the run cache.
+   */
+  async clearConversation(conversationId: string): Promise<void> {
+    assertConversationId(conversationId);
+    await this.provider?.clear(conversationId);
+    await this.required(this.ownership).forgetConversation(conversationId);
+  }
+
+  /**
+   * Erases an entity: its long-term records (`deleteEntity`, which leaves the erasure mark) and the
+   * records and cached steps of every run made for it (their staged long-term rows included).
+   */
+  async eraseEntity(entityId: string): Promise<void> {
+    if (this.longterm?.enabled) await this.longterm.store.deleteEntity(entityId);
+    await this.required(this.ownership).forgetEntity(entityId);
   }
 
   private async execute(
@@ -205,9 +254,12 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const runner = this.required(this.runner);
     const records = this.required(this.records);
     const runId = input.runId ?? randomUUID();
+    assertConversationId(input.conversationId);
+    assertRunId(runId);
+    // Before anything is read: a run id of another conversation must not hand out its result.
+    await this.required(this.ownership).claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
-    assertConversationId(input.conversationId);
     await records.set(runId, input.conversationId, 'running');
     try {
       const result = await runner.run({ ...input, runId }, onEvent);

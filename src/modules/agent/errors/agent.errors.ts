@@ -8,3 +8,13 @@ export class AgentKernelHasMemoryFilterError extends AgentMemoryError {
     );
   }
 }
+
+/**
+ * A run id already belongs to another conversation. Run ids key a run's records and replay cache,
+ * so reusing one across conversations is refused (the message does not say whose it is).
+ */
+export class RunBelongsToAnotherConversationError extends AgentMemoryError {
+  constructor(readonly runId: string) {
+    super(`Run "${runId}" belongs to another conversation: use a new runId for this one`);
+  }
+}

@@ -1,12 +1,19 @@
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
 
-/** Process-local run store (the memory backend): not shared, not durable. */
+/** How many runs the in-memory run store keeps at most (the oldest go first). */
+export const DEFAULT_IN_MEMORY_MAX_RUNS = 5_000;
+
+/**
+ * Process-local run store (the memory backend): not shared, not durable, and bounded — past
+ * `maxRuns` runs, the least recently written go first.
+ */
 export class InMemoryRunStore implements RunStore {
   private readonly runs = new Map<string, { expiresAt: number; entries: Map<string, string> }>();
 
   constructor(
     private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
     private readonly now: () => number = Date.now,
+    private readonly maxRuns = DEFAULT_IN_MEMORY_MAX_RUNS,
   ) {}
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
@@ -22,6 +29,16 @@ export class InMemoryRunStore implements RunStore {
 
   async put(runId: string, key: string, value: string): Promise<void> {
     this.entries(runId).set(key, value);
+    this.runs.get(runId)!.expiresAt = this.now() + this.retentionMs;
+  }
+
+  async keys(runId: string): Promise<string[]> {
+    const run = this.runs.get(runId);
+    return run && run.expiresAt > this.now() ? [...run.entries.keys()] : [];
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<void> {
+    for (const runId of runIds) this.runs.delete(runId);
   }
 
   async sweep(limit: number): Promise<number> {
@@ -40,8 +57,11 @@ export class InMemoryRunStore implements RunStore {
     let run = this.runs.get(runId);
     if (!run || run.expiresAt <= this.now()) {
       run = { expiresAt: this.now() + this.retentionMs, entries: new Map() };
-      this.runs.set(runId, run);
     }
+    // Re-inserted on every write: the map's order is least to most recently written.
+    this.runs.delete(runId);
+    this.runs.set(runId, run);
+    while (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value!);
     return run.entries;
   }
 }

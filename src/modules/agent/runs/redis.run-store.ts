@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../connections/redis/redis-script.js';
+import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
 
 /** KEYS[1] the run's hash; ARGV key, value, retention ms. Sets the expiry on the hash's first write. */
@@ -9,13 +10,17 @@ if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) 
 return redis.call('HGET', KEYS[1], ARGV[1])
 `);
 
+/** KEYS[1] the run's hash; ARGV key, value, retention ms. Renews the hash's retention. */
 const PUT = new RedisScript(`
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `);
 
-/** Run store on Redis: one hash per run, expiring with the retention (Redis itself sweeps). */
+/**
+ * Run store on Redis: one hash per run (its key hash-tagged with a digest of the run id), expiring
+ * with the retention (Redis itself sweeps).
+ */
 export class RedisRunStore implements RunStore {
   constructor(
     private readonly client: Redis,
@@ -39,12 +44,24 @@ export class RedisRunStore implements RunStore {
     await PUT.run(this.client, [this.key(runId)], [key, value, this.retentionMs]);
   }
 
+  keys(runId: string): Promise<string[]> {
+    return this.client.hkeys(this.key(runId));
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<void> {
+    // One key per run, each in its own slot: plain DELs, pipelined.
+    if (runIds.length === 0) return;
+    const pipeline = this.client.pipeline();
+    for (const runId of runIds) pipeline.del(this.key(runId));
+    await pipeline.exec();
+  }
+
   /** Redis expires whole runs itself. */
   async sweep(): Promise<number> {
     return 0;
   }
 
   private key(runId: string): string {
-    return `${this.keyPrefix}{${runId}}`;
+    return `${this.keyPrefix}${redisHashTag(runId)}`;
   }
 }

@@ -8,8 +8,12 @@ export interface RunStore {
   putIfAbsent(runId: string, key: string, value: string): Promise<string>;
   /** The value under (`runId`, `key`), or `undefined`. */
   get(runId: string, key: string): Promise<string | undefined>;
-  /** Stores `value`, replacing any. */
+  /** Stores `value`, replacing any (and renewing the entry's retention). */
   put(runId: string, key: string, value: string): Promise<void>;
+  /** The live keys of a run (any order). */
+  keys(runId: string): Promise<string[]>;
+  /** Removes every entry of the given runs. */
+  deleteRuns(runIds: readonly string[]): Promise<void>;
   /** Removes expired entries, at most `limit`; returns how many went. */
   sweep(limit: number): Promise<number>;
 }

@@ -11,6 +11,8 @@ interface DialectSql {
   putIfAbsent: string;
   get: string;
   put: string;
+  /** run id, now */
+  keys: string;
   sweep: string;
 }
 
@@ -23,6 +25,7 @@ const POSTGRES: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
     SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 };
@@ -35,6 +38,7 @@ const MYSQL: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
 };
 
@@ -47,8 +51,15 @@ const SQLITE: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
     SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
+};
+
+const DELETE_RUN: Record<SqlDialect, string> = {
+  postgres: 'DELETE FROM agent_run_entries WHERE run_id = $1',
+  mysql: 'DELETE FROM agent_run_entries WHERE run_id = ?',
+  sqlite: 'DELETE FROM agent_run_entries WHERE run_id = ?',
 };
 
 /**
@@ -115,6 +126,23 @@ export class SqlRunStore implements RunStore {
       return;
     }
     await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
+  }
+
+  async keys(runId: string): Promise<string[]> {
+    const now = this.now();
+    const rows = this.sqlite
+      ? (this.prepared(this.sql.keys).all(runId, now) as Array<{ entry_key: unknown }>)
+      : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [runId, now]);
+    // Binary columns (MariaDB) come back as buffers.
+    return rows.map((row) => String(row.entry_key));
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<void> {
+    // One statement per run: each is a range on the (run_id, entry_key) primary key.
+    for (const runId of runIds) {
+      if (this.sqlite) this.prepared(DELETE_RUN.sqlite).run(runId);
+      else await this.execute('run_delete', DELETE_RUN[this.dialect], [runId]);
+    }
   }
 
   async sweep(limit: number): Promise<number> {
