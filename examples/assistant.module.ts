@@ -67,7 +67,8 @@ export class TimingFilter implements KernelFilter {
     KernelModule.forRootAsync({
       inject: [CHAT_MEMORY_STORE],
       useFactory: (store: ChatMemoryStore) => ({
-        llm: { provider: 'echo' }, // or { provider: 'openai', model: 'gpt-4o-mini' }
+        // The offline model; toolCommands lets a '/tool name {json}' message call a tool (demos only).
+        llm: { provider: 'echo', toolCommands: true }, // or { provider: 'openai', model: 'gpt-4o-mini' }
         filters: [memoryFilter(store), TimingFilter], // first = outermost
         maxToolIterations: 5,
       }),

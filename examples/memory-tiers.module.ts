@@ -71,7 +71,8 @@ export class ScratchpadArchiver {
         onExpire: (snapshot) => new ScratchpadArchiver(longterm).archive(snapshot),
       }),
     }),
-    AgentModule.forRoot({ llm: { provider: 'echo' } }),
+    // toolCommands: a '/tool name {json}' message calls a tool (offline demos only).
+    AgentModule.forRoot({ llm: { provider: 'echo', toolCommands: true } }),
   ],
   providers: [NotebookTools],
 })

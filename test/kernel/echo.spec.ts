@@ -45,7 +45,7 @@ describe('echo model', () => {
   });
 
   it('calls a tool on "/tool <name> <json>" and reports the result', async () => {
-    harness = await bootKernel({ llm: { provider: 'echo' }, tools: [lookup] });
+    harness = await bootKernel({ llm: { provider: 'echo', toolCommands: true }, tools: [lookup] });
     const result = await harness.kernel.invoke([
       { role: 'user', content: '/tool lookup {"word":"kernel"}' },
     ]);
@@ -53,11 +53,37 @@ describe('echo model', () => {
     expect(result.message.content).toBe('Tool results: lookup returned definition of kernel.');
   });
 
+  it('runs no tool on "/tool …" unless toolCommands is on: anyone who can send a message would call any tool', async () => {
+    let ran = 0;
+    const refund: KernelToolDefinition = {
+      name: 'refund',
+      description: 'Refunds an order',
+      parameters: { type: 'object', properties: { amount: { type: 'number' } } },
+      handler: () => (ran += 1),
+    };
+    harness = await bootKernel({ llm: { provider: 'echo' }, tools: [refund] });
+    const result = await harness.kernel.invoke([
+      { role: 'user', content: '/tool refund {"amount":1000000}' },
+    ]);
+    expect(ran).toBe(0);
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const invalid = await rejectionOf(
+      Test.createTestingModule({
+        imports: [
+          KernelModule.forRoot({ llm: { provider: 'echo', toolCommands: 'yes' } } as never),
+        ],
+      })
+        .compile()
+        .then((m) => m.init()),
+    );
+    expect(invalid).toMatchObject({ option: 'llm.toolCommands' });
+  });
+
   it('gives every tool call of a conversation its own id, also under a window', async () => {
     // With a window the model sees histories of the same length every turn: ids derived from the
     // length repeated from turn 3 on.
     const agent = await bootAgent(
-      { llm: { provider: 'echo' }, tools: [lookup], memory: { window: 2 } },
+      { llm: { provider: 'echo', toolCommands: true }, tools: [lookup], memory: { window: 2 } },
       [ChatMemoryModule.forRoot({ backend: 'memory' })],
     );
     try {

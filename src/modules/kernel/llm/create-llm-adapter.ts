@@ -21,7 +21,7 @@ const HTTP_KEYS = [
 const KEYS: Record<LlmOptions['provider'], readonly string[]> = {
   openai: HTTP_KEYS,
   anthropic: [...HTTP_KEYS, 'apiVersion'],
-  echo: ['provider', 'script'],
+  echo: ['provider', 'script', 'toolCommands'],
 };
 const RETRY_KEYS = ['maxRetries', 'baseDelayMs', 'maxDelayMs'] as const;
 
@@ -63,6 +63,12 @@ export function createLlmAdapter(
       assertHttpOptions(options, place);
       return new AnthropicLlmAdapter(options, env);
     case 'echo':
+      if (options.toolCommands !== undefined && typeof options.toolCommands !== 'boolean')
+        throw new InvalidModuleOptionsError(
+          place.moduleName,
+          `${place.option}.toolCommands`,
+          'must be true or false',
+        );
       return new EchoLlmAdapter(options);
   }
 }

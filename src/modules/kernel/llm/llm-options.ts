@@ -52,12 +52,18 @@ export interface EchoScriptStep {
 
 /**
  * The offline, deterministic model. Without a script it echoes the last user message and what it
- * remembers of the conversation; a user message `/tool <name> <json>` makes it call that tool and
- * then report the result. `script` replays fixed answers in order (then falls back to echoing).
+ * remembers of the conversation. `script` replays fixed answers in order (then falls back to
+ * echoing).
  */
 export interface EchoLlmOptions {
   provider: 'echo';
   script?: EchoScriptStep[];
+  /**
+   * Let a user message `/tool <name> <json>` make the model call that tool, then report its result
+   * (default false). It hands every registered tool to whoever can send a message: turn it on for
+   * demos and tests only.
+   */
+  toolCommands?: boolean;
 }
 
 /** The `llm` option of `KernelModule.forRoot`: a built-in provider's settings. */

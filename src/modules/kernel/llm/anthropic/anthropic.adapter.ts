@@ -17,10 +17,10 @@ export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
  * `tool_result` blocks, streaming, and the same timeouts, retries and errors as the OpenAI adapter.
  */
 export class AnthropicLlmAdapter extends HttpLlmAdapter {
-  constructor(
-    private readonly options: AnthropicLlmOptions,
-    env: Record<string, string | undefined> = process.env,
-  ) {
+  /** The settings without the API key, which lives only in the (private) request headers. */
+  private readonly options: Omit<AnthropicLlmOptions, 'apiKey'>;
+
+  constructor(options: AnthropicLlmOptions, env: Record<string, string | undefined> = process.env) {
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
     super(
       'anthropic',
@@ -31,6 +31,8 @@ export class AnthropicLlmAdapter extends HttpLlmAdapter {
         ...(apiKey ? { 'x-api-key': apiKey } : {}),
       },
     );
+    const { apiKey: _secret, ...settings } = options;
+    this.options = settings;
   }
 
   protected body(request: LlmRequest, stream: boolean): Record<string, unknown> {

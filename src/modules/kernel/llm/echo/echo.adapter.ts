@@ -19,24 +19,29 @@ const TOOL_COMMAND = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
 
 /**
  * The offline, deterministic model. It answers from the conversation it is sent, so a demo shows
- * memory at work: it repeats the last user message and recalls earlier ones. A user message
- * `/tool <name> <json>` makes it call that tool, and once the result is back it reports it. A
- * `script` replays fixed answers first. The same input always gives the same output, so replays are
+ * memory at work: it repeats the last user message and recalls earlier ones. With `toolCommands`
+ * on, a user message `/tool <name> <json>` makes it call that tool, and once the result is back it
+ * reports it (off by default: it lets anyone who can send a message run any tool). A `script`
+ * replays fixed answers first. The same input always gives the same output, so replays are
  * byte-identical. Tool-call ids derive from the request's `requestId` (the reply's message id, fixed
  * across retries and replays, unique in the conversation) and the call's position.
  */
 export class EchoLlmAdapter implements LlmAdapter {
   private readonly script: EchoScriptStep[];
+  private readonly toolCommands: boolean;
 
   constructor(options: Omit<EchoLlmOptions, 'provider'> = {}) {
     this.script = [...(options.script ?? [])];
+    this.toolCommands = options.toolCommands ?? false;
   }
 
   async chat(request: LlmRequest): Promise<LlmResponse> {
     if (request.signal?.aborted) throw new LlmAbortedError('echo', request.signal.reason);
     const step = this.script.shift();
     const ids = (index: number) => callId(request, index);
-    const message = step ? scripted(step, request.messages, ids) : echo(request.messages, ids);
+    const message = step
+      ? scripted(step, request.messages, ids, this.toolCommands)
+      : echo(request.messages, ids, this.toolCommands);
     return {
       message,
       usage: usageOf(request.messages, message),
@@ -58,6 +63,7 @@ function scripted(
   step: EchoScriptStep,
   messages: ChatMessage[],
   ids: CallIds,
+  toolCommands: boolean,
 ): LlmResponse['message'] {
   const toolCalls = (step.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? ids(index),
@@ -65,15 +71,19 @@ function scripted(
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
   }));
   if (toolCalls.length > 0) return { role: 'assistant', content: step.content ?? null, toolCalls };
-  return { role: 'assistant', content: step.content ?? echo(messages, ids).content };
+  return { role: 'assistant', content: step.content ?? echo(messages, ids, toolCommands).content };
 }
 
-function echo(messages: ChatMessage[], ids: CallIds): LlmResponse['message'] {
+function echo(
+  messages: ChatMessage[],
+  ids: CallIds,
+  toolCommands: boolean,
+): LlmResponse['message'] {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { role: 'assistant', content: reportToolResults(messages) };
   const users = messages.filter((m) => m.role === 'user' && typeof m.content === 'string');
   const current = users.at(-1)?.content ?? '';
-  const command = TOOL_COMMAND.exec(current.trim());
+  const command = toolCommands ? TOOL_COMMAND.exec(current.trim()) : null;
   if (command) {
     const toolCall: ToolCall = {
       id: ids(0),

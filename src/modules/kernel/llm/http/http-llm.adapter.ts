@@ -17,13 +17,16 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export abstract class HttpLlmAdapter implements LlmAdapter {
   protected readonly settings: LlmHttpSettings;
+  /** Holds the API key: an ES private field, so `util.inspect` and JSON never show it. */
+  readonly #headers: Record<string, string>;
 
   protected constructor(
     provider: string,
     options: HttpLlmOptions,
     private readonly url: string,
-    private readonly headers: Record<string, string>,
+    headers: Record<string, string>,
   ) {
+    this.#headers = headers;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.settings = {
       provider,
@@ -49,7 +52,7 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
       const response = await postJson(
         this.settings,
         this.url,
-        this.headers,
+        this.#headers,
         this.body(request, false),
         signal,
       );
@@ -62,7 +65,7 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
       const response = await postJson(
         this.settings,
         this.url,
-        this.headers,
+        this.#headers,
         this.body(request, true),
         signal,
       );

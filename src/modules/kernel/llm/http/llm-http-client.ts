@@ -88,8 +88,19 @@ export async function postJson(
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
     signal,
+    // Never follow a redirect: fetch would carry headers such as Anthropic's x-api-key to
+    // whatever origin the redirect names.
+    redirect: 'manual',
   });
   if (response.ok) return response;
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    throw new LlmResponseError(
+      settings.provider,
+      response.status,
+      'the endpoint answered with a redirect, and redirects are never followed (the API key would go along): set baseUrl to the final address',
+    );
+  }
   const text = await response.text().catch(() => '');
   if (response.status === 429) {
     throw new LlmRateLimitError(

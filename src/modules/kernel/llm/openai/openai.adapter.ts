@@ -18,10 +18,10 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * on 408/429/5xx and connection errors (honouring `Retry-After`), cancellation by `AbortSignal`.
  */
 export class OpenAiLlmAdapter extends HttpLlmAdapter {
-  constructor(
-    private readonly options: OpenAiLlmOptions,
-    env: Record<string, string | undefined> = process.env,
-  ) {
+  /** The settings without the API key, which lives only in the (private) request headers. */
+  private readonly options: Omit<OpenAiLlmOptions, 'apiKey'>;
+
+  constructor(options: OpenAiLlmOptions, env: Record<string, string | undefined> = process.env) {
     const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL;
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
     super(
@@ -30,6 +30,8 @@ export class OpenAiLlmAdapter extends HttpLlmAdapter {
       `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
       apiKey ? { authorization: `Bearer ${apiKey}` } : {},
     );
+    const { apiKey: _secret, ...settings } = options;
+    this.options = settings;
   }
 
   protected body(request: LlmRequest, stream: boolean): Record<string, unknown> {
