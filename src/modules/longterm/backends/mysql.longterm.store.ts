@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
@@ -76,13 +77,9 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const params = rows.flatMap(toColumns);
     // The batch size varies, so the statement goes through TypeORM rather than a cached prepare.
-    const returned = (await this.dataSource.query(writeSql(rows.length), [
-      ...params,
-      now,
-      now,
-      now,
-      now,
-    ])) as Array<Record<string, unknown>>;
+    const returned = (await retryOnDeadlock(() =>
+      this.dataSource.query(writeSql(rows.length), [...params, now, now, now, now]),
+    )) as Array<Record<string, unknown>>;
     const finalSeq = new Map(
       returned.map((row) => [
         JSON.stringify([text(row.entity_id), text(row.key)]),
@@ -111,6 +108,29 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     return result.affectedRows ?? 0;
   }
 }
+
+/** Deadlocks a statement may meet before it is given up (each retry is the whole statement). */
+const DEADLOCK_ATTEMPTS = 5;
+
+/**
+ * Runs a statement again when InnoDB picked it as a deadlock victim. The mark check reads the
+ * entity's mark row inside `INSERT … SELECT`, which InnoDB does with shared next-key locks, so two
+ * first inserts of one entity can deadlock; the victim's statement is rolled back whole, and running
+ * it again is safe (the seq guard decides the same way).
+ */
+async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await statement();
+    } catch (error) {
+      const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
+      if (errno !== ER_LOCK_DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw error;
+      await sleep(Math.random() * 5 * attempt);
+    }
+  }
+}
+
+const ER_LOCK_DEADLOCK = 1213;
 
 function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);

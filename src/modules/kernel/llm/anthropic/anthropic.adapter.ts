@@ -31,7 +31,8 @@ export class AnthropicLlmAdapter extends HttpLlmAdapter {
         ...(apiKey ? { 'x-api-key': apiKey } : {}),
       },
     );
-    const { apiKey: _secret, ...settings } = options;
+    const settings = { ...options };
+    delete settings.apiKey;
     this.options = settings;
   }
 

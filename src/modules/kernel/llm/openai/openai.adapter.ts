@@ -30,7 +30,8 @@ export class OpenAiLlmAdapter extends HttpLlmAdapter {
       `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
       apiKey ? { authorization: `Bearer ${apiKey}` } : {},
     );
-    const { apiKey: _secret, ...settings } = options;
+    const settings = { ...options };
+    delete settings.apiKey;
     this.options = settings;
   }
 
