@@ -1,3 +1,4 @@
+import { redactUrl } from '../common/redact-url.js';
 import { ConfigValidationError } from './config-validation.error.js';
 
 /** The process environment, or a test's stand-in for it. */
@@ -59,7 +60,7 @@ export function readUrl(env: Env, name: string, schemes: readonly string[]): str
   } catch {
     throw new ConfigValidationError(
       name,
-      `must be a URL (${schemes.join(', ')}), got "${redact(raw)}"`,
+      `must be a URL (${schemes.join(', ')}), got "${redactUrl(raw)}"`,
     );
   }
   if (!schemes.includes(protocol)) {
@@ -75,8 +76,4 @@ export function readUrl(env: Env, name: string, schemes: readonly string[]): str
 export function required<T>(value: T | undefined, name: string, because: string): T {
   if (value === undefined) throw new ConfigValidationError(name, `is required ${because}`);
   return value;
-}
-
-function redact(value: string): string {
-  return value.replace(/\/\/[^@/]*@/, '//***@');
 }

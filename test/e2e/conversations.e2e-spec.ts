@@ -41,6 +41,12 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
     expect(body.status).toBe('ok');
     expect(body.checks.length).toBeGreaterThan(0);
     expect(body.checks.every((check) => check.healthy)).toBe(true);
+    // It needs no auth, so it tells an outsider nothing: opaque labels, no host, path or user.
+    for (const check of body.checks as Array<{ name: string }>)
+      expect(check.name).toMatch(/^(postgres|mysql|sqlite|redis)(-\d+)?$/);
+    const text = JSON.stringify(body);
+    for (const secret of ['127.0.0.1', 'root', 'postgres@', '.sqlite', tempDir()])
+      expect(text).not.toContain(secret);
   });
 
   it('GET messages returns an unknown conversation as empty, version 0', async () => {

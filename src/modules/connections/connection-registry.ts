@@ -3,6 +3,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
 import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
+import { redactUrl } from '../../common/redact-url.js';
 import type { ConnectionLease } from './connection-lease.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
@@ -103,16 +104,29 @@ export class ConnectionRegistry implements OnApplicationShutdown {
 
   /**
    * Pings every connection the registry holds (`SELECT 1`, Redis `PING`), for readiness checks.
-   * Names are the connection keys with any password removed.
+   * Each answer carries an opaque label — the kind (`postgres`, `mysql`, `sqlite`, `redis`), with a
+   * number when there are several — and never a host, path, user or error: those go to the log.
    */
   async checkHealth(): Promise<ConnectionHealth[]> {
-    const sql = (await this.dataSources.openResources()).map(({ key, resource }) =>
-      probe(key, () => resource.dataSource.query('SELECT 1')),
+    const sql = (await this.dataSources.openResources()).map(({ key, resource }) => ({
+      key,
+      kind: resource.dialect as string,
+      ping: () => resource.dataSource.query('SELECT 1'),
+    }));
+    const redis = (await this.redisClients.openResources()).map(({ key, resource }) => ({
+      key,
+      kind: 'redis',
+      ping: () => resource.ping(),
+    }));
+    const targets = [...sql, ...redis];
+    return Promise.all(
+      targets.map(({ key, kind, ping }, index) => {
+        const sameKind = targets.filter((target) => target.kind === kind);
+        const label =
+          sameKind.length > 1 ? `${kind}-${sameKind.indexOf(targets[index]!) + 1}` : kind;
+        return this.probe(label, key, ping);
+      }),
     );
-    const redis = (await this.redisClients.openResources()).map(({ key, resource }) =>
-      probe(key, () => resource.ping()),
-    );
-    return Promise.all([...sql, ...redis]);
   }
 
   /** Closes every connection that is still open. */
@@ -155,6 +169,21 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     if (applied.length > 0) this.logger.log(`Applied ${dialect} migrations: ${applied.join(', ')}`);
   }
 
+  private async probe(
+    label: string,
+    key: string,
+    ping: () => Promise<unknown>,
+  ): Promise<ConnectionHealth> {
+    const started = performance.now();
+    try {
+      await ping();
+      return { name: label, healthy: true, latencyMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      this.logger.warn(`Health check of ${label} (${redactUrl(key)}) failed: ${String(error)}`);
+      return { name: label, healthy: false, latencyMs: Math.round(performance.now() - started) };
+    }
+  }
+
   private async openRedis(url: string, options: RedisOptions): Promise<Redis> {
     const ioredis = await loadOptionalDependency<typeof import('ioredis')>(
       'ioredis',
@@ -166,29 +195,12 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   }
 }
 
-/** The outcome of pinging one connection. */
+/** The outcome of pinging one connection: safe to show anyone (details go to the log). */
 export interface ConnectionHealth {
-  /** The connection's key, without password. */
+  /** An opaque label: `postgres`, `mysql`, `sqlite` or `redis`, numbered (`redis-2`) if several. */
   name: string;
   healthy: boolean;
   latencyMs: number;
-  error?: string;
-}
-
-async function probe(key: string, ping: () => Promise<unknown>): Promise<ConnectionHealth> {
-  const name = key.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  const started = performance.now();
-  try {
-    await ping();
-    return { name, healthy: true, latencyMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    return {
-      name,
-      healthy: false,
-      latencyMs: Math.round(performance.now() - started),
-      error: String(error),
-    };
-  }
 }
 
 /** Maps a DataSource's TypeORM driver type to the package's dialect, or rejects it. */

@@ -1,5 +1,6 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { SqlTarget } from '../connections/sql/sql-target.js';
+import { redactUrl } from '../../common/redact-url.js';
 
 /** Where the long-term tier lives, as read from its URI. */
 export type LongtermTarget =
@@ -44,7 +45,7 @@ function parseUri(uri: string, fail: (problem: string) => never): LongtermTarget
   try {
     parsed = new URL(uri);
   } catch {
-    return fail(`"${redact(uri)}" is not a URI`);
+    return fail(`"${redactUrl(uri)}" is not a URI`);
   }
   const dialect = SCHEMES[parsed.protocol];
   if (parsed.protocol === 'memory:') return fail('"memory://" takes no host or path');
@@ -53,7 +54,7 @@ function parseUri(uri: string, fail: (problem: string) => never): LongtermTarget
   // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db.
   if (!parsed.hostname)
     return fail(
-      `"${redact(uri)}" has no host: write ${parsed.protocol}//[user[:password]@]host[:port]/…`,
+      `"${redactUrl(uri)}" has no host: write ${parsed.protocol}//[user[:password]@]host[:port]/…`,
     );
   return dialect === 'redis'
     ? { kind: 'redis', url: uri }
@@ -68,7 +69,3 @@ const SCHEMES: Record<string, 'postgres' | 'mysql' | 'redis' | undefined> = {
   'redis:': 'redis',
   'rediss:': 'redis',
 };
-
-function redact(uri: string): string {
-  return uri.replace(/\/\/[^@/]*@/, '//***@');
-}

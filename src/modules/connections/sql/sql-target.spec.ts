@@ -24,6 +24,18 @@ describe('connection keys', () => {
     expect(normalizeConnectionUrl('postgres://u@h:5433/a')).not.toBe(base);
   });
 
+  it('keep different credentials apart, as a digest: no key holds a password', () => {
+    const one = normalizeConnectionUrl('redis://:PW1@cache:6379');
+    const two = normalizeConnectionUrl('redis://:PW2@cache:6379');
+    expect(one).not.toBe(two);
+    expect(normalizeConnectionUrl('redis://:PW1@cache')).toBe(one);
+    expect(normalizeConnectionUrl('postgres://app:s3cret@db/x')).not.toBe(
+      normalizeConnectionUrl('postgres://app:other@db/x'),
+    );
+    for (const key of [one, two, normalizeConnectionUrl('postgres://app:s3cret@db/x')])
+      expect(key).not.toMatch(/PW1|PW2|s3cret/);
+  });
+
   it('give one key to one SQLite file, whatever the path that reaches it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keys-'));
     mkdirSync(join(dir, 'real'));

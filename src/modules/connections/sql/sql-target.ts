@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 
 /** The SQL dialects the library speaks. `mysql` means MariaDB ≥ 10.5 or MySQL 8. */
 export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
@@ -26,15 +27,18 @@ const SCHEME_ALIASES: Record<string, string> = {
 /**
  * Normalizes a connection URL so that spellings of the same server share one pool: scheme aliases
  * (`postgresql:` → `postgres:`), lower-case host, explicit default port, sorted query parameters.
+ * The credentials are part of the identity (two passwords never share a connection) but only as a
+ * digest: the key never holds a password.
  */
 export function normalizeConnectionUrl(url: string): string {
   const parsed = new URL(url);
   const rawScheme = parsed.protocol.slice(0, -1).toLowerCase();
   const scheme = SCHEME_ALIASES[rawScheme] ?? rawScheme;
   const port = parsed.port || DEFAULT_PORTS[scheme] || '';
-  const auth = parsed.username
-    ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`
-    : '';
+  const auth =
+    parsed.username || parsed.password
+      ? `${parsed.username}:${credentialDigest(parsed.username, parsed.password)}@`
+      : '';
   parsed.searchParams.sort();
   const query = parsed.searchParams.toString();
   const path = parsed.pathname === '/' ? '' : parsed.pathname;
@@ -64,4 +68,12 @@ export function sqlTargetKey(target: SqlTarget): string {
   return target.dialect === 'sqlite'
     ? `sqlite:${resolveSqlitePath(target.path)}`
     : normalizeConnectionUrl(target.url);
+}
+
+/** A digest standing for a user name and password in a connection key. */
+function credentialDigest(username: string, password: string): string {
+  return `sha256-${createHash('sha256')
+    .update(`${decodeURIComponent(username)}\u0000${decodeURIComponent(password)}`)
+    .digest('base64url')
+    .slice(0, 22)}`;
 }

@@ -1,0 +1,20 @@
+import { describe, expect, it } from '@jest/globals';
+import { redactUrl } from './redact-url.js';
+
+describe('redactUrl', () => {
+  it.each([
+    ['postgres://app:s3cret@db:5432/app', 'postgres://app:***@db:5432/app'],
+    ['postgres://app:s3cr/et@db/app', 'postgres://***@db/app'],
+    ['postgres://app:p@ss@db/app', 'postgres://app:***@db/app'],
+    ['redis://:pw@cache:6379', 'redis://:***@cache:6379'],
+    [
+      'postgres://db/app?user=a&password=hunter2&ssl=true',
+      'postgres://db/app?user=a&password=***&ssl=true',
+    ],
+    ['mysql://db/app?sslkey=abc', 'mysql://db/app?sslkey=***'],
+    ['redis://cache:6379', 'redis://cache:6379'],
+  ])('%s → %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+    expect(redactUrl(url)).not.toMatch(/s3cr|hunter2|pw@|p@ss@|abc/);
+  });
+});

@@ -1,0 +1,20 @@
+/** Query parameters whose values are hidden: anything that looks like a credential. */
+const SECRET_PARAM = /pass|secret|token|key|auth|cred|sig/i;
+
+/**
+ * A connection URL safe to print: the password (and any credential-like query parameter) replaced
+ * by `***`, parsed with the URL parser so passwords holding `/`, `@` or `:` are caught too. A string
+ * the parser cannot read keeps its scheme and host part after the last `@` only.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/^([^:/]*:\/\/)[^?#]*@/, '$1***@');
+  }
+  if (parsed.password) parsed.password = '***';
+  for (const name of [...parsed.searchParams.keys()])
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
+  return parsed.toString().replace(/%2A%2A%2A/g, '***');
+}
