@@ -10,6 +10,24 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ b: undefined, a: 1 })).toBe('{"a":1}');
   });
 
+  it('keeps __proto__, constructor and prototype keys as data, whatever their order', () => {
+    for (const text of [
+      '{"b":1,"__proto__":{"x":1}}',
+      '{"__proto__":{"x":1},"b":1}',
+      '{"z":{"constructor":{"prototype":1},"__proto__":[1]},"a":0}',
+    ]) {
+      const value = JSON.parse(text) as unknown;
+      const canonical = canonicalJson(value);
+      expect(JSON.parse(canonical)).toEqual(value);
+      expect(canonical).toContain('"__proto__"');
+    }
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":1}}'))).toBe(
+      '{"__proto__":{"x":1},"b":1}',
+    );
+    expect(({} as { x?: unknown }).x).toBeUndefined();
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
   it('gives the same text whatever the key order, and round-trips through JSON.parse', () =>
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

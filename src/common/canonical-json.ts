@@ -68,19 +68,25 @@ function orderObject(object: Record<string, unknown>, depth: number): unknown {
     if (keys.some(hasSurrogate)) keys.sort(compareCodePoints);
     else keys.sort();
   }
-  let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
+  // Copies have no prototype: a `__proto__` key is then an own property like any other (on `{}` it
+  // would set the copy's prototype and vanish from the output).
+  let copy: Record<string, unknown> | undefined = sorted ? undefined : nullPrototype();
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
     const item = object[key];
     const ordered = orderPlainData(item, depth + 1);
     if (ordered === NOT_PLAIN) return NOT_PLAIN;
     if (copy === undefined && ordered !== item) {
-      copy = {};
+      copy = nullPrototype();
       for (let j = 0; j < i; j += 1) copy[keys[j]!] = object[keys[j]!];
     }
     if (copy !== undefined) copy[key] = ordered;
   }
   return copy ?? object;
+}
+
+function nullPrototype(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }
 
 function refuseNonFinite(_key: string, value: unknown): unknown {

@@ -105,6 +105,13 @@ export function runLongtermStoreConformance(
       const e = entity('canonical');
       await s.save(row(e, 'k', { b: { y: 1, x: 2 }, a: 0 }, 1));
       expect(JSON.stringify((await s.load(e, 'k'))!.value)).toBe('{"a":0,"b":{"x":2,"y":1}}');
+      // Keys that name prototypes are data like any other, in either order.
+      for (const text of ['{"b":1,"__proto__":{"x":1}}', '{"__proto__":{"x":1},"b":1}']) {
+        await s.save(row(e, 'proto', JSON.parse(text), 2));
+        const loaded = (await s.load(e, 'proto'))!.value;
+        expect(JSON.stringify(loaded)).toBe('{"__proto__":{"x":1},"b":1}');
+        expect(Object.getPrototypeOf(loaded)).toBe(Object.prototype);
+      }
     });
 
     it('rejects invalid arguments before any I/O, naming them', async () => {
