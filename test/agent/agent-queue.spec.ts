@@ -105,6 +105,22 @@ describe.each(drivers)('queued runs (%s driver)', (_name, queue, runs) => {
     expect(record).toMatchObject({ status: 'failed', error: { name: 'LlmResponseError' } });
     expect(llm.calls).toHaveLength(1);
   }, 60_000);
+
+  it('takes run ids that name the queue’s own keys (wait, active, delayed, …) as plain ids', async () => {
+    const ids = ['wait', 'active', 'delayed', 'id', 'completed'];
+    const llm = new ScriptedLlm(ids.map((id) => ({ content: `answer ${id}` })));
+    harness = await bootAgent({ llm, queue, runs }, [chat()]);
+    const conversationId = `queued-keys-${Date.now()}`;
+    const suffix = Math.random().toString(36).slice(2, 6);
+    // Fresh ids per run of the suite, but the first is exactly 'wait' on a fresh queue name.
+    const runIds = ids.map((id, i) => (i === 0 ? id : `${id}-${suffix}`));
+    for (const runId of runIds)
+      await harness.agent.submit({ conversationId, message: runId, runId });
+    for (const runId of runIds)
+      expect(
+        await waitFor(() => harness!.agent.getRun(runId), settled, 20_000, runId),
+      ).toMatchObject({ status: 'completed' });
+  }, 60_000);
 });
 
 afterEach(async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,7 +62,7 @@ export class BullAgentQueue implements AgentQueue {
 
   async submit(job: AgentRunJob): Promise<void> {
     await this.sequencer.join(job.conversationId, job.runId);
-    await this.queue.add(job, this.jobOptions(job.runId, this.attempts));
+    await this.queue.add(job, this.jobOptions(bullJobId(job.runId), this.attempts));
   }
 
   async close(): Promise<void> {
@@ -140,9 +141,18 @@ export class BullAgentQueue implements AgentQueue {
     const remaining = Math.max(1, this.attempts - attemptsUsed);
     await this.queue.add(
       { ...job.data, deferrals, attemptsUsed },
-      this.jobOptions(`${job.data.runId}:deferred:${deferrals}`, remaining, 250),
+      this.jobOptions(`${bullJobId(job.data.runId)}:deferred:${deferrals}`, remaining, 250),
     );
     this.logger.debug(`Run ${job.data.runId} waits for its conversation; deferred (${deferrals})`);
     return 'deferred';
   }
+}
+
+/**
+ * The Bull job id of a run: `run:` and a digest of the run id. Bull builds a job's key as the queue
+ * prefix plus the job id, so a raw run id such as `wait` or `active` would write over the queue's
+ * own lists; no derived id can.
+ */
+export function bullJobId(runId: string): string {
+  return `run:${createHash('sha256').update(runId).digest('base64url').slice(0, 22)}`;
 }
