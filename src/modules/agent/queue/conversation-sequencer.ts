@@ -1,3 +1,4 @@
+import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 
@@ -73,11 +74,11 @@ export class ConversationSequencer {
   }
 
   private orderKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:order`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:order`;
   }
 
   private leaseKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:lease`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:lease`;
   }
 
   private keys(conversationId: string): [string, string] {

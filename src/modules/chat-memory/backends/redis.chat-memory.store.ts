@@ -1,3 +1,4 @@
+import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
 import type { Redis } from 'ioredis';
 import type {
   BackedChatMemoryStore,
@@ -32,8 +33,9 @@ return {0, version + #fresh}
 /**
  * Redis backend (`backend: 'redis'`): one list per conversation holding each message's JSON, plus a
  * hash of its ids for idempotency; the version is the list's length. `add` is one Lua script (one
- * round trip, atomic); reads are `LRANGE`/`LLEN`. Both keys carry the hash tag `{conversationId}`, so
- * they share a cluster slot. Durable as far as the server's persistence is configured.
+ * round trip, atomic); reads are `LRANGE`/`LLEN`. Both keys carry the hash tag of a digest of the
+ * conversation id, so they share a cluster slot whatever the id holds (`{`, `}`). Durable as far as
+ * the server's persistence is configured.
  */
 export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
   readonly backing: ChatStoreBacking;
@@ -86,10 +88,10 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedC
   }
 
   private listKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:messages`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:messages`;
   }
 
   private keys(conversationId: string): [string, string] {
-    return [this.listKey(conversationId), `${this.keyPrefix}{${conversationId}}:ids`];
+    return [this.listKey(conversationId), `${this.keyPrefix}${redisHashTag(conversationId)}:ids`];
   }
 }

@@ -1,3 +1,4 @@
+import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
 import type { Redis } from 'ioredis';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
@@ -100,7 +101,7 @@ return 1
 `);
 
 /**
- * Working memory on Redis. Per conversation (hash-tagged `{conversationId}`): a hash of values, a
+ * Working memory on Redis. Per conversation (hash-tagged with a digest of its id): a hash of values, a
  * sorted set of keys by use (LRU), and a meta hash (size, use counter, last use). Every operation is
  * one Lua script. Idle conversations are found through one sorted set of last-use times that the
  * sweeper reads — not key expiry (Redis deletes expired keys lazily and its expiry events are
@@ -203,15 +204,15 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
   }
 
   private valuesKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:values`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:values`;
   }
 
   private lruKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:lru`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:lru`;
   }
 
   private metaKey(conversationId: string): string {
-    return `${this.keyPrefix}{${conversationId}}:meta`;
+    return `${this.keyPrefix}${redisHashTag(conversationId)}:meta`;
   }
 
   private slotKeys(conversationId: string): [string, string, string] {
