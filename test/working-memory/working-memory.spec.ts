@@ -270,6 +270,19 @@ describe.each(backends)('working memory (%s)', (_name, base) => {
     });
   });
 
+  it('evicts thousands of entries in one write (the Lua script works in chunks)', async () => {
+    const memory = (await service({ capBytes: 200_000 })).for(conversation());
+    const count = 9_000;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => memory.set(`k${String(i).padStart(5, '0')}`, 1)),
+    );
+    expect(await memory.keys()).toHaveLength(count);
+    await memory.set('big', sized('big', 140_000));
+    expect(await memory.keys()).toEqual(['big']);
+    await memory.set('after', 1);
+    expect(await memory.sizeBytes()).toBe(140_000 + Buffer.byteLength('after1'));
+  }, 60_000);
+
   it('loses no item under concurrent appends', async () => {
     const svc = await service();
     const id = conversation();

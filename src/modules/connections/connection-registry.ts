@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
 import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
 import { redactUrl } from '../../common/redact-url.js';
+import { logRedisErrors } from './redis/redis-error-log.js';
 import type { ConnectionLease } from './connection-lease.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
@@ -48,6 +49,8 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   private readonly dataSources = new SharedResourcePool<SqlConnection>();
   private readonly redisClients = new SharedResourcePool<Redis>();
   private readonly migrations = new WeakMap<DataSource, Promise<void>>();
+  /** Numbers the Redis clients opened, for log lines that must not name hosts. */
+  private redisOpened = 0;
 
   /** Opens (or shares) the package's DataSource for `target`. */
   async acquireSql(
@@ -190,6 +193,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
       'the redis backend',
     );
     const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
+    logRedisErrors(client, `redis#${++this.redisOpened}`, this.logger);
     await client.connect();
     return client;
   }

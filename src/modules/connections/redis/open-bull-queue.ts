@@ -1,6 +1,10 @@
 import type { AdvancedSettings, Queue } from 'bull';
 import type { Redis } from 'ioredis';
+import { Logger } from '@nestjs/common';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
+import { logRedisErrors } from './redis-error-log.js';
+
+const logger = new Logger('BullQueue');
 
 /** A Bull queue made by the package, and what closes it with the clients made for it. */
 export interface OpenedBullQueue {
@@ -32,6 +36,7 @@ export async function openBullQueue(
         maxRetriesPerRequest: null,
         enableReadyCheck: false,
       });
+      logRedisErrors(client, `bull ${name} ${type}`, logger);
       own.push(client);
       return client;
     },

@@ -1,0 +1,60 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { freePort } from '../support/free-port.js';
+import { tempDir } from '../support/test-databases.js';
+
+/** A Redis server of the test's own, on a free loopback port. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const server = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      tempDir(),
+    ],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 100; i += 1) {
+    const probe = await fetch(`http://127.0.0.1:${port}`).catch((error: Error) => error);
+    // Redis closes an HTTP request at once; a refused connection means it is not up yet.
+    if (!(probe instanceof Error) || !String(probe.cause).includes('ECONNREFUSED')) return server;
+    await sleep(50);
+  }
+  throw new Error('redis-server did not start');
+}
+
+describe('a Redis outage', () => {
+  it('is logged through Nest’s logger, rate-limited, not as unhandled ioredis errors', async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const registry = new ConnectionRegistry();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const lease = await registry.acquireRedis(`redis://127.0.0.1:${port}`);
+      expect(await lease.connection.ping()).toBe('PONG');
+      server.kill('SIGKILL');
+      await sleep(2_000); // several reconnect attempts fail meanwhile
+      const lines = warn.mock.calls.map(([message]) => String(message));
+      const outage = lines.filter((line) => line.startsWith('Redis connection redis#'));
+      expect(outage.length).toBeGreaterThanOrEqual(1);
+      expect(outage.length).toBeLessThanOrEqual(2);
+      expect(consoleError.mock.calls.flat().join(' ')).not.toContain('Unhandled error event');
+    } finally {
+      server.kill('SIGKILL');
+      await registry.onApplicationShutdown();
+      warn.mockRestore();
+      consoleError.mockRestore();
+    }
+  }, 20_000);
+});
