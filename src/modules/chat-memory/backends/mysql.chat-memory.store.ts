@@ -4,6 +4,7 @@ import type {
   ChatStoreBacking,
 } from '../interfaces/chat-store-backing.interface.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { MysqlPacketLimit } from '../../connections/sql/mysql-packet-limit.js';
 import type { PreparedMessage } from '../validation/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
@@ -25,11 +26,13 @@ const SQL = {
 export class MysqlChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
   readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
+  private readonly packet: MysqlPacketLimit;
 
   constructor(dataSource: DataSource) {
     super();
     this.backing = { kind: 'sql', dataSource };
     this.sql = createSqlExecutor(dataSource, 'mysql');
+    this.packet = new MysqlPacketLimit(dataSource);
   }
 
   protected async appendBatch(
@@ -37,9 +40,12 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore implements BackedC
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
+    const batch = encodeBatch(messages);
+    // A prepared statement sends the batch as raw bytes: its length is what the packet holds.
+    await this.packet.assertFits('messages', batch.length + Buffer.byteLength(conversationId));
     const [resultSet] = (await this.sql('chat_append', SQL.append, [
       conversationId,
-      encodeBatch(messages),
+      batch,
       expectedVersion ?? null,
     ])) as unknown as [Array<{ conflict: number | string; version: number | string }>];
     const row = resultSet[0]!;

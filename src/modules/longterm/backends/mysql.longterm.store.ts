@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql-packet-limit.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
@@ -67,15 +68,26 @@ const SQL = {
  * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
+  private readonly packet: MysqlPacketLimit;
+
   constructor(
     private readonly dataSource: DataSource,
     settings?: LongtermStoreSettings,
   ) {
     super(createSqlExecutor(dataSource, 'mysql'), SQL, settings);
+    this.packet = new MysqlPacketLimit(dataSource);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const params = rows.flatMap(toColumns);
+    // The statement goes as text: every string is escaped inline, numbers take their digits.
+    await this.packet.assertFits(
+      rows.length === 1 ? 'record' : 'records',
+      params.reduce<number>(
+        (bytes, param) => bytes + (typeof param === 'string' ? escapedByteLength(param) : 20) + 60,
+        0,
+      ),
+    );
     // The batch size varies, so the statement goes through TypeORM rather than a cached prepare.
     const returned = (await retryOnDeadlock(() =>
       this.dataSource.query(writeSql(rows.length), [...params, now, now, now, now]),
