@@ -5,7 +5,10 @@ import { type Env, readInteger, readString } from './env.js';
 export interface AppConfig {
   /** `PORT` (3000). */
   port: number;
-  /** `HOST` (`0.0.0.0`): the interface to listen on. */
+  /**
+   * `HOST` (`127.0.0.1`): the interface to listen on. Loopback by default, so a laptop never serves
+   * the open (auth-less) demo to its network; containers set `0.0.0.0` on their own network.
+   */
   host: string;
 }
 
@@ -13,7 +16,7 @@ export interface AppConfig {
 export function loadAppConfig(env: Env = process.env): AppConfig {
   return {
     port: readInteger(env, 'PORT', 3000, 0, 65_535),
-    host: readString(env, 'HOST') ?? '0.0.0.0',
+    host: readString(env, 'HOST') ?? '127.0.0.1',
   };
 }
 

@@ -57,6 +57,34 @@ describe('dist/main.js (the built example app; `npm test` builds first)', () => 
     expect(app.output()).not.toMatch(/error/i);
   }, 30_000);
 
+  it('listens on loopback by default, and logs requests with credential headers redacted', async () => {
+    const port = await freePort();
+    const app = startMain({
+      HOST: '', // unset: the default
+      PORT: String(port),
+      SQLITE_PATH: join(tempDir(), 'logs.sqlite'),
+      LOG_HTTP: 'true',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}/health`, 20_000);
+      await fetch(`http://127.0.0.1:${port}/health`, {
+        headers: {
+          authorization: 'Bearer tenant-secret-1',
+          'x-api-key': 'tenant-secret-2',
+          cookie: 'session=tenant-secret-3',
+        },
+      });
+      await sleep(200);
+      expect(app.output()).toContain('[redacted]');
+      expect(app.output()).not.toContain('tenant-secret');
+      expect(app.output()).toContain(`127.0.0.1:${port}`);
+    } finally {
+      app.child.kill('SIGTERM');
+      await app.exited;
+    }
+  }, 30_000);
+
   it('refuses to start on an invalid variable, naming it', async () => {
     const app = startMain({ PORT: '3000', CHAT_MEMORY_BACKEND: 'postgres' });
     expect((await app.exited).code).toBe(1);
