@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
@@ -77,6 +78,11 @@ describe('AgentModule options are validated at bootstrap', () => {
       'lockDurationMs',
     ],
     [{ llm, queue: { driver: 'inline', attempts: 0 } }, 'queue.attempts', 'integer'],
+    [
+      { llm, queue: { driver: 'bull', redisUrl: TEST_REDIS_URL, stalledIntervalMs: 0 } },
+      'queue.stalledIntervalMs',
+      'integer',
+    ],
     [{ memory: false }, 'llm', 'is required'],
   ])('refuses %j naming %s', async (options, option, hint) => {
     const error = await rejectionOf(bootAgent(options as AgentModuleOptions));
@@ -106,6 +112,25 @@ describe('the run store defaults to the chat store’s backend', () => {
     await harness.close();
     harness = await boot();
     expect(await harness.agent.getRun('run-survives')).toMatchObject({ status: 'completed' });
+  });
+
+  it('says which runs getRun can see', async () => {
+    harness = await bootAgent({ llm: new ScriptedLlm([]) }, [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+    ]);
+    expect(harness.agent.runsVisibility).toBe('process');
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(await harness.agent.getRun('elsewhere')).toBeUndefined();
+      expect(String(warn.mock.calls[0]?.[0])).toContain('runs of other processes are not visible');
+    } finally {
+      warn.mockRestore();
+    }
+    await harness.close();
+    harness = await bootAgent({ llm: new ScriptedLlm([]) }, [
+      ChatMemoryModule.forRoot({ backend: 'sqlite', path: ':memory:' }),
+    ]);
+    expect(harness.agent.runsVisibility).toBe('shared');
   });
 
   it('refuses a Bull queue whose run store would be process memory', async () => {
