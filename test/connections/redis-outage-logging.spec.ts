@@ -57,4 +57,20 @@ describe('a Redis outage', () => {
       consoleError.mockRestore();
     }
   }, 20_000);
+
+  it('fails a connection that cannot be made with the server’s own error, and stops retrying it', async () => {
+    const registry = new ConnectionRegistry();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const port = await freePort(); // nothing listens there
+      const error = await registry.acquireRedis(`redis://127.0.0.1:${port}`).catch((e: Error) => e);
+      expect(String(error)).toContain('ECONNREFUSED');
+      const before = warn.mock.calls.length;
+      await sleep(1_500);
+      expect(warn.mock.calls.length).toBe(before); // no reconnect attempts behind the caller's back
+    } finally {
+      warn.mockRestore();
+      await registry.onApplicationShutdown();
+    }
+  });
 });

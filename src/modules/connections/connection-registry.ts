@@ -194,7 +194,19 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     );
     const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
     logRedisErrors(client, `redis#${++this.redisOpened}`, this.logger);
-    await client.connect();
+    let failure: Error | undefined;
+    const noteFailure = (error: Error) => (failure ??= error);
+    client.on('error', noteFailure);
+    try {
+      await client.connect();
+    } catch (error) {
+      // A client that failed to connect (e.g. a wrong password) would otherwise keep reconnecting;
+      // the server's own answer (WRONGPASS, ECONNREFUSED, …) says more than "Connection is closed".
+      client.disconnect();
+      throw failure ?? error;
+    } finally {
+      client.off('error', noteFailure);
+    }
     return client;
   }
 }
