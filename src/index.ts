@@ -9,6 +9,7 @@ export { InvalidArgumentError } from './common/errors/invalid-argument.error.js'
 export { InvalidModuleOptionsError } from './common/errors/invalid-module-options.error.js';
 export { MigrationsNotRunError } from './common/errors/migrations-not-run.error.js';
 export { MissingDriverError } from './common/errors/missing-driver.error.js';
+export { UnsupportedDatabaseError } from './common/errors/unsupported-database.error.js';
 
 // Connections and migrations
 export { ConnectionsModule } from './modules/connections/connections.module.js';
@@ -227,7 +228,11 @@ export type {
   AgentEventBase,
   AgentEvents,
 } from './modules/agent/interfaces/agent-events.interface.js';
-export { AgentKernelHasMemoryFilterError } from './modules/agent/errors/agent.errors.js';
+export {
+  AgentKernelHasMemoryFilterError,
+  RunBelongsToAnotherConversationError,
+} from './modules/agent/errors/agent.errors.js';
+export { RUN_ID_PATTERN } from './modules/agent/runs/run-id.js';
 export type {
   AgentQueue,
   AgentRunJob,
@@ -267,6 +272,7 @@ export {
 export {
   LongtermFlushError,
   LongtermMemoryDisabledError,
+  LongtermNoEntityError,
 } from './modules/longterm/errors/longterm.errors.js';
 export {
   LONGTERM_URI_GRAMMAR,
@@ -292,8 +298,10 @@ export { WORKING_MEMORY_STORE } from './modules/working-memory/working-memory.co
 export { InjectWorkingMemoryStore } from './modules/working-memory/working-memory.decorators.js';
 export type { WorkingMemoryModuleOptions } from './modules/working-memory/working-memory.options.js';
 export type {
+  SummaryCache,
   WorkingMemoryExpireHook,
   WorkingMemoryHandle,
+  WorkingMemoryHandleOptions,
   WorkingMemoryLimits,
   WorkingMemorySnapshot,
   WorkingMemoryValue,
