@@ -8,7 +8,7 @@ import { HttpErrorFilter } from './app/http/http-error.filter.js';
 import { appConfig } from './config/app.config.js';
 import { chatMemoryConfig } from './config/chat-memory.config.js';
 import { loggingConfig } from './config/logging.config.js';
-import { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
+import { ChatMemoryModule } from 'nest-agent-memory';
 
 /**
  * The example application: the library's modules wired from `src/config` (environment variables,

@@ -1,6 +1,11 @@
 /**
  * nest-agent-memory: durable, policy-driven memory for LLM agents, as NestJS modules.
- * This file is the package's public API; inside the package, import by path.
+ *
+ * This file is the package's public API, and every name in it is semver surface: modules, services,
+ * tokens and their `Inject…`/`get…Token` helpers, option types, ports and their record types,
+ * errors, the built-in backends and adapters a user may construct, and the filters, compactors and
+ * providers meant for users. Nothing else (a test pins the list). Inside the package, import by
+ * path.
  */
 
 // Errors shared by every module
@@ -11,16 +16,10 @@ export { MigrationsNotRunError } from './common/errors/migrations-not-run.error.
 export { MissingDriverError } from './common/errors/missing-driver.error.js';
 export { UnsupportedDatabaseError } from './common/errors/unsupported-database.error.js';
 
-// Connections and migrations
-export { ConnectionsModule } from './modules/connections/connections.module.js';
-export {
-  type ConnectionHealth,
-  ConnectionRegistry,
-  type SqlConnection,
-} from './modules/connections/connection-registry.js';
-export type { ConnectionLease } from './modules/connections/connection-lease.js';
-export type { SqlDialect, SqlTarget } from './modules/connections/sql/sql-target.js';
-export type { DataSourceTuning } from './modules/connections/sql/data-source-options.js';
+// Connections: health, and the SQL schema for apps that manage migrations themselves
+export { AgentMemoryHealthService } from './modules/connections/agent-memory-health.service.js';
+export type { ConnectionHealth } from './modules/connections/connection-registry.js';
+export type { SqlDialect } from './modules/connections/sql/sql-target.js';
 export { agentMemoryEntitySchemas } from './modules/connections/sql/package-entities.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export {
@@ -62,32 +61,18 @@ export {
 } from './modules/chat-memory/interfaces/chat-message.interface.js';
 export { ConversationVersionConflictError } from './modules/chat-memory/errors/conversation-version-conflict.error.js';
 export { InvalidMessageError } from './modules/chat-memory/errors/invalid-message.error.js';
-export {
-  BaseChatMemoryStore,
-  type AppendOutcome,
-} from './modules/chat-memory/backends/base-chat-memory.store.js';
 export { InMemoryChatMemoryStore } from './modules/chat-memory/backends/in-memory.chat-memory.store.js';
 export { PostgresChatMemoryStore } from './modules/chat-memory/backends/postgres.chat-memory.store.js';
 export { MysqlChatMemoryStore } from './modules/chat-memory/backends/mysql.chat-memory.store.js';
 export { SqliteChatMemoryStore } from './modules/chat-memory/backends/sqlite.chat-memory.store.js';
-export {
-  DEFAULT_CHAT_REDIS_KEY_PREFIX,
-  RedisChatMemoryStore,
-} from './modules/chat-memory/backends/redis.chat-memory.store.js';
-export type { PreparedMessage } from './modules/chat-memory/validation/prepared-message.js';
+export { RedisChatMemoryStore } from './modules/chat-memory/backends/redis.chat-memory.store.js';
 
-// Kernel
+// Kernel: filters, tools, models
 export { KernelModule } from './modules/kernel/kernel.module.js';
 export { KernelService } from './modules/kernel/kernel.service.js';
 export type { KernelModuleExtras, KernelModuleOptions } from './modules/kernel/kernel.options.js';
+export { DEFAULT_MAX_TOOL_ITERATIONS } from './modules/kernel/kernel-engine.js';
 export {
-  DEFAULT_MAX_TOOL_ITERATIONS,
-  KernelEngine,
-  type KernelEngineConfig,
-  type LoopRequest,
-} from './modules/kernel/kernel-engine.js';
-export {
-  KernelExecutionContext,
   type KernelPhase,
   getKernelChatRequest,
   getKernelToolRequest,
@@ -113,29 +98,17 @@ export type {
   ToolContext,
   ToolHandler,
 } from './modules/kernel/interfaces/kernel-tool.interface.js';
-export {
-  type LlmAdapter,
-  type LlmRequest,
-  type LlmResponse,
-  type TokenSink,
-  type ToolChoice,
-  type ToolSpec,
-  type Usage,
-  NO_USAGE,
-  addUsage,
+export type {
+  LlmAdapter,
+  LlmRequest,
+  LlmResponse,
+  TokenSink,
+  ToolChoice,
+  ToolSpec,
+  Usage,
 } from './modules/kernel/interfaces/llm.interface.js';
-export { MemoryFilter, memoryFilter } from './modules/kernel/filters/memory.filter.js';
-export { KERNEL_TOOL_METADATA, KernelTool } from './modules/kernel/tools/kernel-tool.decorator.js';
-export {
-  FULL_HISTORY,
-  type HistoryStrategy,
-  STORE_DELTA_HISTORY,
-} from './modules/kernel/loop/history-strategy.js';
-export {
-  type MessageIdScheme,
-  type ToolLoopOutcome,
-  runToolLoop,
-} from './modules/kernel/loop/tool-loop.js';
+export { memoryFilter } from './modules/kernel/filters/memory.filter.js';
+export { KernelTool } from './modules/kernel/tools/kernel-tool.decorator.js';
 export {
   DuplicateToolError,
   InvalidToolError,
@@ -192,7 +165,6 @@ export {
   TokenBudgetMemoryProvider,
 } from './modules/memory-provider/providers/token-budget.memory-provider.js';
 export {
-  SUMMARY_PREFIX,
   type SummarizingOptions,
   SummarizingMemoryProvider,
 } from './modules/memory-provider/providers/summarizing.memory-provider.js';
@@ -211,11 +183,7 @@ export type {
   AgentQueueOptions,
   AgentRunsOptions,
 } from './modules/agent/agent.options.js';
-export {
-  AgentRunner,
-  type ConflictPolicy,
-  DEFAULT_MAX_CONFLICT_RETRIES,
-} from './modules/agent/agent-runner.js';
+export type { ConflictPolicy } from './modules/agent/agent-runner.js';
 export type {
   AgentRunInput,
   AgentRunRecord,
@@ -233,19 +201,7 @@ export {
   RunBelongsToAnotherConversationError,
 } from './modules/agent/errors/agent.errors.js';
 export { RUN_ID_PATTERN } from './modules/agent/runs/run-id.js';
-export type {
-  AgentQueue,
-  AgentRunJob,
-  JobAttempt,
-} from './modules/agent/queue/agent-queue.interface.js';
-export {
-  DEFAULT_RUN_RETENTION_MS,
-  type RunStore,
-} from './modules/agent/runs/run-store.interface.js';
-export { InMemoryRunStore } from './modules/agent/runs/in-memory.run-store.js';
-export { RedisRunStore } from './modules/agent/runs/redis.run-store.js';
-export { SqlRunStore } from './modules/agent/runs/sql.run-store.js';
-export { type StepReplay } from './modules/kernel/kernel-engine.js';
+export { DEFAULT_RUN_RETENTION_MS } from './modules/agent/runs/run-store.interface.js';
 
 // Long-term memory
 export { LongtermMemoryModule } from './modules/longterm/longterm.module.js';
@@ -263,33 +219,23 @@ export {
   MAX_SEARCH_LIMIT,
   type SeqCounter,
 } from './modules/longterm/interfaces/longterm-store.interface.js';
-export {
-  type FlushResult,
-  type LongtermRunView,
+export type {
+  FlushResult,
+  LongtermRunView,
   LongtermSession,
-  type StagedRow,
+  StagedRow,
 } from './modules/longterm/session/longterm-session.js';
 export {
   LongtermFlushError,
   LongtermMemoryDisabledError,
   LongtermNoEntityError,
 } from './modules/longterm/errors/longterm.errors.js';
-export {
-  LONGTERM_URI_GRAMMAR,
-  type LongtermTarget,
-  parseLongtermUri,
-} from './modules/longterm/longterm-uri.js';
-export {
-  BaseLongtermStore,
-  type LongtermStoreSettings,
-  type StoredRow,
-} from './modules/longterm/backends/base-longterm.store.js';
+export type { LongtermStoreSettings } from './modules/longterm/backends/base-longterm.store.js';
 export { InMemoryLongtermStore } from './modules/longterm/backends/in-memory.longterm.store.js';
 export { PostgresLongtermStore } from './modules/longterm/backends/postgres.longterm.store.js';
 export { MysqlLongtermStore } from './modules/longterm/backends/mysql.longterm.store.js';
 export { SqliteLongtermStore } from './modules/longterm/backends/sqlite.longterm.store.js';
 export { RedisLongtermStore } from './modules/longterm/backends/redis.longterm.store.js';
-export { canonicalJson, compareCodePoints } from './common/canonical-json.js';
 
 // Working memory
 export { WorkingMemoryModule } from './modules/working-memory/working-memory.module.js';
@@ -306,13 +252,7 @@ export type {
   WorkingMemorySnapshot,
   WorkingMemoryValue,
 } from './modules/working-memory/interfaces/working-memory.interface.js';
-export type {
-  BackendSnapshot,
-  EvictionPolicy,
-  WorkingMemoryBackend,
-  WriteOutcome,
-  WriteRequest,
-} from './modules/working-memory/backends/working-memory-backend.interface.js';
+export type { WorkingMemoryBackend } from './modules/working-memory/backends/working-memory-backend.interface.js';
 export {
   DropOldestCompactor,
   type DropOldestOptions,
@@ -326,25 +266,13 @@ export {
   WorkingMemoryContentionError,
   WorkingMemoryOverflowError,
 } from './modules/working-memory/errors/working-memory.errors.js';
-export { InMemoryWorkingMemoryBackend } from './modules/working-memory/backends/in-memory.working-memory.backend.js';
-export { RedisWorkingMemoryBackend } from './modules/working-memory/backends/redis.working-memory.backend.js';
 
 // Sweeps (long-term expiry, idle working memory, run retention)
 export { SweeperModule } from './modules/sweeper/sweeper.module.js';
 export type { SweeperModuleOptions } from './modules/sweeper/sweeper.options.js';
 export { SWEEP_SCHEDULER } from './modules/sweeper/sweeper.constants.js';
-export { SweepSchedulerService } from './modules/sweeper/sweep-scheduler.service.js';
 export type {
   ScheduledSweep,
   SweepScheduler,
   SweepTask,
 } from './modules/sweeper/interfaces/sweep-scheduler.interface.js';
-export { IntervalSweepScheduler } from './modules/sweeper/interval.sweep-scheduler.js';
-export {
-  BullSweepScheduler,
-  type SweepQueueOpener,
-} from './modules/sweeper/bull.sweep-scheduler.js';
-export {
-  type OpenedBullQueue,
-  openBullQueue,
-} from './modules/connections/redis/open-bull-queue.js';

@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import type { ChatMemoryModuleOptions } from '../modules/chat-memory/chat-memory.options.js';
+import type { ChatMemoryModuleOptions } from 'nest-agent-memory';
 import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
 
 /** The chat memory backends the example app can be configured with. */

@@ -1,4 +1,3 @@
-import { redactUrl } from '../common/redact-url.js';
 import { ConfigValidationError } from './config-validation.error.js';
 
 /** The process environment, or a test's stand-in for it. */
@@ -60,7 +59,8 @@ export function readUrl(env: Env, name: string, schemes: readonly string[]): str
   } catch {
     throw new ConfigValidationError(
       name,
-      `must be a URL (${schemes.join(', ')}), got "${redactUrl(raw)}"`,
+      // The value is not echoed: it may hold a password.
+      `must be a URL (${schemes.join(', ')}); the value given is not one`,
     );
   }
   if (!schemes.includes(protocol)) {

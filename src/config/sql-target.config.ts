@@ -1,7 +1,11 @@
-import type { SqlTarget } from '../modules/connections/sql/sql-target.js';
+import type { SqlDialect } from 'nest-agent-memory';
 import { ConfigValidationError } from './config-validation.error.js';
 import { loadChatMemoryConfig } from './chat-memory.config.js';
 import type { Env } from './env.js';
+
+/** A SQL database: a server by URL, or an SQLite file. */
+export type SqlTarget =
+  { dialect: Exclude<SqlDialect, 'sqlite'>; url: string } | { dialect: 'sqlite'; path: string };
 
 /**
  * The SQL database the example app's chat memory uses, from the same variables

@@ -8,9 +8,11 @@ import {
   ParseIntPipe,
   Query,
 } from '@nestjs/common';
-import { InjectChatMemoryStore } from '../../modules/chat-memory/chat-memory.decorators.js';
-import type { ChatMemoryStore } from '../../modules/chat-memory/interfaces/chat-memory-store.interface.js';
-import type { StoredChatMessage } from '../../modules/chat-memory/interfaces/chat-message.interface.js';
+import {
+  type ChatMemoryStore,
+  InjectChatMemoryStore,
+  type StoredChatMessage,
+} from 'nest-agent-memory';
 
 /** `GET /conversations/:conversationId/messages` body. */
 export interface ConversationMessagesResponse {

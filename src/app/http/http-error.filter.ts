@@ -7,8 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
-import { ConversationVersionConflictError } from '../../modules/chat-memory/errors/conversation-version-conflict.error.js';
+import { ConversationVersionConflictError, InvalidArgumentError } from 'nest-agent-memory';
 
 /** The JSON body of every error response of the example app. */
 export interface HttpErrorBody {
