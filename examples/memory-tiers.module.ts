@@ -24,8 +24,10 @@ export class NotebookTools {
     },
   })
   remember({ key, fact }: { key: string; fact: string }, context: ToolContext) {
+    // Long-term memory is kept per entity: a run without one has nobody to remember this for.
+    if (!context.entityId || !context.longterm) return 'not remembered: this run has no user';
     // Staged now, written once the turn commits, with the run's seq: a retried run writes the same bytes.
-    context.longterm?.save(`facts/${key}`, { fact });
+    context.longterm.save(`facts/${key}`, { fact });
     return 'remembered';
   }
 

@@ -13,8 +13,10 @@ describe('redactUrl', () => {
     ],
     ['mysql://db/app?sslkey=abc', 'mysql://db/app?sslkey=***'],
     ['redis://cache:6379', 'redis://cache:6379'],
+    ['postgres://app:hunter#2@db.internal/mem', 'postgres://***@db.internal/mem'],
+    ['postgres://app:a?b@c/x', 'postgres://***@c/x'],
   ])('%s → %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
-    expect(redactUrl(url)).not.toMatch(/s3cr|hunter2|pw@|p@ss@|abc/);
+    expect(redactUrl(url)).not.toMatch(/s3cr|hunter|pw@|p@ss@|abc|a\?b/);
   });
 });

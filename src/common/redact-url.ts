@@ -4,14 +4,15 @@ const SECRET_PARAM = /pass|secret|token|key|auth|cred|sig/i;
 /**
  * A connection URL safe to print: the password (and any credential-like query parameter) replaced
  * by `***`, parsed with the URL parser so passwords holding `/`, `@` or `:` are caught too. A string
- * the parser cannot read keeps its scheme and host part after the last `@` only.
+ * the parser cannot read keeps only its scheme and what follows its last `@`.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return url.replace(/^([^:/]*:\/\/)[^?#]*@/, '$1***@');
+    // Everything up to the last `@`: the password may hold `/`, `?`, `#` or `@` itself.
+    return url.replace(/^([^:/]*:\/\/).*@/, '$1***@');
   }
   if (parsed.password) parsed.password = '***';
   for (const name of [...parsed.searchParams.keys()])

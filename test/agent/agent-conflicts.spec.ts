@@ -80,3 +80,60 @@ describe('two agents on one conversation', () => {
     expect(await store.get(conversationId)).toEqual([...aResult.messages, ...bResult.messages]);
   });
 });
+
+describe('a conflict retry is a new attempt', () => {
+  it('gives its tool calls idempotency keys of their own, even when the provider reuses call ids', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const keys: string[] = [];
+    let calls = 0;
+    const b: LlmAdapter = {
+      async chat(request: LlmRequest): Promise<LlmResponse> {
+        calls += 1;
+        if (calls === 1) await gate;
+        const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+        // Every attempt: one round calling `note` with the provider's reused id, then an answer.
+        return request.messages.at(-1)?.role === 'tool'
+          ? { message: { role: 'assistant', content: 'B done' }, usage }
+          : {
+              message: {
+                role: 'assistant',
+                content: null,
+                toolCalls: [{ id: 'call_0', name: 'note', arguments: '{}' }],
+              },
+              usage,
+            };
+      },
+      stream(request: LlmRequest) {
+        return this.chat(request);
+      },
+    };
+    const note = {
+      name: 'note',
+      description: 'notes',
+      parameters: { type: 'object', properties: {} },
+      handler: (_args: Record<string, unknown>, context: { idempotencyKey: string }) => {
+        keys.push(context.idempotencyKey);
+        return 'ok';
+      },
+    };
+    const chat = () => ChatMemoryModule.forRoot({ backend: 'postgres', url: TEST_POSTGRES_URL });
+    harnesses.push(
+      await bootAgent({ llm: { provider: 'echo' } }, [chat()]),
+      await bootAgent({ llm: b, tools: [note], conflictPolicy: 'retry' }, [chat()]),
+    );
+    const conversationId = `conflict-keys-${Date.now()}`;
+    const bRun = harnesses[1]!.agent.run({
+      conversationId,
+      message: 'from B',
+      runId: `b-${Date.now()}`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harnesses[0]!.agent.run({ conversationId, message: 'from A' });
+    release();
+    const result = await bRun;
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(`${result.runId}:0:call_0`);
+    expect(keys[1]).toBe(`${result.runId}/1:0:call_0`);
+  });
+});

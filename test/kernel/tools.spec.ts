@@ -207,6 +207,10 @@ describe('tool loop', () => {
         harness.kernel.invoke([{ role: 'user', content: 'x' }], { tools: ['missing'] }),
       ),
     ).toBeInstanceOf(UnknownToolError);
+    // Narrowing to nothing never widens to everything.
+    llm.enqueue({ content: 'd' });
+    await harness.kernel.invoke([{ role: 'user', content: 'x' }], { tools: [] });
+    expect(llm.calls.at(-1)!.tools).toEqual([]);
   });
 
   it('adds plain tool objects to the discovered tools when no name is listed (kernel and agent)', async () => {
@@ -221,6 +225,11 @@ describe('tool loop', () => {
     const result = await harness.kernel.invoke([{ role: 'user', content: 'x' }]);
     expect(llm.calls[0]!.tools.sort()).toEqual(['add', 'echo_tool', 'explode', 'slow']);
     expect(result.messages[2]!.content).toBe('5');
+    await harness.close();
+    const none = new ScriptedLlm([{ content: 'no tools' }]);
+    harness = await bootKernel({ llm: none, tools: [] }, [MathTools]);
+    await harness.kernel.invoke([{ role: 'user', content: 'x' }]);
+    expect(none.calls[0]!.tools).toEqual([]);
     await harness.close();
     const agentLlm = new ScriptedLlm([calls(['add', '{"a":1,"b":1}']), { content: 'done' }]);
     const agent = await bootAgent(

@@ -124,6 +124,7 @@ export class AgentRunner {
     const views = new Map<string, ReturnType<LongtermSession['forStep']>>();
     const outcome = await engine.runLoop({
       runId,
+      attemptKey: scope === 0 ? runId : `${runId}/${scope}`,
       input: [message],
       history: provider
         ? providerHistory(provider, conversationId, history, systemPrompts, engine)

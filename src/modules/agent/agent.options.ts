@@ -90,7 +90,8 @@ export interface AgentModuleOptions {
   filters?: Array<KernelFilter | Type<KernelFilter>>;
   /**
    * Tools of the agent's own kernel: every discovered `@KernelTool()` method, or — when tool names
-   * are listed — only the named ones; plain tool objects listed are added either way.
+   * are listed — only the named ones; plain tool objects listed are added either way; `[]` gives
+   * the agent no tools.
    */
   tools?: Array<string | KernelToolDefinition>;
   systemPrompt?: string;

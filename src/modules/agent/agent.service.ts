@@ -64,6 +64,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private runsShared = false;
   private provider?: MemoryProvider;
   private readonly logger = new Logger('Agent');
+  private readonly invisibleRunWarning = new RateLimit(60_000);
   private queue?: AgentQueue;
   private readonly cleanups: Cleanup[] = [];
   private longterm?: LongtermMemoryService;
@@ -215,8 +216,9 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
    * seen here: a miss says so in the log.
    */
   async getRun(runId: string): Promise<AgentRunRecord | undefined> {
+    assertRunId(runId);
     const record = await this.required(this.records).get(runId);
-    if (!record && this.runsVisibility === 'process')
+    if (!record && this.runsVisibility === 'process' && this.invisibleRunWarning.due())
       this.logger.warn(
         `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
       );
@@ -295,6 +297,19 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private required<T>(value: T | undefined): T {
     if (value === undefined) throw new Error('AgentService is used before its module initialized');
     return value;
+  }
+}
+
+/** Lets something happen at most once per window (a log line a caller could otherwise flood). */
+class RateLimit {
+  private last = -Infinity;
+
+  constructor(private readonly windowMs: number) {}
+
+  due(now = Date.now()): boolean {
+    if (now - this.last < this.windowMs) return false;
+    this.last = now;
+    return true;
   }
 }
 

@@ -48,6 +48,12 @@ export interface KernelEngineConfig {
 /** One run of the loop through the kernel's chains: what the kernel's invoke and the agent share. */
 export interface LoopRequest {
   runId: string;
+  /**
+   * What tool idempotency keys start with (default `runId`). The agent's conflict retries are new
+   * attempts with fresh model calls: they use `runId/attempt`, so their calls never share a key
+   * with the first attempt's.
+   */
+  attemptKey?: string;
   input: readonly ChatMessage[];
   history: HistoryStrategy;
   ids: MessageIdScheme;
@@ -280,7 +286,7 @@ export class KernelEngine {
         entityId: request.context.entityId,
         toolCallId: call.id,
         // Call ids are unique only within one model message: the round makes the key unique.
-        idempotencyKey: `${request.runId}:${round}:${call.id}`,
+        idempotencyKey: `${request.attemptKey ?? request.runId}:${round}:${call.id}`,
         signal,
         ...request.toolContext?.(call, round, index),
       },

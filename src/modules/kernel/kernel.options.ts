@@ -16,7 +16,7 @@ export interface KernelModuleOptions {
   /**
    * The kernel's tools: every discovered `@KernelTool()` method, or — when tool names are listed —
    * only the named ones; plain tool objects listed are added either way (listing only objects keeps
-   * every discovered tool). Duplicate names fail at bootstrap.
+   * every discovered tool); `[]` gives the kernel no tools. Duplicate names fail at bootstrap.
    */
   tools?: Array<string | KernelToolDefinition>;
   /** Tool rounds per invoke before `MaxToolIterationsError` (default 10). */

@@ -7,7 +7,10 @@ import type { LlmResponse, ToolChoice, Usage } from './llm.interface.js';
 export interface InvokeOptions {
   /** The conversation (`conversationId`) and any state of yours, visible to filters and tools. */
   context?: KernelContext;
-  /** Tool names to offer (a subset of the kernel's), or extra tools for this invoke only. */
+  /**
+   * This invoke's tools: names pick a subset of the kernel's; plain tool objects are added (to the
+   * named subset, or to all of the kernel's tools when no name is listed); `[]` offers none.
+   */
   tools?: Array<string | KernelToolDefinition>;
   toolChoice?: ToolChoice;
   /** Prepended to what the model sees, after history expansion; never stored. */

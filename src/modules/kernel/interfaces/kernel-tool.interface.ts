@@ -14,12 +14,19 @@ export interface ToolContext {
   toolCallId: string;
   /**
    * `runId:round:toolCallId`: the same on every attempt of the same step, and different for every
-   * call of the run (the round tells apart calls of different rounds that reuse an id).
+   * call of the run (the round tells apart calls of different rounds that reuse an id). A turn that
+   * the agent reruns after a version conflict (`conflictPolicy: 'retry'`) makes new model calls: its
+   * keys are `runId/attempt:round:toolCallId`.
    */
   idempotencyKey: string;
   /** Fires when the invoke is aborted or the tool's timeout passes. */
   signal: AbortSignal;
-  /** The run's long-term memory (staged writes, overlaid reads), when the agent runs with an entity. */
+  /**
+   * The run's long-term memory (staged writes, overlaid reads). Set in every agent run: when the run
+   * has no `entityId` or the tier is off, every use throws an error saying so
+   * (`LongtermNoEntityError`, `LongtermMemoryDisabledError`); check `entityId` first where a run may
+   * have none. Absent in plain kernel invokes.
+   */
   longterm?: LongtermRunView;
   /** The conversation's working memory, when the app has `WorkingMemoryModule`. */
   workingMemory?: WorkingMemoryHandle;

@@ -7,7 +7,7 @@ import { toolFromDefinition } from './tool-factory.js';
 
 /**
  * A selection of tools: names pick a subset of the known ones (none named: all of them), and plain
- * definitions are added to that.
+ * definitions are added to that. An empty list offers no tools.
  */
 export type ToolSelection = ReadonlyArray<string | KernelToolDefinition>;
 
@@ -70,19 +70,21 @@ export class ToolRegistry {
   }
 }
 
-/** The named tools of `known` (all of them if none is named) and the plain ones, in order. */
+/**
+ * The named tools of `known` (all of them if none is named) and the plain ones, in order. An empty
+ * selection offers no tool at all: narrowing to nothing must never widen to everything.
+ */
 function choose(
   known: ReadonlyMap<string, RegisteredTool>,
   selection: ToolSelection | undefined,
   compile: (definition: KernelToolDefinition) => RegisteredTool,
 ): RegisteredTool[] {
-  const entries = selection ?? [];
-  const chosen = entries.map((entry) =>
+  if (selection === undefined) return [...known.values()];
+  const chosen = selection.map((entry) =>
     typeof entry === 'string' ? pick(known, entry) : compile(entry),
   );
-  return entries.some((entry) => typeof entry === 'string')
-    ? chosen
-    : [...known.values(), ...chosen];
+  const namesSome = selection.some((entry) => typeof entry === 'string');
+  return namesSome || selection.length === 0 ? chosen : [...known.values(), ...chosen];
 }
 
 function pick(known: ReadonlyMap<string, RegisteredTool>, name: string): RegisteredTool {
