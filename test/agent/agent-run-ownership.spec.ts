@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.e
 import { RunBelongsToAnotherConversationError } from '../../src/modules/agent/errors/agent.errors.js';
 import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
 import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
+import { RunOwnership } from '../../src/modules/agent/runs/run-ownership.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
@@ -121,6 +122,21 @@ describe.each(runStores)('a cleared conversation leaves no run behind (%s)', (_n
 });
 
 describe('the in-memory run store is bounded', () => {
+  it('keeps indexes apart from the runs it counts, and drops expired index entries', async () => {
+    let now = 0;
+    const store = new InMemoryRunStore(1_000, () => now, 2);
+    const ownership = new RunOwnership(store);
+    await ownership.claim('r1', 'c', 'e');
+    await ownership.claim('r2', 'c', 'e');
+    expect(await store.get('r1', 'conversation')).toBe('c');
+    expect(await store.get('r2', 'conversation')).toBe('c');
+    now = 1_500;
+    await ownership.claim('r3', 'c');
+    await ownership.forgetConversation('c');
+    expect(await store.get('r3', 'conversation')).toBeUndefined();
+    expect(await store.indexed('#anything')).toEqual([]);
+  });
+
   it('keeps at most maxRuns runs, dropping the least recently written', async () => {
     const store = new InMemoryRunStore(60_000, Date.now, 3);
     for (const runId of ['a', 'b', 'c']) await store.put(runId, 'status', runId);

@@ -9,6 +9,8 @@ export const DEFAULT_IN_MEMORY_MAX_RUNS = 5_000;
  */
 export class InMemoryRunStore implements RunStore {
   private readonly runs = new Map<string, { expiresAt: number; entries: Map<string, string> }>();
+  /** Index → run id → expiry; not counted against `maxRuns`, trimmed as it grows. */
+  private readonly indexes = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
@@ -32,13 +34,27 @@ export class InMemoryRunStore implements RunStore {
     this.runs.get(runId)!.expiresAt = this.now() + this.retentionMs;
   }
 
-  async keys(runId: string): Promise<string[]> {
-    const run = this.runs.get(runId);
-    return run && run.expiresAt > this.now() ? [...run.entries.keys()] : [];
+  async addToIndex(index: string, runId: string): Promise<void> {
+    const now = this.now();
+    const entries = this.indexes.get(index) ?? new Map<string, number>();
+    for (const [id, expiresAt] of entries)
+      if (expiresAt <= now || !this.runs.has(id)) entries.delete(id);
+    entries.set(runId, now + this.retentionMs);
+    this.indexes.set(index, entries);
+  }
+
+  async indexed(index: string): Promise<string[]> {
+    const now = this.now();
+    return [...(this.indexes.get(index) ?? [])]
+      .filter(([, expiresAt]) => expiresAt > now)
+      .map(([runId]) => runId);
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {
-    for (const runId of runIds) this.runs.delete(runId);
+    for (const runId of runIds) {
+      this.runs.delete(runId);
+      this.indexes.delete(runId);
+    }
   }
 
   async sweep(limit: number): Promise<number> {

@@ -18,6 +18,17 @@ return 1
 `);
 
 /**
+ * KEYS[1] the index (a sorted set of run ids by expiry); ARGV run id, now, retention ms. Adds the
+ * run, drops the entries that expired, and keeps the set alive as long as its newest entry.
+ */
+const ADD_TO_INDEX = new RedisScript(`
+redis.call('ZADD', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`);
+
+/**
  * Run store on Redis: one hash per run (its key hash-tagged with a digest of the run id), expiring
  * with the retention (Redis itself sweeps).
  */
@@ -44,8 +55,12 @@ export class RedisRunStore implements RunStore {
     await PUT.run(this.client, [this.key(runId)], [key, value, this.retentionMs]);
   }
 
-  keys(runId: string): Promise<string[]> {
-    return this.client.hkeys(this.key(runId));
+  async addToIndex(index: string, runId: string): Promise<void> {
+    await ADD_TO_INDEX.run(this.client, [this.key(index)], [runId, Date.now(), this.retentionMs]);
+  }
+
+  indexed(index: string): Promise<string[]> {
+    return this.client.zrangebyscore(this.key(index), Date.now(), '+inf');
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

@@ -6,9 +6,8 @@ import type { RunStore } from './run-store.interface.js';
 const OWNER_KEY = 'conversation';
 
 /**
- * An index of runs, kept as a pseudo-run of the run store: its entries' keys are run ids. Its id
- * starts with `#`, which no run id may hold, and carries a digest of the indexed id (ids may be
- * longer than a run id column allows).
+ * The id of an index of runs in the run store. It starts with `#`, which no run id may hold, and
+ * carries a digest of the indexed id (ids may be longer than a run id column allows).
  */
 function indexId(kind: 'c' | 'e', id: string): string {
   return `#${kind}:${createHash('sha256').update(id).digest('base64url')}`;
@@ -31,8 +30,8 @@ export class RunOwnership {
   async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
     const owner = await this.store.putIfAbsent(runId, OWNER_KEY, conversationId);
     if (owner !== conversationId) throw new RunBelongsToAnotherConversationError(runId);
-    await this.store.put(indexId('c', conversationId), runId, '');
-    if (entityId !== undefined) await this.store.put(indexId('e', entityId), runId, '');
+    await this.store.addToIndex(indexId('c', conversationId), runId);
+    if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
   }
 
   /** Removes every run of the conversation (records and cached steps), and its index. */
@@ -46,7 +45,7 @@ export class RunOwnership {
   }
 
   private async forget(index: string): Promise<void> {
-    const runIds = await this.store.keys(index);
+    const runIds = await this.store.indexed(index);
     await this.store.deleteRuns([...runIds, index]);
   }
 }

@@ -10,9 +10,11 @@ export interface RunStore {
   get(runId: string, key: string): Promise<string | undefined>;
   /** Stores `value`, replacing any (and renewing the entry's retention). */
   put(runId: string, key: string, value: string): Promise<void>;
-  /** The live keys of a run (any order). */
-  keys(runId: string): Promise<string[]>;
-  /** Removes every entry of the given runs. */
+  /** Adds a run to an index (e.g. the runs of a conversation); each entry expires on its own. */
+  addToIndex(index: string, runId: string): Promise<void>;
+  /** The live runs of an index (any order). */
+  indexed(index: string): Promise<string[]>;
+  /** Removes every entry of the given runs, and the given indexes. */
   deleteRuns(runIds: readonly string[]): Promise<void>;
   /** Removes expired entries, at most `limit`; returns how many went. */
   sweep(limit: number): Promise<number>;

@@ -56,11 +56,8 @@ const SQLITE: DialectSql = {
     SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
 };
 
-const DELETE_RUN: Record<SqlDialect, string> = {
-  postgres: 'DELETE FROM agent_run_entries WHERE run_id = $1',
-  mysql: 'DELETE FROM agent_run_entries WHERE run_id = ?',
-  sqlite: 'DELETE FROM agent_run_entries WHERE run_id = ?',
-};
+/** Runs deleted per statement. */
+const DELETE_CHUNK = 500;
 
 /**
  * Run store on the package's SQL table `agent_run_entries` (PostgreSQL, MariaDB/MySQL, SQLite):
@@ -128,20 +125,33 @@ export class SqlRunStore implements RunStore {
     await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
   }
 
-  async keys(runId: string): Promise<string[]> {
+  /** An index is a run whose entries are keyed by run id; each row expires on its own. */
+  addToIndex(index: string, runId: string): Promise<void> {
+    return this.put(index, runId, '');
+  }
+
+  async indexed(index: string): Promise<string[]> {
     const now = this.now();
     const rows = this.sqlite
-      ? (this.prepared(this.sql.keys).all(runId, now) as Array<{ entry_key: unknown }>)
-      : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [runId, now]);
+      ? (this.prepared(this.sql.keys).all(index, now) as Array<{ entry_key: unknown }>)
+      : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [index, now]);
     // Binary columns (MariaDB) come back as buffers.
     return rows.map((row) => String(row.entry_key));
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {
-    // One statement per run: each is a range on the (run_id, entry_key) primary key.
-    for (const runId of runIds) {
-      if (this.sqlite) this.prepared(DELETE_RUN.sqlite).run(runId);
-      else await this.execute('run_delete', DELETE_RUN[this.dialect], [runId]);
+    // Ranges on the (run_id, entry_key) primary key, a bounded number of runs per statement.
+    for (let i = 0; i < runIds.length; i += DELETE_CHUNK) {
+      const chunk = runIds.slice(i, i + DELETE_CHUNK);
+      if (this.dialect === 'postgres')
+        await this.execute('run_delete', 'DELETE FROM agent_run_entries WHERE run_id = ANY($1)', [
+          chunk,
+        ]);
+      else {
+        const sql = `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
+        if (this.sqlite) this.sqlite.prepare(sql).run(...chunk);
+        else await this.execute('run_delete', sql, chunk);
+      }
     }
   }
 
