@@ -8,15 +8,26 @@ import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, toColumns } from './sql-row
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
 
+/**
+ * Advisory-lock namespace of entity erasure (the first key; the second is `hashtext(entity_id)`).
+ * Writes take it shared, an erasure exclusive: an erasure waits for the flushes already writing to
+ * the entity, and they for it.
+ */
+const ERASURE_LOCK = 1819568500;
+
 const SQL = {
   /**
-   * Rows at or below their entity's erasure mark are filtered out before the insert; the seq guard
-   * is in the upsert's WHERE. Rows either skips are not returned, so RETURNING lists what applied.
+   * Takes the entities' erasure locks (shared) first, in an init plan; filters out rows at or below
+   * their entity's erasure mark; the seq guard is in the upsert's WHERE. Rows either skips are not
+   * returned, so RETURNING lists what applied.
    */
-  write: `INSERT INTO agent_longterm_records AS r (${COLUMNS})
+  write: `WITH locked AS (
+      SELECT count(pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(e))) AS n
+      FROM (SELECT DISTINCT unnest($1::text[]) AS e) entities)
+    INSERT INTO agent_longterm_records AS r (${COLUMNS})
     SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
       AS u(entity_id, key, value, seq, updated_at, expires_at)
-    WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
+    WHERE (SELECT n FROM locked) >= 0 AND NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
       updated_at = excluded.updated_at, expires_at = excluded.expires_at
@@ -27,23 +38,34 @@ const SQL = {
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
-  /**
-   * One statement: the mark is the highest of the old mark, every stored seq and the counter; the
-   * rows go, the mark row stays (raised), the counter is raised to the mark.
-   */
-  erase: `WITH mark AS (
+  removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
+    SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
+} as const;
+
+/**
+ * The erasure, in two transactions, each of which first takes the entity's erasure lock exclusive
+ * (so it waits for the writes in flight, which hold it shared). The first records the mark — the
+ * highest of the old mark, every stored seq and the counter — and raises the counter; once it has
+ * committed, every write that starts sees the mark and is refused. The second deletes the rows at or
+ * below the mark, including any that a write which started before the mark committed has put since.
+ */
+const ERASE = {
+  lock: `SELECT pg_advisory_xact_lock(${ERASURE_LOCK}, hashtext($1))`,
+  /** entity, now → the mark */
+  mark: `WITH mark AS (
       SELECT GREATEST(
         (SELECT COALESCE(max(seq), 0) FROM agent_longterm_records WHERE entity_id = $1),
         (SELECT COALESCE(max(value), 0) FROM agent_longterm_counters WHERE entity_id = $1)) AS seq),
-    gone AS (DELETE FROM agent_longterm_records WHERE entity_id = $1 AND key <> '${ERASURE_MARK_KEY}'),
     counter AS (INSERT INTO agent_longterm_counters (entity_id, value) SELECT $1, seq FROM mark
       ON CONFLICT (entity_id) DO UPDATE
       SET value = GREATEST(agent_longterm_counters.value, excluded.value))
     INSERT INTO agent_longterm_records (${COLUMNS})
     SELECT $1, '${ERASURE_MARK_KEY}', '${TOMBSTONE}', seq, $2, ${NEVER_EXPIRES} FROM mark
-    ON CONFLICT (entity_id, key) DO UPDATE SET seq = excluded.seq, updated_at = excluded.updated_at`,
-  removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
-    SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
+    ON CONFLICT (entity_id, key) DO UPDATE SET seq = excluded.seq, updated_at = excluded.updated_at
+    RETURNING seq`,
+  /** entity, mark */
+  removeRows: `DELETE FROM agent_longterm_records
+    WHERE entity_id = $1 AND key <> '${ERASURE_MARK_KEY}' AND seq <= $2`,
 } as const;
 
 /**
@@ -52,7 +74,10 @@ const SQL = {
  * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order.
  */
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
-  constructor(dataSource: DataSource, settings?: LongtermStoreSettings) {
+  constructor(
+    private readonly dataSource: DataSource,
+    settings?: LongtermStoreSettings,
+  ) {
     super(createSqlExecutor(dataSource, 'postgres'), SQL, settings);
   }
 
@@ -70,7 +95,15 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
-    await this.sql('lt_erase', SQL.erase, [entityId, now]);
+    const mark = await this.dataSource.transaction(async (manager) => {
+      await manager.query(ERASE.lock, [entityId]);
+      const [row] = (await manager.query(ERASE.mark, [entityId, now])) as [{ seq: string }];
+      return row.seq;
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(ERASE.lock, [entityId]);
+      await manager.query(ERASE.removeRows, [entityId, mark]);
+    });
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
