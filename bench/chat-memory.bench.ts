@@ -120,6 +120,15 @@ async function benchBackend(backend: Backend): Promise<string[]> {
       const conversationId = await seed(store, size);
       cleanup.push(conversationId);
       await floor.settle();
+      // Both sides must read the same messages, or the ratio compares different work.
+      const [mine, theirs] = [
+        await store.tail(conversationId, 20),
+        (await floor.tail20(conversationId)) as unknown[],
+      ];
+      if (mine.length !== 20 || theirs.length !== 20)
+        throw new Error(
+          `tail read ${mine.length} messages, the floor ${theirs.length}; expected 20`,
+        );
       const tail = await measurePair(
         () => store.tail(conversationId, 20),
         () => floor.tail20(conversationId),

@@ -17,6 +17,7 @@ import type {
   LongtermSaveInput,
 } from '../src/modules/longterm/interfaces/longterm-store.interface.js';
 import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.js';
+import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { prefixUpperBound } from '../src/modules/longterm/validation/prefix-range.js';
 import { type Measurement, TABLE_HEADER, compareRow, measurePair } from './support/measure.js';
 
@@ -121,8 +122,15 @@ async function redis(
   const prefix = `${run}:lt:`;
   const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).connection, prefix);
   const client = new Redis(REDIS_URL);
-  const hash = (entityId: string) => `${prefix}{${entityId}}:records`;
-  const zset = (entityId: string) => `${prefix}{${entityId}}:keys`;
+  // The store's own key layout (hash tags from a digest of the id), computed once per entity.
+  const layouts = new Map<string, ReturnType<typeof longtermRedisKeys>>();
+  const layout = (entityId: string) => {
+    let keys = layouts.get(entityId);
+    if (!keys) layouts.set(entityId, (keys = longtermRedisKeys(prefix, entityId)));
+    return keys;
+  };
+  const hash = (entityId: string) => layout(entityId).records;
+  const zset = (entityId: string) => layout(entityId).live;
   const write = (entityId: string, rows: Array<[string, string]>) => {
     const pipeline = client.pipeline();
     pipeline.hset(hash(entityId), Object.fromEntries(rows));
@@ -214,6 +222,15 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
       [10_000, 1_000],
     ] as const) {
       await seedTo(floor, perEntity, from);
+      // Both sides must find the same rows, or the ratio compares different work.
+      const [mine, theirs] = [
+        await store.search(`${run}-e0`, 'item/0000', 50),
+        (await floor.range(`${run}-e0`, 'item/0000', 50)) as unknown[],
+      ];
+      if (mine.length !== 50 || theirs.length !== 50)
+        throw new Error(
+          `search found ${mine.length} rows, the floor ${theirs.length}; expected 50`,
+        );
       let i = 0;
       const target = () => `${run}-e${i++ % ENTITIES}`;
       const search = await measurePair(

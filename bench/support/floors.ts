@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Redis } from 'ioredis';
+import { taggedRedisId } from '../../src/modules/connections/redis/tagged-redis-id.js';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 
@@ -110,7 +111,14 @@ export async function sqliteFloor(path: string): Promise<Floor> {
 /** Raw `ioredis`: one RPUSH; `LRANGE -20 -1`. */
 export async function redisFloor(url: string, keyPrefix: string): Promise<Floor> {
   const client = new Redis(url);
-  const key = (c: string) => `${keyPrefix}{${c}}:messages`;
+  // The store's own key layout (hash tag from a digest of the id); computed once per conversation,
+  // so the floor pays nothing for it.
+  const keys = new Map<string, string>();
+  const key = (c: string) => {
+    let k = keys.get(c);
+    if (k === undefined) keys.set(c, (k = `${keyPrefix}${taggedRedisId(c)}:messages`));
+    return k;
+  };
   const written = new Set<string>();
   return {
     insert: (c, _seq, _id, body) => (written.add(c), client.rpush(key(c), body)),

@@ -1,4 +1,4 @@
-import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 
@@ -74,11 +74,11 @@ export class ConversationSequencer {
   }
 
   private orderKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:order`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:order`;
   }
 
   private leaseKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:lease`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:lease`;
   }
 
   private keys(conversationId: string): [string, string] {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../connections/redis/redis-script.js';
-import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
 
 /** KEYS[1] the run's hash; ARGV key, value, retention ms. Sets the expiry on the hash's first write. */
@@ -77,6 +77,6 @@ export class RedisRunStore implements RunStore {
   }
 
   private key(runId: string): string {
-    return `${this.keyPrefix}${redisHashTag(runId)}`;
+    return `${this.keyPrefix}${taggedRedisId(runId)}`;
   }
 }

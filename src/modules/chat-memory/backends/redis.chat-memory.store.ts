@@ -1,4 +1,4 @@
-import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type { Redis } from 'ioredis';
 import type {
   BackedChatMemoryStore,
@@ -88,10 +88,10 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedC
   }
 
   private listKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:messages`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:messages`;
   }
 
   private keys(conversationId: string): [string, string] {
-    return [this.listKey(conversationId), `${this.keyPrefix}${redisHashTag(conversationId)}:ids`];
+    return [this.listKey(conversationId), `${this.keyPrefix}${taggedRedisId(conversationId)}:ids`];
   }
 }

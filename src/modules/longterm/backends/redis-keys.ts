@@ -1,4 +1,4 @@
-import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 
 /** The default key prefix of the long-term store and its counters on Redis. */
 export const DEFAULT_LONGTERM_REDIS_PREFIX = 'agent-memory:longterm:';
@@ -19,7 +19,7 @@ export interface LongtermRedisKeys {
 
 /** The keys of `entityId` under `prefix` (the store and the counter share them). */
 export function longtermRedisKeys(prefix: string, entityId: string): LongtermRedisKeys {
-  const base = `${prefix}${redisHashTag(entityId)}`;
+  const base = `${prefix}${taggedRedisId(entityId)}`;
   return {
     records: `${base}:records`,
     live: `${base}:keys`,

@@ -1,4 +1,4 @@
-import { redisHashTag } from '../../connections/redis/redis-hash-tag.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type { Redis } from 'ioredis';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
@@ -204,15 +204,15 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
   }
 
   private valuesKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:values`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:values`;
   }
 
   private lruKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:lru`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:lru`;
   }
 
   private metaKey(conversationId: string): string {
-    return `${this.keyPrefix}${redisHashTag(conversationId)}:meta`;
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:meta`;
   }
 
   private slotKeys(conversationId: string): [string, string, string] {
