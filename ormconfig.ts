@@ -7,5 +7,6 @@
 import { DataSource } from 'typeorm';
 import { loadSqlTarget } from './src/config/sql-target.config.js';
 import { buildDataSourceOptions } from './src/modules/connections/sql/data-source-options.js';
+import { PACKAGE_SCHEMAS } from './src/package-schema.js';
 
-export default new DataSource(buildDataSourceOptions(loadSqlTarget()));
+export default new DataSource(buildDataSourceOptions(loadSqlTarget(), {}, PACKAGE_SCHEMAS));

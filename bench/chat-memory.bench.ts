@@ -21,7 +21,7 @@ import { ChatMemoryModule } from '../src/modules/chat-memory/chat-memory.module.
 import { CHAT_MEMORY_STORE } from '../src/modules/chat-memory/chat-memory.constants.js';
 import type { ChatMemoryModuleOptions } from '../src/modules/chat-memory/chat-memory.options.js';
 import type { ChatMemoryStore } from '../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../src/modules/chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../src/common/messages/chat-message.interface.js';
 import {
   type Floor,
   mysqlFloor,

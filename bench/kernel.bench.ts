@@ -10,13 +10,13 @@
 import 'reflect-metadata';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { ChatMessage } from '../src/modules/chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../src/common/messages/chat-message.interface.js';
 import type { KernelFilter, KernelToolDefinition } from '../src/index.js';
 import type {
   LlmAdapter,
   LlmRequest,
   LlmResponse,
-} from '../src/modules/kernel/interfaces/llm.interface.js';
+} from '../src/modules/llm/interfaces/llm.interface.js';
 import { KernelModule } from '../src/modules/kernel/kernel.module.js';
 import type { KernelModuleOptions } from '../src/modules/kernel/kernel.options.js';
 import { KernelService } from '../src/modules/kernel/kernel.service.js';

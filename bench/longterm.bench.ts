@@ -20,6 +20,7 @@ import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.j
 import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { prefixUpperBound } from '../src/modules/longterm/validation/prefix-range.js';
 import { type Measurement, TABLE_HEADER, compareRow, measurePair } from './support/measure.js';
+import { LONGTERM_SCHEMA } from '../src/modules/longterm/schema/longterm.schema.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -56,7 +57,7 @@ async function postgres(
 ): Promise<{ store: LongtermMemoryStore; floor: Floor }> {
   const lease = await registry.acquireSql(
     { dialect: 'postgres', url: POSTGRES_URL },
-    { migrationsRun: true },
+    { migrationsRun: true, schema: LONGTERM_SCHEMA },
   );
   const store = new PostgresLongtermStore(lease.connection.dataSource);
   const client = new pg.Client({ connectionString: POSTGRES_URL });

@@ -20,12 +20,9 @@ export { UnsupportedDatabaseError } from './common/errors/unsupported-database.e
 export { AgentMemoryHealthService } from './modules/connections/agent-memory-health.service.js';
 export type { ConnectionHealth } from './modules/connections/connection-registry.js';
 export type { SqlDialect } from './modules/connections/sql/sql-target.js';
-export { agentMemoryEntitySchemas } from './modules/connections/sql/package-entities.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
-export {
-  agentMemoryMigrations,
-  type TypeormMigrationClass,
-} from './modules/connections/migrations/typeorm-migrations.js';
+export type { TypeormMigrationClass } from './modules/connections/migrations/typeorm-migrations.js';
+export { agentMemoryEntitySchemas, agentMemoryMigrations } from './package-schema.js';
 
 // Conversation memory: storage layer
 export { ChatMemoryModule } from './modules/chat-memory/chat-memory.module.js';
@@ -58,9 +55,9 @@ export {
   type ChatRole,
   type StoredChatMessage,
   type ToolCall,
-} from './modules/chat-memory/interfaces/chat-message.interface.js';
+} from './common/messages/chat-message.interface.js';
 export { ConversationVersionConflictError } from './modules/chat-memory/errors/conversation-version-conflict.error.js';
-export { InvalidMessageError } from './modules/chat-memory/errors/invalid-message.error.js';
+export { InvalidMessageError } from './common/messages/invalid-message.error.js';
 export { InMemoryChatMemoryStore } from './modules/chat-memory/backends/in-memory.chat-memory.store.js';
 export { PostgresChatMemoryStore } from './modules/chat-memory/backends/postgres.chat-memory.store.js';
 export { MysqlChatMemoryStore } from './modules/chat-memory/backends/mysql.chat-memory.store.js';
@@ -106,7 +103,7 @@ export type {
   ToolChoice,
   ToolSpec,
   Usage,
-} from './modules/kernel/interfaces/llm.interface.js';
+} from './modules/llm/interfaces/llm.interface.js';
 export { memoryFilter } from './modules/kernel/filters/memory.filter.js';
 export { KernelTool } from './modules/kernel/tools/kernel-tool.decorator.js';
 export {
@@ -123,7 +120,7 @@ export {
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
-} from './modules/kernel/llm/llm-errors.js';
+} from './modules/llm/llm-errors.js';
 export type {
   AnthropicLlmOptions,
   EchoLlmOptions,
@@ -131,12 +128,12 @@ export type {
   HttpLlmOptions,
   LlmOptions,
   OpenAiLlmOptions,
-} from './modules/kernel/llm/llm-options.js';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/kernel/llm/http/retry-policy.js';
-export { OpenAiLlmAdapter } from './modules/kernel/llm/openai/openai.adapter.js';
-export { AnthropicLlmAdapter } from './modules/kernel/llm/anthropic/anthropic.adapter.js';
-export { EchoLlmAdapter } from './modules/kernel/llm/echo/echo.adapter.js';
-export { createLlmAdapter } from './modules/kernel/llm/create-llm-adapter.js';
+} from './modules/llm/llm-options.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/llm/http/retry-policy.js';
+export { OpenAiLlmAdapter } from './modules/llm/openai/openai.adapter.js';
+export { AnthropicLlmAdapter } from './modules/llm/anthropic/anthropic.adapter.js';
+export { EchoLlmAdapter } from './modules/llm/echo/echo.adapter.js';
+export { createLlmAdapter } from './modules/llm/create-llm-adapter.js';
 
 // Memory policy
 export { MemoryProviderModule } from './modules/memory-provider/memory-provider.module.js';

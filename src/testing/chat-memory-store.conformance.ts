@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
 import { ConversationVersionConflictError } from '../modules/chat-memory/errors/conversation-version-conflict.error.js';
-import { InvalidMessageError } from '../modules/chat-memory/errors/invalid-message.error.js';
+import { InvalidMessageError } from '../common/messages/invalid-message.error.js';
 import type { ChatMemoryStore } from '../modules/chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../modules/chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../common/messages/chat-message.interface.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 
 /** What a backend can promise, so the suite only asks what it can do. */

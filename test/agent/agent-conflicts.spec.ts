@@ -8,7 +8,7 @@ import type {
   LlmAdapter,
   LlmRequest,
   LlmResponse,
-} from '../../src/modules/kernel/interfaces/llm.interface.js';
+} from '../../src/modules/llm/interfaces/llm.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';

@@ -6,7 +6,7 @@ import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/c
 import type { AgentQueueOptions, AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
 import type { AgentRunRecord } from '../../src/modules/agent/interfaces/agent-run.interface.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
-import { LlmConnectionError, LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import { LlmConnectionError, LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';

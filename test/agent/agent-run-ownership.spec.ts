@@ -6,7 +6,7 @@ import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js'
 import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
 import { RunOwnership } from '../../src/modules/agent/runs/run-ownership.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
-import { LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';

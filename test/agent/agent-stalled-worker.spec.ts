@@ -9,7 +9,7 @@ import type {
   LlmAdapter,
   LlmRequest,
   LlmResponse,
-} from '../../src/modules/kernel/interfaces/llm.interface.js';
+} from '../../src/modules/llm/interfaces/llm.interface.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { startTypeScriptChild } from '../support/child-process.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';

@@ -6,7 +6,7 @@ import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
-import { LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
 import { DefaultMemoryProvider } from '../../src/modules/memory-provider/providers/default.memory-provider.js';

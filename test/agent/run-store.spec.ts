@@ -13,6 +13,7 @@ import {
   TEST_REDIS_URL,
   tempDir,
 } from '../support/test-databases.js';
+import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
 
 const registry = new ConnectionRegistry();
 afterAll(() => registry.onApplicationShutdown());
@@ -28,7 +29,8 @@ const sql =
   (target: SqlTarget): Factory =>
   async (clock, retentionMs) =>
     new SqlRunStore(
-      (await registry.acquireSql(target, { migrationsRun: true })).connection,
+      (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA }))
+        .connection,
       retentionMs,
       clock.now,
     );

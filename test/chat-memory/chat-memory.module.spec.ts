@@ -15,6 +15,7 @@ import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';
+import { CHAT_MEMORY_SCHEMA } from '../../src/modules/chat-memory/schema/chat-memory.schema.js';
 
 const opened: TestingModule[] = [];
 async function boot(
@@ -217,7 +218,7 @@ describe('ChatMemoryModule', () => {
     // A third holder of the same database gets the very DataSource the two stores share.
     const lease = await registry.acquireSql(
       { dialect: 'postgres', url: TEST_POSTGRES_URL },
-      { migrationsRun: false },
+      { migrationsRun: false, schema: CHAT_MEMORY_SCHEMA },
     );
     const { dataSource } = lease.connection;
     await lease.release();

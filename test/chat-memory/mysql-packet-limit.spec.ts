@@ -5,6 +5,8 @@ import { ConnectionRegistry } from '../../src/modules/connections/connection-reg
 import { MysqlLongtermStore } from '../../src/modules/longterm/backends/mysql.longterm.store.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { TEST_MYSQL_URL } from '../support/test-databases.js';
+import { CHAT_MEMORY_SCHEMA } from '../../src/modules/chat-memory/schema/chat-memory.schema.js';
+import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
 
 /** MariaDB's default max_allowed_packet is 16 MiB: 20 MB does not fit. */
 const TOO_BIG = 'x'.repeat(20 * 1024 * 1024);
@@ -14,10 +16,13 @@ describe('MariaDB: a request over max_allowed_packet', () => {
   let chat: MysqlChatMemoryStore;
   let longterm: MysqlLongtermStore;
   beforeAll(async () => {
-    const { connection } = await registry.acquireSql(
-      { dialect: 'mysql', url: TEST_MYSQL_URL },
-      { migrationsRun: true, poolSize: 2 },
-    );
+    const target = { dialect: 'mysql' as const, url: TEST_MYSQL_URL };
+    const { connection } = await registry.acquireSql(target, {
+      migrationsRun: true,
+      poolSize: 2,
+      schema: CHAT_MEMORY_SCHEMA,
+    });
+    await registry.acquireSql(target, { migrationsRun: true, schema: LONGTERM_SCHEMA });
     chat = new MysqlChatMemoryStore(connection.dataSource);
     longterm = new MysqlLongtermStore(connection.dataSource);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { CHAT_MEMORY_SCHEMA } from '../../src/modules/chat-memory/schema/chat-memory.schema.js';
 
 describe('ConnectionRegistry.checkHealth', () => {
   it('labels connections by kind, numbered when several, and reports failures without details', async () => {
@@ -11,7 +12,10 @@ describe('ConnectionRegistry.checkHealth', () => {
       const second = await registry.acquireRedis(
         `redis://${url.hostname}:${url.port || 6379}/3?password=x`,
       );
-      await registry.acquireSql({ dialect: 'sqlite', path: ':memory:' }, { migrationsRun: true });
+      await registry.acquireSql(
+        { dialect: 'sqlite', path: ':memory:' },
+        { migrationsRun: true, schema: CHAT_MEMORY_SCHEMA },
+      );
       second.connection.disconnect();
       const checks = await registry.checkHealth();
       expect(checks.map((c) => c.name).sort()).toEqual(['redis-1', 'redis-2', 'sqlite']);

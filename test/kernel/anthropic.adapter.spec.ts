@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { AnthropicLlmAdapter } from '../../src/modules/kernel/llm/anthropic/anthropic.adapter.js';
+import { AnthropicLlmAdapter } from '../../src/modules/llm/anthropic/anthropic.adapter.js';
 import {
   LlmConnectionError,
   LlmRateLimitError,
   LlmResponseError,
-} from '../../src/modules/kernel/llm/llm-errors.js';
+} from '../../src/modules/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer, anthropicMessage, anthropicStream } from '../support/fake-llm-server.js';
 

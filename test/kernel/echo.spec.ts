@@ -6,7 +6,7 @@ import { memoryFilter } from '../../src/modules/kernel/filters/memory.filter.js'
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import { KernelModule } from '../../src/modules/kernel/kernel.module.js';
 import { KernelService } from '../../src/modules/kernel/kernel.service.js';
-import { EchoLlmAdapter } from '../../src/modules/kernel/llm/echo/echo.adapter.js';
+import { EchoLlmAdapter } from '../../src/modules/llm/echo/echo.adapter.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type KernelHarness, bootKernel } from '../support/kernel-harness.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';

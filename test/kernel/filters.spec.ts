@@ -11,8 +11,8 @@ import type {
   KernelFilter,
   KernelToolResult,
 } from '../../src/modules/kernel/interfaces/kernel-filter.interface.js';
-import type { LlmResponse } from '../../src/modules/kernel/interfaces/llm.interface.js';
-import { type LlmError, LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import type { LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
+import { type LlmError, LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { KernelTool } from '../../src/modules/kernel/tools/kernel-tool.decorator.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type KernelHarness, bootKernel } from '../support/kernel-harness.js';

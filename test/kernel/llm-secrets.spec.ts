@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
-import { AnthropicLlmAdapter } from '../../src/modules/kernel/llm/anthropic/anthropic.adapter.js';
-import { createLlmAdapter } from '../../src/modules/kernel/llm/create-llm-adapter.js';
-import { LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
-import { OpenAiLlmAdapter } from '../../src/modules/kernel/llm/openai/openai.adapter.js';
+import { AnthropicLlmAdapter } from '../../src/modules/llm/anthropic/anthropic.adapter.js';
+import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
+import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
+import { OpenAiLlmAdapter } from '../../src/modules/llm/openai/openai.adapter.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer } from '../support/fake-llm-server.js';
 

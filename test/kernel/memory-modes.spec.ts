@@ -6,7 +6,7 @@ import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/c
 import { getKernelChatRequest } from '../../src/modules/kernel/context/kernel-execution-context.js';
 import { memoryFilter } from '../../src/modules/kernel/filters/memory.filter.js';
 import type { KernelFilter } from '../../src/modules/kernel/interfaces/kernel-filter.interface.js';
-import { LlmResponseError } from '../../src/modules/kernel/llm/llm-errors.js';
+import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { KernelTool } from '../../src/modules/kernel/tools/kernel-tool.decorator.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { openChatMemoryModule } from '../support/chat-memory-instances.js';

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
-import { createLlmAdapter } from '../../src/modules/kernel/llm/create-llm-adapter.js';
-import { OpenAiLlmAdapter } from '../../src/modules/kernel/llm/openai/openai.adapter.js';
+import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
+import { OpenAiLlmAdapter } from '../../src/modules/llm/openai/openai.adapter.js';
 import {
   LlmAbortedError,
   LlmConnectionError,
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
-} from '../../src/modules/kernel/llm/llm-errors.js';
-import type { LlmRequest } from '../../src/modules/kernel/interfaces/llm.interface.js';
+} from '../../src/modules/llm/llm-errors.js';
+import type { LlmRequest } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 

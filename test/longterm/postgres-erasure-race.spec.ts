@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import { PostgresLongtermStore } from '../../src/modules/longterm/backends/postgres.longterm.store.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';
+import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
 
 /**
  * An erasure racing a flush that is already writing (its transaction open) on PostgreSQL: the
@@ -16,7 +17,7 @@ describe('PostgreSQL: erasure against a flush in flight', () => {
   beforeAll(async () => {
     const { connection } = await registry.acquireSql(
       { dialect: 'postgres', url: TEST_POSTGRES_URL },
-      { migrationsRun: true },
+      { migrationsRun: true, schema: LONGTERM_SCHEMA },
     );
     store = new PostgresLongtermStore(connection.dataSource);
     await flush.connect();

@@ -12,6 +12,7 @@ import {
   TEST_REDIS_URL,
   tempDir,
 } from '../support/test-databases.js';
+import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
 
 const hooks = { describe, it, expect, afterAll };
 const shared = { durable: true, sharedAcrossInstances: true };
@@ -31,8 +32,12 @@ runLongtermStoreConformance(
     instance(
       async (r) =>
         new SqliteLongtermStore(
-          (await r.acquireSql({ dialect: 'sqlite', path: sqlitePath }, { migrationsRun: true }))
-            .connection.dataSource,
+          (
+            await r.acquireSql(
+              { dialect: 'sqlite', path: sqlitePath },
+              { migrationsRun: true, schema: LONGTERM_SCHEMA },
+            )
+          ).connection.dataSource,
           { now: clock.now },
         ),
     )(),
@@ -49,7 +54,7 @@ runLongtermStoreConformance(
           (
             await r.acquireSql(
               { dialect: 'postgres', url: TEST_POSTGRES_URL },
-              { migrationsRun: true },
+              { migrationsRun: true, schema: LONGTERM_SCHEMA },
             )
           ).connection.dataSource,
           { now: clock.now },
@@ -65,8 +70,12 @@ runLongtermStoreConformance(
     instance(
       async (r) =>
         new MysqlLongtermStore(
-          (await r.acquireSql({ dialect: 'mysql', url: TEST_MYSQL_URL }, { migrationsRun: true }))
-            .connection.dataSource,
+          (
+            await r.acquireSql(
+              { dialect: 'mysql', url: TEST_MYSQL_URL },
+              { migrationsRun: true, schema: LONGTERM_SCHEMA },
+            )
+          ).connection.dataSource,
           { now: clock.now },
         ),
     )(),

@@ -6,7 +6,7 @@ import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-modul
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { ConversationVersionConflictError } from '../../src/modules/chat-memory/errors/conversation-version-conflict.error.js';
-import type { ChatMessage } from '../../src/modules/chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../src/common/messages/chat-message.interface.js';
 import type { MemoryProvider } from '../../src/modules/memory-provider/interfaces/memory-provider.interface.js';
 import {
   MEMORY_PROVIDER,

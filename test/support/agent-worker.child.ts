@@ -12,7 +12,7 @@ import type {
   LlmAdapter,
   LlmRequest,
   LlmResponse,
-} from '../../src/modules/kernel/interfaces/llm.interface.js';
+} from '../../src/modules/llm/interfaces/llm.interface.js';
 import { Module } from '@nestjs/common';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from './test-databases.js';
 

@@ -1,10 +1,10 @@
-import type { ChatMessage } from '../../src/modules/chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../src/common/messages/chat-message.interface.js';
 import type {
   LlmAdapter,
   LlmRequest,
   LlmResponse,
   TokenSink,
-} from '../../src/modules/kernel/interfaces/llm.interface.js';
+} from '../../src/modules/llm/interfaces/llm.interface.js';
 
 /** One scripted model answer: text, tool calls, or a failure. */
 export type ScriptedAnswer =

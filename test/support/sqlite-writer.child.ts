@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteChatMemoryStore } from '../../src/modules/chat-memory/backends/sqlite.chat-memory.store.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { CHAT_MEMORY_SCHEMA } from '../../src/modules/chat-memory/schema/chat-memory.schema.js';
 
 const [path, conversationId, writer, count] = process.argv.slice(2) as [
   string,
@@ -16,7 +17,10 @@ const [path, conversationId, writer, count] = process.argv.slice(2) as [
   string,
 ];
 const registry = new ConnectionRegistry();
-const lease = await registry.acquireSql({ dialect: 'sqlite', path }, { migrationsRun: true });
+const lease = await registry.acquireSql(
+  { dialect: 'sqlite', path },
+  { migrationsRun: true, schema: CHAT_MEMORY_SCHEMA },
+);
 const store = new SqliteChatMemoryStore(lease.connection.dataSource);
 process.stdout.write('\nready\n');
 await once(process.stdin, 'data');

@@ -1,15 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
-import type { ChatMessage } from '../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
-import {
-  assertConversationId,
-  prepareBatch,
-} from '../chat-memory/validation/chat-memory-arguments.js';
+import { assertConversationId, prepareBatch } from '../../common/messages/message-validation.js';
 import type { KernelToolResult } from '../kernel/interfaces/kernel-filter.interface.js';
 import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
-import type { LlmResponse } from '../kernel/interfaces/llm.interface.js';
+import type { LlmResponse } from '../llm/interfaces/llm.interface.js';
 import type { KernelEngine, StepReplay } from '../kernel/kernel-engine.js';
 import { FULL_HISTORY, type HistoryStrategy } from '../kernel/loop/history-strategy.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';

@@ -10,7 +10,7 @@ import {
 } from '../connections/connection-registry.js';
 import { openBullQueue } from '../connections/redis/open-bull-queue.js';
 import { KernelAbortedError, MaxToolIterationsError } from '../kernel/errors/kernel.errors.js';
-import { LlmError } from '../kernel/llm/llm-errors.js';
+import { LlmError } from '../llm/llm-errors.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DefaultMemoryProvider } from '../memory-provider/providers/default.memory-provider.js';
 import { DeferredChatMemoryStore } from '../memory-provider/deferred-chat-memory.store.js';
@@ -28,6 +28,7 @@ import { InMemoryRunStore } from './runs/in-memory.run-store.js';
 import { RedisRunStore } from './runs/redis.run-store.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './runs/run-store.interface.js';
 import { SqlRunStore } from './runs/sql.run-store.js';
+import { AGENT_RUNS_SCHEMA } from './runs/schema/agent-runs.schema.js';
 
 /** Bull's lock on a job (and, unless set apart, the stalled-job check interval): 30 s. */
 export const DEFAULT_BULL_LOCK_DURATION_MS = 30_000;
@@ -72,11 +73,11 @@ export function providerBacking(
 export function defaultRunsOptions(backing: ChatStoreBacking | undefined): AgentRunsOptions {
   switch (backing?.kind) {
     case 'sql':
-      // The chat store's module migrated this database (or its owner did): check, do not migrate.
+      // The run tables go where the chat store's are, migrated the way the chat store's module is.
       return {
         backend: dialectOfDataSource(backing.dataSource),
         dataSource: backing.dataSource,
-        migrationsRun: false,
+        migrationsRun: backing.migrationsRun,
       };
     case 'redis':
       return { backend: 'redis', client: backing.client };
@@ -105,7 +106,10 @@ export async function openRunStore(
   if ('dataSource' in options) {
     return {
       store: new SqlRunStore(
-        await registry.adoptDataSource(options.dataSource, { migrationsRun }),
+        await registry.adoptDataSource(options.dataSource, {
+          migrationsRun,
+          schema: AGENT_RUNS_SCHEMA,
+        }),
         retention,
       ),
       cleanup: none,
@@ -115,7 +119,7 @@ export async function openRunStore(
     options.backend === 'sqlite'
       ? { dialect: 'sqlite', path: options.path }
       : { dialect: options.backend, url: options.url },
-    { migrationsRun },
+    { migrationsRun, schema: AGENT_RUNS_SCHEMA },
   );
   return { store: new SqlRunStore(lease.connection, retention), cleanup: lease.release };
 }

@@ -10,7 +10,7 @@ import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs
 import { randomUUID } from 'node:crypto';
 import { AsyncChannel } from '../../common/async-channel.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
-import { assertConversationId } from '../chat-memory/validation/chat-memory-arguments.js';
+import { assertConversationId } from '../../common/messages/message-validation.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';

@@ -9,6 +9,7 @@ import { PostgresChatMemoryStore } from './backends/postgres.chat-memory.store.j
 import { RedisChatMemoryStore } from './backends/redis.chat-memory.store.js';
 import { SqliteChatMemoryStore } from './backends/sqlite.chat-memory.store.js';
 import { ChatMemoryStoreHandle } from './chat-memory-store.handle.js';
+import { CHAT_MEMORY_SCHEMA } from './schema/chat-memory.schema.js';
 import { validateChatMemoryOptions } from './chat-memory-options.validation.js';
 import type { CustomBackendOptions } from './chat-memory.options.js';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
@@ -38,7 +39,10 @@ export async function openChatMemoryStore(
     default: {
       const migrationsRun = options.migrationsRun ?? true;
       if ('dataSource' in options) {
-        const connection = await registry.adoptDataSource(options.dataSource, { migrationsRun });
+        const connection = await registry.adoptDataSource(options.dataSource, {
+          migrationsRun,
+          schema: CHAT_MEMORY_SCHEMA,
+        });
         if (connection.dialect !== options.backend) {
           throw new InvalidModuleOptionsError(
             'ChatMemoryModule',
@@ -46,27 +50,37 @@ export async function openChatMemoryStore(
             `is a ${connection.dialect} DataSource, but backend is "${options.backend}"`,
           );
         }
-        return new ChatMemoryStoreHandle(createSqlStore(connection));
+        return new ChatMemoryStoreHandle(createSqlStore(connection, migrationsRun));
       }
       const target: SqlTarget =
         options.backend === 'sqlite'
           ? { dialect: 'sqlite', path: options.path }
           : { dialect: options.backend, url: options.url };
       const poolSize = 'poolSize' in options ? options.poolSize : undefined;
-      const lease = await registry.acquireSql(target, { migrationsRun, poolSize });
-      return new ChatMemoryStoreHandle(createSqlStore(lease.connection), lease.release);
+      const lease = await registry.acquireSql(target, {
+        migrationsRun,
+        poolSize,
+        schema: CHAT_MEMORY_SCHEMA,
+      });
+      return new ChatMemoryStoreHandle(
+        createSqlStore(lease.connection, migrationsRun),
+        lease.release,
+      );
     }
   }
 }
 
-function createSqlStore({ dataSource, dialect }: SqlConnection): ChatMemoryStore {
+function createSqlStore(
+  { dataSource, dialect }: SqlConnection,
+  migrationsRun: boolean,
+): ChatMemoryStore {
   switch (dialect) {
     case 'postgres':
-      return new PostgresChatMemoryStore(dataSource);
+      return new PostgresChatMemoryStore(dataSource, { migrationsRun });
     case 'mysql':
-      return new MysqlChatMemoryStore(dataSource);
+      return new MysqlChatMemoryStore(dataSource, { migrationsRun });
     case 'sqlite':
-      return new SqliteChatMemoryStore(dataSource);
+      return new SqliteChatMemoryStore(dataSource, { migrationsRun });
   }
 }
 

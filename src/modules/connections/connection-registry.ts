@@ -6,6 +6,7 @@ import { loadOptionalDependency } from '../../common/load-optional-dependency.js
 import { redactUrl } from '../../common/redact-url.js';
 import { logRedisErrors } from './redis/redis-error-log.js';
 import type { ConnectionLease } from './connection-lease.js';
+import type { FeatureSchema } from './migrations/feature-schema.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
 import type { DataSourceTuning } from './sql/data-source-options.js';
@@ -22,11 +23,19 @@ export interface SqlConnection {
   readonly dialect: SqlDialect;
 }
 
-/** Options of {@link ConnectionRegistry.acquireSql}. */
-export interface AcquireSqlOptions extends DataSourceTuning {
-  /** Run the package's pending migrations (once per database and registry) before returning. */
+/** What a feature asks of a SQL database when it opens it. */
+export interface SchemaOptions {
+  /** The feature's tables: its migrations are run (or checked) on the database. */
+  schema: FeatureSchema;
+  /**
+   * Run the feature's pending migrations (once per database, feature and registry) before
+   * returning; with `false`, check that they ran and fail with `MigrationsNotRunError` if not.
+   */
   migrationsRun: boolean;
 }
+
+/** Options of {@link ConnectionRegistry.acquireSql}. */
+export interface AcquireSqlOptions extends DataSourceTuning, SchemaOptions {}
 
 const DRIVER_PACKAGES: Record<SqlDialect, string> = {
   postgres: 'pg',
@@ -48,7 +57,8 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger(ConnectionRegistry.name);
   private readonly dataSources = new SharedResourcePool<SqlConnection>();
   private readonly redisClients = new SharedResourcePool<Redis>();
-  private readonly migrations = new WeakMap<DataSource, Promise<void>>();
+  /** Per DataSource, the features whose migrations this registry ran (or is running) on it. */
+  private readonly migrations = new WeakMap<DataSource, Map<FeatureSchema, Promise<void>>>();
   /** Numbers the Redis clients opened, for log lines that must not name hosts. */
   private redisOpened = 0;
 
@@ -63,7 +73,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
       ({ dataSource }) => dataSource.destroy(),
     );
     try {
-      await this.prepareSchema(lease.connection, options.migrationsRun);
+      await this.prepareSchema(lease.connection, options);
     } catch (error) {
       await lease.release();
       throw error;
@@ -75,15 +85,12 @@ export class ConnectionRegistry implements OnApplicationShutdown {
    * Adopts a DataSource the user owns (e.g. the app's `TypeOrmModule` one): checks that the package
    * supports its driver and, if asked, runs the package's migrations on it once.
    */
-  async adoptDataSource(
-    dataSource: DataSource,
-    options: { migrationsRun: boolean },
-  ): Promise<SqlConnection> {
+  async adoptDataSource(dataSource: DataSource, options: SchemaOptions): Promise<SqlConnection> {
     const connection = { dataSource, dialect: dialectOfDataSource(dataSource) };
     if (!dataSource.isInitialized) {
       throw new Error('The DataSource passed to the library must be initialized before use');
     }
-    await this.prepareSchema(connection, options.migrationsRun);
+    await this.prepareSchema(connection, options);
     return connection;
   }
 
@@ -150,26 +157,36 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     return { dataSource, dialect: target.dialect };
   }
 
-  /** Runs the package's migrations, or checks that the user ran them. */
-  private async prepareSchema(connection: SqlConnection, migrationsRun: boolean): Promise<void> {
-    if (migrationsRun) return this.migrate(connection);
-    const pending = await pendingPackageMigrations(connection.dataSource, connection.dialect);
+  /** Runs the feature's migrations, or checks that the user ran them. */
+  private async prepareSchema(
+    connection: SqlConnection,
+    { schema, migrationsRun }: SchemaOptions,
+  ): Promise<void> {
+    const definitions = schema.migrations(connection.dialect);
+    if (migrationsRun) return this.migrate(connection, schema);
+    const pending = await pendingPackageMigrations(connection.dataSource, definitions);
     if (pending.length > 0) throw new MigrationsNotRunError(connection.dialect, pending);
   }
 
-  private migrate(connection: SqlConnection): Promise<void> {
-    let migrated = this.migrations.get(connection.dataSource);
+  private migrate(connection: SqlConnection, schema: FeatureSchema): Promise<void> {
+    let byFeature = this.migrations.get(connection.dataSource);
+    if (!byFeature) this.migrations.set(connection.dataSource, (byFeature = new Map()));
+    let migrated = byFeature.get(schema);
     if (!migrated) {
-      migrated = this.runMigrations(connection);
-      this.migrations.set(connection.dataSource, migrated);
-      migrated.catch(() => this.migrations.delete(connection.dataSource));
+      migrated = this.runMigrations(connection, schema);
+      byFeature.set(schema, migrated);
+      migrated.catch(() => byFeature.delete(schema));
     }
     return migrated;
   }
 
-  private async runMigrations({ dataSource, dialect }: SqlConnection): Promise<void> {
-    const applied = await runPackageMigrations(dataSource, dialect);
-    if (applied.length > 0) this.logger.log(`Applied ${dialect} migrations: ${applied.join(', ')}`);
+  private async runMigrations(
+    { dataSource, dialect }: SqlConnection,
+    schema: FeatureSchema,
+  ): Promise<void> {
+    const applied = await runPackageMigrations(dataSource, dialect, schema.migrations(dialect));
+    if (applied.length > 0)
+      this.logger.log(`Applied ${dialect} migrations of ${schema.name}: ${applied.join(', ')}`);
   }
 
   private async probe(

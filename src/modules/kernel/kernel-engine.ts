@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AsyncChannel } from '../../common/async-channel.js';
-import type { ChatMessage, ToolCall } from '../chat-memory/interfaces/chat-message.interface.js';
-import { prepareBatch } from '../chat-memory/validation/chat-memory-arguments.js';
+import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
+import { prepareBatch } from '../../common/messages/message-validation.js';
 import { KernelExecutionContext } from './context/kernel-execution-context.js';
 import { FilterChain } from './filters/filter-chain.js';
 import { MemoryFilter } from './filters/memory.filter.js';
@@ -21,7 +21,7 @@ import type {
   KernelStreamEvent,
 } from './interfaces/kernel-invoke.interface.js';
 import type { ToolContext } from './interfaces/kernel-tool.interface.js';
-import type { LlmAdapter, LlmResponse, TokenSink } from './interfaces/llm.interface.js';
+import type { LlmAdapter, LlmResponse, TokenSink } from '../llm/interfaces/llm.interface.js';
 import {
   FULL_HISTORY,
   type HistoryStrategy,

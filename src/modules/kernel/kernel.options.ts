@@ -1,8 +1,8 @@
 import type { Type } from '@nestjs/common';
 import type { KernelFilter } from './interfaces/kernel-filter.interface.js';
 import type { KernelToolDefinition } from './interfaces/kernel-tool.interface.js';
-import type { LlmAdapter } from './interfaces/llm.interface.js';
-import type { LlmOptions } from './llm/llm-options.js';
+import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
+import type { LlmOptions } from '../llm/llm-options.js';
 
 /** Options of `KernelModule.forRoot`; every one is validated at bootstrap. */
 export interface KernelModuleOptions {

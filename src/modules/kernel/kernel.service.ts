@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
-import type { ChatMessage } from '../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import type {
   InvokeOptions,
   InvokeResult,

@@ -6,6 +6,7 @@ import { RedisLongtermStore } from './backends/redis.longterm.store.js';
 import { InMemorySeqCounter, RedisSeqCounter, SqlSeqCounter } from './backends/seq-counters.js';
 import { SqliteLongtermStore } from './backends/sqlite.longterm.store.js';
 import { checkLongtermServer } from './backends/mariadb-version.js';
+import { LONGTERM_SCHEMA } from './schema/longterm.schema.js';
 import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-store.interface.js';
 import { type LongtermTarget, parseLongtermUri } from './longterm-uri.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
@@ -49,6 +50,7 @@ export async function openLongtermBackend(
     case 'sql': {
       const lease = await registry.acquireSql(target.target, {
         migrationsRun: options.migrationsRun ?? true,
+        schema: LONGTERM_SCHEMA,
       });
       const { dataSource, dialect } = lease.connection;
       if (dialect === 'mysql')

@@ -6,7 +6,7 @@ import type {
 import type {
   ChatMessage,
   StoredChatMessage,
-} from '../chat-memory/interfaces/chat-message.interface.js';
+} from '../../common/messages/chat-message.interface.js';
 
 /**
  * A chat store resolved on first use. `ChatMemoryModule` builds its store asynchronously, and a

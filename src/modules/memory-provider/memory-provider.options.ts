@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type { LlmAdapter } from '../kernel/interfaces/llm.interface.js';
-import type { LlmOptions } from '../kernel/llm/llm-options.js';
+import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
+import type { LlmOptions } from '../llm/llm-options.js';
 import type { MemoryProvider } from './interfaces/memory-provider.interface.js';
 import type { TokenCounter } from './providers/token-budget.memory-provider.js';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { containsNul, hasLoneSurrogate } from '../../common/utf8.js';
-import { assertConversationId } from '../chat-memory/validation/chat-memory-arguments.js';
+import { assertConversationId } from '../../common/messages/message-validation.js';
 import type {
   WorkingMemoryBackend,
   WriteOutcome,

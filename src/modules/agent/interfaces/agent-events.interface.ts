@@ -1,6 +1,6 @@
-import type { ToolCall } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ToolCall } from '../../../common/messages/chat-message.interface.js';
 import type { ToolResultEvent } from '../../kernel/interfaces/kernel-invoke.interface.js';
-import type { LlmResponse } from '../../kernel/interfaces/llm.interface.js';
+import type { LlmResponse } from '../../llm/interfaces/llm.interface.js';
 import type { AgentRunResult } from './agent-run.interface.js';
 
 /** Identifies the run an event belongs to. */

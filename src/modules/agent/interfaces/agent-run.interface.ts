@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { KernelStreamEvent } from '../../kernel/interfaces/kernel-invoke.interface.js';
-import type { Usage } from '../../kernel/interfaces/llm.interface.js';
+import type { Usage } from '../../llm/interfaces/llm.interface.js';
 
 /** One turn to run. */
 export interface AgentRunInput {

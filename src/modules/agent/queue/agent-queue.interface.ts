@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 
 /** A queued run: what every attempt needs, fixed when the run was created. */
 export interface AgentRunJob {

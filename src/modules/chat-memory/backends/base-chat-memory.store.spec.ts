@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { rejectionOf } from '../../../testing/conformance-hooks.js';
-import type { ChatMessage } from '../interfaces/chat-message.interface.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 /** A backend that records every call it gets: the subject here is the validation in front of it. */

@@ -4,13 +4,16 @@ import type {
   AddMessagesResult,
   ChatMemoryStore,
 } from '../interfaces/chat-memory-store.interface.js';
-import type { ChatMessage, StoredChatMessage } from '../interfaces/chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../../common/messages/chat-message.interface.js';
 import {
   assertConversationId,
   assertInteger,
   prepareBatch,
-} from '../validation/chat-memory-arguments.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+} from '../../../common/messages/message-validation.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 
 /** What a backend's atomic append reports. */
 export interface AppendOutcome {

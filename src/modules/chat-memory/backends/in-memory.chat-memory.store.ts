@@ -1,4 +1,4 @@
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import type {
   BackedChatMemoryStore,
   ChatStoreBacking,

@@ -5,7 +5,7 @@ import type {
 } from '../interfaces/chat-store-backing.interface.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { MysqlPacketLimit } from '../../connections/sql/mysql-packet-limit.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 const SQL = {
@@ -28,9 +28,13 @@ export class MysqlChatMemoryStore extends BaseChatMemoryStore implements BackedC
   private readonly sql: SqlExecutor;
   private readonly packet: MysqlPacketLimit;
 
-  constructor(dataSource: DataSource) {
+  /**
+   * @param dataSource an initialized DataSource whose database has the chat tables
+   * @param options `migrationsRun`: whether the package migrates this database (default true)
+   */
+  constructor(dataSource: DataSource, options: { migrationsRun?: boolean } = {}) {
     super();
-    this.backing = { kind: 'sql', dataSource };
+    this.backing = { kind: 'sql', dataSource, migrationsRun: options.migrationsRun ?? true };
     this.sql = createSqlExecutor(dataSource, 'mysql');
     this.packet = new MysqlPacketLimit(dataSource);
   }

@@ -4,7 +4,7 @@ import type {
   ChatStoreBacking,
 } from '../interfaces/chat-store-backing.interface.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 const SQL = {
@@ -40,9 +40,13 @@ export class PostgresChatMemoryStore extends BaseChatMemoryStore implements Back
   readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
 
-  constructor(dataSource: DataSource) {
+  /**
+   * @param dataSource an initialized DataSource whose database has the chat tables
+   * @param options `migrationsRun`: whether the package migrates this database (default true)
+   */
+  constructor(dataSource: DataSource, options: { migrationsRun?: boolean } = {}) {
     super();
-    this.backing = { kind: 'sql', dataSource };
+    this.backing = { kind: 'sql', dataSource, migrationsRun: options.migrationsRun ?? true };
     this.sql = createSqlExecutor(dataSource, 'postgres');
   }
 

@@ -5,7 +5,7 @@ import type {
   ChatStoreBacking,
 } from '../interfaces/chat-store-backing.interface.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 /** The default key prefix of the Redis backend. */

@@ -5,7 +5,7 @@ import type {
 } from '../interfaces/chat-store-backing.interface.js';
 import type { DataSource } from 'typeorm';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
-import type { PreparedMessage } from '../validation/prepared-message.js';
+import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 /**
@@ -25,9 +25,13 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
   ) => AppendOutcome;
   private readonly clearTransaction: (conversationId: string) => void;
 
-  constructor(dataSource: DataSource) {
+  /**
+   * @param dataSource an initialized DataSource whose database has the chat tables
+   * @param options `migrationsRun`: whether the package migrates this database (default true)
+   */
+  constructor(dataSource: DataSource, options: { migrationsRun?: boolean } = {}) {
     super();
-    this.backing = { kind: 'sql', dataSource };
+    this.backing = { kind: 'sql', dataSource, migrationsRun: options.migrationsRun ?? true };
     this.db = sqliteHandle(dataSource);
     const statements = prepareStatements(this.db);
     this.statements = statements;

@@ -1,4 +1,7 @@
-import type { ChatMessage, StoredChatMessage } from './chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../../common/messages/chat-message.interface.js';
 
 /** Options of {@link ChatMemoryStore.add}. */
 export interface AddMessagesOptions {

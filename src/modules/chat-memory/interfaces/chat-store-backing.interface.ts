@@ -7,7 +7,14 @@ import type { DataSource } from 'typeorm';
  * connection.
  */
 export type ChatStoreBacking =
-  { kind: 'memory' } | { kind: 'sql'; dataSource: DataSource } | { kind: 'redis'; client: Redis };
+  | { kind: 'memory' }
+  | {
+      kind: 'sql';
+      dataSource: DataSource;
+      /** Whether the package runs migrations on this database (the module's `migrationsRun`). */
+      migrationsRun: boolean;
+    }
+  | { kind: 'redis'; client: Redis };
 
 /** A store that says where it keeps its data (every built-in backend does). */
 export interface BackedChatMemoryStore {

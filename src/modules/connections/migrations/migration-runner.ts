@@ -6,7 +6,6 @@ import {
   type MigrationDefinition,
   migrationTimestamp,
 } from './migration-definition.js';
-import { packageMigrations } from './package-migrations.js';
 
 /** Arbitrary but fixed key of the PostgreSQL advisory lock that serializes migration runs. */
 const POSTGRES_LOCK_KEY = 7_436_810_294_710;
@@ -33,8 +32,8 @@ const CREATE_TABLE: Record<SqlDialect, string> = {
 export async function runPackageMigrations(
   dataSource: DataSource,
   dialect: SqlDialect,
+  definitions: readonly MigrationDefinition[],
 ): Promise<string[]> {
-  const definitions = packageMigrations(dialect);
   if (dialect === 'sqlite') return runSqlite(dataSource, definitions);
   const queryRunner = dataSource.createQueryRunner();
   await queryRunner.connect();
@@ -145,9 +144,9 @@ async function applyAndRecord(
  */
 export async function pendingPackageMigrations(
   dataSource: DataSource,
-  dialect: SqlDialect,
+  definitions: readonly MigrationDefinition[],
 ): Promise<string[]> {
-  const names = packageMigrations(dialect).map((definition) => definition.name);
+  const names = definitions.map((definition) => definition.name);
   let rows: Array<{ name: string }>;
   try {
     rows = (await dataSource.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)) as Array<{

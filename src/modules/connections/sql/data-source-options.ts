@@ -1,7 +1,7 @@
 import { type DataSourceOptions, EntitySchema } from 'typeorm';
-import { MIGRATIONS_TABLE } from '../migrations/migration-definition.js';
-import { agentMemoryMigrations } from '../migrations/typeorm-migrations.js';
-import { agentMemoryEntitySchemas } from './package-entities.js';
+import { MIGRATIONS_TABLE, migrationTimestamp } from '../migrations/migration-definition.js';
+import type { FeatureSchema } from '../migrations/feature-schema.js';
+import { toTypeormMigrations } from '../migrations/typeorm-migrations.js';
 import type { SqlTarget } from './sql-target.js';
 
 /** Tuning shared by every DataSource the package opens. */
@@ -16,17 +16,25 @@ const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Builds the TypeORM options of the package's DataSource for one database: its entities, its
- * migrations and their table. The connection registry and the top-level `ormconfig.ts` (TypeORM CLI)
- * both use it. Imports TypeORM, so the registry loads this module only when a SQL backend is used.
+ * Builds the TypeORM options of a package DataSource for one database, with the entities and
+ * migrations of the given features (the registry's own DataSources need none: the stores speak SQL
+ * and the package runs its migrations itself), and the package's migrations table. The connection
+ * registry and the top-level `ormconfig.ts` (TypeORM CLI, every feature) both use it. Imports
+ * TypeORM, so the registry loads this module only when a SQL backend is used.
  */
 export function buildDataSourceOptions(
   target: SqlTarget,
   tuning: DataSourceTuning = {},
+  schemas: readonly FeatureSchema[] = [],
 ): DataSourceOptions {
+  const migrations = schemas
+    .flatMap((schema) => schema.migrations(target.dialect))
+    .sort((a, b) => migrationTimestamp(a) - migrationTimestamp(b));
   const common = {
-    entities: agentMemoryEntitySchemas(target.dialect).map((options) => new EntitySchema(options)),
-    migrations: agentMemoryMigrations(target.dialect),
+    entities: schemas
+      .flatMap((schema) => schema.entities(target.dialect))
+      .map((options) => new EntitySchema(options)),
+    migrations: toTypeormMigrations(migrations),
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsRun: false,
     synchronize: false,

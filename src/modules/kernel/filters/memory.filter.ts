@@ -3,7 +3,7 @@ import { type Observable, from, mergeMap } from 'rxjs';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
 import { getKernelChatRequest, replaceKernelRequest } from '../context/kernel-execution-context.js';
 import type { KernelFilter } from '../interfaces/kernel-filter.interface.js';
-import type { LlmResponse } from '../interfaces/llm.interface.js';
+import type { LlmResponse } from '../../llm/interfaces/llm.interface.js';
 
 /**
  * The kernel's memory filter (put it first): around each model call of a conversation it stores the

@@ -1,6 +1,6 @@
 import type { ExecutionContext, NestInterceptor } from '@nestjs/common';
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
-import type { ToolChoice, ToolSpec } from './llm.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { ToolChoice, ToolSpec } from '../../llm/interfaces/llm.interface.js';
 import type { ToolContext } from './kernel-tool.interface.js';
 
 /** What an invoke carries through its filters: the conversation, and any state of the caller's. */

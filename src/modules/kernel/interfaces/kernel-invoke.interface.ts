@@ -1,7 +1,7 @@
-import type { ChatMessage, ToolCall } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
 import type { KernelContext } from './kernel-filter.interface.js';
 import type { KernelToolDefinition } from './kernel-tool.interface.js';
-import type { LlmResponse, ToolChoice, Usage } from './llm.interface.js';
+import type { LlmResponse, ToolChoice, Usage } from '../../llm/interfaces/llm.interface.js';
 
 /** Options of `KernelService.invoke` / `invokeStream`. */
 export interface InvokeOptions {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 
 /**
  * Where a round's messages come from. `turn` holds every message of the invoke (or agent turn) so

@@ -1,8 +1,13 @@
-import type { ChatMessage, ToolCall } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
 import { KernelAbortedError, MaxToolIterationsError } from '../errors/kernel.errors.js';
 import type { KernelToolResult } from '../interfaces/kernel-filter.interface.js';
 import type { KernelStreamEvent } from '../interfaces/kernel-invoke.interface.js';
-import { type LlmResponse, NO_USAGE, type Usage, addUsage } from '../interfaces/llm.interface.js';
+import {
+  type LlmResponse,
+  NO_USAGE,
+  type Usage,
+  addUsage,
+} from '../../llm/interfaces/llm.interface.js';
 import type { HistoryStrategy } from './history-strategy.js';
 
 /** Names a message of the turn: `round`, its index in the round's delta (the reply comes last), its index in the turn. */

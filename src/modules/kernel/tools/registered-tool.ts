@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { KernelToolOptions, ToolContext } from '../interfaces/kernel-tool.interface.js';
-import type { ToolSpec } from '../interfaces/llm.interface.js';
+import type { ToolSpec } from '../../llm/interfaces/llm.interface.js';
 
 /** Stand-in class that `getClass()` reports for a tool given as a plain object. */
 export class PlainKernelTool {}

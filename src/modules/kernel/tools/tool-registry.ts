@@ -1,7 +1,7 @@
 import type { Ajv } from 'ajv';
 import { DuplicateToolError, UnknownToolError } from '../errors/kernel.errors.js';
 import type { KernelToolDefinition } from '../interfaces/kernel-tool.interface.js';
-import type { ToolSpec } from '../interfaces/llm.interface.js';
+import type { ToolSpec } from '../../llm/interfaces/llm.interface.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { toolFromDefinition } from './tool-factory.js';
 

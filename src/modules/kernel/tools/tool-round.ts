@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ToolCall } from '../../../common/messages/chat-message.interface.js';
 
 /**
  * Runs one round's tool calls: in parallel, except that a serial call waits for every earlier call

@@ -2,8 +2,8 @@ import type { AddMessagesOptions } from '../../chat-memory/interfaces/chat-memor
 import type {
   ChatMessage,
   StoredChatMessage,
-} from '../../chat-memory/interfaces/chat-message.interface.js';
-import type { ToolSpec } from '../../kernel/interfaces/llm.interface.js';
+} from '../../../common/messages/chat-message.interface.js';
+import type { ToolSpec } from '../../llm/interfaces/llm.interface.js';
 
 /** What will be sent along with the messages, so a policy can account for it. */
 export interface PrepareOptions {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import { safeWindow } from '../window/safe-window.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';
 

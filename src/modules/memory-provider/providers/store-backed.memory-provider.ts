@@ -5,7 +5,7 @@ import type {
 import type {
   ChatMessage,
   StoredChatMessage,
-} from '../../chat-memory/interfaces/chat-message.interface.js';
+} from '../../../common/messages/chat-message.interface.js';
 import type { MemoryProvider, PrepareOptions } from '../interfaces/memory-provider.interface.js';
 
 /** Loads and persists through a `ChatMemoryStore`; subclasses decide what `prepare` sends. */

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
-import type { LlmAdapter } from '../../kernel/interfaces/llm.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { LlmAdapter } from '../../llm/interfaces/llm.interface.js';
 import { safeWindow } from '../window/safe-window.js';
 import { assertWindow } from './default.memory-provider.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';

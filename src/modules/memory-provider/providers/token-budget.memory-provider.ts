@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { PrepareOptions } from '../interfaces/memory-provider.interface.js';
 import { safeWindow } from '../window/safe-window.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import { CANCELLED_TOOL_RESULT, safeWindow } from './safe-window.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });

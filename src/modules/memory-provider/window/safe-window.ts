@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat-memory/interfaces/chat-message.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 
 /** The content of the result supplied for a tool call whose result is missing (never stored). */
 export const CANCELLED_TOOL_RESULT = '{"error":"cancelled"}';

@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { LlmAdapter } from '../../kernel/interfaces/llm.interface.js';
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { SummaryCache } from '../interfaces/working-memory.interface.js';
+
+/**
+ * What the compactor needs of a model: one chat call. Every `LlmAdapter` is one (working memory sits
+ * below the LLM layer, so it names only the shape it uses).
+ */
+export interface SummaryModel {
+  chat(request: { messages: ChatMessage[] }): Promise<{ message: { content: string | null } }>;
+}
 
 /** Options of {@link SummarizeCompactor}. */
 export interface SummarizeCompactorOptions {
-  llm: LlmAdapter;
+  /** The model that writes summaries: any `LlmAdapter`. */
+  llm: SummaryModel;
   /** Newest items of a ring kept as they are (default 8). */
   keepRecent?: number;
   instructions?: string;

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '../errors/invalid-argument.error.js';
+import { containsNul, exceedsUtf8Bytes, hasLoneSurrogate, utf8ByteLength } from '../utf8.js';
+import { InvalidMessageError } from './invalid-message.error.js';
+import { CHAT_ROLES, type ChatMessage } from './chat-message.interface.js';
+import type { PreparedMessage } from './prepared-message.js';
+
+/** Longest conversation or message id, in UTF-8 bytes. */
+export const MAX_ID_BYTES = 255;
+
+const MESSAGE_FIELDS = new Set([
+  'id',
+  'role',
+  'content',
+  'toolCalls',
+  'toolCallId',
+  'name',
+  'metadata',
+]);
+const TOOL_CALL_FIELDS = new Set(['id', 'name', 'arguments']);
+
+/** Checks a conversation id: a non-empty string of at most 255 UTF-8 bytes without U+0000. */
+export function assertConversationId(conversationId: unknown): asserts conversationId is string {
+  assertId(conversationId, 'conversationId', InvalidArgumentError);
+}
+
+/** Checks a count or position argument: an integer ≥ `min`. */
+export function assertInteger(
+  value: unknown,
+  argument: string,
+  min: number,
+): asserts value is number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new InvalidArgumentError(argument, `must be an integer ≥ ${min}, got ${describe(value)}`);
+  }
+}
+
+/**
+ * Validates a batch and encodes every message, assigning a UUID to each message without an id.
+ * Throws {@link InvalidMessageError} (or `InvalidArgumentError` for the options) before any I/O.
+ */
+export function prepareBatch(messages: unknown, expectedVersion: unknown): PreparedMessage[] {
+  if (!Array.isArray(messages)) {
+    throw new InvalidMessageError('messages', `must be an array, got ${describe(messages)}`);
+  }
+  if (expectedVersion !== undefined) assertInteger(expectedVersion, 'expectedVersion', 0);
+  const seen = new Set<string>();
+  return messages.map((message: unknown, index) => {
+    const prepared = prepareMessage(message, `messages[${index}]`);
+    if (seen.has(prepared.id)) {
+      throw new InvalidMessageError(
+        `messages[${index}].id`,
+        `"${prepared.id}" appears twice in the batch`,
+      );
+    }
+    seen.add(prepared.id);
+    return prepared;
+  });
+}
+
+function prepareMessage(value: unknown, path: string): PreparedMessage {
+  if (!isPlainObject(value))
+    throw new InvalidMessageError(path, `must be an object, got ${describe(value)}`);
+  const message = value as Partial<ChatMessage> & Record<string, unknown>;
+  for (const key of Object.keys(message)) {
+    if (!MESSAGE_FIELDS.has(key))
+      throw new InvalidMessageError(`${path}.${key}`, 'is not a message field');
+  }
+  if (!CHAT_ROLES.includes(message.role as never)) {
+    throw new InvalidMessageError(
+      `${path}.role`,
+      `must be one of ${CHAT_ROLES.join(', ')}, got ${describe(message.role)}`,
+    );
+  }
+  if (message.content !== null && typeof message.content !== 'string') {
+    throw new InvalidMessageError(
+      `${path}.content`,
+      `must be a string or null, got ${describe(message.content)}`,
+    );
+  }
+  if (message.id !== undefined) assertId(message.id, `${path}.id`, InvalidMessageError);
+  if (message.name !== undefined && typeof message.name !== 'string') {
+    throw new InvalidMessageError(
+      `${path}.name`,
+      `must be a string, got ${describe(message.name)}`,
+    );
+  }
+  if (message.role === 'tool' || message.toolCallId !== undefined) {
+    assertNonEmptyString(
+      message.toolCallId,
+      `${path}.toolCallId`,
+      message.role === 'tool' ? 'a tool message needs it: ' : '',
+    );
+  }
+  if (message.toolCalls !== undefined) assertToolCalls(message.toolCalls, `${path}.toolCalls`);
+  if (message.metadata !== undefined && !isPlainObject(message.metadata)) {
+    throw new InvalidMessageError(
+      `${path}.metadata`,
+      `must be a plain object, got ${describe(message.metadata)}`,
+    );
+  }
+  const id = message.id ?? randomUUID();
+  return {
+    id,
+    role: message.role as PreparedMessage['role'],
+    json: encode({ ...message, id }, path),
+  };
+}
+
+function assertToolCalls(toolCalls: unknown, path: string): void {
+  if (!Array.isArray(toolCalls))
+    throw new InvalidMessageError(path, `must be an array, got ${describe(toolCalls)}`);
+  toolCalls.forEach((call: unknown, index) => {
+    const callPath = `${path}[${index}]`;
+    if (!isPlainObject(call))
+      throw new InvalidMessageError(callPath, `must be an object, got ${describe(call)}`);
+    for (const key of Object.keys(call)) {
+      if (!TOOL_CALL_FIELDS.has(key))
+        throw new InvalidMessageError(`${callPath}.${key}`, 'is not a tool call field');
+    }
+    const { id, name, arguments: args } = call as Record<string, unknown>;
+    assertNonEmptyString(id, `${callPath}.id`);
+    assertNonEmptyString(name, `${callPath}.name`);
+    if (typeof args !== 'string') {
+      throw new InvalidMessageError(
+        `${callPath}.arguments`,
+        `must be JSON text (a string), got ${describe(args)}`,
+      );
+    }
+  });
+}
+
+/** Encodes the message as JSON with `id` first, rejecting U+0000 and values JSON cannot hold. */
+function encode(message: Record<string, unknown> & { id: string }, path: string): string {
+  const { id, ...rest } = message;
+  try {
+    return JSON.stringify({ id, ...rest }, (key, value: unknown) => {
+      if (containsNul(key)) throw new InvalidMessageError(path, 'a key holds U+0000');
+      if (typeof value === 'string' && containsNul(value)) {
+        throw new InvalidMessageError(path, 'a string holds U+0000, which PostgreSQL cannot store');
+      }
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        throw new InvalidMessageError(
+          path,
+          `holds the number ${value}, which JSON cannot represent`,
+        );
+      }
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof InvalidMessageError) throw error;
+    throw new InvalidMessageError(path, `is not JSON-serializable (${(error as Error).message})`);
+  }
+}
+
+function assertId(
+  value: unknown,
+  argument: string,
+  ErrorClass: typeof InvalidArgumentError,
+): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new ErrorClass(argument, `must be a non-empty string, got ${describe(value)}`);
+  }
+  if (exceedsUtf8Bytes(value, MAX_ID_BYTES)) {
+    throw new ErrorClass(
+      argument,
+      `must be at most ${MAX_ID_BYTES} UTF-8 bytes, got ${utf8ByteLength(value)}`,
+    );
+  }
+  if (containsNul(value)) throw new ErrorClass(argument, 'must not hold U+0000');
+  if (hasLoneSurrogate(value)) {
+    throw new ErrorClass(argument, 'must be well-formed Unicode (it holds a lone surrogate)');
+  }
+}
+
+function assertNonEmptyString(value: unknown, argument: string, hint = ''): void {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new InvalidMessageError(
+      argument,
+      `${hint}must be a non-empty string, got ${describe(value)}`,
+    );
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

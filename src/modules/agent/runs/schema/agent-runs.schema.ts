@@ -1,0 +1,17 @@
+import type { FeatureSchema } from '../../../connections/migrations/feature-schema.js';
+import { runEntryEntitySchemas } from './run-entries.entities.js';
+import { AGENT_RUNS_MYSQL_MIGRATIONS } from './mysql.migrations.js';
+import { AGENT_RUNS_POSTGRES_MIGRATIONS } from './postgres.migrations.js';
+import { AGENT_RUNS_SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+
+/** The tables of agent runs: the agent's run records and run cache. */
+export const AGENT_RUNS_SCHEMA: FeatureSchema = {
+  name: 'agent runs',
+  migrations: (dialect) =>
+    ({
+      postgres: AGENT_RUNS_POSTGRES_MIGRATIONS,
+      mysql: AGENT_RUNS_MYSQL_MIGRATIONS,
+      sqlite: AGENT_RUNS_SQLITE_MIGRATIONS,
+    })[dialect],
+  entities: runEntryEntitySchemas,
+};

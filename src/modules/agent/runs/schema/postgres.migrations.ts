@@ -1,0 +1,23 @@
+import type { MigrationDefinition } from '../../../connections/migrations/migration-definition.js';
+
+/** Agent runs: the run cache and run records, key/value per run, with a retention. */
+const agentRuns: MigrationDefinition = {
+  name: 'AgentRuns1764547200000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_run_entries (
+      run_id text COLLATE "C" NOT NULL,
+      entry_key text COLLATE "C" NOT NULL,
+      value text NOT NULL,
+      expires_at bigint NOT NULL,
+      CONSTRAINT pk_agent_run_entries PRIMARY KEY (run_id, entry_key)
+    )`,
+    'CREATE INDEX IF NOT EXISTS idx_agent_run_entries_expires_at ON agent_run_entries (expires_at)',
+  ],
+  down: [
+    'DROP INDEX IF EXISTS idx_agent_run_entries_expires_at',
+    'DROP TABLE IF EXISTS agent_run_entries',
+  ],
+};
+
+/** This feature's postgres migrations, oldest first. */
+export const AGENT_RUNS_POSTGRES_MIGRATIONS: readonly MigrationDefinition[] = [agentRuns];

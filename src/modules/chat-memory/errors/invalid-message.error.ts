@@ -1,7 +1,0 @@
-import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-
-/**
- * A message (or the batch holding it) is malformed: unknown role, a `tool` message without
- * `toolCallId`, a duplicate id within one batch, U+0000 in a string, …. Thrown before any I/O.
- */
-export class InvalidMessageError extends InvalidArgumentError {}

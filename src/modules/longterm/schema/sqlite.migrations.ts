@@ -1,0 +1,34 @@
+import type { MigrationDefinition } from '../../connections/migrations/migration-definition.js';
+
+/**
+ * Long-term memory: entity-scoped records keyed (entity_id, key) in byte order for prefix range
+ * scans; an empty value is a delete tombstone, and `expires_at` = 2^53 − 1 means never (no NULLs:
+ * every guard is a plain comparison). Per-entity seq counters.
+ */
+const longterm: MigrationDefinition = {
+  name: 'LongtermMemory1764633600000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_longterm_records (
+      entity_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL,
+      PRIMARY KEY (entity_id, key)
+    )`,
+    'CREATE INDEX IF NOT EXISTS idx_agent_longterm_records_expires_at ON agent_longterm_records (expires_at)',
+    `CREATE TABLE IF NOT EXISTS agent_longterm_counters (
+      entity_id TEXT NOT NULL PRIMARY KEY,
+      value INTEGER NOT NULL
+    )`,
+  ],
+  down: [
+    'DROP TABLE IF EXISTS agent_longterm_counters',
+    'DROP INDEX IF EXISTS idx_agent_longterm_records_expires_at',
+    'DROP TABLE IF EXISTS agent_longterm_records',
+  ],
+};
+
+/** This feature's sqlite migrations, oldest first. */
+export const LONGTERM_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [longterm];
