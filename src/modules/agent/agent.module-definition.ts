@@ -4,8 +4,6 @@ import type { AgentModuleOptions } from './agent.options.js';
 export const {
   ConfigurableModuleClass: ConfigurableAgentModule,
   MODULE_OPTIONS_TOKEN: AGENT_MODULE_OPTIONS,
-  OPTIONS_TYPE: AGENT_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: AGENT_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<AgentModuleOptions>({ moduleName: 'Agent' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createAgentOptions')

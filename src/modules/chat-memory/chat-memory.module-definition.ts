@@ -19,8 +19,6 @@ const CHAT_MEMORY_STORE_HANDLE = Symbol('ChatMemoryStoreHandle');
 export const {
   ConfigurableModuleClass: ConfigurableChatMemoryModule,
   MODULE_OPTIONS_TOKEN: CHAT_MEMORY_MODULE_OPTIONS,
-  OPTIONS_TYPE: CHAT_MEMORY_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: CHAT_MEMORY_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<ChatMemoryModuleOptions>({ moduleName: 'ChatMemory' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createChatMemoryOptions')

@@ -4,8 +4,6 @@ import type { KernelModuleExtras, KernelModuleOptions } from './kernel.options.j
 export const {
   ConfigurableModuleClass: ConfigurableKernelModule,
   MODULE_OPTIONS_TOKEN: KERNEL_MODULE_OPTIONS,
-  OPTIONS_TYPE: KERNEL_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: KERNEL_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<KernelModuleOptions>({ moduleName: 'Kernel' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createKernelOptions')

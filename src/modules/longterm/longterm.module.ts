@@ -15,8 +15,6 @@ import { validateLongtermOptions } from './longterm-options.validation.js';
 export const {
   ConfigurableModuleClass: ConfigurableLongtermModule,
   MODULE_OPTIONS_TOKEN: LONGTERM_MODULE_OPTIONS,
-  OPTIONS_TYPE: LONGTERM_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: LONGTERM_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<LongtermMemoryModuleOptions>({ moduleName: 'LongtermMemory' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createLongtermMemoryOptions')

@@ -76,9 +76,3 @@ function resolveStore(moduleRef: ModuleRef, name: string | undefined): ChatMemor
     );
   }
 }
-
-/** Fails bootstrap if a built-in provider's chat store does not exist. */
-export function verifyMemoryProvider(provider: MemoryProvider): void {
-  const store = (provider as { store?: unknown }).store;
-  if (store instanceof DeferredChatMemoryStore) store.resolveNow();
-}

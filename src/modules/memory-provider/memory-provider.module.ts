@@ -1,8 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getMemoryProviderToken } from './memory-provider.constants.js';
-import type { MemoryProvider } from './interfaces/memory-provider.interface.js';
-import { createMemoryProvider, verifyMemoryProvider } from './memory-provider.factory.js';
+import { createMemoryProvider } from './memory-provider.factory.js';
 import type {
   MemoryProviderModuleExtras,
   MemoryProviderModuleOptions,
@@ -11,8 +10,6 @@ import type {
 export const {
   ConfigurableModuleClass: ConfigurableMemoryProviderModule,
   MODULE_OPTIONS_TOKEN: MEMORY_PROVIDER_MODULE_OPTIONS,
-  OPTIONS_TYPE: MEMORY_PROVIDER_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: MEMORY_PROVIDER_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<MemoryProviderModuleOptions>({ moduleName: 'MemoryProvider' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createMemoryProviderOptions')
@@ -30,13 +27,6 @@ function addProvider(definition: DynamicModule, extras: MemoryProviderModuleExtr
         provide: token,
         useFactory: createMemoryProvider,
         inject: [MEMORY_PROVIDER_MODULE_OPTIONS, ModuleRef],
-      },
-      {
-        provide: Symbol(`verify ${token}`),
-        useFactory: (provider: MemoryProvider) => ({
-          onModuleInit: () => verifyMemoryProvider(provider),
-        }),
-        inject: [token],
       },
     ],
     exports: [token],

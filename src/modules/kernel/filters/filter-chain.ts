@@ -2,12 +2,8 @@ import type { CallHandler, NestInterceptor } from '@nestjs/common';
 import { EmptyError, type Observable, defer, isObservable, lastValueFrom } from 'rxjs';
 import type { KernelExecutionContext } from '../context/kernel-execution-context.js';
 
-/** The innermost step of a chain: the model call or the tool call itself. */
-export type ChainTerminal<Request, Result, Scope> = (
-  context: KernelExecutionContext<Request, Scope>,
-) => Promise<Result>;
-
-type Layer<Request, Result, Scope> = (
+/** One step of the onion; the innermost is the model call or the tool call itself. */
+export type Layer<Request, Result, Scope> = (
   context: KernelExecutionContext<Request, Scope>,
 ) => Promise<Result>;
 
@@ -20,10 +16,7 @@ type Layer<Request, Result, Scope> = (
 export class FilterChain<Request, Result, Scope = unknown> {
   private readonly entry: Layer<Request, Result, Scope>;
 
-  constructor(
-    filters: readonly NestInterceptor[],
-    terminal: ChainTerminal<Request, Result, Scope>,
-  ) {
+  constructor(filters: readonly NestInterceptor[], terminal: Layer<Request, Result, Scope>) {
     this.entry = filters.reduceRight<Layer<Request, Result, Scope>>(
       (inner, filter) => (context) => runLayer(filter, context, inner),
       terminal,

@@ -6,11 +6,21 @@ import type {
   ChatMessage,
   StoredChatMessage,
 } from '../../../common/messages/chat-message.interface.js';
+import type { OnModuleInit } from '@nestjs/common';
+import { DeferredChatMemoryStore } from '../deferred-chat-memory.store.js';
 import type { MemoryProvider, PrepareOptions } from '../interfaces/memory-provider.interface.js';
 
 /** Loads and persists through a `ChatMemoryStore`; subclasses decide what `prepare` sends. */
-export abstract class StoreBackedMemoryProvider implements MemoryProvider {
+export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnModuleInit {
   protected constructor(readonly store: ChatMemoryStore) {}
+
+  /**
+   * A store named in `MemoryProviderModule` options is taken once the app is built (the chat
+   * module builds its store asynchronously): resolve it now, so a missing one fails bootstrap.
+   */
+  onModuleInit(): void {
+    if (this.store instanceof DeferredChatMemoryStore) this.store.resolveNow();
+  }
 
   abstract prepare(
     conversationId: string,
