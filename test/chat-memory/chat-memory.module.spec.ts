@@ -263,3 +263,20 @@ function otherSpelling(url: string): string {
   const parsed = new URL(url);
   return `postgresql://${parsed.username}@${parsed.hostname.toUpperCase()}${parsed.port === '5432' ? '' : `:${parsed.port}`}${parsed.pathname}`;
 }
+
+describe('ChatMemoryModule with a DataSource of yours', () => {
+  it('refuses one that is not initialized, naming dataSource', async () => {
+    const { DataSource } = await import('typeorm');
+    const { InvalidArgumentError } =
+      await import('../../src/common/errors/invalid-argument.error.js');
+    const dataSource = new DataSource({ type: 'postgres', url: TEST_POSTGRES_URL });
+    const error = await rejectionOf(
+      Test.createTestingModule({
+        imports: [ChatMemoryModule.forRoot({ backend: 'postgres', dataSource })],
+      }).compile(),
+    );
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toContain('dataSource');
+    expect((error as Error).message).toContain('initialize');
+  });
+});

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
 import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
 import { redactUrl } from '../../common/redact-url.js';
@@ -88,7 +89,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   async adoptDataSource(dataSource: DataSource, options: SchemaOptions): Promise<SqlConnection> {
     const connection = { dataSource, dialect: dialectOfDataSource(dataSource) };
     if (!dataSource.isInitialized) {
-      throw new Error('The DataSource passed to the library must be initialized before use');
+      throw new InvalidArgumentError(
+        'dataSource',
+        'must be initialized before it is given to a memory module (await dataSource.initialize())',
+      );
     }
     await this.prepareSchema(connection, options);
     return connection;
@@ -242,8 +246,9 @@ export function dialectOfDataSource(dataSource: DataSource): SqlDialect {
   if (type === 'postgres') return 'postgres';
   if (type === 'mysql' || type === 'mariadb') return 'mysql';
   if (type === 'better-sqlite3') return 'sqlite';
-  throw new Error(
-    `DataSource type "${type}" is not supported: use postgres, mysql, mariadb or better-sqlite3`,
+  throw new InvalidArgumentError(
+    'dataSource',
+    `has the TypeORM type "${type}", which the package does not support: use postgres, mysql, mariadb or better-sqlite3`,
   );
 }
 
