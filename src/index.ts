@@ -43,6 +43,7 @@ export type {
   SqlDataSourceBackendOptions,
   SqliteBackendOptions,
   SqlUrlBackendOptions,
+  UriBackendOptions,
 } from './modules/chat-memory/chat-memory.options.js';
 export type {
   AddMessagesOptions,

@@ -1,5 +1,8 @@
 import { registerAs } from '@nestjs/config';
-import type { ChatMemoryModuleOptions } from 'nest-agent-memory';
+import type { ChatMemoryModuleOptions, UriBackendOptions } from 'nest-agent-memory';
+
+/** The chat store options the app builds: always the `backend` form. */
+type BackendOptions = Exclude<ChatMemoryModuleOptions, UriBackendOptions>;
 import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
 
 /** The chat memory backends the example app can be configured with. */
@@ -12,7 +15,7 @@ export const DEFAULT_SQLITE_PATH = './data/agent-memory.sqlite';
  * Builds `ChatMemoryModule` options from `CHAT_MEMORY_BACKEND` (`sqlite`), `SQLITE_PATH`,
  * `DATABASE_URL`, `REDIS_URL` and `DB_MIGRATIONS_RUN` (`true`).
  */
-export function loadChatMemoryConfig(env: Env = process.env): ChatMemoryModuleOptions {
+export function loadChatMemoryConfig(env: Env = process.env): BackendOptions {
   const backend = readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
   const migrationsRun = readBoolean(env, 'DB_MIGRATIONS_RUN', true);
   switch (backend) {

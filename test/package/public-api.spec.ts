@@ -192,6 +192,7 @@ const PUBLIC_API = [
   'TypeormMigrationClass',
   'UnknownToolError',
   'UnsupportedDatabaseError',
+  'UriBackendOptions',
   'Usage',
   'WORKING_MEMORY_STORE',
   'WindowPolicyOptions',

@@ -1,4 +1,5 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
+import { storeOptionsFromUri } from '../connections/store-uri.js';
 import type { AgentMemoryOption, AgentModuleOptions } from './agent.options.js';
 
 const KEYS = [
@@ -67,11 +68,17 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
   check.oneOf('conflictPolicy', options.conflictPolicy, ['reject', 'retry']);
   check.boolean('longterm', options.longterm);
   if (options.events !== undefined) check.object(options.events, 'events');
-  if (options.runs !== undefined)
-    checkRuns(check.nested('runs'), check.object(options.runs, 'runs'));
+  const runs =
+    options.runs === undefined
+      ? undefined
+      : checkRuns(check.nested('runs'), fromUri(check, check.object(options.runs, 'runs')));
   if (options.queue !== undefined)
     checkQueue(check.nested('queue'), check.object(options.queue, 'queue'));
-  return { ...options, memory: normalizeMemory(check, options.memory) } as AgentModuleOptions;
+  return {
+    ...options,
+    memory: normalizeMemory(check, options.memory),
+    ...(runs ? { runs } : {}),
+  } as AgentModuleOptions;
 }
 
 /**
@@ -97,7 +104,18 @@ function normalizeMemory(check: OptionChecker, memory: unknown): AgentMemoryOpti
   return memory as AgentMemoryOption;
 }
 
-function checkRuns(check: OptionChecker, runs: Record<string, unknown>): void {
+/** The `{ uri }` form of `runs` as the `backend` form it names (the other keys kept). */
+function fromUri(check: OptionChecker, runs: Record<string, unknown>): Record<string, unknown> {
+  if (!('uri' in runs)) return runs;
+  if ('backend' in runs) check.nested('runs').fail('uri', 'give either uri or backend, not both');
+  const { uri, ...rest } = runs;
+  return {
+    ...storeOptionsFromUri(uri, { moduleName: 'AgentModule', option: 'runs.uri' }),
+    ...rest,
+  };
+}
+
+function checkRuns(check: OptionChecker, runs: Record<string, unknown>): Record<string, unknown> {
   check.required('backend', runs.backend);
   check.oneOf('backend', runs.backend, Object.keys(RUN_KEYS));
   check.keys(runs, RUN_KEYS[runs.backend as string]!);
@@ -108,6 +126,7 @@ function checkRuns(check: OptionChecker, runs: Record<string, unknown>): void {
   check.boolean('migrationsRun', runs.migrationsRun);
   check.string('keyPrefix', runs.keyPrefix);
   check.sweep('sweep', runs.sweep);
+  return runs;
 }
 
 function checkQueue(check: OptionChecker, queue: Record<string, unknown>): void {

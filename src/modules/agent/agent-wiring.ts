@@ -19,7 +19,11 @@ import {
   backingOf,
 } from '../chat-memory/interfaces/chat-store-backing.interface.js';
 import { isMemoryProvider } from './agent-options.validation.js';
-import type { AgentMemoryOption, AgentQueueOptions, AgentRunsOptions } from './agent.options.js';
+import type {
+  AgentMemoryOption,
+  AgentQueueOptions,
+  AgentRunsBackendOptions,
+} from './agent.options.js';
 import type { AgentQueue } from './queue/agent-queue.interface.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
 import { ConversationSequencer } from './queue/conversation-sequencer.js';
@@ -70,7 +74,7 @@ export function providerBacking(
  * The run options implied by the chat store's backing, when none are given: the same connection
  * (an adopted DataSource or Redis client, never closed by the run store), else process memory.
  */
-export function defaultRunsOptions(backing: ChatStoreBacking | undefined): AgentRunsOptions {
+export function defaultRunsOptions(backing: ChatStoreBacking | undefined): AgentRunsBackendOptions {
   switch (backing?.kind) {
     case 'sql':
       // The run tables go where the chat store's are, migrated the way the chat store's module is.
@@ -88,7 +92,7 @@ export function defaultRunsOptions(backing: ChatStoreBacking | undefined): Agent
 
 /** The run store on the configured backend, through the connection registry. */
 export async function openRunStore(
-  options: AgentRunsOptions | undefined,
+  options: AgentRunsBackendOptions | undefined,
   registry: ConnectionRegistry,
 ): Promise<{ store: RunStore; cleanup: Cleanup }> {
   const retention = options?.retentionMs ?? DEFAULT_RUN_RETENTION_MS;

@@ -36,6 +36,12 @@ export type AgentMemoryOption =
  * process memory when the agent keeps no history or its store does not say where it lives.
  */
 export type AgentRunsOptions = (
+  | {
+      /** Any backend by URI, as every store module takes it (`sqlite:./runs.sqlite`, `redis://…`). */
+      uri: string;
+      keyPrefix?: string;
+      migrationsRun?: boolean;
+    }
   | { backend: 'memory' }
   | { backend: 'redis'; url: string; keyPrefix?: string }
   | { backend: 'redis'; client: Redis; keyPrefix?: string }
@@ -52,6 +58,9 @@ export type AgentRunsOptions = (
    */
   sweep?: { intervalMs?: number; batchSize?: number } | false;
 };
+
+/** `runs` in the `backend` form, as the agent uses it once a `{ uri }` is read. */
+export type AgentRunsBackendOptions = Exclude<AgentRunsOptions, { uri: string }>;
 
 /** The async-run queue: in-process, or Bull on Redis. */
 export type AgentQueueOptions =

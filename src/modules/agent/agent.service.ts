@@ -33,7 +33,7 @@ import {
 import { validateAgentOptions } from './agent-options.validation.js';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
-import type { AgentModuleOptions } from './agent.options.js';
+import type { AgentModuleOptions, AgentRunsBackendOptions } from './agent.options.js';
 import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
 import type {
   AgentRunInput,
@@ -105,7 +105,10 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       ));
     if (engine.memory) throw new AgentKernelHasMemoryFilterError();
     const provider = resolveAgentMemory(options.memory, this.moduleRef, this.fallbackStore);
-    const runsOptions = options.runs ?? defaultRunsOptions(providerBacking(provider));
+    // Validation has turned a `{ uri }` into the backend form.
+    const runsOptions =
+      (options.runs as AgentRunsBackendOptions | undefined) ??
+      defaultRunsOptions(providerBacking(provider));
     if (runsOptions.backend === 'memory' && options.queue?.driver === 'bull')
       throw new InvalidModuleOptionsError(
         'AgentModule',

@@ -1,6 +1,11 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
-import type { ChatMemoryBackend, ChatMemoryModuleOptions } from './chat-memory.options.js';
+import { storeOptionsFromUri } from '../connections/store-uri.js';
+import type {
+  ChatMemoryBackend,
+  ChatMemoryModuleOptions,
+  UriBackendOptions,
+} from './chat-memory.options.js';
 
 const MODULE = 'ChatMemoryModule';
 const BACKENDS: readonly ChatMemoryBackend[] = [
@@ -30,9 +35,11 @@ const URL_SCHEMES: Record<string, readonly string[]> = {
  * Checks `ChatMemoryModule` options at bootstrap and returns them typed, or throws
  * {@link InvalidModuleOptionsError} naming the option at fault.
  */
-export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptions {
+export function validateChatMemoryOptions(
+  value: unknown,
+): Exclude<ChatMemoryModuleOptions, UriBackendOptions> {
   if (typeof value !== 'object' || value === null) fail('options', 'must be an object');
-  const options = value as Record<string, unknown>;
+  const options = fromUri(value as Record<string, unknown>);
   const backend = options.backend;
   if (!BACKENDS.includes(backend as ChatMemoryBackend)) {
     fail('backend', `must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(backend)}`);
@@ -68,7 +75,15 @@ export function validateChatMemoryOptions(value: unknown): ChatMemoryModuleOptio
   if (options.migrationsRun !== undefined && typeof options.migrationsRun !== 'boolean') {
     fail('migrationsRun', 'must be a boolean');
   }
-  return options as unknown as ChatMemoryModuleOptions;
+  return options as unknown as Exclude<ChatMemoryModuleOptions, UriBackendOptions>;
+}
+
+/** The `{ uri }` form as the `backend` form it names (the other keys kept). */
+function fromUri(options: Record<string, unknown>): Record<string, unknown> {
+  if (!('uri' in options)) return options;
+  if ('backend' in options) fail('uri', 'give either uri or backend, not both');
+  const { uri, ...rest } = options;
+  return { ...storeOptionsFromUri(uri, { moduleName: MODULE, option: 'uri' }), ...rest };
 }
 
 function assertUrl(value: unknown, backend: string): void {

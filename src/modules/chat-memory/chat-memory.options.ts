@@ -70,7 +70,20 @@ export interface CustomBackendOptions {
 }
 
 /** Options of `ChatMemoryModule.forRoot`, a union discriminated by `backend`. */
+/**
+ * Any built-in backend by URI, the form every store module takes: `memory://`,
+ * `sqlite:./data/app.sqlite` (or `sqlite::memory:`), `postgres://…`, `mysql://…`, `redis://…`.
+ * The other keys are those of the backend the URI names.
+ */
+export interface UriBackendOptions {
+  uri: string;
+  keyPrefix?: string;
+  migrationsRun?: boolean;
+  poolSize?: number;
+}
+
 export type ChatMemoryModuleOptions =
+  | UriBackendOptions
   | MemoryBackendOptions
   | SqliteBackendOptions
   | SqlUrlBackendOptions
@@ -80,7 +93,7 @@ export type ChatMemoryModuleOptions =
   | CustomBackendOptions;
 
 /** The backends `ChatMemoryModule` accepts. */
-export type ChatMemoryBackend = ChatMemoryModuleOptions['backend'];
+export type ChatMemoryBackend = Exclude<ChatMemoryModuleOptions, UriBackendOptions>['backend'];
 
 /** Module extras, next to the options (not part of `forRootAsync`'s factory result). */
 export interface ChatMemoryModuleExtras {

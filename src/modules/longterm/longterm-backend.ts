@@ -8,8 +8,14 @@ import { SqliteLongtermStore } from './backends/sqlite.longterm.store.js';
 import { checkLongtermServer } from './backends/mariadb-version.js';
 import { LONGTERM_SCHEMA } from './schema/longterm.schema.js';
 import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-store.interface.js';
-import { type LongtermTarget, parseLongtermUri } from './longterm-uri.js';
+import { type StoreTarget, parseStoreUri } from '../connections/store-uri.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+
+/** The tier's URI parsed; absent or empty means the tier is off (`undefined`). */
+export function parseLongtermUri(uri: unknown): StoreTarget | undefined {
+  if (uri === undefined || uri === null || uri === '') return undefined;
+  return parseStoreUri(uri, { moduleName: 'LongtermMemoryModule', option: 'uri' });
+}
 
 /** The tier's store and counters, and how to let go of their connection. */
 export interface LongtermBackend {
@@ -26,7 +32,7 @@ export async function openLongtermBackend(
   options: LongtermMemoryModuleOptions,
   registry: ConnectionRegistry,
 ): Promise<LongtermBackend | undefined> {
-  const target: LongtermTarget | undefined = parseLongtermUri(options.uri);
+  const target = parseLongtermUri(options.uri);
   if (!target) return undefined;
   const settings = {
     defaultTtlMs: options.defaultTtlMs,

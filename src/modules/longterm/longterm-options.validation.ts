@@ -1,6 +1,6 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
-import { parseLongtermUri } from './longterm-uri.js';
+import { parseLongtermUri } from './longterm-backend.js';
 
 const KEYS = [
   'uri',

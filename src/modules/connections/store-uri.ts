@@ -1,29 +1,44 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
-import type { SqlTarget } from '../connections/sql/sql-target.js';
+import type { SqlTarget } from './sql/sql-target.js';
 import { redactUrl } from '../../common/redact-url.js';
 
-/** Where the long-term tier lives, as read from its URI. */
-export type LongtermTarget =
+/** Where a store lives, as read from its URI. */
+export type StoreTarget =
   { kind: 'memory' } | { kind: 'sql'; target: SqlTarget } | { kind: 'redis'; url: string };
 
+/** The same, as a store module's discriminated `backend` options. */
+export type StoreBackendOptions =
+  | { backend: 'memory' }
+  | { backend: 'sqlite'; path: string }
+  | { backend: 'postgres' | 'mysql'; url: string }
+  | { backend: 'redis'; url: string };
+
+/** Where a URI is given, for errors: the module and the option's name. */
+export interface UriPlace {
+  moduleName: string;
+  option: string;
+}
+
 /** The accepted grammar, for error messages and docs. */
-export const LONGTERM_URI_GRAMMAR =
+export const STORE_URI_GRAMMAR =
   'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… (schemes in any case)';
 
 /**
- * Parses `longtermMemory.uri` without loading any driver. An absent or empty URI means the tier is
- * off (`undefined`); anything malformed fails bootstrap, naming the option and the grammar.
+ * Parses a store URI — the one form every store module accepts besides its `backend` options —
+ * without loading any driver; anything malformed fails bootstrap, naming the option and the grammar.
  */
-export function parseLongtermUri(uri: unknown): LongtermTarget | undefined {
-  if (uri === undefined || uri === null || uri === '') return undefined;
+export function parseStoreUri(uri: unknown, place: UriPlace): StoreTarget {
   const fail = (problem: string): never => {
     throw new InvalidModuleOptionsError(
-      'LongtermMemoryModule',
-      'uri',
-      `${problem}; accepted: ${LONGTERM_URI_GRAMMAR}`,
+      place.moduleName,
+      place.option,
+      `${problem}; accepted: ${STORE_URI_GRAMMAR}`,
     );
   };
-  if (typeof uri !== 'string') return fail(`must be a string, got ${typeof uri}`);
+  if (typeof uri !== 'string' || uri === '')
+    return fail(
+      `must be a non-empty string, got ${typeof uri === 'string' ? 'an empty one' : typeof uri}`,
+    );
   // Schemes are case-insensitive (RFC 3986 §3.1).
   return parseUri(
     uri.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (scheme) => scheme.toLowerCase()),
@@ -31,7 +46,17 @@ export function parseLongtermUri(uri: unknown): LongtermTarget | undefined {
   );
 }
 
-function parseUri(uri: string, fail: (problem: string) => never): LongtermTarget {
+/** A store URI as a module's `backend` options (`sqlite:./app.sqlite` → `{ backend: 'sqlite', path }`). */
+export function storeOptionsFromUri(uri: unknown, place: UriPlace): StoreBackendOptions {
+  const target = parseStoreUri(uri, place);
+  if (target.kind === 'memory') return { backend: 'memory' };
+  if (target.kind === 'redis') return { backend: 'redis', url: target.url };
+  return target.target.dialect === 'sqlite'
+    ? { backend: 'sqlite', path: target.target.path }
+    : { backend: target.target.dialect, url: target.target.url };
+}
+
+function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
   if (uri === 'memory://') return { kind: 'memory' };
   if (uri.startsWith('sqlite:')) {
     const path = uri.slice('sqlite:'.length);
