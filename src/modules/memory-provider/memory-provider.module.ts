@@ -1,37 +1,5 @@
-import { ConfigurableModuleBuilder, type DynamicModule, Module } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { getMemoryProviderToken } from './memory-provider.constants.js';
-import { createMemoryProvider } from './memory-provider.factory.js';
-import type {
-  MemoryProviderModuleExtras,
-  MemoryProviderModuleOptions,
-} from './memory-provider.options.js';
-
-export const {
-  ConfigurableModuleClass: ConfigurableMemoryProviderModule,
-  MODULE_OPTIONS_TOKEN: MEMORY_PROVIDER_MODULE_OPTIONS,
-} = new ConfigurableModuleBuilder<MemoryProviderModuleOptions>({ moduleName: 'MemoryProvider' })
-  .setClassMethodName('forRoot')
-  .setFactoryMethodName('createMemoryProviderOptions')
-  .setExtras<MemoryProviderModuleExtras>({ name: undefined, isGlobal: true }, addProvider)
-  .build();
-
-function addProvider(definition: DynamicModule, extras: MemoryProviderModuleExtras): DynamicModule {
-  const token = getMemoryProviderToken(extras.name);
-  return {
-    ...definition,
-    global: extras.isGlobal,
-    providers: [
-      ...(definition.providers ?? []),
-      {
-        provide: token,
-        useFactory: createMemoryProvider,
-        inject: [MEMORY_PROVIDER_MODULE_OPTIONS, ModuleRef],
-      },
-    ],
-    exports: [token],
-  };
-}
+import { Module } from '@nestjs/common';
+import { ConfigurableMemoryProviderModule } from './memory-provider.module-definition.js';
 
 /**
  * The policy layer of conversation memory. `MemoryProviderModule.forRoot({ policy,

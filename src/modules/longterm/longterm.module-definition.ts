@@ -1,0 +1,51 @@
+import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
+import { ConnectionRegistry } from '../connections/connection-registry.js';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { DisabledLongtermStore } from './disabled-longterm.store.js';
+import { type LongtermBackend, openLongtermBackend } from './longterm-backend.js';
+import {
+  LONGTERM_BACKEND,
+  LONGTERM_OPTIONS,
+  LongtermMemoryService,
+} from './longterm-memory.service.js';
+import { LONGTERM_MEMORY_STORE } from './longterm.constants.js';
+import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+import { validateLongtermOptions } from './longterm-options.validation.js';
+
+export const {
+  ConfigurableModuleClass: ConfigurableLongtermModule,
+  MODULE_OPTIONS_TOKEN: LONGTERM_MODULE_OPTIONS,
+} = new ConfigurableModuleBuilder<LongtermMemoryModuleOptions>({ moduleName: 'LongtermMemory' })
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createLongtermMemoryOptions')
+  .setExtras<{ isGlobal?: boolean }>({ isGlobal: true }, addProviders)
+  .build();
+
+function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
+  return {
+    ...definition,
+    global: extras.isGlobal,
+    imports: [...(definition.imports ?? []), ConnectionsModule],
+    providers: [
+      ...(definition.providers ?? []),
+      {
+        provide: LONGTERM_OPTIONS,
+        useFactory: validateLongtermOptions,
+        inject: [LONGTERM_MODULE_OPTIONS],
+      },
+      {
+        provide: LONGTERM_BACKEND,
+        useFactory: openLongtermBackend,
+        inject: [LONGTERM_OPTIONS, ConnectionRegistry],
+      },
+      {
+        provide: LONGTERM_MEMORY_STORE,
+        useFactory: (backend: LongtermBackend | undefined) =>
+          backend?.store ?? new DisabledLongtermStore(),
+        inject: [LONGTERM_BACKEND],
+      },
+      LongtermMemoryService,
+    ],
+    exports: [LONGTERM_MEMORY_STORE, LongtermMemoryService],
+  };
+}

@@ -1,0 +1,71 @@
+import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
+import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
+import { ConnectionRegistry } from '../connections/connection-registry.js';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memory.backend.js';
+import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
+import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
+import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
+import { validateWorkingMemoryOptions } from './working-memory-options.validation.js';
+import {
+  WORKING_MEMORY_BACKEND,
+  WORKING_MEMORY_OPTIONS,
+  WorkingMemoryService,
+} from './working-memory.service.js';
+
+export const {
+  ConfigurableModuleClass: ConfigurableWorkingMemoryModule,
+  MODULE_OPTIONS_TOKEN: WORKING_MEMORY_MODULE_OPTIONS,
+} = new ConfigurableModuleBuilder<WorkingMemoryModuleOptions>({ moduleName: 'WorkingMemory' })
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createWorkingMemoryOptions')
+  .setExtras<{ isGlobal?: boolean }>({ isGlobal: true }, addProviders)
+  .build();
+
+async function openBackend(options: WorkingMemoryModuleOptions, registry: ConnectionRegistry) {
+  switch (options?.backend) {
+    case 'memory':
+      return { backend: new InMemoryWorkingMemoryBackend(), release: async () => undefined };
+    case 'redis': {
+      const lease = await registry.useRedis(options);
+      return {
+        backend: new RedisWorkingMemoryBackend(lease.connection, options.keyPrefix),
+        release: lease.release,
+      };
+    }
+    default:
+      throw new InvalidModuleOptionsError(
+        'WorkingMemoryModule',
+        'backend',
+        `must be memory or redis, got ${JSON.stringify((options as { backend?: unknown })?.backend)}`,
+      );
+  }
+}
+
+function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
+  return {
+    ...definition,
+    global: extras.isGlobal,
+    imports: [...(definition.imports ?? []), ConnectionsModule],
+    providers: [
+      ...(definition.providers ?? []),
+      {
+        provide: WORKING_MEMORY_OPTIONS,
+        useFactory: validateWorkingMemoryOptions,
+        inject: [WORKING_MEMORY_MODULE_OPTIONS],
+      },
+      {
+        provide: WORKING_MEMORY_BACKEND,
+        useFactory: openBackend,
+        inject: [WORKING_MEMORY_OPTIONS, ConnectionRegistry],
+      },
+      {
+        provide: WORKING_MEMORY_STORE,
+        useFactory: (opened: { backend: unknown }) => opened.backend,
+        inject: [WORKING_MEMORY_BACKEND],
+      },
+      WorkingMemoryService,
+    ],
+    exports: [WorkingMemoryService, WORKING_MEMORY_STORE],
+  };
+}
