@@ -65,6 +65,20 @@ describe('a run id belongs to one conversation', () => {
     expect(result.conversationId).toBe(alice);
   });
 
+  it('validates a queued run’s message when it is submitted, not later in a worker', async () => {
+    harness = await bootAgent({ llm: new ScriptedLlm([]) }, [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+    ]);
+    for (const message of [
+      { role: 'assistant', content: 'hi' },
+      { role: 'user', content: '' },
+      { role: 'user', content: 'a\u0000b' },
+    ])
+      expect(
+        await rejectionOf(harness.agent.submit({ conversationId: 'c', message: message as never })),
+      ).toBeInstanceOf(InvalidArgumentError);
+  });
+
   it.each(['', 'a b', 'x'.repeat(201), '#index', 'a/b', 'ü'])(
     'refuses the run id %j',
     async (runId) => {

@@ -58,7 +58,42 @@ export function prepareBatch(messages: unknown, expectedVersion: unknown): Prepa
   });
 }
 
+/**
+ * Checks messages as a store checks them before any I/O — the kernel and the agent validate their
+ * input this way — without preparing them for storage (no id is generated, nothing is kept).
+ * Throws {@link InvalidMessageError} naming the message and field at fault.
+ */
+export function validateMessages(messages: unknown): asserts messages is ChatMessage[] {
+  if (!Array.isArray(messages)) {
+    throw new InvalidMessageError('messages', `must be an array, got ${describe(messages)}`);
+  }
+  const seen = new Set<string>();
+  messages.forEach((value: unknown, index) => {
+    const path = `messages[${index}]`;
+    const message = checkMessage(value, path);
+    encode({ ...message, id: message.id ?? '' }, path);
+    if (message.id === undefined) return;
+    if (seen.has(message.id))
+      throw new InvalidMessageError(`${path}.id`, `"${message.id}" appears twice in the batch`);
+    seen.add(message.id);
+  });
+}
+
 function prepareMessage(value: unknown, path: string): PreparedMessage {
+  const message = checkMessage(value, path);
+  const id = message.id ?? randomUUID();
+  return {
+    id,
+    role: message.role as PreparedMessage['role'],
+    json: encode({ ...message, id }, path),
+  };
+}
+
+/** Every field check of one message (the JSON encoding checks the contents). */
+function checkMessage(
+  value: unknown,
+  path: string,
+): Partial<ChatMessage> & Record<string, unknown> {
   if (!isPlainObject(value))
     throw new InvalidMessageError(path, `must be an object, got ${describe(value)}`);
   const message = value as Partial<ChatMessage> & Record<string, unknown>;
@@ -99,12 +134,7 @@ function prepareMessage(value: unknown, path: string): PreparedMessage {
       `must be a plain object, got ${describe(message.metadata)}`,
     );
   }
-  const id = message.id ?? randomUUID();
-  return {
-    id,
-    role: message.role as PreparedMessage['role'],
-    json: encode({ ...message, id }, path),
-  };
+  return message;
 }
 
 function assertToolCalls(toolCalls: unknown, path: string): void {

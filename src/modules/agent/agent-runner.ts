@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
-import { assertConversationId, prepareBatch } from '../../common/messages/message-validation.js';
+import { assertConversationId } from '../../common/messages/message-validation.js';
 import type { KernelToolResult } from '../kernel/interfaces/kernel-filter.interface.js';
 import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
 import type { LlmResponse } from '../llm/interfaces/llm.interface.js';
@@ -19,6 +18,7 @@ import type {
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
 import { assertRunId } from './runs/run-id.js';
+import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
@@ -77,7 +77,7 @@ export class AgentRunner {
     assertConversationId(conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
-    const message = userMessage(input.message, runId);
+    const message = turnUserMessage(input.message, runId);
     const base: AgentEventBase = { runId, conversationId };
     const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;
     for (let scope = await this.deps.cache.latestScope(runId, maxScope); ; scope += 1) {
@@ -302,20 +302,4 @@ function providerHistory(
         tools: engine.tools.specs,
       }),
   };
-}
-
-function userMessage(message: AgentRunInput['message'], runId: string): ChatMessage {
-  const candidate: ChatMessage =
-    typeof message === 'string' ? { role: 'user', content: message } : { ...message };
-  if (candidate.role !== 'user')
-    throw new InvalidArgumentError(
-      'message.role',
-      `must be "user", got ${JSON.stringify(candidate.role)}`,
-    );
-  if (typeof candidate.content !== 'string' || candidate.content.length === 0) {
-    throw new InvalidArgumentError('message', 'must be a non-empty text');
-  }
-  const stamped = { ...candidate, id: `${runId}:0` };
-  prepareBatch([stamped], undefined);
-  return stamped;
 }

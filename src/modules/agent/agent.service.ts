@@ -46,6 +46,7 @@ import { ReplayCache } from './runs/replay-cache.js';
 import { RunRecords } from './runs/run-records.js';
 import { RunOwnership } from './runs/run-ownership.js';
 import { assertRunId } from './runs/run-id.js';
+import { turnUserMessage } from './turn-message.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 
@@ -189,13 +190,11 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertConversationId(input.conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
+    // Validated now: a bad message fails the caller, not a worker later.
+    const message = turnUserMessage(input.message, runId);
     await this.required(this.ownership).claim(runId, input.conversationId, input.entityId);
     const existing = await this.required(this.records).get(runId);
     if (existing) return { runId };
-    const message =
-      typeof input.message === 'string'
-        ? { role: 'user' as const, content: input.message }
-        : input.message;
     // The run's long-term seq is taken now, when the run is created, and travels with the job.
     const longterm = this.longterm;
     const seq =
@@ -205,7 +204,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       runId,
       conversationId: input.conversationId,
       entityId: input.entityId,
-      message: { ...message, id: `${runId}:0` },
+      message,
       seq,
     };
     await this.required(this.records).set(runId, input.conversationId, 'queued');

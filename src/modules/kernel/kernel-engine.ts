@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AsyncChannel } from '../../common/async-channel.js';
 import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
-import { prepareBatch } from '../../common/messages/message-validation.js';
+import { validateMessages } from '../../common/messages/message-validation.js';
 import { KernelExecutionContext } from './context/kernel-execution-context.js';
 import { FilterChain } from './filters/filter-chain.js';
 import { MemoryFilter } from './filters/memory.filter.js';
@@ -142,7 +142,7 @@ export class KernelEngine {
     options: InvokeOptions = {},
     onEvent?: LoopRequest['onEvent'],
   ): Promise<InvokeResult> {
-    prepareBatch(messages, undefined);
+    validateMessages(messages);
     const invokeId = randomUUID();
     const context: KernelContext = { ...options.context };
     const ephemeral = this.memory !== undefined && !context.conversationId;
