@@ -58,3 +58,22 @@ export class AsyncChannel<T> implements AsyncIterable<T> {
     else waiting.resolve({ value: undefined, done: true });
   }
 }
+
+/**
+ * Runs `work`, which reports events through `emit`, as an async iterable: its events as they
+ * happen, then `last(result)`, or its failure. Leaving the iteration early does not stop the work.
+ */
+export function streamOf<Event, Result>(
+  work: (emit: (event: Event) => void) => Promise<Result>,
+  last: (result: Result) => Event,
+): AsyncIterable<Event> {
+  const channel = new AsyncChannel<Event>();
+  work((event) => channel.push(event)).then(
+    (result) => {
+      channel.push(last(result));
+      channel.close();
+    },
+    (error: unknown) => channel.fail(error),
+  );
+  return channel;
+}

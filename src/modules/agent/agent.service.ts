@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { AsyncChannel } from '../../common/async-channel.js';
+import { streamOf } from '../../common/async-channel.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
@@ -171,15 +171,10 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   /** Like `run`, yielding tokens and tool events, then `{ type: 'result' }`. Leaving early does not stop the turn. */
   stream(input: AgentRunInput): AsyncIterable<AgentStreamEvent> {
-    const channel = new AsyncChannel<AgentStreamEvent>();
-    this.execute(input, (event) => channel.push(event)).then(
-      (result) => {
-        channel.push({ type: 'result', result });
-        channel.close();
-      },
-      (error: unknown) => channel.fail(error),
+    return streamOf(
+      (emit) => this.execute(input, emit),
+      (result): AgentStreamEvent => ({ type: 'result', result }),
     );
-    return channel;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AsyncChannel } from '../../common/async-channel.js';
+import { streamOf } from '../../common/async-channel.js';
 import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
 import { validateMessages } from '../../common/messages/message-validation.js';
 import { KernelExecutionContext } from './context/kernel-execution-context.js';
@@ -179,15 +179,10 @@ export class KernelEngine {
     messages: ChatMessage[],
     options: InvokeOptions = {},
   ): AsyncIterable<KernelStreamEvent> {
-    const channel = new AsyncChannel<KernelStreamEvent>();
-    this.invoke(messages, options, (event) => channel.push(event)).then(
-      (result) => {
-        channel.push({ type: 'result', result });
-        channel.close();
-      },
-      (error: unknown) => channel.fail(error),
+    return streamOf(
+      (emit) => this.invoke(messages, options, emit),
+      (result): KernelStreamEvent => ({ type: 'result', result }),
     );
-    return channel;
   }
 
   /** The tool loop through this kernel's chains, with the caller's history strategy and ids. */
