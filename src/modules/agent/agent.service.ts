@@ -21,15 +21,10 @@ import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
-import {
-  type Cleanup,
-  isFinalRunError,
-  openAgentQueue,
-  defaultRunsOptions,
-  openRunStore,
-  providerBacking,
-  resolveAgentMemory,
-} from './agent-wiring.js';
+import { providerBacking, resolveAgentMemory } from './agent-memory.resolver.js';
+import { isFinalRunError } from './errors/final-run-error.js';
+import { openAgentQueue } from './queue/agent-queue.factory.js';
+import { type Cleanup, defaultRunsOptions, openRunStore } from './runs/run-store.factory.js';
 import { validateAgentOptions } from './agent-options.validation.js';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';

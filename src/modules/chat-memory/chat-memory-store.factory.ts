@@ -8,7 +8,7 @@ import { MysqlChatMemoryStore } from './backends/mysql.chat-memory.store.js';
 import { PostgresChatMemoryStore } from './backends/postgres.chat-memory.store.js';
 import { RedisChatMemoryStore } from './backends/redis.chat-memory.store.js';
 import { SqliteChatMemoryStore } from './backends/sqlite.chat-memory.store.js';
-import { ChatMemoryStoreHandle } from './chat-memory-store.handle.js';
+import { ChatMemoryStoreHandle } from './chat-memory-store.lease.js';
 import { CHAT_MEMORY_SCHEMA } from './schema/chat-memory.schema.js';
 import { validateChatMemoryOptions } from './chat-memory-options.validation.js';
 import type { CustomBackendOptions } from './chat-memory.options.js';

@@ -9,7 +9,7 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
 import { getChatMemoryStoreToken } from './chat-memory.constants.js';
 import type { ChatMemoryModuleExtras, ChatMemoryModuleOptions } from './chat-memory.options.js';
-import { ChatMemoryStoreHandle } from './chat-memory-store.handle.js';
+import { ChatMemoryStoreHandle } from './chat-memory-store.lease.js';
 import { openChatMemoryStore } from './chat-memory-store.factory.js';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
 

@@ -1,6 +1,6 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
-import { parseLongtermUri } from './longterm-backend.js';
+import { parseLongtermUri } from './longterm-backend.factory.js';
 
 const KEYS = [
   'uri',

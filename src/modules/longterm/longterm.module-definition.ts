@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
-import { type LongtermBackend, openLongtermBackend } from './longterm-backend.js';
+import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
 import {
   LONGTERM_BACKEND,
   LONGTERM_OPTIONS,

@@ -1,0 +1,42 @@
+import type { ModuleRef } from '@nestjs/core';
+import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
+import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
+import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
+import { DefaultMemoryProvider } from '../memory-provider/providers/default.memory-provider.js';
+import { DeferredChatMemoryStore } from '../memory-provider/deferred-chat-memory.store.js';
+import {
+  type ChatStoreBacking,
+  backingOf,
+} from '../chat-memory/interfaces/chat-store-backing.interface.js';
+import { isMemoryProvider } from './agent-options.validation.js';
+import type { AgentMemoryOption } from './agent.options.js';
+
+/** The memory provider of the agent's memory option (validated and normalized beforehand). */
+export function resolveAgentMemory(
+  option: AgentMemoryOption | undefined,
+  moduleRef: ModuleRef,
+  fallback: () => ChatMemoryStore,
+): MemoryProvider | undefined {
+  if (option === false || option === 'none') return undefined;
+  const defaultStore = (): ChatMemoryStore => {
+    try {
+      return moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE, { strict: false });
+    } catch {
+      return fallback();
+    }
+  };
+  if (option === undefined || option === 'default')
+    return new DefaultMemoryProvider(defaultStore());
+  if (isMemoryProvider(option)) return option as MemoryProvider;
+  const { store, window } = option as { store?: ChatMemoryStore; window?: number };
+  return new DefaultMemoryProvider(store ?? defaultStore(), window ?? Infinity);
+}
+
+/** Where the provider's chat store keeps its data, when it is a built-in store. */
+export function providerBacking(
+  provider: MemoryProvider | undefined,
+): ChatStoreBacking | undefined {
+  let store = (provider as { store?: unknown } | undefined)?.store;
+  if (store instanceof DeferredChatMemoryStore) store = store.resolveNow();
+  return backingOf(store);
+}
