@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
-import type { KernelToolResult } from '../kernel/interfaces/kernel-filter.interface.js';
+
 import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
-import type { LlmResponse } from '../llm/interfaces/llm.interface.js';
-import type { KernelEngine, StepReplay } from '../kernel/kernel-engine.js';
+
+import type { KernelEngine } from '../kernel/kernel-engine.js';
+
 import { FULL_HISTORY, type HistoryStrategy } from '../kernel/loop/history-strategy.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { AgentEventBase, AgentEvents } from './interfaces/agent-events.interface.js';
@@ -17,11 +18,12 @@ import type {
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
+import { RecordedSteps } from './runs/recorded-steps.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
-import type { LongtermSession, StagedRow } from '../longterm/session/longterm-session.js';
+import type { LongtermSession } from '../longterm/session/longterm-session.js';
 import { UnavailableLongtermRunView } from '../longterm/session/unavailable-run-view.js';
 import {
   LongtermMemoryDisabledError,
@@ -49,11 +51,6 @@ export interface AgentRunnerDeps {
   longterm?: LongtermMemoryService;
   /** Working memory, handed to tools as `context.workingMemory` for the run's conversation. */
   workingMemory?: WorkingMemoryService;
-}
-
-/** A tool step as the run cache records it: the result, and the long-term rows the step staged. */
-interface RecordedToolStep extends KernelToolResult {
-  staged?: StagedRow[];
 }
 
 /**
@@ -131,7 +128,16 @@ export class AgentRunner {
       systemPrompts,
       maxToolIterations: this.deps.maxToolIterations,
       signal: input.signal,
-      replay: this.replay(runId, scope, events, onEvent, session, views),
+      replay: new RecordedSteps({
+        cache,
+        runId,
+        scope,
+        events,
+        onEvent,
+        session,
+        views,
+        emit: (name, event) => this.emit(name, event),
+      }),
       toolContext: (_call, round, index) => {
         const view = session?.forStep();
         if (view) views.set(`${round}:${index}`, view);
@@ -201,52 +207,6 @@ export class AgentRunner {
         ? new LongtermNoEntityError()
         : new LongtermMemoryDisabledError('Long-term memory (context.longterm)'),
     );
-  }
-
-  /**
-   * Records each step under (scope, round[, position of the call in the round]) and serves recorded
-   * ones on later attempts. Calls are named by position, not id: providers reuse ids across rounds.
-   */
-  private replay(
-    runId: string,
-    scope: number,
-    events: AgentEventBase,
-    onEvent: ((event: AgentStreamEvent) => void) | undefined,
-    session: LongtermSession | undefined,
-    views: Map<string, ReturnType<LongtermSession['forStep']>>,
-  ): StepReplay {
-    const { cache } = this.deps;
-    return {
-      model: async (round, compute) => {
-        this.emit('onLlmCall', { ...events, round });
-        const { value, hit } = await cache.step<LlmResponse>(
-          runId,
-          `llm:${scope}:${round}`,
-          compute,
-        );
-        // A replayed answer was streamed on an earlier attempt: hand its text over in one piece.
-        if (hit && onEvent && value.message.content)
-          onEvent({ type: 'token', text: value.message.content });
-        this.emit('onLlmResult', { ...events, round, response: value, replayed: hit });
-        return value;
-      },
-      tool: async (round, index, _call, compute) => {
-        const { value, hit } = await cache.step<RecordedToolStep>(
-          runId,
-          `tool:${scope}:${round}:${index}`,
-          async () => ({
-            ...(await compute()),
-            staged: views.get(`${round}:${index}`)?.stagedByStep() ?? [],
-          }),
-        );
-        // A replayed step stages again exactly the rows it staged the first time.
-        if (hit && value.staged?.length) session?.restage(value.staged);
-        return {
-          result: value.result,
-          ...(value.error === undefined ? {} : { error: value.error }),
-        };
-      },
-    };
   }
 
   private observe(

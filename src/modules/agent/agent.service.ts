@@ -15,8 +15,7 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
-import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
-import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
+
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
@@ -39,14 +38,13 @@ import type {
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
 import { ReplayCache } from './runs/replay-cache.js';
 import { RunRecords } from './runs/run-records.js';
+import { scheduleRunSweep } from './runs/run-sweep.js';
+import { RateLimit } from '../../common/rate-limit.js';
 import { RunOwnership } from './runs/run-ownership.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
-
-const DEFAULT_RUN_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-const DEFAULT_RUN_SWEEP_BATCH = 1_000;
 
 /**
  * The agent: runs turns with its memory provider and commits each atomically; async runs
@@ -113,16 +111,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       );
     const runs = await openRunStore(runsOptions, this.registry);
     this.cleanups.push(runs.cleanup);
-    const sweep = runsOptions.sweep;
-    if (sweep !== false) {
-      const batchSize = sweep?.batchSize ?? DEFAULT_RUN_SWEEP_BATCH;
-      const scheduled = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
-        name: 'agent-runs',
-        everyMs: sweep?.intervalMs ?? DEFAULT_RUN_SWEEP_INTERVAL_MS,
-        run: () => sweepInBatches((limit) => runs.store.sweep(limit), batchSize),
-      });
-      this.cleanups.push(() => scheduled.stop());
-    }
+    const scheduled = await scheduleRunSweep(runs.store, runsOptions.sweep, this.scheduler);
+    if (scheduled) this.cleanups.push(() => scheduled.stop());
     this.records = new RunRecords(runs.store);
     this.ownership = new RunOwnership(runs.store);
     this.runsShared = runsOptions.backend !== 'memory';
@@ -289,19 +279,6 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private required<T>(value: T | undefined): T {
     if (value === undefined) throw new Error('AgentService is used before its module initialized');
     return value;
-  }
-}
-
-/** Lets something happen at most once per window (a log line a caller could otherwise flood). */
-class RateLimit {
-  private last = -Infinity;
-
-  constructor(private readonly windowMs: number) {}
-
-  due(now = Date.now()): boolean {
-    if (now - this.last < this.windowMs) return false;
-    this.last = now;
-    return true;
   }
 }
 

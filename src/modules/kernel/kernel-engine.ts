@@ -5,6 +5,7 @@ import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.i
 import { validateMessages } from '../../common/messages/message-validation.js';
 import { KernelExecutionContext } from './context/kernel-execution-context.js';
 import { FilterChain } from './filters/filter-chain.js';
+import { type ChatScope, tokenPipeline } from './filters/token-pipeline.js';
 import { MemoryFilter } from './filters/memory.filter.js';
 import { SystemPromptFilter } from './filters/system-prompt.filter.js';
 import type {
@@ -13,25 +14,26 @@ import type {
   KernelFilter,
   KernelToolRequest,
   KernelToolResult,
-  TokenTransform,
 } from './interfaces/kernel-filter.interface.js';
 import type {
   InvokeOptions,
   InvokeResult,
   KernelStreamEvent,
 } from './interfaces/kernel-invoke.interface.js';
-import type { ToolContext } from './interfaces/kernel-tool.interface.js';
-import type { LlmAdapter, LlmResponse, TokenSink } from '../llm/interfaces/llm.interface.js';
-import {
-  FULL_HISTORY,
-  type HistoryStrategy,
-  STORE_DELTA_HISTORY,
-} from './loop/history-strategy.js';
-import { type MessageIdScheme, type ToolLoopOutcome, runToolLoop } from './loop/tool-loop.js';
+
+import type { LlmAdapter, LlmResponse } from '../llm/interfaces/llm.interface.js';
+import { FULL_HISTORY, STORE_DELTA_HISTORY } from './loop/history-strategy.js';
+import { type ToolLoopOutcome, runToolLoop } from './loop/tool-loop.js';
 import type { RegisteredTool } from './tools/registered-tool.js';
-import type { ToolRegistry, ToolSelection } from './tools/tool-registry.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
 import { runToolRound } from './tools/tool-round.js';
 import { runToolCall, toolMessageContent } from './tools/tool-terminal.js';
+import type { LoopRequest } from './loop/loop-request.js';
+import {
+  UnknownKernelTool,
+  duplicateCallIdResult,
+  unknownToolHandler,
+} from './tools/unknown-tool.js';
 
 /** Default tool rounds per invoke. */
 export const DEFAULT_MAX_TOOL_ITERATIONS = 10;
@@ -43,62 +45,6 @@ export interface KernelEngineConfig {
   filters: readonly KernelFilter[];
   tools: ToolRegistry;
   maxToolIterations?: number;
-}
-
-/** One run of the loop through the kernel's chains: what the kernel's invoke and the agent share. */
-export interface LoopRequest {
-  runId: string;
-  /**
-   * What tool idempotency keys start with (default `runId`). The agent's conflict retries are new
-   * attempts with fresh model calls: they use `runId/attempt`, so their calls never share a key
-   * with the first attempt's.
-   */
-  attemptKey?: string;
-  input: readonly ChatMessage[];
-  history: HistoryStrategy;
-  ids: MessageIdScheme;
-  context: KernelContext;
-  tools?: ToolSelection;
-  toolChoice?: InvokeOptions['toolChoice'];
-  systemPrompts?: string[];
-  maxToolIterations?: number;
-  signal?: AbortSignal;
-  /**
-   * Extra fields of each tool call's context (the agent's long-term view, working memory). A call is
-   * named by its round and its position in the round: call ids repeat across rounds.
-   */
-  toolContext?: (
-    call: ToolCall,
-    round: number,
-    index: number,
-  ) => Pick<ToolContext, 'longterm' | 'workingMemory'>;
-  /** Receives tokens and tool events. */
-  onEvent?: (event: KernelStreamEvent) => void;
-  /** Stream model calls (tokens go to `onEvent`); default: whether `onEvent` is given. */
-  stream?: boolean;
-  /**
-   * Wraps each step: given the step's identity and how to compute it (through the filter chain),
-   * it may return a recorded result instead — the agent's replay cache.
-   */
-  replay?: StepReplay;
-}
-
-/** How a caller records and replays the loop's steps. */
-export interface StepReplay {
-  model(round: number, compute: () => Promise<LlmResponse>): Promise<LlmResponse>;
-  /** A tool step, named by its round and its position in the round (call ids repeat across rounds). */
-  tool(
-    round: number,
-    index: number,
-    call: ToolCall,
-    compute: () => Promise<KernelToolResult>,
-  ): Promise<KernelToolResult>;
-}
-
-interface ChatScope {
-  onToken?: TokenSink;
-  /** Releases what token transforms held, once the model call has ended. */
-  flush?: () => void;
 }
 
 interface ToolScope {
@@ -222,7 +168,8 @@ export class KernelEngine {
             handler,
             scope,
           );
-          if (streaming) Object.assign(scope, this.tokenPipeline(context, request.onEvent!));
+          if (streaming)
+            Object.assign(scope, tokenPipeline(this.filters, context, request.onEvent!));
           const compute = () => this.chatChain.run(context);
           return request.replay ? request.replay.model(round, compute) : compute();
         },
@@ -296,31 +243,6 @@ export class KernelEngine {
     return this.toolChain.run(context);
   }
 
-  /**
-   * Tokens flow from the adapter outward: through the innermost filter's transform first. When the
-   * model call ends, each transform's `flush` passes what it held through the ones outside it.
-   */
-  private tokenPipeline(
-    context: KernelExecutionContext<KernelChatRequest, ChatScope>,
-    onEvent: NonNullable<LoopRequest['onEvent']>,
-  ): ChatScope {
-    const transforms = this.filters
-      .map((filter) => filter.createTokenTransform?.(context))
-      .filter((transform): transform is TokenTransform => transform !== undefined)
-      .reverse();
-    if (transforms.length === 0) return { onToken: (text) => onEvent({ type: 'token', text }) };
-    const emit = (text: string, from: number): void => {
-      let current = text;
-      for (let i = from; i < transforms.length && current !== ''; i += 1)
-        current = transforms[i]!.push(current);
-      if (current !== '') onEvent({ type: 'token', text: current });
-    };
-    return {
-      onToken: (token) => emit(token, 0),
-      flush: () => transforms.forEach((transform, i) => emit(transform.flush?.() ?? '', i + 1)),
-    };
-  }
-
   private async clearEphemeral(conversationId: string): Promise<void> {
     try {
       await this.memory!.store.clear(conversationId);
@@ -330,18 +252,4 @@ export class KernelEngine {
       );
     }
   }
-}
-
-/** The result of a call whose id an earlier call of the same message already holds: not run. */
-function duplicateCallIdResult(call: ToolCall): KernelToolResult {
-  return {
-    error: `tool call id "${call.id}" is used by an earlier call of the same message; this call was not run`,
-  };
-}
-
-/** What `getClass()` reports for a call to a tool the kernel does not have. */
-export class UnknownKernelTool {}
-
-function unknownToolHandler(): never {
-  throw new Error('unknown tool');
 }

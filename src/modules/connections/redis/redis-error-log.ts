@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { RateLimit } from '../../../common/rate-limit.js';
 
 /** At most one line per client in this window; the rest are counted into the next line. */
 const WINDOW_MS = 10_000;
@@ -10,17 +11,11 @@ const WINDOW_MS = 10_000;
  * reconnect to stderr as an unhandled error event during an outage.
  */
 export function logRedisErrors(client: Redis, label: string, logger: Logger): void {
-  let last = 0;
-  let suppressed = 0;
+  const limit = new RateLimit(WINDOW_MS);
   client.on('error', (error: Error) => {
-    const now = Date.now();
-    if (now - last < WINDOW_MS) {
-      suppressed += 1;
-      return;
-    }
+    const suppressed = limit.suppressed;
+    if (!limit.due()) return;
     const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
-    last = now;
-    suppressed = 0;
     logger.warn(`Redis connection ${label}: ${error.message}${more}`);
   });
 }
