@@ -1,5 +1,3 @@
-import type { ModuleRef } from '@nestjs/core';
-import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DefaultMemoryProvider } from '../memory-provider/providers/default.memory-provider.js';
@@ -11,20 +9,15 @@ import {
 import { isMemoryProvider } from './agent-options.validation.js';
 import type { AgentMemoryOption } from './agent.options.js';
 
-/** The memory provider of the agent's memory option (validated and normalized beforehand). */
+/**
+ * The memory provider of the agent's memory option (validated and normalized beforehand);
+ * `defaultStore` gives the app's shared chat store (or the agents' process-memory fallback).
+ */
 export function resolveAgentMemory(
   option: AgentMemoryOption | undefined,
-  moduleRef: ModuleRef,
-  fallback: () => ChatMemoryStore,
+  defaultStore: () => ChatMemoryStore,
 ): MemoryProvider | undefined {
   if (option === false || option === 'none') return undefined;
-  const defaultStore = (): ChatMemoryStore => {
-    try {
-      return moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE, { strict: false });
-    } catch {
-      return fallback();
-    }
-  };
   if (option === undefined || option === 'default')
     return new DefaultMemoryProvider(defaultStore());
   if (isMemoryProvider(option)) return option as MemoryProvider;

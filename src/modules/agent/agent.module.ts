@@ -4,6 +4,7 @@ import { ConnectionsModule } from '../connections/connections.module.js';
 import { AgentDefaultsModule } from './agent-defaults.module.js';
 import { ConfigurableAgentModule } from './agent.module-definition.js';
 import { AgentService } from './agent.service.js';
+import { AGENT_PROVIDERS } from './agent.providers.js';
 
 /**
  * The agent. `AgentModule.forRoot({ llm | kernel, systemPrompt, memory, tools,
@@ -11,7 +12,7 @@ import { AgentService } from './agent.service.js';
  */
 @Module({
   imports: [DiscoveryModule, ConnectionsModule, AgentDefaultsModule],
-  providers: [AgentService],
+  providers: [...AGENT_PROVIDERS, AgentService],
   exports: [AgentService],
 })
 export class AgentModule extends ConfigurableAgentModule {}

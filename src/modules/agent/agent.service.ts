@@ -9,25 +9,15 @@ import {
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { streamOf } from '../../common/async-channel.js';
-import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
-import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
-import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
-
-import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
-import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
-import { providerBacking, resolveAgentMemory } from './agent-memory.resolver.js';
 import { isFinalRunError } from './errors/final-run-error.js';
-import { openAgentQueue } from './queue/agent-queue.factory.js';
-import { type Cleanup, defaultRunsOptions, openRunStore } from './runs/run-store.factory.js';
-import { validateAgentOptions } from './agent-options.validation.js';
-import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
-import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
-import type { AgentModuleOptions, AgentRunsBackendOptions } from './agent.options.js';
+import { AGENT_MEMORY, AGENT_OPTIONS, AGENT_QUEUE, AGENT_RUNS } from './agent.constants.js';
+import type { AgentMemory, AgentRuns, Lease } from './agent.providers.js';
+import type { AgentModuleOptions } from './agent.options.js';
 import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
 import type {
   AgentRunInput,
@@ -36,15 +26,9 @@ import type {
   AgentStreamEvent,
 } from './interfaces/agent-run.interface.js';
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
-import { ReplayCache } from './runs/replay-cache.js';
-import { RunRecords } from './runs/run-records.js';
-import { scheduleRunSweep } from './runs/run-sweep.js';
 import { RateLimit } from '../../common/rate-limit.js';
-import { RunOwnership } from './runs/run-ownership.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
-import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
-import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 
 /**
  * The agent: runs turns with its memory provider and commits each atomically; async runs
@@ -53,33 +37,35 @@ import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 @Injectable()
 export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private runner?: AgentRunner;
-  private records?: RunRecords;
-  private ownership?: RunOwnership;
-  private runsShared = false;
-  private provider?: MemoryProvider;
   private readonly logger = new Logger('Agent');
   private readonly invisibleRunWarning = new RateLimit(60_000);
-  private queue?: AgentQueue;
-  private readonly cleanups: Cleanup[] = [];
-  private longterm?: LongtermMemoryService;
+  private readonly longterm?: LongtermMemoryService;
+  private readonly runs: AgentRuns;
+  private readonly queue: AgentQueue;
 
   constructor(
-    @Inject(AGENT_MODULE_OPTIONS) private readonly options: AgentModuleOptions,
+    @Inject(AGENT_OPTIONS) private readonly options: AgentModuleOptions,
+    @Inject(AGENT_MEMORY) private readonly memory: AgentMemory,
+    @Inject(AGENT_RUNS) private readonly runsLease: Lease<AgentRuns>,
+    @Inject(AGENT_QUEUE) private readonly queueLease: Lease<AgentQueue>,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
-    @Inject(ConnectionRegistry) private readonly registry: ConnectionRegistry,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
     @Inject(Reflector) private readonly reflector: Reflector,
-    @Inject(FALLBACK_AGENT_CHAT_STORE) private readonly fallbackStore: () => ChatMemoryStore,
-    @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
-  ) {}
+    @Optional() @Inject(LongtermMemoryService) longterm?: LongtermMemoryService,
+    @Optional() @Inject(WorkingMemoryService) private readonly workingMemory?: WorkingMemoryService,
+  ) {
+    this.longterm = options.longterm === false ? undefined : longterm;
+    this.runs = runsLease.value;
+    this.queue = queueLease.value;
+  }
 
+  /**
+   * Builds the agent's kernel (its tools are discovered once every provider exists) and runner, and
+   * starts processing queued runs.
+   */
   async onModuleInit(): Promise<void> {
-    const options = validateAgentOptions(this.options);
-    this.longterm =
-      options.longterm === false
-        ? undefined
-        : optionalProvider(this.moduleRef, LongtermMemoryService);
+    const { options } = this;
     const engine =
       options.kernel?.engine ??
       (await createKernelEngine(
@@ -98,52 +84,25 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         },
       ));
     if (engine.memory) throw new AgentKernelHasMemoryFilterError();
-    const provider = resolveAgentMemory(options.memory, this.moduleRef, this.fallbackStore);
-    // Validation has turned a `{ uri }` into the backend form.
-    const runsOptions =
-      (options.runs as AgentRunsBackendOptions | undefined) ??
-      defaultRunsOptions(providerBacking(provider));
-    if (runsOptions.backend === 'memory' && options.queue?.driver === 'bull')
-      throw new InvalidModuleOptionsError(
-        'AgentModule',
-        'runs',
-        'a Bull queue needs run records and a run cache every worker shares (a retried job on another worker would run its tools again): give runs a redis, postgres, mysql or sqlite backend, or a chat store on one',
-      );
-    const runs = await openRunStore(runsOptions, this.registry);
-    this.cleanups.push(runs.cleanup);
-    const scheduled = await scheduleRunSweep(runs.store, runsOptions.sweep, this.scheduler);
-    if (scheduled) this.cleanups.push(() => scheduled.stop());
-    this.records = new RunRecords(runs.store);
-    this.ownership = new RunOwnership(runs.store);
-    this.runsShared = runsOptions.backend !== 'memory';
-    this.provider = provider;
     this.runner = new AgentRunner({
       engine,
-      provider,
-      cache: new ReplayCache(runs.store),
+      provider: this.memory.provider,
+      cache: this.runs.cache,
       systemPrompt: options.systemPrompt,
       conflictPolicy: options.conflictPolicy ?? 'reject',
       maxConflictRetries: DEFAULT_MAX_CONFLICT_RETRIES,
       maxToolIterations: options.maxToolIterations,
       events: options.events,
       longterm: this.longterm,
-      workingMemory: optionalProvider(this.moduleRef, WorkingMemoryService),
+      workingMemory: this.workingMemory,
     });
-    const retention = runsOptions.retentionMs ?? DEFAULT_RUN_RETENTION_MS;
-    const queue = await openAgentQueue(
-      options.queue,
-      this.registry,
-      (runId) => this.isSettled(runId),
-      retention,
-    );
-    this.queue = queue.queue;
-    this.cleanups.push(queue.cleanup);
     await this.queue.start((job, attempt) => this.process(job, attempt), isFinalRunError);
   }
 
+  /** Stops the queue first (no run starts while the stores close), then the run store. */
   async onApplicationShutdown(): Promise<void> {
-    await this.queue?.close();
-    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
+    await this.queueLease.release();
+    await this.runsLease.release();
   }
 
   /**
@@ -172,8 +131,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertRunId(runId);
     // Validated now: a bad message fails the caller, not a worker later.
     const message = turnUserMessage(input.message, runId);
-    await this.required(this.ownership).claim(runId, input.conversationId, input.entityId);
-    const existing = await this.required(this.records).get(runId);
+    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
+    const existing = await this.runs.records.get(runId);
     if (existing) return { runId };
     // The run's long-term seq is taken now, when the run is created, and travels with the job.
     const longterm = this.longterm;
@@ -187,8 +146,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       message,
       seq,
     };
-    await this.required(this.records).set(runId, input.conversationId, 'queued');
-    await this.required(this.queue).submit(job);
+    await this.runs.records.set(runId, input.conversationId, 'queued');
+    await this.queue.submit(job);
     return { runId };
   }
 
@@ -199,7 +158,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
    */
   async getRun(runId: string): Promise<AgentRunRecord | undefined> {
     assertRunId(runId);
-    const record = await this.required(this.records).get(runId);
+    const record = await this.runs.records.get(runId);
     if (!record && this.runsVisibility === 'process' && this.invisibleRunWarning.due())
       this.logger.warn(
         `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
@@ -209,7 +168,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   /** `'shared'` when run records live on a shared backend; `'process'` when in process memory. */
   get runsVisibility(): 'shared' | 'process' {
-    return this.runsShared ? 'shared' : 'process';
+    return this.runs.shared ? 'shared' : 'process';
   }
 
   /**
@@ -218,8 +177,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
    */
   async clearConversation(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await this.provider?.clear(conversationId);
-    await this.required(this.ownership).forgetConversation(conversationId);
+    await this.memory.provider?.clear(conversationId);
+    await this.runs.ownership.forgetConversation(conversationId);
   }
 
   /**
@@ -228,7 +187,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
    */
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.store.deleteEntity(entityId);
-    await this.required(this.ownership).forgetEntity(entityId);
+    await this.runs.ownership.forgetEntity(entityId);
   }
 
   private async execute(
@@ -236,12 +195,12 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     onEvent?: (event: AgentStreamEvent) => void,
   ): Promise<AgentRunResult> {
     const runner = this.required(this.runner);
-    const records = this.required(this.records);
+    const records = this.runs.records;
     const runId = input.runId ?? randomUUID();
     assertConversationId(input.conversationId);
     assertRunId(runId);
     // Before anything is read: a run id of another conversation must not hand out its result.
-    await this.required(this.ownership).claim(runId, input.conversationId, input.entityId);
+    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
     await records.set(runId, input.conversationId, 'running');
@@ -257,7 +216,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
   private async process(job: AgentRunJob, attempt: JobAttempt): Promise<void> {
-    const records = this.required(this.records);
+    const records = this.runs.records;
     const previous = await records.get(job.runId);
     if (previous?.status === 'completed') return;
     await records.set(job.runId, job.conversationId, 'running');
@@ -271,24 +230,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private async isSettled(runId: string): Promise<boolean> {
-    const status = (await this.required(this.records).get(runId))?.status;
-    return status === 'completed' || status === 'failed';
-  }
-
   private required<T>(value: T | undefined): T {
     if (value === undefined) throw new Error('AgentService is used before its module initialized');
     return value;
-  }
-}
-
-function optionalProvider<T>(
-  moduleRef: ModuleRef,
-  type: new (...args: never[]) => T,
-): T | undefined {
-  try {
-    return moduleRef.get(type, { strict: false });
-  } catch {
-    return undefined;
   }
 }
