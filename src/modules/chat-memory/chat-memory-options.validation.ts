@@ -1,6 +1,6 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
-import { storeOptionsFromUri } from '../connections/store-uri.js';
+import { schemesOf, storeOptionsFromUri } from '../connections/store-uri.js';
 import type {
   ChatMemoryBackend,
   ChatMemoryModuleOptions,
@@ -24,11 +24,6 @@ const KEYS: Record<ChatMemoryBackend, readonly string[]> = {
   mysql: ['backend', 'url', 'poolSize', 'dataSource', 'migrationsRun'],
   redis: ['backend', 'url', 'client', 'keyPrefix'],
   custom: ['backend', 'store'],
-};
-const URL_SCHEMES: Record<string, readonly string[]> = {
-  postgres: ['postgres:', 'postgresql:'],
-  mysql: ['mysql:', 'mariadb:'],
-  redis: ['redis:', 'rediss:'],
 };
 
 /**
@@ -54,7 +49,7 @@ export function validateChatMemoryOptions(
       break;
     case 'postgres':
     case 'mysql':
-      if (options.dataSource === undefined) assertUrl(options.url, backend as string);
+      if (options.dataSource === undefined) assertUrl(options.url, backend as 'postgres' | 'mysql');
       break;
     case 'redis':
       if (options.client === undefined) assertUrl(options.url, 'redis');
@@ -86,18 +81,19 @@ function fromUri(options: Record<string, unknown>): Record<string, unknown> {
   return { ...storeOptionsFromUri(uri, { moduleName: MODULE, option: 'uri' }), ...rest };
 }
 
-function assertUrl(value: unknown, backend: string): void {
+function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): void {
+  const schemes = schemesOf(backend);
   assertNonEmptyString(value, 'url', `a ${backend} URL`);
   let protocol: string;
   try {
     protocol = new URL(value as string).protocol;
   } catch {
-    fail('url', `must be a valid ${backend} URL (${URL_SCHEMES[backend]!.join('//…, ')}//…)`);
+    fail('url', `must be a valid ${backend} URL (${schemes.join('//…, ')}//…)`);
   }
-  if (!URL_SCHEMES[backend]!.includes(protocol)) {
+  if (!schemes.includes(protocol)) {
     fail(
       'url',
-      `must start with ${URL_SCHEMES[backend]!.join(' or ')} for the ${backend} backend, got "${protocol}"`,
+      `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`,
     );
   }
 }

@@ -19,6 +19,11 @@ export interface UriPlace {
   option: string;
 }
 
+/** The schemes that name `backend`, e.g. `['postgres:', 'postgresql:']`. */
+export function schemesOf(backend: 'postgres' | 'mysql' | 'redis'): string[] {
+  return Object.keys(SERVER_SCHEMES).filter((scheme) => SERVER_SCHEMES[scheme] === backend);
+}
+
 /** The accepted grammar, for error messages and docs. */
 export const STORE_URI_GRAMMAR =
   'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… (schemes in any case)';
@@ -72,7 +77,7 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
   } catch {
     return fail(`"${redactUrl(uri)}" is not a URI`);
   }
-  const dialect = SCHEMES[parsed.protocol];
+  const dialect = SERVER_SCHEMES[parsed.protocol];
   if (parsed.protocol === 'memory:') return fail('"memory://" takes no host or path');
   if (!dialect) return fail(`unknown scheme "${parsed.protocol}"`);
   // TypeORM hands the URL's parts to the driver, so a host is required here even where a bare
@@ -86,7 +91,8 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
     : { kind: 'sql', target: { dialect, url: uri } };
 }
 
-const SCHEMES: Record<string, 'postgres' | 'mysql' | 'redis' | undefined> = {
+/** The URL schemes of the server backends, by backend (`postgresql:` is `postgres`, …). */
+export const SERVER_SCHEMES: Record<string, 'postgres' | 'mysql' | 'redis' | undefined> = {
   'postgres:': 'postgres',
   'postgresql:': 'postgres',
   'mysql:': 'mysql',
