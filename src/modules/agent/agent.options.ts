@@ -1,3 +1,4 @@
+import type { SweepOptions } from '../sweeper/sweeper.options.js';
 import type { Type } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { Redis } from 'ioredis';
@@ -56,7 +57,7 @@ export type AgentRunsOptions = (
    * until none is left), on `SweeperModule`'s scheduler when the app has one; `false` turns it off.
    * Redis entries expire by themselves; the sweep matters for the SQL and memory stores.
    */
-  sweep?: { intervalMs?: number; batchSize?: number } | false;
+  sweep?: SweepOptions;
 };
 
 /** `runs` in the `backend` form, as the agent uses it once a `{ uri }` is read. */

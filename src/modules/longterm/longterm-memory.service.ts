@@ -9,7 +9,7 @@ import type {
   ScheduledSweep,
   SweepScheduler,
 } from '../sweeper/interfaces/sweep-scheduler.interface.js';
-import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { scheduleSweep } from '../sweeper/schedule-sweep.js';
 import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
@@ -73,11 +73,12 @@ export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdow
   }
 
   async onModuleInit(): Promise<void> {
-    if (!this.backend || this.options.sweep === false) return;
-    this.sweeping = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
+    if (!this.backend) return;
+    this.sweeping = await scheduleSweep(this.scheduler, this.options.sweep, {
       name: 'longterm-expiry',
-      everyMs: this.options.sweep?.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
-      run: () => this.sweep(),
+      defaultEveryMs: DEFAULT_SWEEP_INTERVAL_MS,
+      defaultBatch: DEFAULT_SWEEP_BATCH,
+      run: (batch) => this.sweep(batch),
     });
   }
 

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
-import { ConnectionsModule } from '../connections/connections.module.js';
+import { withFeatureProviders } from '../connections/feature-module.js';
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
 import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
 import {
@@ -22,12 +22,8 @@ export const {
   .build();
 
 function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
-  return {
-    ...definition,
-    global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ConnectionsModule],
+  return withFeatureProviders(definition, extras.isGlobal, {
     providers: [
-      ...(definition.providers ?? []),
       {
         provide: LONGTERM_OPTIONS,
         useFactory: validateLongtermOptions,
@@ -47,5 +43,5 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       LongtermMemoryService,
     ],
     exports: [LONGTERM_MEMORY_STORE, LongtermMemoryService],
-  };
+  });
 }

@@ -1,3 +1,5 @@
+import type { SweepOptions } from '../sweeper/sweeper.options.js';
+
 /** Options of `LongtermMemoryModule.forRoot`; every one is validated at bootstrap. */
 export interface LongtermMemoryModuleOptions {
   /**
@@ -20,7 +22,7 @@ export interface LongtermMemoryModuleOptions {
    * The sweep of expired rows (default every 60 s, in batches of 1,000 until none is left), on
    * `SweeperModule`'s scheduler when the app has one; `false` turns it off.
    */
-  sweep?: { intervalMs?: number; batchSize?: number } | false;
+  sweep?: SweepOptions;
   /** Run the package's SQL migrations at start (default true). */
   migrationsRun?: boolean;
   /** The clock expiry is judged by (tests). */

@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
-import { ConnectionsModule } from '../connections/connections.module.js';
+import { withFeatureProviders } from '../connections/feature-module.js';
 import { openBullQueue } from '../connections/redis/open-bull-queue.js';
 import { BullSweepScheduler } from './bull.sweep-scheduler.js';
 import { IntervalSweepScheduler } from './interval.sweep-scheduler.js';
@@ -59,12 +59,8 @@ async function openDriver(
 }
 
 function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
-  return {
-    ...definition,
-    global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ConnectionsModule],
+  return withFeatureProviders(definition, extras.isGlobal, {
     providers: [
-      ...(definition.providers ?? []),
       {
         provide: SWEEP_DRIVER,
         useFactory: openDriver,
@@ -74,5 +70,5 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       { provide: SWEEP_SCHEDULER, useExisting: SweepSchedulerService },
     ],
     exports: [SWEEP_SCHEDULER, SweepSchedulerService],
-  };
+  });
 }

@@ -15,3 +15,6 @@ export type SweeperModuleOptions =
       /** Bull key prefix (default `bull`; `QUEUE_PREFIX`). */
       prefix?: string;
     };
+
+/** A module's `sweep` setting: its period and batch (each with a module default), or `false` for none. */
+export type SweepOptions = { intervalMs?: number; batchSize?: number } | false;

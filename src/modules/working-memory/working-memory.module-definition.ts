@@ -1,7 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
-import { ConnectionsModule } from '../connections/connections.module.js';
+import { withFeatureProviders } from '../connections/feature-module.js';
 import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memory.backend.js';
 import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
 import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
@@ -43,12 +43,8 @@ async function openBackend(options: WorkingMemoryModuleOptions, registry: Connec
 }
 
 function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
-  return {
-    ...definition,
-    global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ConnectionsModule],
+  return withFeatureProviders(definition, extras.isGlobal, {
     providers: [
-      ...(definition.providers ?? []),
       {
         provide: WORKING_MEMORY_OPTIONS,
         useFactory: validateWorkingMemoryOptions,
@@ -67,5 +63,5 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       WorkingMemoryService,
     ],
     exports: [WorkingMemoryService, WORKING_MEMORY_STORE],
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import type { SweepOptions } from '../sweeper/sweeper.options.js';
 import type { Redis } from 'ioredis';
 import type { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import type { SummarizeCompactor } from './compactors/summarize.compactor.js';
@@ -23,7 +24,7 @@ export type WorkingMemoryModuleOptions = (
    * The sweep of idle memories (default every 60 s, 100 memories a pass), on `SweeperModule`'s
    * scheduler when the app has one; `false` turns it off.
    */
-  sweep?: { intervalMs?: number; batchSize?: number } | false;
+  sweep?: SweepOptions;
   /** The clock (tests). */
   now?: () => number;
 };

@@ -10,7 +10,7 @@ import type {
   ScheduledSweep,
   SweepScheduler,
 } from '../sweeper/interfaces/sweep-scheduler.interface.js';
-import { IntervalSweepScheduler } from '../sweeper/interval.sweep-scheduler.js';
+import { scheduleSweep } from '../sweeper/schedule-sweep.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
@@ -26,6 +26,11 @@ import { DEFAULT_WORKING_MEMORY_CAP_BYTES } from './working-memory-options.valid
 export const WORKING_MEMORY_BACKEND = Symbol('WorkingMemoryBackend');
 /** Internal token of the module's options. */
 export const WORKING_MEMORY_OPTIONS = Symbol('WorkingMemoryOptions');
+
+/** Default period of the idle sweep: every minute. */
+const DEFAULT_IDLE_SWEEP_INTERVAL_MS = 60_000;
+/** Default number of idle memories one sweep pass reclaims. */
+const DEFAULT_IDLE_SWEEP_BATCH = 100;
 
 /**
  * Per-conversation scratchpads: `for(conversationId)` gives a handle; a sweep (task
@@ -65,7 +70,7 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
 
   /** Reclaims memories idle past the TTL now (the sweeper's pass); returns how many were deleted. */
   async sweep(
-    batchSize = this.options.sweep ? (this.options.sweep.batchSize ?? 100) : 100,
+    batchSize = (this.options.sweep && this.options.sweep.batchSize) || DEFAULT_IDLE_SWEEP_BATCH,
   ): Promise<number> {
     const { backend, now } = this.settings;
     const idle = await backend.idle(now() - (this.options.ttlMs ?? 60 * 60 * 1000), batchSize);
@@ -95,11 +100,11 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
   }
 
   async onModuleInit(): Promise<void> {
-    if (this.options.sweep === false) return;
-    this.sweeping = await (this.scheduler ?? new IntervalSweepScheduler()).schedule({
+    this.sweeping = await scheduleSweep(this.scheduler, this.options.sweep, {
       name: 'working-memory-idle',
-      everyMs: this.options.sweep?.intervalMs ?? 60_000,
-      run: () => this.sweep(),
+      defaultEveryMs: DEFAULT_IDLE_SWEEP_INTERVAL_MS,
+      defaultBatch: DEFAULT_IDLE_SWEEP_BATCH,
+      run: (batch) => this.sweep(batch),
     });
   }
 

@@ -2,7 +2,7 @@ import type {
   ScheduledSweep,
   SweepScheduler,
 } from '../../sweeper/interfaces/sweep-scheduler.interface.js';
-import { IntervalSweepScheduler } from '../../sweeper/interval.sweep-scheduler.js';
+import { scheduleSweep } from '../../sweeper/schedule-sweep.js';
 import { sweepInBatches } from '../../sweeper/sweep-in-batches.js';
 import type { AgentRunsOptions } from '../agent.options.js';
 import type { RunStore } from './run-store.interface.js';
@@ -19,13 +19,12 @@ export const DEFAULT_RUN_SWEEP_BATCH = 1_000;
 export function scheduleRunSweep(
   store: RunStore,
   sweep: AgentRunsOptions['sweep'],
-  scheduler: SweepScheduler = new IntervalSweepScheduler(),
+  scheduler: SweepScheduler | undefined,
 ): Promise<ScheduledSweep> | undefined {
-  if (sweep === false) return undefined;
-  const batchSize = sweep?.batchSize ?? DEFAULT_RUN_SWEEP_BATCH;
-  return scheduler.schedule({
+  return scheduleSweep(scheduler, sweep, {
     name: 'agent-runs',
-    everyMs: sweep?.intervalMs ?? DEFAULT_RUN_SWEEP_INTERVAL_MS,
-    run: () => sweepInBatches((limit) => store.sweep(limit), batchSize),
+    defaultEveryMs: DEFAULT_RUN_SWEEP_INTERVAL_MS,
+    defaultBatch: DEFAULT_RUN_SWEEP_BATCH,
+    run: (batch) => sweepInBatches((limit) => store.sweep(limit), batch),
   });
 }
