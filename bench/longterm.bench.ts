@@ -59,7 +59,7 @@ async function postgres(
     { dialect: 'postgres', url: POSTGRES_URL },
     { migrationsRun: true, schema: LONGTERM_SCHEMA },
   );
-  const store = new PostgresLongtermStore(lease.connection.dataSource);
+  const store = new PostgresLongtermStore(lease.value.dataSource);
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   const upsert = (rows: Array<[string, string, string, number, number, number]>) =>
@@ -121,7 +121,7 @@ async function redis(
   registry: ConnectionRegistry,
 ): Promise<{ store: LongtermMemoryStore; floor: Floor }> {
   const prefix = `${run}:lt:`;
-  const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).connection, prefix);
+  const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).value, prefix);
   const client = new Redis(REDIS_URL);
   // The store's own key layout (hash tags from a digest of the id), computed once per entity.
   const layouts = new Map<string, ReturnType<typeof longtermRedisKeys>>();

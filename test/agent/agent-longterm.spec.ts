@@ -155,8 +155,7 @@ describe('agent with long-term memory (PostgreSQL)', () => {
     })
       .overrideProvider(LONGTERM_BACKEND)
       .useValue({
-        store: failingOnce,
-        counter: new InMemorySeqCounter(),
+        value: { store: failingOnce, counter: new InMemorySeqCounter() },
         release: async () => undefined,
       })
       .compile();

@@ -29,8 +29,7 @@ const sql =
   (target: SqlTarget): Factory =>
   async (clock, retentionMs) =>
     new SqlRunStore(
-      (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA }))
-        .connection,
+      (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA })).value,
       retentionMs,
       clock.now,
     );
@@ -48,7 +47,7 @@ const backends: Array<[string, Factory, { clock: boolean }]> = [
     'redis',
     async (_clock, retention) =>
       new RedisRunStore(
-        (await registry.acquireRedis(TEST_REDIS_URL)).connection,
+        (await registry.acquireRedis(TEST_REDIS_URL)).value,
         'test:runs:',
         retention,
       ),

@@ -220,7 +220,7 @@ describe('ChatMemoryModule', () => {
       { dialect: 'postgres', url: TEST_POSTGRES_URL },
       { migrationsRun: false, schema: CHAT_MEMORY_SCHEMA },
     );
-    const { dataSource } = lease.connection;
+    const { dataSource } = lease.value;
     await lease.release();
     expect(dataSource.isInitialized).toBe(true);
     await moduleRef.close();

@@ -17,7 +17,7 @@ describe('MariaDB: a request over max_allowed_packet', () => {
   let longterm: MysqlLongtermStore;
   beforeAll(async () => {
     const target = { dialect: 'mysql' as const, url: TEST_MYSQL_URL };
-    const { connection } = await registry.acquireSql(target, {
+    const { value: connection } = await registry.acquireSql(target, {
       migrationsRun: true,
       poolSize: 2,
       schema: CHAT_MEMORY_SCHEMA,

@@ -26,11 +26,11 @@ describe.each(targets)('package entities on $dialect', (target) => {
     const leases: Array<ConnectionLease<SqlConnection>> = [];
     for (const schema of PACKAGE_SCHEMAS)
       leases.push(await registry.acquireSql(target, { migrationsRun: true, schema }));
-    expect(leases.every((lease) => lease.connection === leases[0]!.connection)).toBe(true);
+    expect(leases.every((lease) => lease.value === leases[0]!.value)).toBe(true);
     // A DataSource that knows every entity of the package (as ormconfig.ts builds it).
     const whole =
       target.dialect === 'sqlite'
-        ? leases[0]!.connection.dataSource
+        ? leases[0]!.value.dataSource
         : new DataSource(buildDataSourceOptions(target, { poolSize: 1 }, PACKAGE_SCHEMAS));
     if (target.dialect === 'sqlite') {
       // One connection per SQLite file: look at it through a DataSource with every entity.

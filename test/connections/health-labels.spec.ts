@@ -16,7 +16,7 @@ describe('ConnectionRegistry.checkHealth', () => {
         { dialect: 'sqlite', path: ':memory:' },
         { migrationsRun: true, schema: CHAT_MEMORY_SCHEMA },
       );
-      second.connection.disconnect();
+      second.value.disconnect();
       const checks = await registry.checkHealth();
       expect(checks.map((c) => c.name).sort()).toEqual(['redis-1', 'redis-2', 'sqlite']);
       const failed = checks.find((c) => !c.healthy)!;

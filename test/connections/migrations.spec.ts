@@ -37,7 +37,7 @@ async function acquireAll(from: ConnectionRegistry, target: SqlTarget, migration
   for (const schema of PACKAGE_SCHEMAS)
     leases.push(await from.acquireSql(target, { migrationsRun, schema }));
   return {
-    connection: leases[0]!.connection,
+    value: leases[0]!.value,
     release: () => Promise.all(leases.map((lease) => lease.release())).then(() => undefined),
   };
 }
@@ -62,9 +62,7 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
       Array.from({ length: 4 }, () => acquireAll(registry(), { dialect, url: database.url }, true)),
     );
     const names = packageMigrations(dialect).map((definition) => definition.name);
-    expect((await recordedMigrations(leases[0]!.connection.dataSource)).sort()).toEqual(
-      names.sort(),
-    );
+    expect((await recordedMigrations(leases[0]!.value.dataSource)).sort()).toEqual(names.sort());
     await Promise.all(leases.map((lease) => lease.release()));
   });
 
@@ -117,7 +115,7 @@ describe('package migrations on sqlite', () => {
     expect(error).toBeInstanceOf(MigrationsNotRunError);
     const first = await acquireAll(registry(), { dialect: 'sqlite', path }, true);
     const second = await acquireAll(registry(), { dialect: 'sqlite', path }, true);
-    expect((await recordedMigrations(second.connection.dataSource)).sort()).toEqual(
+    expect((await recordedMigrations(second.value.dataSource)).sort()).toEqual(
       packageMigrations('sqlite')
         .map((definition) => definition.name)
         .sort(),
@@ -131,7 +129,7 @@ describe('package migrations on sqlite', () => {
       { dialect: 'sqlite', path },
       { migrationsRun: true, schema: LONGTERM_SCHEMA },
     );
-    const tables = (await lease.connection.dataSource.query(
+    const tables = (await lease.value.dataSource.query(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'agent_%' ORDER BY name",
     )) as Array<{ name: string }>;
     expect(tables.map((t) => t.name)).toEqual([

@@ -42,7 +42,7 @@ describe('a Redis outage', () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const lease = await registry.acquireRedis(`redis://127.0.0.1:${port}`);
-      expect(await lease.connection.ping()).toBe('PONG');
+      expect(await lease.value.ping()).toBe('PONG');
       server.kill('SIGKILL');
       await sleep(2_000); // several reconnect attempts fail meanwhile
       const lines = warn.mock.calls.map(([message]) => String(message));

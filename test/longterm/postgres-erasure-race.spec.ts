@@ -15,7 +15,7 @@ describe('PostgreSQL: erasure against a flush in flight', () => {
   let store: PostgresLongtermStore;
   const flush = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   beforeAll(async () => {
-    const { connection } = await registry.acquireSql(
+    const { value: connection } = await registry.acquireSql(
       { dialect: 'postgres', url: TEST_POSTGRES_URL },
       { migrationsRun: true, schema: LONGTERM_SCHEMA },
     );

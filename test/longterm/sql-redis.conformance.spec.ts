@@ -37,7 +37,7 @@ runLongtermStoreConformance(
               { dialect: 'sqlite', path: sqlitePath },
               { migrationsRun: true, schema: LONGTERM_SCHEMA },
             )
-          ).connection.dataSource,
+          ).value.dataSource,
           { now: clock.now },
         ),
     )(),
@@ -56,7 +56,7 @@ runLongtermStoreConformance(
               { dialect: 'postgres', url: TEST_POSTGRES_URL },
               { migrationsRun: true, schema: LONGTERM_SCHEMA },
             )
-          ).connection.dataSource,
+          ).value.dataSource,
           { now: clock.now },
         ),
     )(),
@@ -75,7 +75,7 @@ runLongtermStoreConformance(
               { dialect: 'mysql', url: TEST_MYSQL_URL },
               { migrationsRun: true, schema: LONGTERM_SCHEMA },
             )
-          ).connection.dataSource,
+          ).value.dataSource,
           { now: clock.now },
         ),
     )(),
@@ -88,11 +88,9 @@ runLongtermStoreConformance(
   (clock) =>
     instance(
       async (r) =>
-        new RedisLongtermStore(
-          (await r.acquireRedis(TEST_REDIS_URL)).connection,
-          'test:longterm:',
-          { now: clock.now },
-        ),
+        new RedisLongtermStore((await r.acquireRedis(TEST_REDIS_URL)).value, 'test:longterm:', {
+          now: clock.now,
+        }),
     )(),
   hooks,
   shared,

@@ -21,7 +21,7 @@ const lease = await registry.acquireSql(
   { dialect: 'sqlite', path },
   { migrationsRun: true, schema: CHAT_MEMORY_SCHEMA },
 );
-const store = new SqliteChatMemoryStore(lease.connection.dataSource);
+const store = new SqliteChatMemoryStore(lease.value.dataSource);
 process.stdout.write('\nready\n');
 await once(process.stdin, 'data');
 const versions: number[] = [];

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import type { Lease } from '../../common/lease.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
@@ -20,12 +21,6 @@ import { RunRecords } from './runs/run-records.js';
 import { defaultRunsOptions, openRunStore } from './runs/run-store.factory.js';
 import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
 import { scheduleRunSweep } from './runs/run-sweep.js';
-
-/** Something the agent opened, and how to let go of it at shutdown. */
-export interface Lease<T> {
-  value: T;
-  release(): Promise<void>;
-}
 
 /** The agent's memory: `provider` is `undefined` for `memory: false`. */
 export interface AgentMemory {

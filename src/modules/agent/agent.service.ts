@@ -16,7 +16,8 @@ import { WorkingMemoryService } from '../working-memory/working-memory.service.j
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
 import { isFinalRunError } from './errors/final-run-error.js';
 import { AGENT_MEMORY, AGENT_OPTIONS, AGENT_QUEUE, AGENT_RUNS } from './agent.constants.js';
-import type { AgentMemory, AgentRuns, Lease } from './agent.providers.js';
+import type { Lease } from '../../common/lease.js';
+import type { AgentMemory, AgentRuns } from './agent.providers.js';
 import type { AgentModuleOptions } from './agent.options.js';
 import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
 import type {

@@ -30,7 +30,7 @@ export async function openChatMemoryStore(
     case 'redis': {
       const lease = await registry.useRedis(options);
       return new ChatMemoryStoreHandle(
-        new RedisChatMemoryStore(lease.connection, options.keyPrefix),
+        new RedisChatMemoryStore(lease.value, options.keyPrefix),
         lease.release,
       );
     }
@@ -62,10 +62,7 @@ export async function openChatMemoryStore(
         poolSize,
         schema: CHAT_MEMORY_SCHEMA,
       });
-      return new ChatMemoryStoreHandle(
-        createSqlStore(lease.connection, migrationsRun),
-        lease.release,
-      );
+      return new ChatMemoryStoreHandle(createSqlStore(lease.value, migrationsRun), lease.release);
     }
   }
 }

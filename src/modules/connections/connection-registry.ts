@@ -74,7 +74,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
       ({ dataSource }) => dataSource.destroy(),
     );
     try {
-      await this.prepareSchema(lease.connection, options);
+      await this.prepareSchema(lease.value, options);
     } catch (error) {
       await lease.release();
       throw error;
@@ -112,7 +112,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
    * closed by the package (its lease releases nothing); a URL is opened or shared as above.
    */
   async useRedis(target: { client: Redis } | { url: string }): Promise<ConnectionLease<Redis>> {
-    if ('client' in target) return { connection: target.client, release: async () => undefined };
+    if ('client' in target) return { value: target.client, release: async () => undefined };
     return this.acquireRedis(target.url);
   }
 

@@ -16,14 +16,14 @@ describe('SharedResourcePool', () => {
       pool.acquire('k', open, close),
       pool.acquire('k', open, close),
     ]);
-    expect(a.connection).toBe(b.connection);
+    expect(a.value).toBe(b.value);
     await a.release();
     await a.release();
     expect(events).toEqual(['open']);
     await b.release();
     expect(events).toEqual(['open', 'close']);
     const c = await pool.acquire('k', open, close);
-    expect(c.connection.id).toBe(2);
+    expect(c.value.id).toBe(2);
     await pool.closeAll();
     await c.release();
     expect(events).toEqual(['open', 'close', 'open', 'close']);
@@ -38,7 +38,7 @@ describe('SharedResourcePool', () => {
       return 'up';
     };
     await expect(pool.acquire('k', open, async () => undefined)).rejects.toThrow('down');
-    expect((await pool.acquire('k', open, async () => undefined)).connection).toBe('up');
+    expect((await pool.acquire('k', open, async () => undefined)).value).toBe('up');
     expect(pool.size).toBe(1);
   });
 });

@@ -37,7 +37,7 @@ export class SharedResourcePool<T> {
     }
     let released = false;
     return {
-      connection,
+      value: connection,
       release: async () => {
         if (released) return;
         released = true;

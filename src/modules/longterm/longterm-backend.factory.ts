@@ -1,3 +1,4 @@
+import type { Lease } from '../../common/lease.js';
 import type { ConnectionRegistry } from '../connections/connection-registry.js';
 import { InMemoryLongtermStore } from './backends/in-memory.longterm.store.js';
 import { MysqlLongtermStore } from './backends/mysql.longterm.store.js';
@@ -17,12 +18,14 @@ export function parseLongtermUri(uri: unknown): StoreTarget | undefined {
   return parseStoreUri(uri, { moduleName: 'LongtermMemoryModule', option: 'uri' });
 }
 
-/** The tier's store and counters, and how to let go of their connection. */
-export interface LongtermBackend {
+/** The tier's store and counters (held as a lease on their connection). */
+export interface LongtermTier {
   store: LongtermMemoryStore;
   counter: SeqCounter;
-  release(): Promise<void>;
 }
+
+/** The opened tier and how to let go of its connection. */
+export type LongtermBackend = Lease<LongtermTier>;
 
 /**
  * Opens the tier's backend for its URI through the shared registry, or `undefined` when the tier is
@@ -43,13 +46,18 @@ export async function openLongtermBackend(
   switch (target.kind) {
     case 'memory': {
       const counter = new InMemorySeqCounter();
-      return { store: new InMemoryLongtermStore(settings, counter), counter, release: none };
+      return {
+        value: { store: new InMemoryLongtermStore(settings, counter), counter },
+        release: none,
+      };
     }
     case 'redis': {
       const lease = await registry.acquireRedis(target.url);
       return {
-        store: new RedisLongtermStore(lease.connection, options.keyPrefix, settings),
-        counter: new RedisSeqCounter(lease.connection, options.keyPrefix),
+        value: {
+          store: new RedisLongtermStore(lease.value, options.keyPrefix, settings),
+          counter: new RedisSeqCounter(lease.value, options.keyPrefix),
+        },
         release: lease.release,
       };
     }
@@ -58,7 +66,7 @@ export async function openLongtermBackend(
         migrationsRun: options.migrationsRun ?? true,
         schema: LONGTERM_SCHEMA,
       });
-      const { dataSource, dialect } = lease.connection;
+      const { dataSource, dialect } = lease.value;
       if (dialect === 'mysql')
         await checkLongtermServer(dataSource).catch(async (error: unknown) => {
           await lease.release();
@@ -70,7 +78,7 @@ export async function openLongtermBackend(
           : dialect === 'mysql'
             ? new MysqlLongtermStore(dataSource, settings)
             : new SqliteLongtermStore(dataSource, settings);
-      return { store, counter: new SqlSeqCounter(lease.connection), release: lease.release };
+      return { value: { store, counter: new SqlSeqCounter(lease.value) }, release: lease.release };
     }
   }
 }

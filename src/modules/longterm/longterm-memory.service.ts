@@ -14,7 +14,7 @@ import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
 import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.js';
-import type { LongtermBackend } from './longterm-backend.factory.js';
+import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
 
@@ -87,8 +87,8 @@ export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdow
     await this.backend?.release();
   }
 
-  private require(): LongtermBackend {
+  private require(): LongtermTier {
     if (!this.backend) throw new LongtermMemoryDisabledError();
-    return this.backend;
+    return this.backend.value;
   }
 }

@@ -37,7 +37,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       {
         provide: LONGTERM_MEMORY_STORE,
         useFactory: (backend: LongtermBackend | undefined) =>
-          backend?.store ?? new DisabledLongtermStore(),
+          backend?.value.store ?? new DisabledLongtermStore(),
         inject: [LONGTERM_BACKEND],
       },
       LongtermMemoryService,

@@ -1,3 +1,4 @@
+import type { Lease } from '../../common/lease.js';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type {
   ScheduledSweep,
@@ -9,10 +10,7 @@ import type {
 export const SWEEP_DRIVER = Symbol('SweepDriver');
 
 /** The driver `SweeperModule` opened, with its teardown (run once every task has stopped). */
-export interface OpenedSweepDriver {
-  scheduler: SweepScheduler;
-  close(): Promise<void>;
-}
+export type OpenedSweepDriver = Lease<SweepScheduler>;
 
 /**
  * The app's shared sweep scheduler (`SWEEP_SCHEDULER`): schedules on the configured driver, and on
@@ -26,7 +24,7 @@ export class SweepSchedulerService implements SweepScheduler, OnApplicationShutd
   constructor(@Inject(SWEEP_DRIVER) private readonly driver: OpenedSweepDriver) {}
 
   async schedule(task: SweepTask): Promise<ScheduledSweep> {
-    const inner = await this.driver.scheduler.schedule(task);
+    const inner = await this.driver.value.schedule(task);
     let stopping: Promise<void> | undefined;
     const scheduled: ScheduledSweep = {
       stop: () =>
@@ -41,6 +39,6 @@ export class SweepSchedulerService implements SweepScheduler, OnApplicationShutd
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([...this.scheduled].map((scheduled) => scheduled.stop()));
-    await this.driver.close();
+    await this.driver.release();
   }
 }

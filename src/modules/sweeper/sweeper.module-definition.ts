@@ -34,7 +34,7 @@ async function openDriver(
   check.string('prefix', checked.prefix);
   switch (options?.driver) {
     case 'interval':
-      return { scheduler: new IntervalSweepScheduler(), close: async () => undefined };
+      return { value: new IntervalSweepScheduler(), release: async () => undefined };
     case 'bull': {
       if (typeof options.redisUrl !== 'string' || options.redisUrl.length === 0)
         throw new InvalidModuleOptionsError('SweeperModule', 'redisUrl', 'is required for bull');
@@ -43,11 +43,11 @@ async function openDriver(
         openBullQueue(
           queueName,
           { redisUrl: options.redisUrl, prefix: options.prefix },
-          lease.connection,
+          lease.value,
           'the bull sweep scheduler',
         ),
       );
-      return { scheduler, close: lease.release };
+      return { value: scheduler, release: lease.release };
     }
     default:
       throw new InvalidModuleOptionsError(

@@ -2,6 +2,8 @@ import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { withFeatureProviders } from '../connections/feature-module.js';
+import type { Lease } from '../../common/lease.js';
+import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memory.backend.js';
 import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
 import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
@@ -22,14 +24,17 @@ export const {
   .setExtras<{ isGlobal?: boolean }>({ isGlobal: true }, addProviders)
   .build();
 
-async function openBackend(options: WorkingMemoryModuleOptions, registry: ConnectionRegistry) {
+async function openBackend(
+  options: WorkingMemoryModuleOptions,
+  registry: ConnectionRegistry,
+): Promise<Lease<WorkingMemoryBackend>> {
   switch (options?.backend) {
     case 'memory':
-      return { backend: new InMemoryWorkingMemoryBackend(), release: async () => undefined };
+      return { value: new InMemoryWorkingMemoryBackend(), release: async () => undefined };
     case 'redis': {
       const lease = await registry.useRedis(options);
       return {
-        backend: new RedisWorkingMemoryBackend(lease.connection, options.keyPrefix),
+        value: new RedisWorkingMemoryBackend(lease.value, options.keyPrefix),
         release: lease.release,
       };
     }
@@ -57,7 +62,7 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
       },
       {
         provide: WORKING_MEMORY_STORE,
-        useFactory: (opened: { backend: unknown }) => opened.backend,
+        useFactory: (opened: Lease<WorkingMemoryBackend>) => opened.value,
         inject: [WORKING_MEMORY_BACKEND],
       },
       WorkingMemoryService,

@@ -12,6 +12,7 @@ import type {
 } from '../sweeper/interfaces/sweep-scheduler.interface.js';
 import { scheduleSweep } from '../sweeper/schedule-sweep.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
+import type { Lease } from '../../common/lease.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import type {
@@ -46,13 +47,13 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     @Inject(WORKING_MEMORY_BACKEND)
-    private readonly opened: { backend: WorkingMemoryBackend; release(): Promise<void> },
+    private readonly opened: Lease<WorkingMemoryBackend>,
     @Inject(WORKING_MEMORY_OPTIONS) private readonly options: WorkingMemoryModuleOptions,
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {
     const capBytes = options.capBytes ?? DEFAULT_WORKING_MEMORY_CAP_BYTES;
     this.settings = {
-      backend: opened.backend,
+      backend: opened.value,
       limits: { capBytes, softCapBytes: Math.floor(capBytes * (options.softCapRatio ?? 0.75)) },
       compactor:
         options.compactor === false ? undefined : (options.compactor ?? new DropOldestCompactor()),

@@ -32,7 +32,7 @@ export async function openAgentQueue(
   if (options.redisUrl) {
     const lease = await registry.acquireRedis(options.redisUrl);
     cleanups.push(lease.release);
-    leaseClient = lease.connection;
+    leaseClient = lease.value;
   }
   if (!queue) {
     if (!options.redisUrl)

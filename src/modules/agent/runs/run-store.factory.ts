@@ -45,7 +45,7 @@ export async function openRunStore(
   if (options.backend === 'redis') {
     const lease = await registry.useRedis(options);
     return {
-      store: new RedisRunStore(lease.connection, options.keyPrefix, retention),
+      store: new RedisRunStore(lease.value, options.keyPrefix, retention),
       cleanup: lease.release,
     };
   }
@@ -68,5 +68,5 @@ export async function openRunStore(
       : { dialect: options.backend, url: options.url },
     { migrationsRun, schema: AGENT_RUNS_SCHEMA },
   );
-  return { store: new SqlRunStore(lease.connection, retention), cleanup: lease.release };
+  return { store: new SqlRunStore(lease.value, retention), cleanup: lease.release };
 }
