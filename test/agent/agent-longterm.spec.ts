@@ -13,7 +13,7 @@ import { AgentModule } from '../../src/modules/agent/agent.module.js';
 import { AgentService } from '../../src/modules/agent/agent.service.js';
 import { InMemoryLongtermStore } from '../../src/modules/longterm/backends/in-memory.longterm.store.js';
 import { InMemorySeqCounter } from '../../src/modules/longterm/backends/seq-counters.js';
-import { LONGTERM_BACKEND } from '../../src/modules/longterm/longterm-memory.service.js';
+import { LONGTERM_BACKEND } from '../../src/modules/longterm/longterm.constants.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';

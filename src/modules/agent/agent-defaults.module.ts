@@ -1,8 +1,6 @@
+import { FALLBACK_AGENT_CHAT_STORE } from './agent.constants.js';
 import { Global, Logger, Module } from '@nestjs/common';
 import { InMemoryChatMemoryStore } from '../chat-memory/backends/in-memory.chat-memory.store.js';
-
-/** Token of the chat store agents fall back to when the app has no `ChatMemoryModule`. */
-export const FALLBACK_AGENT_CHAT_STORE = Symbol('FallbackAgentChatStore');
 
 /**
  * Holds the app's one fallback chat store (process memory), shared by every agent of the app, for

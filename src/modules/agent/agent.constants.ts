@@ -6,3 +6,6 @@ export const AGENT_MEMORY = Symbol('AgentMemory');
 export const AGENT_RUNS = Symbol('AgentRuns');
 /** Internal token of the agent's queue lease. */
 export const AGENT_QUEUE = Symbol('AgentQueue');
+
+/** Token of the chat store agents fall back to when the app has no `ChatMemoryModule`. */
+export const FALLBACK_AGENT_CHAT_STORE = Symbol('FallbackAgentChatStore');

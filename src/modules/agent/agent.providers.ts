@@ -7,7 +7,7 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
-import { FALLBACK_AGENT_CHAT_STORE } from './agent-defaults.module.js';
+import { FALLBACK_AGENT_CHAT_STORE } from './agent.constants.js';
 import { providerBacking, resolveAgentMemory } from './agent-memory.resolver.js';
 import { validateAgentOptions } from './agent-options.validation.js';
 import { AGENT_MEMORY, AGENT_OPTIONS, AGENT_QUEUE, AGENT_RUNS } from './agent.constants.js';

@@ -8,3 +8,6 @@ export const CHAT_MEMORY_STORE = 'AgentMemory:ChatMemoryStore';
 export function getChatMemoryStoreToken(name?: string): string {
   return name ? `${CHAT_MEMORY_STORE}:${name}` : CHAT_MEMORY_STORE;
 }
+
+/** Internal token of a module's store lease (the store and what releases its connection). */
+export const CHAT_MEMORY_STORE_HANDLE = Symbol('ChatMemoryStoreHandle');

@@ -7,14 +7,11 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
-import { getChatMemoryStoreToken } from './chat-memory.constants.js';
+import { CHAT_MEMORY_STORE_HANDLE, getChatMemoryStoreToken } from './chat-memory.constants.js';
 import type { ChatMemoryModuleExtras, ChatMemoryModuleOptions } from './chat-memory.options.js';
 import { ChatMemoryStoreHandle } from './chat-memory-store.lease.js';
 import { openChatMemoryStore } from './chat-memory-store.factory.js';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
-
-/** Internal token of a module's {@link ChatMemoryStoreHandle}. */
-const CHAT_MEMORY_STORE_HANDLE = Symbol('ChatMemoryStoreHandle');
 
 export const {
   ConfigurableModuleClass: ConfigurableChatMemoryModule,

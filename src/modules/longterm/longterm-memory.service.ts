@@ -1,3 +1,4 @@
+import { LONGTERM_BACKEND, LONGTERM_OPTIONS } from './longterm.constants.js';
 import {
   Inject,
   Injectable,
@@ -17,11 +18,6 @@ import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
-
-/** Internal token of the opened backend (or `undefined` when the tier is off). */
-export const LONGTERM_BACKEND = Symbol('LongtermBackend');
-/** Internal token of the module's options. */
-export const LONGTERM_OPTIONS = Symbol('LongtermOptions');
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_BATCH = 1_000;

@@ -3,11 +3,9 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { withFeatureProviders } from '../connections/feature-module.js';
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
 import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
-import {
-  LONGTERM_BACKEND,
-  LONGTERM_OPTIONS,
-  LongtermMemoryService,
-} from './longterm-memory.service.js';
+import { LongtermMemoryService } from './longterm-memory.service.js';
+import { LONGTERM_OPTIONS } from './longterm.constants.js';
+import { LONGTERM_BACKEND } from './longterm.constants.js';
 import { LONGTERM_MEMORY_STORE } from './longterm.constants.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { validateLongtermOptions } from './longterm-options.validation.js';

@@ -1,3 +1,4 @@
+import { SWEEP_DRIVER } from './sweeper.constants.js';
 import type { Lease } from '../../common/lease.js';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type {
@@ -5,9 +6,6 @@ import type {
   SweepScheduler,
   SweepTask,
 } from './interfaces/sweep-scheduler.interface.js';
-
-/** Internal token of the opened driver and what releases its connection. */
-export const SWEEP_DRIVER = Symbol('SweepDriver');
 
 /** The driver `SweeperModule` opened, with its teardown (run once every task has stopped). */
 export type OpenedSweepDriver = Lease<SweepScheduler>;

@@ -6,11 +6,8 @@ import { withFeatureProviders } from '../connections/feature-module.js';
 import { openBullQueue } from '../connections/redis/open-bull-queue.js';
 import { BullSweepScheduler } from './bull.sweep-scheduler.js';
 import { IntervalSweepScheduler } from './interval.sweep-scheduler.js';
-import {
-  type OpenedSweepDriver,
-  SWEEP_DRIVER,
-  SweepSchedulerService,
-} from './sweep-scheduler.service.js';
+import { type OpenedSweepDriver, SweepSchedulerService } from './sweep-scheduler.service.js';
+import { SWEEP_DRIVER } from './sweeper.constants.js';
 import { SWEEP_SCHEDULER } from './sweeper.constants.js';
 import type { SweeperModuleOptions } from './sweeper.options.js';
 

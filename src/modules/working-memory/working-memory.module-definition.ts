@@ -9,11 +9,9 @@ import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backe
 import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
 import { validateWorkingMemoryOptions } from './working-memory-options.validation.js';
-import {
-  WORKING_MEMORY_BACKEND,
-  WORKING_MEMORY_OPTIONS,
-  WorkingMemoryService,
-} from './working-memory.service.js';
+import { WorkingMemoryService } from './working-memory.service.js';
+import { WORKING_MEMORY_OPTIONS } from './working-memory.constants.js';
+import { WORKING_MEMORY_BACKEND } from './working-memory.constants.js';
 
 export const {
   ConfigurableModuleClass: ConfigurableWorkingMemoryModule,

@@ -1,3 +1,4 @@
+import { WORKING_MEMORY_BACKEND, WORKING_MEMORY_OPTIONS } from './working-memory.constants.js';
 import {
   Inject,
   Injectable,
@@ -22,11 +23,6 @@ import type {
 import { DefaultWorkingMemoryHandle, type HandleSettings } from './working-memory.handle.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
 import { DEFAULT_WORKING_MEMORY_CAP_BYTES } from './working-memory-options.validation.js';
-
-/** Internal token of the opened backend and what releases it. */
-export const WORKING_MEMORY_BACKEND = Symbol('WorkingMemoryBackend');
-/** Internal token of the module's options. */
-export const WORKING_MEMORY_OPTIONS = Symbol('WorkingMemoryOptions');
 
 /** Default period of the idle sweep: every minute. */
 const DEFAULT_IDLE_SWEEP_INTERVAL_MS = 60_000;
