@@ -1,3 +1,4 @@
+import type { Queue } from 'bull';
 import type { Cleanup } from '../runs/run-store.factory.js';
 import { InvalidModuleOptionsError } from '../../../common/errors/invalid-module-options.error.js';
 import { type ConnectionRegistry } from '../../connections/connection-registry.js';
@@ -27,29 +28,28 @@ export async function openAgentQueue(
       "must be 'inline' or 'bull'",
     );
   const cleanups: Cleanup[] = [];
-  let queue = options.queue;
-  let leaseClient;
-  if (options.redisUrl) {
-    const lease = await registry.acquireRedis(options.redisUrl);
-    cleanups.push(lease.release);
-    leaseClient = lease.value;
-  }
-  if (!queue) {
-    if (!options.redisUrl)
-      throw new InvalidModuleOptionsError(
-        'AgentModule',
-        'queue.redisUrl',
-        'is required unless a Bull queue is given',
-      );
-    queue = await createBullQueue(options, leaseClient!, cleanups);
-  }
-  leaseClient ??= (queue as unknown as { client: NonNullable<typeof leaseClient> }).client;
+  // The conversation leases go on the app's Redis (`redisUrl`), else on the given queue's client.
+  const redis = options.redisUrl
+    ? await registry.acquireRedis(options.redisUrl).then((lease) => {
+        cleanups.push(lease.release);
+        return lease.value;
+      })
+    : undefined;
+  let queue: Queue;
+  if (options.queue) queue = options.queue;
+  else if (redis) queue = await createBullQueue(options, redis, cleanups);
+  else
+    throw new InvalidModuleOptionsError(
+      'AgentModule',
+      'queue.redisUrl',
+      'is required unless a Bull queue is given',
+    );
   const sequencer = new ConversationSequencer(
-    leaseClient,
+    redis ?? queue.client,
     `${options.prefix ?? 'bull'}:agent-seq:`,
     retentionMs,
   );
-  const driver = new BullAgentQueue(queue as never, sequencer, isSettled, options);
+  const driver = new BullAgentQueue(queue, sequencer, isSettled, options);
   return {
     queue: driver,
     cleanup: async () => {

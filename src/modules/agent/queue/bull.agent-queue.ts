@@ -47,7 +47,7 @@ export class BullAgentQueue implements AgentQueue {
   private closed = false;
 
   constructor(
-    private readonly queue: Queue<QueuedJob>,
+    private readonly queue: Queue,
     private readonly sequencer: ConversationSequencer,
     private readonly isSettled: (runId: string) => Promise<boolean>,
     private readonly settings: BullAgentQueueSettings = {},
