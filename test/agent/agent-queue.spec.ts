@@ -123,6 +123,32 @@ describe.each(drivers)('queued runs (%s driver)', (_name, queue, runs) => {
   }, 60_000);
 });
 
+describe('a Bull queue of your own', () => {
+  it('runs queued turns on it, with the conversation leases on its client', async () => {
+    const Bull = (await import('bull')).default;
+    const own = new Bull(`own-${Date.now()}`, TEST_REDIS_URL, { prefix });
+    try {
+      const llm = new ScriptedLlm([{ content: 'from your queue' }]);
+      harness = await bootAgent(
+        {
+          llm,
+          queue: { driver: 'bull', queue: own, attempts: 2, backoffMs: 20 },
+          runs: { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: `${prefix}:own-runs:` },
+        },
+        [ChatMemoryModule.forRoot({ backend: 'memory' })],
+      );
+      const { runId } = await harness.agent.submit({ conversationId: 'own-queue', message: 'hi' });
+      const record = await waitFor(() => harness!.agent.getRun(runId), settled, 20_000, runId);
+      expect(record).toMatchObject({ status: 'completed' });
+      expect(record?.result?.reply.content).toBe('from your queue');
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await own.close();
+    }
+  }, 60_000);
+});
+
 afterEach(async () => {
   const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
   try {
