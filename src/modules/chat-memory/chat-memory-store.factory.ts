@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
-import type { SqlTarget } from '../connections/sql/sql-target.js';
+import { sqlTargetOf } from '../connections/sql/sql-target.js';
 import { InMemoryChatMemoryStore } from './backends/in-memory.chat-memory.store.js';
 import { MysqlChatMemoryStore } from './backends/mysql.chat-memory.store.js';
 import { PostgresChatMemoryStore } from './backends/postgres.chat-memory.store.js';
@@ -52,10 +52,7 @@ export async function openChatMemoryStore(
         }
         return new ChatMemoryStoreHandle(createSqlStore(connection, migrationsRun));
       }
-      const target: SqlTarget =
-        options.backend === 'sqlite'
-          ? { dialect: 'sqlite', path: options.path }
-          : { dialect: options.backend, url: options.url };
+      const target = sqlTargetOf(options);
       const poolSize = 'poolSize' in options ? options.poolSize : undefined;
       const lease = await registry.acquireSql(target, {
         migrationsRun,

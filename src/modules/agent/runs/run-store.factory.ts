@@ -1,3 +1,4 @@
+import { sqlTargetOf } from '../../connections/sql/sql-target.js';
 import {
   type ConnectionRegistry,
   dialectOfDataSource,
@@ -62,11 +63,9 @@ export async function openRunStore(
       cleanup: none,
     };
   }
-  const lease = await registry.acquireSql(
-    options.backend === 'sqlite'
-      ? { dialect: 'sqlite', path: options.path }
-      : { dialect: options.backend, url: options.url },
-    { migrationsRun, schema: AGENT_RUNS_SCHEMA },
-  );
+  const lease = await registry.acquireSql(sqlTargetOf(options), {
+    migrationsRun,
+    schema: AGENT_RUNS_SCHEMA,
+  });
   return { store: new SqlRunStore(lease.value, retention), cleanup: lease.release };
 }

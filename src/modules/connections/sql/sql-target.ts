@@ -77,3 +77,12 @@ function credentialDigest(username: string, password: string): string {
     .digest('base64url')
     .slice(0, 22)}`;
 }
+
+/** A store module's SQL backend options (`{ backend: 'sqlite', path }` or `{ backend, url }`) as a target. */
+export function sqlTargetOf(
+  options: { backend: 'sqlite'; path: string } | { backend: 'postgres' | 'mysql'; url: string },
+): SqlTarget {
+  return options.backend === 'sqlite'
+    ? { dialect: 'sqlite', path: options.path }
+    : { dialect: options.backend, url: options.url };
+}
