@@ -17,9 +17,6 @@ export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
  * `tool_result` blocks, streaming, and the same timeouts, retries and errors as the OpenAI adapter.
  */
 export class AnthropicLlmAdapter extends HttpLlmAdapter {
-  /** The settings without the API key, which lives only in the (private) request headers. */
-  private readonly options: Omit<AnthropicLlmOptions, 'apiKey'>;
-
   constructor(options: AnthropicLlmOptions, env: Record<string, string | undefined> = process.env) {
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
     super(
@@ -31,13 +28,10 @@ export class AnthropicLlmAdapter extends HttpLlmAdapter {
         ...(apiKey ? { 'x-api-key': apiKey } : {}),
       },
     );
-    const settings = { ...options };
-    delete settings.apiKey;
-    this.options = settings;
   }
 
   protected body(request: LlmRequest, stream: boolean): Record<string, unknown> {
-    const { model, temperature, maxTokens } = this.options;
+    const { model, temperature, maxTokens } = this.sampling;
     return {
       model,
       max_tokens: maxTokens ?? 1024,

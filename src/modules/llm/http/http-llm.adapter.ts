@@ -17,6 +17,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export abstract class HttpLlmAdapter implements LlmAdapter {
   protected readonly settings: LlmHttpSettings;
+  /** What every request body carries besides the conversation (the API key is not among them). */
+  protected readonly sampling: Pick<HttpLlmOptions, 'model' | 'temperature' | 'maxTokens'>;
   /** Holds the API key: an ES private field, so `util.inspect` and JSON never show it. */
   readonly #headers: Record<string, string>;
 
@@ -27,6 +29,11 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
     headers: Record<string, string>,
   ) {
     this.#headers = headers;
+    this.sampling = {
+      model: options.model,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+    };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.settings = {
       provider,

@@ -18,9 +18,6 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * on 408/429/5xx and connection errors (honouring `Retry-After`), cancellation by `AbortSignal`.
  */
 export class OpenAiLlmAdapter extends HttpLlmAdapter {
-  /** The settings without the API key, which lives only in the (private) request headers. */
-  private readonly options: Omit<OpenAiLlmOptions, 'apiKey'>;
-
   constructor(options: OpenAiLlmOptions, env: Record<string, string | undefined> = process.env) {
     const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL;
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
@@ -30,13 +27,10 @@ export class OpenAiLlmAdapter extends HttpLlmAdapter {
       `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
       apiKey ? { authorization: `Bearer ${apiKey}` } : {},
     );
-    const settings = { ...options };
-    delete settings.apiKey;
-    this.options = settings;
   }
 
   protected body(request: LlmRequest, stream: boolean): Record<string, unknown> {
-    const { model, temperature, maxTokens } = this.options;
+    const { model, temperature, maxTokens } = this.sampling;
     return {
       model,
       messages: toOpenAiMessages(request.messages),
