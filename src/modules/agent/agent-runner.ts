@@ -3,12 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
-
 import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
-
 import type { KernelEngine } from '../kernel/kernel-engine.js';
-
-import { FULL_HISTORY, type HistoryStrategy } from '../kernel/loop/history-strategy.js';
+import type { ToolLoopOutcome } from '../kernel/loop/tool-loop.js';
+import { FULL_HISTORY } from '../kernel/loop/history-strategy.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { AgentEventBase, AgentEvents } from './interfaces/agent-events.interface.js';
 import type {
@@ -18,17 +16,13 @@ import type {
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
+import { providerHistory, toolTiers } from './turn-context.js';
 import { RecordedSteps } from './runs/recorded-steps.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { LongtermSession } from '../longterm/session/longterm-session.js';
-import { UnavailableLongtermRunView } from '../longterm/session/unavailable-run-view.js';
-import {
-  LongtermMemoryDisabledError,
-  LongtermNoEntityError,
-} from '../longterm/errors/longterm.errors.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -121,7 +115,10 @@ export class AgentRunner {
       attemptKey: scope === 0 ? runId : `${runId}/${scope}`,
       input: [message],
       history: provider
-        ? providerHistory(provider, conversationId, history, systemPrompts, engine)
+        ? providerHistory(provider, conversationId, history, {
+            systemPrompts,
+            tools: engine.tools.specs,
+          })
         : FULL_HISTORY,
       ids: (_round, _index, indexInTurn) => `${runId}:${indexInTurn}`,
       context: { conversationId, entityId },
@@ -141,18 +138,7 @@ export class AgentRunner {
       toolContext: (_call, round, index) => {
         const view = session?.forStep();
         if (view) views.set(`${round}:${index}`, view);
-        return {
-          longterm: view ?? this.unavailableLongterm(),
-          ...(this.deps.workingMemory
-            ? {
-                workingMemory: this.deps.workingMemory.for(conversationId, {
-                  // Summaries go to the run cache, so a replay on any worker folds the same way.
-                  summaries: async (key, compute) =>
-                    (await cache.step(runId, `working-memory-summary:${key}`, compute)).value,
-                }),
-              }
-            : {}),
-        };
+        return toolTiers(this.deps, runId, conversationId, view);
       },
       stream: onEvent !== undefined,
       onEvent: (event) => {
@@ -161,12 +147,7 @@ export class AgentRunner {
         if (event.type !== 'result') onEvent?.(event);
       },
     });
-    const version = provider
-      ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
-          .version
-      : 0;
-    // Only a committed turn's rows are written; a retry re-flushes the same bytes, which converge.
-    const flushed = session ? await session.flush() : { flushed: 0, refused: 0 };
+    const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
     return {
       runId,
       conversationId,
@@ -200,13 +181,24 @@ export class AgentRunner {
     return longterm.session(entityId, { seq, updatedAt: createdAt });
   }
 
-  /** The stand-in `context.longterm` of a run that cannot use the tier, saying why. */
-  private unavailableLongterm(): UnavailableLongtermRunView {
-    return new UnavailableLongtermRunView(() =>
-      this.deps.longterm?.enabled
-        ? new LongtermNoEntityError()
-        : new LongtermMemoryDisabledError('Long-term memory (context.longterm)'),
-    );
+  /**
+   * Appends the whole turn at the version the attempt started from, then flushes the staged
+   * long-term rows: only a committed turn's rows are written, and a retry re-flushes the same bytes,
+   * which the seq guard converges.
+   */
+  private async commit(
+    conversationId: string,
+    outcome: ToolLoopOutcome,
+    baseVersion: number,
+    session: LongtermSession | undefined,
+  ): Promise<{ version: number; flushed: { flushed: number; refused: number } }> {
+    const { provider } = this.deps;
+    const version = provider
+      ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
+          .version
+      : 0;
+    const flushed = session ? await session.flush() : { flushed: 0, refused: 0 };
+    return { version, flushed };
   }
 
   private observe(
@@ -245,21 +237,4 @@ export class AgentRunner {
       this.logger.warn(`Agent event handler ${name} threw; the turn goes on: ${String(error)}`);
     }
   }
-}
-
-/** The provider as the loop's history: `prepare(history + turn)` before each model call. */
-function providerHistory(
-  provider: MemoryProvider,
-  conversationId: string,
-  history: ChatMessage[],
-  systemPrompts: string[],
-  engine: KernelEngine,
-): HistoryStrategy {
-  return {
-    messagesFor: (turn) =>
-      provider.prepare(conversationId, [...history, ...turn], {
-        systemPrompts,
-        tools: engine.tools.specs,
-      }),
-  };
 }
