@@ -20,6 +20,7 @@ export { UnsupportedDatabaseError } from './common/errors/unsupported-database.e
 export { AgentMemoryHealthService } from './modules/connections/agent-memory-health.service.js';
 export type { ConnectionHealth } from './modules/connections/connection-registry.js';
 export type { SqlDialect } from './modules/connections/sql/sql-target.js';
+export type { RedisBackendOptions } from './modules/connections/redis/redis-backend.options.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export type { TypeormMigrationClass } from './modules/connections/migrations/typeorm-migrations.js';
 export { agentMemoryEntitySchemas, agentMemoryMigrations } from './package-schema.js';

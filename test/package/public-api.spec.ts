@@ -147,6 +147,7 @@ const PUBLIC_API = [
   'PostgresLongtermStore',
   'PrepareOptions',
   'RUN_ID_PATTERN',
+  'RedisBackendOptions',
   'RedisChatMemoryStore',
   'RedisClientBackendOptions',
   'RedisLongtermStore',

@@ -1,7 +1,7 @@
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
 import type { Type } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { Redis } from 'ioredis';
+import type { RedisBackendOptions } from '../connections/redis/redis-backend.options.js';
 import type { DataSource } from 'typeorm';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { KernelFilter } from '../kernel/interfaces/kernel-filter.interface.js';
@@ -44,8 +44,7 @@ export type AgentRunsOptions = (
       migrationsRun?: boolean;
     }
   | { backend: 'memory' }
-  | { backend: 'redis'; url: string; keyPrefix?: string }
-  | { backend: 'redis'; client: Redis; keyPrefix?: string }
+  | RedisBackendOptions
   | { backend: 'sqlite'; path: string; migrationsRun?: boolean }
   | { backend: 'postgres' | 'mysql'; url: string; migrationsRun?: boolean }
   | { backend: 'postgres' | 'mysql' | 'sqlite'; dataSource: DataSource; migrationsRun?: boolean }

@@ -135,7 +135,6 @@ export class KernelEngine {
   runLoop(request: LoopRequest): Promise<ToolLoopOutcome> {
     const tools = this.tools.select(request.tools);
     const signal = request.signal ?? NEVER_ABORTED;
-    const systemPrompts = request.systemPrompts ?? [];
     return runToolLoop(
       {
         input: request.input,
@@ -146,31 +145,7 @@ export class KernelEngine {
       },
       {
         callModel: (messages, round, replyId) => {
-          const chatRequest: KernelChatRequest = {
-            messages,
-            tools: tools.specs,
-            toolChoice: request.toolChoice,
-            systemPrompts,
-            context: request.context,
-            invokeId: request.runId,
-            round,
-            replyId,
-            signal: request.signal,
-          };
-          const streaming =
-            (request.stream ?? request.onEvent !== undefined) && request.onEvent !== undefined;
-          const handler = streaming ? this.config.llm.stream : this.config.llm.chat;
-          const scope: ChatScope = {};
-          const context = new KernelExecutionContext<KernelChatRequest, ChatScope>(
-            'kernel-chat',
-            [chatRequest],
-            this.llmClass,
-            handler,
-            scope,
-          );
-          if (streaming)
-            Object.assign(scope, tokenPipeline(this.filters, context, request.onEvent!));
-          const compute = () => this.chatChain.run(context);
+          const compute = () => this.modelStep(request, tools, messages, round, replyId);
           return request.replay ? request.replay.model(round, compute) : compute();
         },
         runTools: (calls, round) =>
@@ -195,6 +170,39 @@ export class KernelEngine {
         onEvent: request.onEvent,
       },
     );
+  }
+
+  /** One model call of the loop, through the chat chain (streamed when the caller listens). */
+  private modelStep(
+    request: LoopRequest,
+    tools: ToolRegistry,
+    messages: ChatMessage[],
+    round: number,
+    replyId: string,
+  ): Promise<LlmResponse> {
+    const chatRequest: KernelChatRequest = {
+      messages,
+      tools: tools.specs,
+      toolChoice: request.toolChoice,
+      systemPrompts: request.systemPrompts ?? [],
+      context: request.context,
+      invokeId: request.runId,
+      round,
+      replyId,
+      signal: request.signal,
+    };
+    const streaming =
+      (request.stream ?? request.onEvent !== undefined) && request.onEvent !== undefined;
+    const scope: ChatScope = {};
+    const context = new KernelExecutionContext<KernelChatRequest, ChatScope>(
+      'kernel-chat',
+      [chatRequest],
+      this.llmClass,
+      streaming ? this.config.llm.stream : this.config.llm.chat,
+      scope,
+    );
+    if (streaming) Object.assign(scope, tokenPipeline(this.filters, context, request.onEvent!));
+    return this.chatChain.run(context);
   }
 
   private async callModel(

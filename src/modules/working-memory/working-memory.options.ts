@@ -1,15 +1,11 @@
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
-import type { Redis } from 'ioredis';
+import type { RedisBackendOptions } from '../connections/redis/redis-backend.options.js';
 import type { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import type { SummarizeCompactor } from './compactors/summarize.compactor.js';
 import type { WorkingMemoryExpireHook } from './interfaces/working-memory.interface.js';
 
 /** Options of `WorkingMemoryModule.forRoot`; every one is validated at bootstrap. */
-export type WorkingMemoryModuleOptions = (
-  | { backend: 'memory' }
-  | { backend: 'redis'; url: string; keyPrefix?: string }
-  | { backend: 'redis'; client: Redis; keyPrefix?: string }
-) & {
+export type WorkingMemoryModuleOptions = ({ backend: 'memory' } | RedisBackendOptions) & {
   /** Hard cap per conversation, in bytes of keys and values (default 1 MiB). */
   capBytes?: number;
   /** Soft cap as a share of the hard cap, in (0, 1] (default 0.75). */
