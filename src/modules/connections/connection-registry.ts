@@ -7,6 +7,7 @@ import { loadOptionalDependency } from '../../common/load-optional-dependency.js
 import { redactUrl } from '../../common/redact-url.js';
 import { logRedisErrors } from './redis/redis-error-log.js';
 import type { ConnectionLease } from './connection-lease.js';
+import { dialectOfDataSource } from './sql/dialect-of-data-source.js';
 import type { FeatureSchema } from './migrations/feature-schema.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
@@ -238,18 +239,6 @@ export interface ConnectionHealth {
   name: string;
   healthy: boolean;
   latencyMs: number;
-}
-
-/** Maps a DataSource's TypeORM driver type to the package's dialect, or rejects it. */
-export function dialectOfDataSource(dataSource: DataSource): SqlDialect {
-  const type = dataSource.options.type;
-  if (type === 'postgres') return 'postgres';
-  if (type === 'mysql' || type === 'mariadb') return 'mysql';
-  if (type === 'better-sqlite3') return 'sqlite';
-  throw new InvalidArgumentError(
-    'dataSource',
-    `has the TypeORM type "${type}", which the package does not support: use postgres, mysql, mariadb or better-sqlite3`,
-  );
 }
 
 async function closeRedis(client: Redis): Promise<void> {

@@ -20,7 +20,6 @@ import type {
   InvokeResult,
   KernelStreamEvent,
 } from './interfaces/kernel-invoke.interface.js';
-
 import type { LlmAdapter, LlmResponse } from '../llm/interfaces/llm.interface.js';
 import { FULL_HISTORY, STORE_DELTA_HISTORY } from './loop/history-strategy.js';
 import { type ToolLoopOutcome, runToolLoop } from './loop/tool-loop.js';
@@ -29,11 +28,8 @@ import type { ToolRegistry } from './tools/tool-registry.js';
 import { runToolRound } from './tools/tool-round.js';
 import { runToolCall, toolMessageContent } from './tools/tool-terminal.js';
 import type { LoopRequest } from './loop/loop-request.js';
-import {
-  UnknownKernelTool,
-  duplicateCallIdResult,
-  unknownToolHandler,
-} from './tools/unknown-tool.js';
+import { type ToolScope, toolCallContext } from './tools/tool-call-context.js';
+import { duplicateCallIdResult } from './tools/unknown-tool.js';
 
 /** Default tool rounds per invoke. */
 export const DEFAULT_MAX_TOOL_ITERATIONS = 10;
@@ -45,10 +41,6 @@ export interface KernelEngineConfig {
   filters: readonly KernelFilter[];
   tools: ToolRegistry;
   maxToolIterations?: number;
-}
-
-interface ToolScope {
-  tool?: RegisteredTool;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -226,29 +218,7 @@ export class KernelEngine {
     request: LoopRequest,
     signal: AbortSignal,
   ): Promise<KernelToolResult> {
-    const toolRequest: KernelToolRequest = {
-      name: call.name,
-      arguments: call.arguments,
-      toolCallId: call.id,
-      context: {
-        runId: request.runId,
-        conversationId: request.context.conversationId,
-        entityId: request.context.entityId,
-        toolCallId: call.id,
-        // Call ids are unique only within one model message: the round makes the key unique.
-        idempotencyKey: `${request.attemptKey ?? request.runId}:${round}:${call.id}`,
-        signal,
-        ...request.toolContext?.(call, round, index),
-      },
-    };
-    const context = new KernelExecutionContext<KernelToolRequest, ToolScope>(
-      'kernel-tool',
-      [toolRequest],
-      tool?.targetClass ?? UnknownKernelTool,
-      tool?.targetHandler ?? unknownToolHandler,
-      { tool },
-    );
-    return this.toolChain.run(context);
+    return this.toolChain.run(toolCallContext(call, { round, index }, tool, request, signal));
   }
 
   private async clearEphemeral(conversationId: string): Promise<void> {

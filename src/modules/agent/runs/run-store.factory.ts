@@ -1,8 +1,6 @@
 import { sqlTargetOf } from '../../connections/sql/sql-target.js';
-import {
-  type ConnectionRegistry,
-  dialectOfDataSource,
-} from '../../connections/connection-registry.js';
+import type { ConnectionRegistry } from '../../connections/connection-registry.js';
+import { dialectOfDataSource } from '../../connections/sql/dialect-of-data-source.js';
 import { type ChatStoreBacking } from '../../chat-memory/interfaces/chat-store-backing.interface.js';
 import type { AgentRunsBackendOptions } from '../agent.options.js';
 import { InMemoryRunStore } from './in-memory.run-store.js';
