@@ -5,7 +5,10 @@ import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
-import { LONGTERM_MEMORY_STORE } from '../../src/modules/longterm/longterm.constants.js';
+import {
+  LONGTERM_MEMORY_STORE,
+  LONGTERM_BACKEND,
+} from '../../src/modules/longterm/longterm.constants.js';
 import type { LongtermMemoryStore } from '../../src/modules/longterm/interfaces/longterm-store.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { Test } from '@nestjs/testing';
@@ -13,7 +16,6 @@ import { AgentModule } from '../../src/modules/agent/agent.module.js';
 import { AgentService } from '../../src/modules/agent/agent.service.js';
 import { InMemoryLongtermStore } from '../../src/modules/longterm/backends/in-memory.longterm.store.js';
 import { InMemorySeqCounter } from '../../src/modules/longterm/backends/seq-counters.js';
-import { LONGTERM_BACKEND } from '../../src/modules/longterm/longterm.constants.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_POSTGRES_URL } from '../support/test-databases.js';

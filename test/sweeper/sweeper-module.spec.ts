@@ -195,6 +195,9 @@ describe('SweeperModule wiring', () => {
     for (const [options, option] of [
       [{ driver: 'cron' }, 'driver'],
       [{ driver: 'bull' }, 'redisUrl'],
+      [{ driver: 'bull', redisUrl: '' }, 'redisUrl'],
+      [{}, 'driver'],
+      [{ driver: 'interval', prefix: 'bull' }, 'prefix'],
     ] as const) {
       const error = await rejectionOf(boot([SweeperModule.forRoot(options as never)]));
       expect(error).toBeInstanceOf(InvalidModuleOptionsError);

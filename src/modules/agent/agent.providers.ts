@@ -7,10 +7,15 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
-import { FALLBACK_AGENT_CHAT_STORE } from './agent.constants.js';
+import {
+  FALLBACK_AGENT_CHAT_STORE,
+  AGENT_MEMORY,
+  AGENT_OPTIONS,
+  AGENT_QUEUE,
+  AGENT_RUNS,
+} from './agent.constants.js';
 import { providerBacking, resolveAgentMemory } from './agent-memory.resolver.js';
 import { validateAgentOptions } from './agent-options.validation.js';
-import { AGENT_MEMORY, AGENT_OPTIONS, AGENT_QUEUE, AGENT_RUNS } from './agent.constants.js';
 import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
 import type { AgentModuleOptions, AgentRunsBackendOptions } from './agent.options.js';
 import { openAgentQueue } from './queue/agent-queue.factory.js';

@@ -4,9 +4,7 @@ import { withFeatureProviders } from '../connections/feature-module.js';
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
 import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
 import { LongtermMemoryService } from './longterm-memory.service.js';
-import { LONGTERM_OPTIONS } from './longterm.constants.js';
-import { LONGTERM_BACKEND } from './longterm.constants.js';
-import { LONGTERM_MEMORY_STORE } from './longterm.constants.js';
+import { LONGTERM_OPTIONS, LONGTERM_BACKEND, LONGTERM_MEMORY_STORE } from './longterm.constants.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { validateLongtermOptions } from './longterm-options.validation.js';
 

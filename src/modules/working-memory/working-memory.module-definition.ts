@@ -6,12 +6,14 @@ import type { Lease } from '../../common/lease.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
 import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memory.backend.js';
 import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
-import { WORKING_MEMORY_STORE } from './working-memory.constants.js';
+import {
+  WORKING_MEMORY_STORE,
+  WORKING_MEMORY_OPTIONS,
+  WORKING_MEMORY_BACKEND,
+} from './working-memory.constants.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
 import { validateWorkingMemoryOptions } from './working-memory-options.validation.js';
 import { WorkingMemoryService } from './working-memory.service.js';
-import { WORKING_MEMORY_OPTIONS } from './working-memory.constants.js';
-import { WORKING_MEMORY_BACKEND } from './working-memory.constants.js';
 
 export const {
   ConfigurableModuleClass: ConfigurableWorkingMemoryModule,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, symlinkSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeConnectionUrl, sqlTargetKey } from './sql-target.js';
