@@ -13,6 +13,7 @@ export default {
     // The README's examples import the package by name; tests resolve it to the sources.
     '^nest-agent-memory$': '<rootDir>/src/index.ts',
     '^nest-agent-memory/testing$': '<rootDir>/src/testing/index.ts',
+    '^nest-agent-memory/http$': '<rootDir>/src/modules/http/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],

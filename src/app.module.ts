@@ -1,36 +1,88 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, type ConfigType } from '@nestjs/config';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
-import { ConversationsController } from './app/conversations/conversations.controller.js';
+import {
+  AgentMemoryExceptionFilter,
+  AgentModule,
+  ChatMemoryModule,
+  LongtermMemoryModule,
+  SweeperModule,
+  WorkingMemoryModule,
+} from 'nest-agent-memory';
+import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
+import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
+import { ApiKeyGuard } from './app/auth/api-key.guard.js';
+import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
 import { HealthController } from './app/health/health.controller.js';
-import { HttpErrorFilter } from './app/http/http-error.filter.js';
-import { appConfig } from './config/app.config.js';
+import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
+import { AppRedis } from './app/redis/app-redis.provider.js';
+import { AppRedisModule } from './app/redis/app-redis.module.js';
+import { throttlerOptions } from './app/throttling/throttler-options.js';
+import { TenantThrottlerGuard } from './app/throttling/tenant-throttler.guard.js';
+import { agentConfig } from './config/agent.config.js';
 import { chatMemoryConfig } from './config/chat-memory.config.js';
+import { httpConfig } from './config/http.config.js';
+import { llmConfig } from './config/llm.config.js';
 import { loggingConfig } from './config/logging.config.js';
-import { ChatMemoryModule } from 'nest-agent-memory';
+import { longtermConfig } from './config/longterm.config.js';
+import { allConfigNamespaces } from './config/validate-env.js';
+import { workingMemoryConfig } from './config/working-memory.config.js';
 
 /**
  * The example application: the library's modules wired from `src/config` (environment variables,
- * validated at startup), behind the HTTP API.
+ * validated at startup) behind `AgentMemoryHttpModule`, with API-key auth, per-tenant rate limits,
+ * health, OpenAPI docs and structured logs.
  */
 @Module({
   imports: [
-    ConfigModule.forRoot({
-      isGlobal: true,
-      ignoreEnvFile: true,
-      load: [appConfig, loggingConfig, chatMemoryConfig],
-    }),
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: allConfigNamespaces }),
     LoggerModule.forRootAsync({
       inject: [loggingConfig.KEY],
       useFactory: (params: ConfigType<typeof loggingConfig>) => params,
     }),
+    AppRedisModule,
+    ThrottlerModule.forRootAsync({
+      inject: [httpConfig.KEY, AppRedis],
+      useFactory: throttlerOptions,
+    }),
+    TerminusModule,
     ChatMemoryModule.forRootAsync({
       inject: [chatMemoryConfig.KEY],
       useFactory: (options: ConfigType<typeof chatMemoryConfig>) => options,
     }),
+    LongtermMemoryModule.forRootAsync({
+      inject: [longtermConfig.KEY],
+      useFactory: (options: ConfigType<typeof longtermConfig>) => options,
+    }),
+    WorkingMemoryModule.forRootAsync({
+      inject: [workingMemoryConfig.KEY],
+      useFactory: (options: ConfigType<typeof workingMemoryConfig>) => options,
+    }),
+    SweeperModule.forRoot({ driver: 'interval' }),
+    AgentModule.forRootAsync({
+      inject: [agentConfig.KEY, llmConfig.KEY],
+      useFactory: (agent: ConfigType<typeof agentConfig>, llm: ConfigType<typeof llmConfig>) => ({
+        ...agent,
+        llm: llm.options,
+      }),
+    }),
+    AgentMemoryHttpModule.forRoot({
+      tenantResolver: ApiKeyTenantResolver,
+      longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
+    }),
   ],
-  controllers: [HealthController, ConversationsController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+  controllers: [HealthController],
+  providers: [
+    ApiKeyAuthenticator,
+    InFlightRequests,
+    // Auth first, so the throttler counts per tenant.
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: TenantThrottlerGuard },
+    { provide: APP_FILTER, useClass: AgentMemoryExceptionFilter },
+  ],
+  exports: [ApiKeyAuthenticator, InFlightRequests],
 })
 export class AppModule {}

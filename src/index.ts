@@ -275,3 +275,12 @@ export type {
   SweepScheduler,
   SweepTask,
 } from './modules/sweeper/interfaces/sweep-scheduler.interface.js';
+
+// HTTP error mapping for your own controllers (the routes: `nest-agent-memory/http`)
+export {
+  AgentMemoryExceptionFilter,
+  AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS,
+  type AgentMemoryExceptionFilterOptions,
+} from './modules/http/errors/agent-memory-exception.filter.js';
+export { type HttpErrorBody, httpErrorBody } from './modules/http/errors/http-error-body.js';
+export { httpStatusOfError } from './modules/http/errors/http-status-of-error.js';

@@ -1,17 +1,96 @@
 import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
-import { loadAppConfig } from './config/app.config.js';
+import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
+import { setupDocs } from './app/docs/setup-docs.js';
+import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
+import { ConfigValidationError } from './config/config-validation.error.js';
+import { loadAllConfig } from './config/validate-env.js';
 
 /** Starts the example app: `node dist/main.js` (see README for the environment variables). */
 async function bootstrap(): Promise<void> {
-  const { port, host } = loadAppConfig();
-  const app = await NestFactory.create(AppModule, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
-  await app.listen(port, host);
-  app.get(Logger).log(`Agent memory example app listening on http://${host}:${port}`);
+  const config = loadAllConfig();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  // Over the limit → 413 from the Content-Length alone, before the body is read.
+  app.useBodyParser('json', { limit: config.http.bodyLimitBytes });
+  app.use(app.get(InFlightRequests).middleware);
+  const authenticator = app.get(ApiKeyAuthenticator);
+  app.use(['/docs', '/docs-json'], docsAuth(authenticator));
+  setupDocs(app);
+  if (config.llm.echoByDefault)
+    logger.warn(
+      'No LLM configured: the agent answers with the offline echo model. Set OPENAI_BASE_URL / OPENAI_API_KEY (or LLM_PROVIDER) for a real one.',
+    );
+  if (!authenticator.enabled)
+    logger.warn('API_KEYS is not set: the API is open to anyone who can reach it.');
+  await app.listen(config.app.port, config.app.host);
+  logger.log(`Agent memory example app listening on http://${config.app.host}:${config.app.port}`);
+  handleShutdown(app, config.http.shutdownTimeoutMs);
 }
 
-await bootstrap();
+/** Bearer auth for the docs, which Express serves outside Nest's guards. */
+function docsAuth(authenticator: ApiKeyAuthenticator) {
+  return (
+    request: Parameters<ApiKeyAuthenticator['authenticate']>[0],
+    response: { status(code: number): { json(body: unknown): void } },
+    next: () => void,
+  ): void => {
+    try {
+      authenticator.authenticate(request);
+      next();
+    } catch {
+      response
+        .status(401)
+        .json({ statusCode: 401, error: 'Unauthorized', message: 'Invalid API key' });
+    }
+  };
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests (turns) finish within
+ * `SHUTDOWN_TIMEOUT_MS`, then close queues and connections and exit. A second signal, or the bound
+ * passing, exits at once (code 1).
+ */
+function handleShutdown(app: NestExpressApplication, timeoutMs: number): void {
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    const logger = app.get(Logger);
+    if (stopping) {
+      logger.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.log(`${signal}: finishing in-flight requests (up to ${timeoutMs} ms)`);
+    const force = setTimeout(() => {
+      logger.error('Shutdown bound passed: exiting');
+      process.exit(1);
+    }, timeoutMs + 5_000);
+    force.unref();
+    const server = app.getHttpServer() as import('node:http').Server;
+    server.close();
+    server.closeIdleConnections?.();
+    const drained = await app.get(InFlightRequests).drained(timeoutMs);
+    if (!drained) logger.warn('Some requests were still running at the shutdown bound');
+    await app.close();
+    process.exit(drained ? 0 : 1);
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}
+
+try {
+  await bootstrap();
+} catch (error) {
+  if (error instanceof ConfigValidationError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,9 +1,10 @@
 import { registerAs } from '@nestjs/config';
 import type { ChatMemoryModuleOptions, UriBackendOptions } from 'nest-agent-memory';
+import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
+import { readRedisUrl } from './redis-url.js';
 
 /** The chat store options the app builds: always the `backend` form. */
 type BackendOptions = Exclude<ChatMemoryModuleOptions, UriBackendOptions>;
-import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
 
 /** The chat memory backends the example app can be configured with. */
 export const APP_CHAT_BACKENDS = ['memory', 'sqlite', 'postgres', 'mysql', 'redis'] as const;
@@ -39,11 +40,7 @@ export function loadChatMemoryConfig(env: Env = process.env): BackendOptions {
       return { backend, url, migrationsRun };
     }
     case 'redis': {
-      const url = required(
-        readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
-        'REDIS_URL',
-        'when CHAT_MEMORY_BACKEND=redis',
-      );
+      const url = required(readRedisUrl(env), 'REDIS_URL', 'when CHAT_MEMORY_BACKEND=redis');
       return { backend, url };
     }
   }

@@ -31,11 +31,44 @@ export function readInteger(
   min: number,
   max: number,
 ): number {
+  return readOptionalInteger(env, name, min, max) ?? fallback;
+}
+
+/** An integer within bounds, or `undefined` when the variable is unset. */
+export function readOptionalInteger(
+  env: Env,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
   const raw = readString(env, name);
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!/^-?\d+$/.test(raw) || value < min || value > max) {
     throw new ConfigValidationError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, kb: 1024, mb: 1024 * 1024 };
+
+/** A size in bytes: a byte count or `<n>kb` / `<n>mb` (1,024-based, as `bytes` reads them). */
+export function readByteSize(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = readString(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\s*(kb|mb)?$/i.exec(raw);
+  const value = match ? Number(match[1]) * BYTE_UNITS[(match[2] ?? '').toLowerCase()]! : NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigValidationError(
+      name,
+      `must be a size from ${min} to ${max} bytes, as a byte count or <n>kb / <n>mb, got "${raw}"`,
+    );
   }
   return value;
 }

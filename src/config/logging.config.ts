@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { registerAs } from '@nestjs/config';
 import type { Params } from 'nestjs-pino';
 import { type Env, readBoolean, readChoice } from './env.js';
@@ -23,6 +24,15 @@ export function loadLoggingConfig(env: Env = process.env): Params {
       level: readChoice(env, 'LOG_LEVEL', LEVELS, 'info'),
       autoLogging: readBoolean(env, 'LOG_HTTP', false),
       redact: { paths: [...REDACTED_HEADERS], censor: '[redacted]' },
+      // Each request's id: the caller's `X-Request-Id` when it sends a sane one, else a new UUID;
+      // echoed in the response and on every log line of the request.
+      genReqId: (request, response) => {
+        const given = request.headers['x-request-id'];
+        const id =
+          typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+        response.setHeader('X-Request-Id', id);
+        return id;
+      },
     },
   };
 }

@@ -27,12 +27,15 @@ function exportedNames(): string[] {
  * decision made here, in review — not a side effect of an `export` somewhere.
  */
 const PUBLIC_API = [
+  'AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS',
   'AddMessagesOptions',
   'AddMessagesResult',
   'AgentEventBase',
   'AgentEvents',
   'AgentKernelHasMemoryFilterError',
   'AgentMemoryError',
+  'AgentMemoryExceptionFilter',
+  'AgentMemoryExceptionFilterOptions',
   'AgentMemoryHealthService',
   'AgentMemoryOption',
   'AgentModule',
@@ -74,6 +77,7 @@ const PUBLIC_API = [
   'EchoLlmOptions',
   'EchoScriptStep',
   'FlushResult',
+  'HttpErrorBody',
   'HttpLlmOptions',
   'InMemoryChatMemoryStore',
   'InMemoryLongtermStore',
@@ -217,6 +221,8 @@ const PUBLIC_API = [
   'getKernelChatRequest',
   'getKernelToolRequest',
   'getMemoryProviderToken',
+  'httpErrorBody',
+  'httpStatusOfError',
   'memoryFilter',
   'replaceKernelRequest',
   'safeWindow',

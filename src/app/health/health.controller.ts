@@ -1,26 +1,69 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
-import type { Response } from 'express';
-import { AgentMemoryHealthService, type ConnectionHealth } from 'nest-agent-memory';
+import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  HealthCheck,
+  type HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
+import { AgentMemoryHealthService } from 'nest-agent-memory';
+import { Public } from '../auth/public.decorator.js';
+import { AppRedis } from '../redis/app-redis.provider.js';
 
-/** `GET /health` body. */
-export interface HealthReport {
-  status: 'ok' | 'error';
-  checks: ConnectionHealth[];
-}
-
-/** Liveness and readiness of every backend the app has connected to (no auth). */
+/**
+ * `GET /health` (no auth): one indicator per backend the app connected to, named by kind only
+ * (`sqlite`, `postgres`, `mysql`, `redis`, and `queue` when runs are queued on Redis) — no host,
+ * path or credential, since anyone may call it. 200 when all are up, 503 otherwise.
+ */
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(AgentMemoryHealthService) private readonly health: AgentMemoryHealthService,
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly connections: AgentMemoryHealthService,
+    private readonly redis: AppRedis,
   ) {}
 
-  /** 200 when every connection answers, 503 otherwise. */
   @Get()
-  async check(@Res({ passthrough: true }) response: Response): Promise<HealthReport> {
-    const checks = await this.health.check();
-    const healthy = checks.every((check) => check.healthy);
-    response.status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE);
-    return { status: healthy ? 'ok' : 'error', checks };
+  @Public()
+  @HealthCheck()
+  @ApiOperation({ summary: 'Liveness and readiness of every configured backend' })
+  async check(
+    @Res({ passthrough: true }) response: { status(code: number): unknown },
+  ): Promise<HealthCheckResult> {
+    try {
+      return await this.runChecks();
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // Terminus reports a failed check as a 503 whose body is the full report: keep it.
+      response.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return error.getResponse() as HealthCheckResult;
+    }
+  }
+
+  private async runChecks(): Promise<HealthCheckResult> {
+    const checks = await this.connections.check();
+    return this.health.check([
+      ...checks.map((check) => async () => {
+        const indicator = this.indicators.check(check.name);
+        return check.healthy
+          ? indicator.up({ latencyMs: check.latencyMs })
+          : indicator.down({ latencyMs: check.latencyMs });
+      }),
+      ...(this.redis.client ? [() => this.queue(this.redis.client!)] : []),
+    ]);
+  }
+
+  private async queue(client: NonNullable<AppRedis['client']>): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check('queue');
+    const started = performance.now();
+    try {
+      await client.ping();
+      return indicator.up({ latencyMs: Math.round(performance.now() - started) });
+    } catch {
+      return indicator.down();
+    }
   }
 }

@@ -14,11 +14,18 @@ import type {
 import { scheduleSweep } from '../sweeper/schedule-sweep.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import type { Lease } from '../../common/lease.js';
-import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
+import {
+  type BackendSnapshot,
+  entryBytes,
+  type WorkingMemoryBackend,
+} from './backends/working-memory-backend.interface.js';
+import { assertConversationId } from '../../common/messages/message-validation.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import type {
   WorkingMemoryHandle,
   WorkingMemoryHandleOptions,
+  WorkingMemorySnapshot,
+  WorkingMemoryValue,
 } from './interfaces/working-memory.interface.js';
 import { DefaultWorkingMemoryHandle, type HandleSettings } from './working-memory.handle.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
@@ -65,6 +72,17 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
     return new DefaultWorkingMemoryHandle(conversationId, this.settings, options.summaries);
   }
 
+  /**
+   * The whole memory of a conversation, entries from least to most recently used, without counting
+   * as a use (an inspector's read does not reorder the LRU or keep the memory alive); `undefined`
+   * when it has none.
+   */
+  async inspect(conversationId: string): Promise<WorkingMemorySnapshot | undefined> {
+    assertConversationId(conversationId);
+    const snapshot = await this.settings.backend.snapshot(conversationId);
+    return snapshot && parsedSnapshot(conversationId, snapshot);
+  }
+
   /** Reclaims memories idle past the TTL now (the sweeper's pass); returns how many were deleted. */
   async sweep(
     batchSize = (this.options.sweep && this.options.sweep.batchSize) || DEFAULT_IDLE_SWEEP_BATCH,
@@ -76,15 +94,7 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
       const snapshot = await backend.snapshot(conversationId);
       if (!snapshot) continue;
       try {
-        await this.options.onExpire?.({
-          conversationId,
-          entries: snapshot.entries.map(([key, json]) => ({
-            key,
-            value: JSON.parse(json) as unknown,
-          })),
-          sizeBytes: snapshot.sizeBytes,
-          lastUsedAt: snapshot.lastUsedAt,
-        });
+        await this.options.onExpire?.(parsedSnapshot(conversationId, snapshot));
       } catch (error) {
         this.logger.warn(
           `On-expire hook failed for ${conversationId}; its working memory is kept: ${String(error)}`,
@@ -109,4 +119,17 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
     await this.sweeping?.stop();
     await this.opened.release();
   }
+}
+
+function parsedSnapshot(conversationId: string, snapshot: BackendSnapshot): WorkingMemorySnapshot {
+  return {
+    conversationId,
+    entries: snapshot.entries.map(([key, json]) => ({
+      key,
+      value: JSON.parse(json) as WorkingMemoryValue,
+      sizeBytes: entryBytes(key, json),
+    })),
+    sizeBytes: snapshot.sizeBytes,
+    lastUsedAt: snapshot.lastUsedAt,
+  };
 }

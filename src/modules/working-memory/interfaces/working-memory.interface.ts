@@ -42,11 +42,14 @@ export interface WorkingMemoryLimits {
   softCapBytes: number;
 }
 
-/** A snapshot of one memory, for the on-expire hook. */
+/** A snapshot of one memory, for the on-expire hook and `WorkingMemoryService.inspect`. */
 export interface WorkingMemorySnapshot {
   conversationId: string;
-  /** Every entry, parsed, keys from least to most recently used. */
-  entries: Array<{ key: string; value: WorkingMemoryValue }>;
+  /**
+   * Every entry, parsed, keys from least to most recently used; `sizeBytes` is what the entry
+   * counts against the cap (its key's and its JSON value's UTF-8 bytes).
+   */
+  entries: Array<{ key: string; value: WorkingMemoryValue; sizeBytes: number }>;
   sizeBytes: number;
   /** When it was last used (epoch ms). */
   lastUsedAt: number;

@@ -1,0 +1,51 @@
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { authConfig } from '../../config/auth.config.js';
+
+/** Where the authenticated tenant is kept on the request. */
+export const REQUEST_TENANT = 'agentMemoryTenant';
+
+/** A request as authentication reads and marks it. */
+export interface AuthenticatedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  [REQUEST_TENANT]?: string;
+}
+
+/**
+ * Checks `Authorization: Bearer <key>` against `API_KEYS` and names the key's tenant. Keys are
+ * compared as SHA-256 digests with `timingSafeEqual`, every key every time, so neither a key's
+ * length nor its position leaks through timing. Without `API_KEYS` the API is open.
+ */
+@Injectable()
+export class ApiKeyAuthenticator {
+  private readonly keys: Array<{ tenant: string; digest: Buffer }>;
+
+  constructor(@Inject(authConfig.KEY) config: ConfigType<typeof authConfig>) {
+    this.keys = config.apiKeys.map(({ tenant, key }) => ({ tenant, digest: digest(key) }));
+  }
+
+  /** Whether requests need a key. */
+  get enabled(): boolean {
+    return this.keys.length > 0;
+  }
+
+  /** The request's tenant (also kept on the request), or 401; `undefined` when the API is open. */
+  authenticate(request: AuthenticatedRequest): string | undefined {
+    if (!this.enabled) return undefined;
+    const header = request.headers['authorization'];
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match)
+      throw new UnauthorizedException('Missing bearer token (Authorization: Bearer <key>)');
+    const given = digest(match[1]!);
+    let tenant: string | undefined;
+    for (const key of this.keys) if (timingSafeEqual(key.digest, given)) tenant ??= key.tenant;
+    if (tenant === undefined) throw new UnauthorizedException('Invalid API key');
+    request[REQUEST_TENANT] = tenant;
+    return tenant;
+  }
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadAgentConfig } from './agent.config.js';
+import { errorOf, variableAtFault } from './config-error.testing.js';
+
+describe('agent configuration', () => {
+  it('defaults to the shared store, 10 tool iterations, reject, inline queue of 5 attempts', () => {
+    expect(loadAgentConfig({})).toEqual({
+      memory: 'default',
+      maxToolIterations: 10,
+      conflictPolicy: 'reject',
+      queue: { driver: 'inline', attempts: 5 },
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadAgentConfig({
+        AGENT_SYSTEM_PROMPT: 'You are terse.',
+        AGENT_MEMORY_WINDOW: '40',
+        AGENT_MAX_TOOL_ITERATIONS: '0',
+        AGENT_CONFLICT_POLICY: 'retry',
+        AGENT_RUN_ATTEMPTS: '3',
+        AGENT_QUEUE: 'inline',
+        REDIS_URL: 'redis://cache:6379',
+      }),
+    ).toEqual({
+      systemPrompt: 'You are terse.',
+      memory: { window: 40 },
+      maxToolIterations: 0,
+      conflictPolicy: 'retry',
+      queue: { driver: 'inline', attempts: 3 },
+    });
+  });
+
+  it('uses Bull when REDIS_URL is set, with the queue settings', () => {
+    expect(loadAgentConfig({ REDIS_URL: 'redis://cache:6379' }).queue).toEqual({
+      driver: 'bull',
+      redisUrl: 'redis://cache:6379',
+      attempts: 5,
+    });
+    expect(
+      loadAgentConfig({
+        REDIS_URL: 'rediss://cache:6380',
+        AGENT_QUEUE: 'bull',
+        QUEUE_PREFIX: '{agent}',
+        QUEUE_LOCK_DURATION_MS: '15000',
+        QUEUE_STALLED_INTERVAL_MS: '5000',
+      }).queue,
+    ).toEqual({
+      driver: 'bull',
+      redisUrl: 'rediss://cache:6380',
+      attempts: 5,
+      prefix: '{agent}',
+      lockDurationMs: 15_000,
+      stalledIntervalMs: 5_000,
+    });
+  });
+
+  it('names the variable at fault', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ AGENT_MEMORY_WINDOW: '0' }, 'AGENT_MEMORY_WINDOW'],
+      [{ AGENT_MEMORY_WINDOW: 'all' }, 'AGENT_MEMORY_WINDOW'],
+      [{ AGENT_MAX_TOOL_ITERATIONS: '-1' }, 'AGENT_MAX_TOOL_ITERATIONS'],
+      [{ AGENT_CONFLICT_POLICY: 'merge' }, 'AGENT_CONFLICT_POLICY'],
+      [{ AGENT_RUN_ATTEMPTS: '0' }, 'AGENT_RUN_ATTEMPTS'],
+      [{ AGENT_QUEUE: 'sqs' }, 'AGENT_QUEUE'],
+      [{ AGENT_QUEUE: 'bull' }, 'AGENT_QUEUE'],
+      [{ REDIS_URL: 'redis://h', QUEUE_LOCK_DURATION_MS: '0' }, 'QUEUE_LOCK_DURATION_MS'],
+      [{ REDIS_URL: 'redis://h', QUEUE_STALLED_INTERVAL_MS: '1s' }, 'QUEUE_STALLED_INTERVAL_MS'],
+      [{ REDIS_URL: 'postgres://h' }, 'REDIS_URL'],
+    ];
+    for (const [env, variable] of cases)
+      expect(variableAtFault(() => loadAgentConfig(env))).toBe(variable);
+  });
+
+  it('never prints the Redis password', () => {
+    const error = errorOf(() => loadAgentConfig({ REDIS_URL: 'redis://:secret@h:port' }));
+    expect(error.message).not.toContain('secret');
+  });
+});

@@ -1,0 +1,86 @@
+import { registerAs } from '@nestjs/config';
+import type { AgentQueueOptions, ConflictPolicy } from 'nest-agent-memory';
+import { ConfigValidationError } from './config-validation.error.js';
+import { type Env, readChoice, readInteger, readOptionalInteger, readString } from './env.js';
+import { readRedisUrl } from './redis-url.js';
+
+/** The queue drivers the example app can be configured with. */
+export const AGENT_QUEUE_DRIVERS = ['inline', 'bull'] as const;
+
+const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['reject', 'retry'];
+
+/** Longest accepted queue lock or stalled-job interval: one day. */
+const MAX_QUEUE_INTERVAL_MS = 86_400_000;
+
+/**
+ * The agent's settings from the environment, to merge into `AgentModule.forRoot` options (the app
+ * adds `llm` and `tools`).
+ */
+export interface AgentConfig {
+  /** `AGENT_SYSTEM_PROMPT`, if set. */
+  systemPrompt?: string;
+  /** The shared chat store: whole history, or the newest `AGENT_MEMORY_WINDOW` messages. */
+  memory: 'default' | { window: number };
+  /** `AGENT_MAX_TOOL_ITERATIONS` (10). */
+  maxToolIterations: number;
+  /** `AGENT_CONFLICT_POLICY` (`reject`). */
+  conflictPolicy: ConflictPolicy;
+  /** `AGENT_QUEUE` and its settings. */
+  queue: AgentQueueOptions;
+}
+
+/**
+ * Reads `AGENT_SYSTEM_PROMPT`, `AGENT_MEMORY_WINDOW` (none), `AGENT_MAX_TOOL_ITERATIONS` (10),
+ * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_QUEUE` (`bull` when
+ * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
+ * `QUEUE_STALLED_INTERVAL_MS`.
+ */
+export function loadAgentConfig(env: Env = process.env): AgentConfig {
+  const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
+  const window = readOptionalInteger(env, 'AGENT_MEMORY_WINDOW', 1, 1_000_000);
+  return {
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
+    memory: window === undefined ? 'default' : { window },
+    maxToolIterations: readInteger(env, 'AGENT_MAX_TOOL_ITERATIONS', 10, 0, 1_000),
+    conflictPolicy: readChoice(env, 'AGENT_CONFLICT_POLICY', CONFLICT_POLICIES, 'reject'),
+    queue: loadQueue(env),
+  };
+}
+
+function loadQueue(env: Env): AgentQueueOptions {
+  const redisUrl = readRedisUrl(env);
+  const driver = readChoice(
+    env,
+    'AGENT_QUEUE',
+    AGENT_QUEUE_DRIVERS,
+    redisUrl === undefined ? 'inline' : 'bull',
+  );
+  const attempts = readInteger(env, 'AGENT_RUN_ATTEMPTS', 5, 1, 100);
+  if (driver === 'inline') return { driver, attempts };
+  if (redisUrl === undefined)
+    throw new ConfigValidationError('AGENT_QUEUE', 'bull needs REDIS_URL, which is unset');
+  const prefix = readString(env, 'QUEUE_PREFIX');
+  const lockDurationMs = readOptionalInteger(
+    env,
+    'QUEUE_LOCK_DURATION_MS',
+    1,
+    MAX_QUEUE_INTERVAL_MS,
+  );
+  const stalledIntervalMs = readOptionalInteger(
+    env,
+    'QUEUE_STALLED_INTERVAL_MS',
+    1,
+    MAX_QUEUE_INTERVAL_MS,
+  );
+  return {
+    driver,
+    redisUrl,
+    attempts,
+    ...(prefix === undefined ? {} : { prefix }),
+    ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
+    ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
+  };
+}
+
+/** The `agent` config namespace. */
+export const agentConfig = registerAs('agent', () => loadAgentConfig());

@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadAuthConfig } from './auth.config.js';
+import { errorOf } from './config-error.testing.js';
+
+describe('auth configuration', () => {
+  it('has no keys by default', () => {
+    expect(loadAuthConfig({})).toEqual({ apiKeys: [] });
+    expect(loadAuthConfig({ API_KEYS: '  ' })).toEqual({ apiKeys: [] });
+  });
+
+  it('reads tenant:key pairs, several keys per tenant', () => {
+    expect(
+      loadAuthConfig({ API_KEYS: 'tenant-A:key1, tenant_b.2:k:with:colons,tenant-A:key2' }),
+    ).toEqual({
+      apiKeys: [
+        { tenant: 'tenant-A', key: 'key1' },
+        { tenant: 'tenant_b.2', key: 'k:with:colons' },
+        { tenant: 'tenant-A', key: 'key2' },
+      ],
+    });
+    expect(loadAuthConfig({ API_KEYS: `${'t'.repeat(50)}:k` }).apiKeys).toHaveLength(1);
+  });
+
+  it('refuses malformed entries and repeated keys, naming API_KEYS and never a key', () => {
+    const cases: Array<[string, string]> = [
+      ['a:supersecret1,', 'entry 2 is empty'],
+      ['supersecret1', 'entry 1 is not tenant:key'],
+      [':supersecret1', 'entry 1: the tenant id'],
+      ['bad tenant:supersecret1', 'entry 1: the tenant id'],
+      [`${'t'.repeat(51)}:supersecret1`, 'entry 1: the tenant id'],
+      ['ténant:supersecret1', 'entry 1: the tenant id'],
+      ['a:', 'entry 1: the key is empty'],
+      ['a:super secret1', 'entry 1: the key holds whitespace'],
+      ['a:supersecret1,b:x,c:supersecret1', 'entry 3 repeats the key of entry 1'],
+    ];
+    for (const [value, problem] of cases) {
+      const error = errorOf(() => loadAuthConfig({ API_KEYS: value }));
+      expect(error.variable).toBe('API_KEYS');
+      expect(error.problem).toContain(problem);
+      expect(error.message).not.toContain('secret');
+    }
+  });
+});

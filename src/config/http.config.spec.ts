@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import { variableAtFault } from './config-error.testing.js';
+import { loadHttpConfig } from './http.config.js';
+
+describe('HTTP configuration', () => {
+  it('defaults to 1 MiB bodies, 10 s shutdown, 120 requests a minute', () => {
+    expect(loadHttpConfig({})).toEqual({
+      bodyLimitBytes: 1_048_576,
+      shutdownTimeoutMs: 10_000,
+      rateLimit: { ttlMs: 60_000, limit: 120 },
+    });
+  });
+
+  it('reads body limits as bytes, kb or mb', () => {
+    const limit = (value: string): number =>
+      loadHttpConfig({ HTTP_BODY_LIMIT: value }).bodyLimitBytes;
+    expect(limit('2048')).toBe(2048);
+    expect(limit('100kb')).toBe(102_400);
+    expect(limit('2MB')).toBe(2_097_152);
+    expect(limit('5 mb')).toBe(5_242_880);
+  });
+
+  it('reads the shutdown timeout and the rate limit, 0 turning it off', () => {
+    expect(
+      loadHttpConfig({
+        SHUTDOWN_TIMEOUT_MS: '0',
+        RATE_LIMIT_TTL_MS: '1000',
+        RATE_LIMIT_MAX: '5',
+      }),
+    ).toEqual({
+      bodyLimitBytes: 1_048_576,
+      shutdownTimeoutMs: 0,
+      rateLimit: { ttlMs: 1000, limit: 5 },
+    });
+    expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBe(false);
+  });
+
+  it('names the variable at fault', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ HTTP_BODY_LIMIT: '1gb' }, 'HTTP_BODY_LIMIT'],
+      [{ HTTP_BODY_LIMIT: '1.5mb' }, 'HTTP_BODY_LIMIT'],
+      [{ HTTP_BODY_LIMIT: '0' }, 'HTTP_BODY_LIMIT'],
+      [{ HTTP_BODY_LIMIT: '-1kb' }, 'HTTP_BODY_LIMIT'],
+      [{ HTTP_BODY_LIMIT: '2048mb' }, 'HTTP_BODY_LIMIT'],
+      [{ SHUTDOWN_TIMEOUT_MS: '-5' }, 'SHUTDOWN_TIMEOUT_MS'],
+      [{ SHUTDOWN_TIMEOUT_MS: '10s' }, 'SHUTDOWN_TIMEOUT_MS'],
+      [{ RATE_LIMIT_TTL_MS: '0' }, 'RATE_LIMIT_TTL_MS'],
+      [{ RATE_LIMIT_MAX: '-1' }, 'RATE_LIMIT_MAX'],
+      [{ RATE_LIMIT_MAX: 'lots' }, 'RATE_LIMIT_MAX'],
+    ];
+    for (const [env, variable] of cases)
+      expect(variableAtFault(() => loadHttpConfig(env))).toBe(variable);
+  });
+});

@@ -1,0 +1,40 @@
+import { registerAs } from '@nestjs/config';
+import { type Env, readByteSize, readInteger } from './env.js';
+
+/** `HTTP_BODY_LIMIT`'s default: 1 MiB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Requests a tenant may make per window. */
+export interface RateLimitConfig {
+  /** `RATE_LIMIT_TTL_MS` (60000): the window. */
+  ttlMs: number;
+  /** `RATE_LIMIT_MAX` (120): requests per window per tenant. */
+  limit: number;
+}
+
+/** How the example app serves HTTP: request size, rate limit and shutdown. */
+export interface HttpConfig {
+  /** `HTTP_BODY_LIMIT` (`1mb`), in bytes: the largest request body accepted. */
+  bodyLimitBytes: number;
+  /** `SHUTDOWN_TIMEOUT_MS` (10000): how long in-flight work may take to finish at shutdown. */
+  shutdownTimeoutMs: number;
+  /** The per-tenant rate limit, or `false` when `RATE_LIMIT_MAX=0` turns it off. */
+  rateLimit: RateLimitConfig | false;
+}
+
+/**
+ * Reads `HTTP_BODY_LIMIT` (`1mb`; a byte count or `<n>kb` / `<n>mb`), `SHUTDOWN_TIMEOUT_MS`
+ * (10000), `RATE_LIMIT_TTL_MS` (60000) and `RATE_LIMIT_MAX` (120; 0 turns the limit off).
+ */
+export function loadHttpConfig(env: Env = process.env): HttpConfig {
+  const ttlMs = readInteger(env, 'RATE_LIMIT_TTL_MS', 60_000, 1, 86_400_000);
+  const limit = readInteger(env, 'RATE_LIMIT_MAX', 120, 0, 1_000_000);
+  return {
+    bodyLimitBytes: readByteSize(env, 'HTTP_BODY_LIMIT', DEFAULT_BODY_LIMIT_BYTES, 1, 1024 ** 3),
+    shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    rateLimit: limit === 0 ? false : { ttlMs, limit },
+  };
+}
+
+/** The `http` config namespace. */
+export const httpConfig = registerAs('http', () => loadHttpConfig());

@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { errorOf, variableAtFault } from './config-error.testing.js';
+import { loadLongtermConfig } from './longterm.config.js';
+
+describe('long-term memory configuration', () => {
+  it('defaults to the chat store SQLite file with migrations on', () => {
+    expect(loadLongtermConfig({})).toEqual({
+      uri: 'sqlite:./data/agent-memory.sqlite',
+      migrationsRun: true,
+    });
+    expect(loadLongtermConfig({ SQLITE_PATH: '/var/app.db', DB_MIGRATIONS_RUN: 'false' })).toEqual({
+      uri: 'sqlite:/var/app.db',
+      migrationsRun: false,
+    });
+  });
+
+  it('turns the tier off with "off"', () => {
+    expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: 'off' })).toEqual({});
+    expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: ' OFF ' })).toEqual({});
+  });
+
+  it('accepts every store URI form, migrations only for SQL', () => {
+    const sql = [
+      'sqlite:./lt.sqlite',
+      'sqlite::memory:',
+      'sqlite:///abs/lt.sqlite',
+      'postgres://u:p@db:5432/app',
+      'postgresql://db/app',
+      'mysql://u@db/app',
+      'mariadb://db/app',
+      'POSTGRES://db/app',
+    ];
+    for (const uri of sql)
+      expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({
+        uri,
+        migrationsRun: true,
+      });
+    for (const uri of ['memory://', 'redis://:p@cache:6379', 'rediss://cache'])
+      expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({ uri });
+  });
+
+  it('names LONGTERM_MEMORY_URI for an invalid value', () => {
+    for (const uri of [
+      'mongodb://db/app',
+      'sqlite:',
+      'sqlite://',
+      'memory://host',
+      'postgres:///app',
+      './relative.sqlite',
+      'http://example.com',
+    ])
+      expect(variableAtFault(() => loadLongtermConfig({ LONGTERM_MEMORY_URI: uri }))).toBe(
+        'LONGTERM_MEMORY_URI',
+      );
+    expect(variableAtFault(() => loadLongtermConfig({ DB_MIGRATIONS_RUN: 'maybe' }))).toBe(
+      'DB_MIGRATIONS_RUN',
+    );
+  });
+
+  it('never prints a password', () => {
+    for (const uri of ['postgres://u:secret@:5432/app', 'mysql://u:secret@h:bad/app'])
+      expect(errorOf(() => loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).message).not.toContain(
+        'secret',
+      );
+  });
+});

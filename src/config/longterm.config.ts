@@ -1,0 +1,63 @@
+import { registerAs } from '@nestjs/config';
+import type { LongtermMemoryModuleOptions } from 'nest-agent-memory';
+import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
+import { ConfigValidationError } from './config-validation.error.js';
+import { type Env, readBoolean, readString } from './env.js';
+
+const VARIABLE = 'LONGTERM_MEMORY_URI';
+
+/** The accepted values of `LONGTERM_MEMORY_URI`, as its errors list them. */
+export const LONGTERM_URI_FORMS =
+  'off, memory://, sqlite:<path>, postgres://…, postgresql://…, mysql://…, mariadb://…, redis://… or rediss://…';
+
+/** Where a long-term URI points: its kind decides whether migrations apply. */
+type UriKind = 'memory' | 'sql' | 'redis';
+
+const SERVER_SCHEMES: Record<string, UriKind | undefined> = {
+  'postgres:': 'sql',
+  'postgresql:': 'sql',
+  'mysql:': 'sql',
+  'mariadb:': 'sql',
+  'redis:': 'redis',
+  'rediss:': 'redis',
+};
+
+/**
+ * Builds `LongtermMemoryModule` options from `LONGTERM_MEMORY_URI` (default `sqlite:` +
+ * `SQLITE_PATH`, the chat store's file; `off` turns the tier off: no `uri`) and, for SQL stores,
+ * `DB_MIGRATIONS_RUN` (`true`).
+ */
+export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModuleOptions {
+  const raw = readString(env, VARIABLE);
+  if (raw?.toLowerCase() === 'off') return {};
+  const uri = raw ?? `sqlite:${readString(env, 'SQLITE_PATH') ?? DEFAULT_SQLITE_PATH}`;
+  return kindOfUri(uri) === 'sql'
+    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true) }
+    : { uri };
+}
+
+/** Checks a store URI as the module reads it; errors never show it (it may hold a password). */
+function kindOfUri(uri: string): UriKind {
+  const fail = (problem: string): never => {
+    throw new ConfigValidationError(VARIABLE, `${problem}; accepted: ${LONGTERM_URI_FORMS}`);
+  };
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase();
+  if (scheme === undefined) return fail('has no scheme');
+  const rest = uri.slice(scheme.length + 1);
+  if (scheme === 'memory')
+    return rest === '//' ? 'memory' : fail('memory:// takes no host or path');
+  if (scheme === 'sqlite')
+    return rest === '' || rest === '//' ? fail('sqlite: needs a path') : 'sql';
+  const kind = SERVER_SCHEMES[`${scheme}:`] ?? fail(`unknown scheme "${scheme}:"`);
+  let host: string;
+  try {
+    host = new URL(uri).hostname;
+  } catch {
+    return fail('the value given is not a URL');
+  }
+  if (!host) fail(`has no host: write ${scheme}://[user[:password]@]host[:port]/…`);
+  return kind;
+}
+
+/** The `longterm` config namespace. */
+export const longtermConfig = registerAs('longterm', () => loadLongtermConfig());

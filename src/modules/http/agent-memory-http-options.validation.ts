@@ -1,0 +1,23 @@
+import { OptionChecker } from '../../common/options/option-checker.js';
+import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
+
+const KEYS = ['tenantResolver', 'longtermDisabledHint'];
+
+/**
+ * Checks `AgentMemoryHttpModule` options at bootstrap and returns them typed, or throws
+ * `InvalidModuleOptionsError` naming the option at fault.
+ */
+export function validateAgentMemoryHttpOptions(value: unknown = {}): AgentMemoryHttpModuleOptions {
+  const check = new OptionChecker('AgentMemoryHttpModule');
+  const options = check.object(value);
+  check.keys(options, KEYS);
+  check.string('longtermDisabledHint', options['longtermDisabledHint']);
+  const resolver = options['tenantResolver'];
+  if (
+    resolver !== undefined &&
+    typeof resolver !== 'function' &&
+    typeof (resolver as { resolve?: unknown })?.resolve !== 'function'
+  )
+    check.fail('tenantResolver', 'must be a TenantResolver (an object with resolve) or its class');
+  return options as AgentMemoryHttpModuleOptions;
+}

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { AgentMemoryHttpServices } from './agent-memory-http.services.js';
+import { ConfigurableAgentMemoryHttpModule } from './agent-memory-http.module-definition.js';
+import { ConversationsController } from './controllers/conversations.controller.js';
+import { MemoriesController } from './controllers/memories.controller.js';
+import { RunsController } from './controllers/runs.controller.js';
+import { TurnsController } from './controllers/turns.controller.js';
+import { WorkingMemoryController } from './controllers/working-memory.controller.js';
+import { AgentMemoryExceptionFilter } from './errors/agent-memory-exception.filter.js';
+import { TenantScopeInterceptor } from './tenancy/tenant-scope.interceptor.js';
+import { TurnsService } from './turns/turns.service.js';
+
+/**
+ * The HTTP API over the app's configured agent and memory modules, opt-in:
+ * `AgentMemoryHttpModule.forRoot({ path?, tenantResolver?, tools? })`. It brings no auth of its own
+ * (the app's guards apply), scopes every id to the request's tenant (`TenantResolver`), validates
+ * every body and query, and maps errors to `{ statusCode, error, message }`.
+ */
+@Module({
+  controllers: [
+    TurnsController,
+    RunsController,
+    ConversationsController,
+    MemoriesController,
+    WorkingMemoryController,
+  ],
+  providers: [
+    AgentMemoryHttpServices,
+    AgentMemoryExceptionFilter,
+    TenantScopeInterceptor,
+    TurnsService,
+  ],
+  exports: [AgentMemoryExceptionFilter],
+})
+export class AgentMemoryHttpModule extends ConfigurableAgentMemoryHttpModule {}

@@ -1,0 +1,76 @@
+import {
+  Injectable,
+  type OnModuleInit,
+  ServiceUnavailableException,
+  type Type,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { AgentService } from '../agent/agent.service.js';
+import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
+import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
+import { LongtermMemoryDisabledError } from '../longterm/errors/longterm.errors.js';
+import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
+
+/**
+ * The services the routes use, found in whatever modules the app configured (`AgentModule`,
+ * `ChatMemoryModule`, `LongtermMemoryModule`, `WorkingMemoryModule`), wherever they were imported.
+ * A route whose module the app left out answers 503 naming it.
+ */
+@Injectable()
+export class AgentMemoryHttpServices implements OnModuleInit {
+  private agentService?: AgentService;
+  private chatStore?: ChatMemoryStore;
+  private longtermService?: LongtermMemoryService;
+  private workingMemoryService?: WorkingMemoryService;
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  onModuleInit(): void {
+    this.agentService = this.find(AgentService);
+    this.chatStore = this.find<ChatMemoryStore>(CHAT_MEMORY_STORE);
+    this.longtermService = this.find(LongtermMemoryService);
+    this.workingMemoryService = this.find(WorkingMemoryService);
+  }
+
+  get agent(): AgentService {
+    return required(this.agentService, 'AgentModule');
+  }
+
+  /** The app's default chat store: the history turns are committed to and read from. */
+  get chat(): ChatMemoryStore {
+    return required(this.chatStore, 'ChatMemoryModule');
+  }
+
+  /** The long-term tier; off (absent or without a URI) → `LongtermMemoryDisabledError` (503). */
+  get longterm(): LongtermMemoryService {
+    const service = this.longtermService;
+    if (!service?.enabled) throw new LongtermMemoryDisabledError();
+    return service;
+  }
+
+  get workingMemory(): WorkingMemoryService {
+    return required(this.workingMemoryService, 'WorkingMemoryModule');
+  }
+
+  /** Whether the app has an agent (the conversation delete also forgets its runs then). */
+  get hasAgent(): boolean {
+    return this.agentService !== undefined;
+  }
+
+  private find<T>(token: Type<T> | string): T | undefined {
+    try {
+      return this.moduleRef.get<T>(token, { strict: false });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function required<T>(value: T | undefined, module: string): T {
+  if (value === undefined)
+    throw new ServiceUnavailableException(
+      `This route needs ${module}, which the application does not import`,
+    );
+  return value;
+}

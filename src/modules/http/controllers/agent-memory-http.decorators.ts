@@ -1,0 +1,35 @@
+import {
+  applyDecorators,
+  UseFilters,
+  UseInterceptors,
+  UsePipes,
+  ValidationPipe,
+} from '@nestjs/common';
+import { ApiExtraModels, ApiResponse } from '@nestjs/swagger';
+import { HttpErrorDto } from '../dto/responses.dto.js';
+import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
+import { TenantScopeInterceptor } from '../tenancy/tenant-scope.interceptor.js';
+
+/**
+ * What every controller of the module shares: strict DTO validation (unknown fields refused, query
+ * strings converted), the error mapping to `{ statusCode, error, message }`, the tenant of the
+ * request, and the documented error responses.
+ */
+export function AgentMemoryRoutes(): ClassDecorator {
+  return applyDecorators(
+    UsePipes(
+      new ValidationPipe({
+        whitelist: true,
+        forbidNonWhitelisted: true,
+        transform: true,
+        stopAtFirstError: true,
+      }),
+    ),
+    UseFilters(AgentMemoryExceptionFilter),
+    UseInterceptors(TenantScopeInterceptor),
+    ApiExtraModels(HttpErrorDto),
+    ApiResponse({ status: 400, description: 'Invalid input', type: HttpErrorDto }),
+    ApiResponse({ status: 401, description: 'Unauthenticated (app guard)', type: HttpErrorDto }),
+    ApiResponse({ status: 429, description: 'Rate limited (app throttler)', type: HttpErrorDto }),
+  );
+}

@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+
+/** `GET /entities/:entityId/memories` query. */
+export class MemorySearchQueryDto {
+  @ApiPropertyOptional({
+    description: 'Keys starting with this, taken literally (no wildcards); empty → every key',
+    default: '',
+  })
+  @IsOptional()
+  @IsString()
+  prefix?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}
+
+/** `PUT /entities/:entityId/memories/:key` body. */
+export class PutMemoryDto {
+  @ApiProperty({ description: 'Any JSON value', example: { city: 'Lisbon' } })
+  @IsDefined({ message: 'value is required: any JSON value but null' })
+  value!: unknown;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      "The write's sequence number: applied iff ≥ the stored one. Absent → the entity's next counter value",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  seq?: number;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'Expire the record this long after the write' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  ttlMs?: number;
+}
+
+/** `DELETE /entities/:entityId/memories/:key` query. */
+export class DeleteMemoryQueryDto {
+  @ApiProperty({
+    minimum: 0,
+    description: 'Deletes iff ≥ the stored seq (a seq-guarded tombstone)',
+  })
+  @Type(() => Number)
+  @IsInt({ message: 'seq must be an integer' })
+  @Min(0)
+  seq!: number;
+}
+
+/** `PUT /conversations/:conversationId/working-memory/:key` body. */
+export class PutWorkingMemoryDto {
+  @ApiProperty({ description: 'Any JSON value', example: ['step 1 done'] })
+  @IsDefined({ message: 'value is required: any JSON value but null' })
+  value!: unknown;
+}

@@ -1,0 +1,40 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** Most messages one page may hold. */
+export const MAX_PAGE_SIZE = 1000;
+
+/**
+ * `GET /conversations/:conversationId/messages` query: `last=N` (the newest N), or
+ * `before=<position>&limit=N` (the N messages before a 1-based position, for paging backwards);
+ * neither → the whole history.
+ */
+export class MessagesQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'The newest N messages' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  last?: number;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    description:
+      'A 1-based position: the page ends just before it (positions are append-only, so pages stay exact while turns arrive)',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  before?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+}

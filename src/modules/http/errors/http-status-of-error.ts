@@ -1,0 +1,44 @@
+import { HttpStatus } from '@nestjs/common';
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { InvalidMessageError } from '../../../common/messages/invalid-message.error.js';
+import { ConversationVersionConflictError } from '../../chat-memory/errors/conversation-version-conflict.error.js';
+import {
+  LongtermFlushError,
+  LongtermMemoryDisabledError,
+  LongtermNoEntityError,
+} from '../../longterm/errors/longterm.errors.js';
+import {
+  WorkingMemoryContentionError,
+  WorkingMemoryOverflowError,
+} from '../../working-memory/errors/working-memory.errors.js';
+import { LlmError, LlmTimeoutError } from '../../llm/llm-errors.js';
+import { MaxToolIterationsError } from '../../kernel/errors/kernel.errors.js';
+import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.errors.js';
+
+/** Which library errors map to which status; the first `instanceof` match wins. */
+/** An error class, abstract or with a protected constructor included. */
+type ErrorClass = { prototype: Error };
+
+const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
+  [InvalidArgumentError, HttpStatus.BAD_REQUEST],
+  [InvalidMessageError, HttpStatus.BAD_REQUEST],
+  [LongtermNoEntityError, HttpStatus.BAD_REQUEST],
+  [ConversationVersionConflictError, HttpStatus.CONFLICT],
+  [RunBelongsToAnotherConversationError, HttpStatus.CONFLICT],
+  [WorkingMemoryContentionError, HttpStatus.CONFLICT],
+  [WorkingMemoryOverflowError, HttpStatus.PAYLOAD_TOO_LARGE],
+  [LongtermMemoryDisabledError, HttpStatus.SERVICE_UNAVAILABLE],
+  [LongtermFlushError, HttpStatus.SERVICE_UNAVAILABLE],
+  [LlmTimeoutError, HttpStatus.GATEWAY_TIMEOUT],
+  [LlmError, HttpStatus.BAD_GATEWAY],
+  [MaxToolIterationsError, HttpStatus.BAD_GATEWAY],
+];
+
+/**
+ * The HTTP status of a library error: 400 invalid input, 409 a conflict, 413 a working-memory write
+ * over its cap, 503 the long-term tier off or failing, 502/504 the model failing or timing out;
+ * `undefined` for anything else (an unexpected error: 500).
+ */
+export function httpStatusOfError(error: unknown): HttpStatus | undefined {
+  return STATUS_BY_ERROR.find(([type]) => error instanceof (type as typeof Error))?.[1];
+}

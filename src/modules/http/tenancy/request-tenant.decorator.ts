@@ -1,0 +1,9 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { TENANT_SCOPE_KEY } from './tenant-scope.interceptor.js';
+import type { TenantScope } from './tenant-scope.js';
+
+/** The request's `TenantScope`, as `TenantScopeInterceptor` resolved it. */
+export const RequestTenant = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): TenantScope =>
+    context.switchToHttp().getRequest<Record<symbol, TenantScope>>()[TENANT_SCOPE_KEY]!,
+);

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { ToolContext } from '../../kernel/interfaces/kernel-tool.interface.js';
+import { KernelTool } from '../../kernel/tools/kernel-tool.decorator.js';
+
+const KEY = { type: 'string', minLength: 1, description: 'The memory key' };
+
+function args(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/**
+ * The built-in tools: long-term memory of the turn's entity (`memory_save` stages a write flushed
+ * after the turn commits; `memory_load`, `memory_search` read through the staged rows) and the
+ * conversation's working memory (`scratchpad_set`, `scratchpad_get`). A turn without an `entityId`
+ * gets an error result from the memory tools (the model reads it; the turn goes on).
+ */
+@Injectable()
+export class AgentMemoryTools {
+  @KernelTool({
+    name: 'memory_save',
+    description:
+      "Remember a fact about the user across conversations: saves `value` under `key` in the user's long-term memory.",
+    parameters: args({ key: KEY, value: { description: 'Any JSON value' } }, ['key', 'value']),
+  })
+  memorySave(input: { key: string; value: unknown }, context: ToolContext): { saved: string } {
+    longtermOf(context).save(input.key, input.value);
+    return { saved: input.key };
+  }
+
+  @KernelTool({
+    name: 'memory_load',
+    description: "Read one fact from the user's long-term memory (null when there is none).",
+    parameters: args({ key: KEY }, ['key']),
+  })
+  async memoryLoad(input: { key: string }, context: ToolContext): Promise<unknown> {
+    const record = await longtermOf(context).load(input.key);
+    return record ? record.value : null;
+  }
+
+  @KernelTool({
+    name: 'memory_search',
+    description:
+      "List facts in the user's long-term memory whose keys start with `prefix` (literal), in key order.",
+    parameters: args(
+      {
+        prefix: { type: 'string', description: 'Key prefix; empty lists every key' },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      },
+      ['prefix'],
+    ),
+  })
+  async memorySearch(
+    input: { prefix: string; limit?: number },
+    context: ToolContext,
+  ): Promise<Array<{ key: string; value: unknown }>> {
+    const records = await longtermOf(context).search(input.prefix, input.limit ?? 20);
+    return records.map(({ key, value }) => ({ key, value }));
+  }
+
+  @KernelTool({
+    name: 'scratchpad_set',
+    description: 'Jot down a note for the rest of this conversation (working memory).',
+    parameters: args({ key: KEY, value: { description: 'Any JSON value' } }, ['key', 'value']),
+  })
+  async scratchpadSet(
+    input: { key: string; value: unknown },
+    context: ToolContext,
+  ): Promise<{ saved: string }> {
+    await workingMemoryOf(context).set(input.key, input.value);
+    return { saved: input.key };
+  }
+
+  @KernelTool({
+    name: 'scratchpad_get',
+    description: "Read a note of this conversation's working memory (null when there is none).",
+    parameters: args({ key: KEY }, ['key']),
+  })
+  async scratchpadGet(input: { key: string }, context: ToolContext): Promise<unknown> {
+    return (await workingMemoryOf(context).get(input.key)) ?? null;
+  }
+}
+
+function longtermOf(context: ToolContext): NonNullable<ToolContext['longterm']> {
+  if (!context.entityId)
+    throw new Error(
+      'This turn has no entityId, so long-term memory is unavailable: send entityId with the turn',
+    );
+  if (!context.longterm) throw new Error('Long-term memory is available in agent turns only');
+  return context.longterm;
+}
+
+function workingMemoryOf(context: ToolContext): NonNullable<ToolContext['workingMemory']> {
+  if (!context.workingMemory)
+    throw new Error('Working memory is off in this application (WorkingMemoryModule)');
+  return context.workingMemory;
+}

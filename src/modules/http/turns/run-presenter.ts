@@ -1,0 +1,16 @@
+import type { AgentRunRecord, AgentRunResult } from '../../agent/interfaces/agent-run.interface.js';
+import type { TenantScope } from '../tenancy/tenant-scope.js';
+
+/** A run result as the tenant sees it: its own conversation id, not the stored one. */
+export function presentResult(scope: TenantScope, result: AgentRunResult): AgentRunResult {
+  return { ...result, conversationId: scope.owned(result.conversationId, 'Run not found') };
+}
+
+/** A run record as the tenant sees it; another tenant's run is a 404. */
+export function presentRecord(scope: TenantScope, record: AgentRunRecord): AgentRunRecord {
+  return {
+    ...record,
+    conversationId: scope.owned(record.conversationId, `Run ${record.runId} not found`),
+    ...(record.result ? { result: presentResult(scope, record.result) } : {}),
+  };
+}

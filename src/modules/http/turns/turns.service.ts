@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type {
+  AgentRunInput,
+  AgentRunRecord,
+  AgentRunResult,
+} from '../../agent/interfaces/agent-run.interface.js';
+import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
+import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
+import type { TenantScope } from '../tenancy/tenant-scope.js';
+import { runIdOfIdempotencyKey } from './idempotency-key.js';
+import { presentRecord, presentResult } from './run-presenter.js';
+import type { SseStream } from './sse-stream.js';
+
+/** A turn as the routes describe it, before tenant scoping. */
+export interface TurnRequest {
+  conversationId: string;
+  message: string;
+  entityId?: string;
+  idempotencyKey?: string;
+}
+
+/** What a POST answers: the committed turn (201), or a run that is queued or in progress (202). */
+export type TurnOutcome =
+  | { status: 201; result: AgentRunResult }
+  | { status: 202; run: { runId: string; status: AgentRunRecord['status'] } };
+
+/**
+ * Runs turns for the routes: scopes ids to the tenant, maps an `Idempotency-Key` to its run (a
+ * repeated key returns that run's result, or its id while it is queued or running, and never runs a
+ * second turn; a key whose run failed runs it again, resuming its recorded steps — nothing of a failed
+ * turn was stored), and presents results with the tenant's own ids.
+ */
+@Injectable()
+export class TurnsService {
+  constructor(
+    private readonly services: AgentMemoryHttpServices,
+    private readonly errors: AgentMemoryExceptionFilter,
+  ) {}
+
+  /** The run input of a request, and the outcome of an earlier POST with the same key, if any. */
+  async prepare(
+    scope: TenantScope,
+    request: TurnRequest,
+  ): Promise<{ input: AgentRunInput; earlier?: TurnOutcome }> {
+    const input: AgentRunInput = {
+      conversationId: scope.scoped(request.conversationId, 'conversationId'),
+      ...(request.entityId !== undefined
+        ? { entityId: scope.scoped(request.entityId, 'entityId') }
+        : {}),
+      message: request.message,
+      runId:
+        request.idempotencyKey === undefined
+          ? randomUUID()
+          : runIdOfIdempotencyKey(scope.tenant, request.idempotencyKey),
+    };
+    if (request.idempotencyKey === undefined) return { input };
+    const record = await this.services.agent.getRun(input.runId!);
+    if (!record || record.status === 'failed') return { input };
+    // A key reused for another conversation is refused like any foreign run id (409).
+    if (record.conversationId !== input.conversationId) return { input };
+    const shown = presentRecord(scope, record);
+    return {
+      input,
+      earlier:
+        shown.status === 'completed' && shown.result
+          ? { status: 201, result: shown.result }
+          : { status: 202, run: { runId: shown.runId, status: shown.status } },
+    };
+  }
+
+  /** Runs the turn to its commit. */
+  async run(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
+    const { input, earlier } = await this.prepare(scope, request);
+    if (earlier) return earlier;
+    const result = await this.services.agent.run(input);
+    return { status: 201, result: presentResult(scope, result) };
+  }
+
+  /** Queues the turn: 202 with its run id. */
+  async submit(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
+    const { input, earlier } = await this.prepare(scope, request);
+    if (earlier) return earlier;
+    const { runId } = await this.services.agent.submit(input);
+    return { status: 202, run: { runId, status: 'queued' } };
+  }
+
+  /**
+   * Streams a prepared turn: `run`, then `token`, `tool_call`, `tool_result` as they happen, then
+   * `done` (the run result) or `error` (`{ statusCode, error, message }`). A client that leaves
+   * does not stop the turn: it runs to its commit and `GET /runs/:runId` shows it.
+   */
+  async stream(scope: TenantScope, input: AgentRunInput, sse: SseStream): Promise<void> {
+    sse.send('run', { runId: input.runId });
+    try {
+      for await (const event of this.services.agent.stream(input)) {
+        if (event.type === 'result') sse.send('done', presentResult(scope, event.result));
+        else if (event.type === 'token') sse.send('token', { text: event.text });
+        else if (event.type === 'tool_call') sse.send('tool_call', event.call);
+        else sse.send('tool_result', event);
+      }
+    } catch (error) {
+      sse.send('error', this.errors.toBody(error));
+    } finally {
+      sse.end();
+    }
+  }
+}
