@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
-import { setupDocs } from './app/docs/setup-docs.js';
+import { configureApp } from './app/configure-app.js';
 import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { ConfigValidationError } from './config/config-validation.error.js';
 import { loadAllConfig } from './config/validate-env.js';
@@ -18,12 +18,8 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
-  // Over the limit → 413 from the Content-Length alone, before the body is read.
-  app.useBodyParser('json', { limit: config.http.bodyLimitBytes });
-  app.use(app.get(InFlightRequests).middleware);
+  configureApp(app, config);
   const authenticator = app.get(ApiKeyAuthenticator);
-  app.use(['/docs', '/docs-json'], docsAuth(authenticator));
-  setupDocs(app);
   if (config.llm.echoByDefault)
     logger.warn(
       'No LLM configured: the agent answers with the offline echo model. Set OPENAI_BASE_URL / OPENAI_API_KEY (or LLM_PROVIDER) for a real one.',
@@ -33,24 +29,6 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.app.port, config.app.host);
   logger.log(`Agent memory example app listening on http://${config.app.host}:${config.app.port}`);
   handleShutdown(app, config.http.shutdownTimeoutMs);
-}
-
-/** Bearer auth for the docs, which Express serves outside Nest's guards. */
-function docsAuth(authenticator: ApiKeyAuthenticator) {
-  return (
-    request: Parameters<ApiKeyAuthenticator['authenticate']>[0],
-    response: { status(code: number): { json(body: unknown): void } },
-    next: () => void,
-  ): void => {
-    try {
-      authenticator.authenticate(request);
-      next();
-    } catch {
-      response
-        .status(401)
-        .json({ statusCode: 401, error: 'Unauthorized', message: 'Invalid API key' });
-    }
-  };
 }
 
 /**

@@ -23,7 +23,8 @@ export interface LlmConfig {
  * Builds the agent's model options from `LLM_PROVIDER` (`openai` when `OPENAI_BASE_URL` or
  * `OPENAI_API_KEY` is set, else `echo`), `LLM_MODEL` (`gpt-4o-mini` for openai; required for
  * anthropic), `OPENAI_BASE_URL`, `OPENAI_API_KEY` (required for api.openai.com),
- * `ANTHROPIC_API_KEY` (required for anthropic) and `LLM_TIMEOUT_MS` (the adapter's 60 s).
+ * `ANTHROPIC_API_KEY` (required for anthropic), `LLM_TIMEOUT_MS` (the adapter's 60 s) and
+ * `LLM_MAX_RETRIES` (the adapter's 2 retries of 408/429/5xx and dropped connections).
  */
 export function loadLlmConfig(env: Env = process.env): LlmConfig {
   const baseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
@@ -35,7 +36,11 @@ export function loadLlmConfig(env: Env = process.env): LlmConfig {
     return { options: { provider }, echoByDefault: !chosen };
   }
   const timeoutMs = readOptionalInteger(env, 'LLM_TIMEOUT_MS', 1, 3_600_000);
-  const http = timeoutMs === undefined ? {} : { timeoutMs };
+  const maxRetries = readOptionalInteger(env, 'LLM_MAX_RETRIES', 0, 10);
+  const http = {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(maxRetries === undefined ? {} : { retry: { maxRetries } }),
+  };
   if (provider === 'anthropic') {
     const because = 'when LLM_PROVIDER=anthropic';
     const model = required(readString(env, 'LLM_MODEL'), 'LLM_MODEL', because);

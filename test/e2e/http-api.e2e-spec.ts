@@ -1,0 +1,425 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bootApp, embeddedEnv, type RunningApp, serverEnv } from '../support/app-harness.js';
+import {
+  type FakeReply,
+  FakeLlmServer,
+  openAiCompletion,
+  openAiStream,
+  type RecordedRequest,
+} from '../support/fake-llm-server.js';
+
+type ToolCallSpec = { id: string; name: string; arguments: string };
+
+/** The model's answer in the form the request asked for (JSON, or streamed when `stream: true`). */
+function answer(text: string | null, toolCalls: ToolCallSpec[] = [], delayMs = 0) {
+  return (req: RecordedRequest): FakeReply =>
+    req.body['stream']
+      ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs })
+      : openAiCompletion(text, toolCalls);
+}
+
+const llm = new FakeLlmServer();
+let llmUrl: string;
+
+beforeAll(async () => {
+  llmUrl = await llm.start();
+});
+afterAll(async () => {
+  await llm.stop();
+});
+
+/** The variables that point the app at the local model stub. */
+function llmEnv(): Record<string, string> {
+  return {
+    OPENAI_BASE_URL: llmUrl,
+    LLM_MODEL: 'stub-model',
+    LLM_MAX_RETRIES: '0',
+    AGENT_SYSTEM_PROMPT: 'You are a test assistant.',
+  };
+}
+
+async function waitForRun(app: RunningApp, runId: string, auth: Record<string, string> = {}) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { body } = await request(app.url).get(`/runs/${runId}`).set(auth);
+    if (body.status === 'completed' || body.status === 'failed' || Date.now() > deadline)
+      return body as { status: string; result?: { reply: { content: string } } };
+    await sleep(50);
+  }
+}
+
+describe.each([
+  ['embedded default (SQLite, inline queue)', () => embeddedEnv()],
+  ['Postgres + Redis + Bull', () => serverEnv()],
+])('HTTP API on %s', (_label, env) => {
+  let app: RunningApp;
+  const id = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+  const http = () => request(app.url);
+
+  beforeAll(async () => {
+    app = await bootApp({ ...env(), ...llmEnv() });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('keeps memory across turns: the system prompt goes first and is never stored', async () => {
+    llm.reset();
+    const c = id('memory');
+    llm.enqueue(answer('Hello Ada.'), answer('Your name is Ada.'));
+    const first = await http().post(`/conversations/${c}/turns`).send({ message: 'I am Ada.' });
+    expect(first.status).toBe(201);
+    expect(first.body.conversationId).toBe(c);
+    expect(first.body.reply.content).toBe('Hello Ada.');
+    await http().post(`/conversations/${c}/turns`).send({ message: 'Who am I?' }).expect(201);
+    const sent = llm.requests[1]!.body['messages'] as Array<{ role: string; content: string }>;
+    expect(sent.map((m) => [m.role, m.content])).toEqual([
+      ['system', 'You are a test assistant.'],
+      ['user', 'I am Ada.'],
+      ['assistant', 'Hello Ada.'],
+      ['user', 'Who am I?'],
+    ]);
+    const { body } = await http().get(`/conversations/${c}/messages`).expect(200);
+    expect(body.version).toBe(4);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
+  it('runs a tool loop whose long-term writes are flushed after the commit', async () => {
+    llm.reset();
+    const c = id('tools');
+    const entity = id('user');
+    llm.enqueue(
+      answer(null, [
+        { id: 'call_0', name: 'memory_save', arguments: '{"key":"profile/name","value":"Ada"}' },
+      ]),
+      answer('Saved.'),
+    );
+    const turn = await http()
+      .post(`/conversations/${c}/turns`)
+      .send({ message: 'Remember my name is Ada', entityId: entity })
+      .expect(201);
+    expect(turn.body.toolCalls).toEqual([
+      expect.objectContaining({ name: 'memory_save', result: { saved: 'profile/name' } }),
+    ]);
+    expect(turn.body.longterm).toEqual({ flushed: 1, refused: 0 });
+    const record = await http()
+      .get(`/entities/${entity}/memories/${encodeURIComponent('profile/name')}`)
+      .expect(200);
+    expect(record.body).toMatchObject({ entityId: entity, key: 'profile/name', value: 'Ada' });
+  });
+
+  it('a turn whose model fails after a tool ran stores nothing and answers 502', async () => {
+    llm.reset();
+    const c = id('failed');
+    const entity = id('user');
+    llm.enqueue(
+      answer(null, [{ id: 'call_0', name: 'memory_save', arguments: '{"key":"k","value":1}' }]),
+      { kind: 'json', status: 500, body: { error: { message: 'boom' } } },
+    );
+    const failed = await http()
+      .post(`/conversations/${c}/turns`)
+      .send({ message: 'hi', entityId: entity })
+      .expect(502);
+    expect(failed.body).toEqual({
+      statusCode: 502,
+      error: 'Bad Gateway',
+      message: expect.stringContaining('500'),
+    });
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(0);
+    await http().get(`/entities/${entity}/memories/k`).expect(404);
+  });
+
+  it('answers a repeated Idempotency-Key with the same run, calling the model once', async () => {
+    llm.reset();
+    const c = id('idem');
+    llm.enqueue(answer('Once.'));
+    const key = randomUUID();
+    const first = await http()
+      .post(`/conversations/${c}/turns`)
+      .set('Idempotency-Key', key)
+      .send({ message: 'hi' })
+      .expect(201);
+    const again = await http()
+      .post(`/conversations/${c}/turns`)
+      .set('Idempotency-Key', key)
+      .send({ message: 'hi' })
+      .expect(201);
+    expect(again.body).toEqual(first.body);
+    expect(llm.requests).toHaveLength(1);
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
+    // The same key on another conversation names a run that is not its own.
+    const other = await http()
+      .post(`/conversations/${id('other')}/turns`)
+      .set('Idempotency-Key', key)
+      .send({ message: 'hi' })
+      .expect(409);
+    expect(other.body.error).toBe('Conflict');
+  });
+
+  it('streams a turn as SSE; a client that leaves mid-stream does not stop it', async () => {
+    llm.reset();
+    const c = id('sse');
+    const words = Array.from({ length: 20 }, (_, i) => `w${i} `).join('');
+    llm.enqueue(answer(words.trim(), [], 50));
+    const controller = new AbortController();
+    const response = await fetch(`${app.url}/conversations/${c}/turns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ message: 'talk' }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('event: token'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    const runId = /event: run\ndata: (\{.*\})/.exec(text)![1]!;
+    controller.abort();
+    const run = await waitForRun(app, (JSON.parse(runId) as { runId: string }).runId);
+    expect(run.status).toBe('completed');
+    expect(run.result!.reply.content).toBe(words.trim());
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
+  });
+
+  it('streams tool calls and results, then done with the run result', async () => {
+    llm.reset();
+    const c = id('sse-tools');
+    llm.enqueue(
+      answer(null, [{ id: 'call_0', name: 'scratchpad_set', arguments: '{"key":"n","value":7}' }]),
+      answer('Noted.'),
+    );
+    const response = await http()
+      .post(`/conversations/${c}/turns`)
+      .set('Accept', 'text/event-stream')
+      .send({ message: 'note 7' })
+      .buffer(true)
+      .parse((res, done) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        res.on('end', () => done(null, data));
+      })
+      .expect(200);
+    const events = [...(response.body as string).matchAll(/event: (\w+)/g)].map((m) => m[1]);
+    expect(events[0]).toBe('run');
+    expect(events).toEqual(expect.arrayContaining(['tool_call', 'tool_result', 'token', 'done']));
+    expect(events.at(-1)).toBe('done');
+    const memory = await http().get(`/conversations/${c}/working-memory`).expect(200);
+    expect(memory.body.entries).toEqual([{ key: 'n', value: 7, sizeBytes: 2 }]);
+  });
+
+  it('queues a turn with ?async=true; a job that fails once is retried and stored once', async () => {
+    llm.reset();
+    const c = id('async');
+    llm.enqueue({ kind: 'json', status: 500, body: { error: 'transient' } }, answer('Later.'));
+    const accepted = await http()
+      .post(`/conversations/${c}/turns?async=true`)
+      .send({ message: 'hi' })
+      .expect(202);
+    const run = await waitForRun(app, accepted.body.runId);
+    expect(run.status).toBe('completed');
+    expect(run.result!.reply.content).toBe('Later.');
+    const { body } = await http().get(`/conversations/${c}/messages`);
+    expect(body.version).toBe(2);
+  }, 30_000);
+
+  it('pages history backwards by position, exactly, while turns arrive', async () => {
+    llm.reset();
+    const c = id('pages');
+    llm.fallback = (req) => answer('ok')(req);
+    for (let i = 0; i < 3; i++)
+      await http()
+        .post(`/conversations/${c}/turns`)
+        .send({ message: `m${i}` })
+        .expect(201);
+    const newest = await http().get(`/conversations/${c}/messages?last=2`).expect(200);
+    expect(newest.body).toMatchObject({ version: 6, before: 5 });
+    await http().post(`/conversations/${c}/turns`).send({ message: 'm3' }).expect(201);
+    const older = await http()
+      .get(`/conversations/${c}/messages?before=${newest.body.before}&limit=2`)
+      .expect(200);
+    expect(older.body.messages.map((m: { content: string }) => m.content)).toEqual(['m1', 'ok']);
+    expect(older.body).toMatchObject({ version: 8, before: 3 });
+    await http().get(`/conversations/${c}/messages?last=0`).expect(400);
+  });
+
+  it('guards long-term writes by seq and searches prefixes literally', async () => {
+    const entity = id('seq');
+    const put = (key: string, body: object) =>
+      http()
+        .put(`/entities/${entity}/memories/${encodeURIComponent(key)}`)
+        .send(body);
+    expect((await put('k', { value: 'v5', seq: 5 }).expect(200)).body.applied).toBe(true);
+    const stale = await put('k', { value: 'v3', seq: 3 }).expect(200);
+    expect(stale.body).toMatchObject({ applied: false, record: { value: 'v5', seq: 5 } });
+    const next = await put('k', { value: 'v-next' }).expect(200);
+    expect(next.body.applied).toBe(true);
+    expect(next.body.record.seq).toBeGreaterThan(5);
+    expect((await http().delete(`/entities/${entity}/memories/k?seq=4`).expect(200)).body).toEqual({
+      applied: false,
+    });
+    await http().delete(`/entities/${entity}/memories/k?seq=1000`).expect(200, { applied: true });
+    await http().get(`/entities/${entity}/memories/k`).expect(404);
+    for (const key of ['a%b', 'a_b', 'aXb', 'a%c']) await put(key, { value: key }).expect(200);
+    const found = await http()
+      .get(`/entities/${entity}/memories?prefix=${encodeURIComponent('a%')}`)
+      .expect(200);
+    expect(found.body.records.map((r: { key: string }) => r.key)).toEqual(['a%b', 'a%c']);
+    await put('bad', { seq: 1 }).expect(400);
+    await http().delete(`/entities/${entity}/memories/k`).expect(400);
+  });
+
+  it('deletes a conversation (204) and its runs', async () => {
+    llm.reset();
+    const c = id('delete');
+    llm.enqueue(answer('x'));
+    const turn = await http().post(`/conversations/${c}/turns`).send({ message: 'hi' }).expect(201);
+    await http().delete(`/conversations/${c}`).expect(204);
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(0);
+    await http().get(`/runs/${turn.body.runId}`).expect(404);
+  });
+});
+
+describe('HTTP API: auth, tenants and limits (embedded default)', () => {
+  let app: RunningApp;
+  const A = { Authorization: 'Bearer key-of-tenant-a' };
+  const B = { Authorization: 'Bearer key-of-tenant-b' };
+  const http = () => request(app.url);
+
+  beforeAll(async () => {
+    app = await bootApp({
+      ...embeddedEnv(),
+      ...llmEnv(),
+      API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
+      HTTP_BODY_LIMIT: '4kb',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('needs a valid bearer key on every route but /health (401)', async () => {
+    await http().get('/health').expect(200);
+    const missing = await http().get('/conversations/c1/messages').expect(401);
+    expect(missing.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: expect.any(String),
+    });
+    await http()
+      .get('/conversations/c1/messages')
+      .set({ Authorization: 'Bearer nope' })
+      .expect(401);
+    await http().get('/docs-json').expect(401);
+    await http().get('/docs-json').set(A).expect(200);
+  });
+
+  it('keeps tenants apart, whatever ids the other tenant crafts', async () => {
+    llm.reset();
+    llm.enqueue(answer('secret reply'));
+    const turn = await http()
+      .post('/conversations/c1/turns')
+      .set(A)
+      .send({ message: 'A secret' })
+      .expect(201);
+    expect(turn.body.conversationId).toBe('c1');
+    await http().put('/entities/u1/memories/k').set(A).send({ value: 'A only' }).expect(200);
+    await http().put('/conversations/c1/working-memory/k').set(A).send({ value: 1 }).expect(204);
+
+    expect((await http().get('/conversations/c1/messages').set(B)).body.version).toBe(0);
+    await http().get(`/runs/${turn.body.runId}`).set(B).expect(404);
+    await http().get('/entities/u1/memories/k').set(B).expect(404);
+    expect((await http().get('/conversations/c1/working-memory').set(B)).body.entries).toEqual([]);
+    for (const crafted of ['tenantA%2Fc1', '..%2Ftenant A', 'tenantA/c1'])
+      expect([400, 404]).toContain(
+        (await http().get(`/conversations/${crafted}/messages`).set(B)).status,
+      );
+    expect((await http().get('/conversations/tenantA%2Fc1/messages').set(B)).status).toBe(400);
+    // A's own view is intact.
+    expect((await http().get('/conversations/c1/messages').set(A)).body.version).toBe(2);
+  });
+
+  it('maps bad input to 400, unknown runs to 404 and oversized bodies to 413', async () => {
+    const empty = await http().post('/conversations/c1/turns').set(A).send({}).expect(400);
+    expect(empty.body.error).toBe('Bad Request');
+    await http()
+      .post(`/conversations/${'x'.repeat(300)}/turns`)
+      .set(A)
+      .send({ message: 'hi' })
+      .expect(400);
+    await http().get('/runs/unknown-run').set(A).expect(404);
+    const big = await http()
+      .post('/conversations/c1/turns')
+      .set(A)
+      .send({ message: 'x'.repeat(8 * 1024) })
+      .expect(413);
+    expect(big.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: expect.any(String),
+    });
+  });
+
+  it('documents every route in the OpenAPI document', async () => {
+    const { body } = await http().get('/docs-json').set(A).expect(200);
+    const routes = Object.entries(body.paths as Record<string, object>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        'POST /conversations/{conversationId}/turns',
+        'GET /runs/{runId}',
+        'GET /conversations/{conversationId}/messages',
+        'DELETE /conversations/{conversationId}',
+        'GET /entities/{entityId}/memories',
+        'GET /entities/{entityId}/memories/{key}',
+        'PUT /entities/{entityId}/memories/{key}',
+        'DELETE /entities/{entityId}/memories/{key}',
+        'GET /conversations/{conversationId}/working-memory',
+        'PUT /conversations/{conversationId}/working-memory/{key}',
+        'DELETE /conversations/{conversationId}/working-memory/{key}',
+        'GET /health',
+      ].sort(),
+    );
+  });
+});
+
+describe('HTTP API: rate limits and the long-term tier turned off', () => {
+  let app: RunningApp;
+  const http = () => request(app.url);
+
+  beforeAll(async () => {
+    app = await bootApp({
+      ...embeddedEnv(),
+      ...llmEnv(),
+      LONGTERM_MEMORY_URI: 'off',
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_TTL_MS: '60000',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers 503 naming LONGTERM_MEMORY_URI, then 429 with Retry-After past the limit', async () => {
+    const off = await http().get('/entities/u1/memories').expect(503);
+    expect(off.body.message).toContain('LONGTERM_MEMORY_URI');
+    await http().get('/conversations/c1/messages').expect(200);
+    await http().get('/conversations/c1/messages').expect(200);
+    const limited = await http().get('/conversations/c1/messages').expect(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.any(String),
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+import { TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from './test-databases.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+/** Variables the example app reads; a boot clears them so the runner's environment cannot leak in. */
+const APP_VARIABLES = [
+  'PORT',
+  'HOST',
+  'CHAT_MEMORY_BACKEND',
+  'SQLITE_PATH',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'LONGTERM_MEMORY_URI',
+  'LLM_PROVIDER',
+  'LLM_MODEL',
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'AGENT_SYSTEM_PROMPT',
+  'AGENT_MEMORY_WINDOW',
+  'AGENT_MAX_TOOL_ITERATIONS',
+  'AGENT_CONFLICT_POLICY',
+  'AGENT_RUN_ATTEMPTS',
+  'AGENT_QUEUE',
+  'QUEUE_PREFIX',
+  'DB_MIGRATIONS_RUN',
+  'API_KEYS',
+  'HTTP_BODY_LIMIT',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_TTL_MS',
+  'LOG_LEVEL',
+  'LLM_MAX_RETRIES',
+  'LLM_TIMEOUT_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+];
+
+/** The embedded default: SQLite files in a fresh directory, inline queue. */
+export function embeddedEnv(dir = tempDir()): Record<string, string> {
+  return { SQLITE_PATH: join(dir, 'app.sqlite') };
+}
+
+/** The production layout: Postgres for history, runs and long-term memory; Redis for the Bull queue. */
+export function serverEnv(): Record<string, string> {
+  return {
+    CHAT_MEMORY_BACKEND: 'postgres',
+    DATABASE_URL: TEST_POSTGRES_URL,
+    LONGTERM_MEMORY_URI: TEST_POSTGRES_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `e2e-${randomUUID().slice(0, 8)}`,
+  };
+}
+
+/** A running example app: its base URL, and how to stop it. */
+export interface RunningApp {
+  url: string;
+  output(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built example app (`node dist/main.js`, what `npm start` runs) on a free loopback port
+ * with exactly the given variables, and waits until `/health` answers.
+ */
+export async function bootApp(env: Record<string, string>): Promise<RunningApp> {
+  const port = await freePort();
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name)),
+  );
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...base,
+      NODE_OPTIONS: '',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app exited at startup:\n${output}`);
+    try {
+      await fetch(`${url}/health`);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+  return {
+    url,
+    output: () => output,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
