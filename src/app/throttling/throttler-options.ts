@@ -15,7 +15,7 @@ export function throttlerOptions(
   const limit = http.rateLimit;
   return {
     throttlers: [
-      { name: 'tenant', ttl: limit ? limit.ttlMs : 60_000, limit: limit ? limit.limit : 1 },
+      { name: 'default', ttl: limit ? limit.ttlMs : 60_000, limit: limit ? limit.limit : 1 },
     ],
     skipIf: () => limit === false,
     ...(redis.client ? { storage: new RedisThrottlerStorage(redis.client) } : {}),
