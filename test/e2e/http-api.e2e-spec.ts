@@ -164,6 +164,39 @@ describe.each([
     expect(other.body.error).toBe('Conflict');
   });
 
+  it('runs one turn for concurrent POSTs with one key; the others get its id', async () => {
+    llm.reset();
+    const c = id('idem-race');
+    llm.enqueue({ ...(openAiCompletion('Only once.') as object), delayMs: 500 } as FakeReply);
+    llm.fallback = () => openAiCompletion('A second model call!');
+    const key = randomUUID();
+    const post = () =>
+      http().post(`/conversations/${c}/turns`).set('Idempotency-Key', key).send({ message: 'hi' });
+    const responses = await Promise.all([post(), post(), post(), post()]);
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 202, 202, 202]);
+    const runIds = new Set(responses.map((r) => r.body.runId));
+    expect(runIds.size).toBe(1);
+    expect(llm.requests).toHaveLength(1);
+    const done = await waitForRun(app, [...runIds][0] as string);
+    expect(done.result!.reply.content).toBe('Only once.');
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
+  });
+
+  it('runs a failed turn again when its key is repeated', async () => {
+    llm.reset();
+    const c = id('idem-retry');
+    llm.enqueue({ kind: 'json', status: 500, body: { error: 'down' } }, answer('Recovered.'));
+    const key = randomUUID();
+    const post = () =>
+      http().post(`/conversations/${c}/turns`).set('Idempotency-Key', key).send({ message: 'hi' });
+    await post().expect(502);
+    const retried = await post().expect(201);
+    expect(retried.body.reply.content).toBe('Recovered.');
+    await post().expect(201);
+    expect(llm.requests).toHaveLength(2);
+  });
+
   it('streams a turn as SSE; a client that leaves mid-stream does not stop it', async () => {
     llm.reset();
     const c = id('sse');

@@ -3,7 +3,14 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** One scripted answer of the fake server. */
 export type FakeReply =
-  | { kind: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
+  | {
+      kind: 'json';
+      body: unknown;
+      status?: number;
+      headers?: Record<string, string>;
+      /** Waits this long before answering (a slow model). */
+      delayMs?: number;
+    }
   | {
       kind: 'sse';
       events: Array<string | { event: string; data: string }>;
@@ -89,6 +96,7 @@ export class FakeLlmServer {
   private async send(reply: FakeReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
     switch (reply.kind) {
       case 'json':
+        if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
         res.writeHead(reply.status ?? 200, {
           'content-type': 'application/json',
           ...reply.headers,

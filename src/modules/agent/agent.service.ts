@@ -123,6 +123,25 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * Reserves a run id before running it, for callers that must never run one turn twice (an HTTP
+   * `Idempotency-Key`): atomically records the run `running` and resolves `undefined` to the one
+   * caller that should now `run` it; every other caller gets the existing record (completed with
+   * its result, queued, running). A failed run, or one left running for 10 minutes, is handed to
+   * exactly one later caller again. A run id of another conversation is refused
+   * (`RunBelongsToAnotherConversationError`).
+   */
+  async reserveRun(input: {
+    runId: string;
+    conversationId: string;
+    entityId?: string;
+  }): Promise<AgentRunRecord | undefined> {
+    assertConversationId(input.conversationId);
+    assertRunId(input.runId);
+    await this.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
+    return this.runs.records.reserve(input.runId, input.conversationId);
+  }
+
+  /**
    * Queues a turn; resolves with its `runId` once queued. Read its progress with `getRun`. A `runId`
    * already used for another conversation is refused (`RunBelongsToAnotherConversationError`).
    */

@@ -28,8 +28,8 @@ export type TurnOutcome =
 /**
  * Runs turns for the routes: scopes ids to the tenant, maps an `Idempotency-Key` to its run (a
  * repeated key returns that run's result, or its id while it is queued or running, and never runs a
- * second turn; a key whose run failed runs it again, resuming its recorded steps — nothing of a failed
- * turn was stored), and presents results with the tenant's own ids.
+ * second turn; a key whose run failed runs it again once, resuming its recorded steps — nothing of a
+ * failed turn was stored), and presents results with the tenant's own ids.
  */
 @Injectable()
 export class TurnsService {
@@ -38,35 +38,23 @@ export class TurnsService {
     private readonly errors: AgentMemoryExceptionFilter,
   ) {}
 
-  /** The run input of a request, and the outcome of an earlier POST with the same key, if any. */
+  /**
+   * The run input of a request to run now, and the outcome of an earlier POST with the same key, if
+   * any. With a key, the run is reserved atomically: of concurrent POSTs, one runs the turn and the
+   * others get its id (202) or, once it is done, its result (201).
+   */
   async prepare(
     scope: TenantScope,
     request: TurnRequest,
   ): Promise<{ input: AgentRunInput; earlier?: TurnOutcome }> {
-    const input: AgentRunInput = {
-      conversationId: scope.scoped(request.conversationId, 'conversationId'),
-      ...(request.entityId !== undefined
-        ? { entityId: scope.scoped(request.entityId, 'entityId') }
-        : {}),
-      message: request.message,
-      runId:
-        request.idempotencyKey === undefined
-          ? randomUUID()
-          : runIdOfIdempotencyKey(scope.tenant, request.idempotencyKey),
-    };
+    const input = this.inputOf(scope, request);
     if (request.idempotencyKey === undefined) return { input };
-    const record = await this.services.agent.getRun(input.runId!);
-    if (!record || record.status === 'failed') return { input };
-    // A key reused for another conversation is refused like any foreign run id (409).
-    if (record.conversationId !== input.conversationId) return { input };
-    const shown = presentRecord(scope, record);
-    return {
-      input,
-      earlier:
-        shown.status === 'completed' && shown.result
-          ? { status: 201, result: shown.result }
-          : { status: 202, run: { runId: shown.runId, status: shown.status } },
-    };
+    const record = await this.services.agent.reserveRun({
+      runId: input.runId!,
+      conversationId: input.conversationId,
+      ...(input.entityId !== undefined ? { entityId: input.entityId } : {}),
+    });
+    return record ? { input, earlier: outcomeOf(scope, record) } : { input };
   }
 
   /** Runs the turn to its commit. */
@@ -77,12 +65,33 @@ export class TurnsService {
     return { status: 201, result: presentResult(scope, result) };
   }
 
-  /** Queues the turn: 202 with its run id. */
+  /**
+   * Queues the turn: 202 with its run id. A repeated key answers its run as it stands (a queued run
+   * is retried by the queue itself; one that failed for good stays failed: send a new key).
+   */
   async submit(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
-    const { input, earlier } = await this.prepare(scope, request);
-    if (earlier) return earlier;
-    const { runId } = await this.services.agent.submit(input);
+    const input = this.inputOf(scope, request);
+    const agent = this.services.agent;
+    if (request.idempotencyKey !== undefined) {
+      const record = await agent.getRun(input.runId!);
+      if (record && record.conversationId === input.conversationId) return outcomeOf(scope, record);
+    }
+    const { runId } = await agent.submit(input);
     return { status: 202, run: { runId, status: 'queued' } };
+  }
+
+  private inputOf(scope: TenantScope, request: TurnRequest): AgentRunInput {
+    return {
+      conversationId: scope.scoped(request.conversationId, 'conversationId'),
+      ...(request.entityId !== undefined
+        ? { entityId: scope.scoped(request.entityId, 'entityId') }
+        : {}),
+      message: request.message,
+      runId:
+        request.idempotencyKey === undefined
+          ? randomUUID()
+          : runIdOfIdempotencyKey(scope.tenant, request.idempotencyKey),
+    };
   }
 
   /**
@@ -105,4 +114,12 @@ export class TurnsService {
       sse.end();
     }
   }
+}
+
+/** What an earlier run answers: its result once completed (201), else its id and status (202). */
+function outcomeOf(scope: TenantScope, record: AgentRunRecord): TurnOutcome {
+  const shown = presentRecord(scope, record);
+  return shown.status === 'completed' && shown.result
+    ? { status: 201, result: shown.result }
+    : { status: 202, run: { runId: shown.runId, status: shown.status } };
 }
