@@ -336,6 +336,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
       ...llmEnv(),
       API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
       HTTP_BODY_LIMIT: '4kb',
+      AGENT_MEMORY_WINDOW: '3',
     });
   });
   afterAll(async () => {
@@ -381,6 +382,21 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
     expect((await http().get('/conversations/tenantA%2Fc1/messages').set(B)).status).toBe(400);
     // A's own view is intact.
     expect((await http().get('/conversations/c1/messages').set(A)).body.version).toBe(2);
+  });
+
+  it('sends the model only the window (AGENT_MEMORY_WINDOW), while storing everything', async () => {
+    llm.reset();
+    llm.fallback = (req) => answer(`reply ${llm.requests.length}`)(req);
+    for (const message of ['one', 'two', 'three'])
+      await http().post('/conversations/w1/turns').set(A).send({ message }).expect(201);
+    const sent = llm.requests[2]!.body['messages'] as Array<{ role: string; content: string }>;
+    expect(sent.map((m) => m.content)).toEqual([
+      'You are a test assistant.',
+      'two',
+      'reply 2',
+      'three',
+    ]);
+    expect((await http().get('/conversations/w1/messages').set(A)).body.version).toBe(6);
   });
 
   it('maps bad input to 400, unknown runs to 404 and oversized bodies to 413', async () => {

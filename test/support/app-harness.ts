@@ -60,6 +60,11 @@ export function serverEnv(): Record<string, string> {
 export interface RunningApp {
   url: string;
   output(): string;
+  /** Sends a signal to the app's process. */
+  kill(signal: NodeJS.Signals): void;
+  /** How the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then waits for the exit. */
   close(): Promise<void>;
 }
 
@@ -86,7 +91,9 @@ export async function bootApp(env: Record<string, string>): Promise<RunningApp> 
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -102,6 +109,8 @@ export async function bootApp(env: Record<string, string>): Promise<RunningApp> 
   return {
     url,
     output: () => output,
+    kill: (signal) => child.kill(signal),
+    exited,
     close: async () => {
       child.kill('SIGTERM');
       await exited;
