@@ -1,5 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AgentService } from 'nest-agent-memory';
 import type { AllConfig } from '../config/validate-env.js';
+import { mountQueueBoard, QUEUE_BOARD_PATH } from './admin/queue-board.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
@@ -7,18 +9,22 @@ import { InFlightRequests } from './lifecycle/in-flight-requests.js';
 /**
  * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: the body limit
  * (413 from the Content-Length alone, before the body is read), in-flight request counting for
- * graceful shutdown, and the OpenAPI docs behind the same auth as the API. Create the app with
+ * graceful shutdown, the OpenAPI docs and (with the Bull queue) the queue board at `/admin/queues`,
+ * both behind the same auth as the API. Create the app with
  * `bodyParser: false`.
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
   app.useBodyParser('json', { limit: config.http.bodyLimitBytes });
   app.use(app.get(InFlightRequests).middleware);
-  app.use(['/docs', '/docs-json'], docsAuth(app.get(ApiKeyAuthenticator)));
+  const auth = bearerAuth(app.get(ApiKeyAuthenticator));
+  app.use(['/docs', '/docs-json', QUEUE_BOARD_PATH], auth);
   setupDocs(app);
+  const queue = app.get(AgentService).bullQueue;
+  if (queue) mountQueueBoard(app, queue);
 }
 
-/** Bearer auth for the docs, which Express serves outside Nest's guards. */
-function docsAuth(authenticator: ApiKeyAuthenticator) {
+/** Bearer auth for the docs and the queue board, which Express serves outside Nest's guards. */
+function bearerAuth(authenticator: ApiKeyAuthenticator) {
   return (
     request: Parameters<ApiKeyAuthenticator['authenticate']>[0],
     response: { status(code: number): { json(body: unknown): void } },

@@ -313,6 +313,18 @@ describe.each([
     await http().delete(`/entities/${entity}/memories/k`).expect(400);
   });
 
+  it('shows the queue board at /admin/queues when runs are queued on Bull', async () => {
+    const board = await http().get('/admin/queues/api/queues');
+    if (!env().REDIS_URL) {
+      expect(board.status).toBe(404);
+      return;
+    }
+    expect(board.status).toBe(200);
+    expect(board.body.queues.map((q: { name: string }) => q.name)).toEqual(['agent-runs']);
+    const health = await http().get('/health').expect(200);
+    expect(Object.keys(health.body.details)).toContain('queue');
+  });
+
   it('deletes a conversation (204) and its runs', async () => {
     llm.reset();
     const c = id('delete');

@@ -7,13 +7,14 @@ import {
   HealthIndicatorService,
   type HealthIndicatorResult,
 } from '@nestjs/terminus';
-import { AgentMemoryHealthService } from 'nest-agent-memory';
+import type { Queue } from 'bull';
+import { AgentMemoryHealthService, AgentService } from 'nest-agent-memory';
 import { Public } from '../auth/public.decorator.js';
-import { AppRedis } from '../redis/app-redis.provider.js';
 
 /**
  * `GET /health` (no auth): one indicator per backend the app connected to, named by kind only
- * (`sqlite`, `postgres`, `mysql`, `redis`, and `queue` when runs are queued on Redis) — no host,
+ * (`sqlite`, `postgres`, `mysql`, `redis`, and `queue`: the Bull queue's own connection, when runs
+ * are queued on Redis) — no host,
  * path or credential, since anyone may call it. 200 when all are up, 503 otherwise.
  */
 @ApiTags('health')
@@ -23,7 +24,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly connections: AgentMemoryHealthService,
-    private readonly redis: AppRedis,
+    private readonly agent: AgentService,
   ) {}
 
   @Get()
@@ -52,15 +53,15 @@ export class HealthController {
           ? indicator.up({ latencyMs: check.latencyMs })
           : indicator.down({ latencyMs: check.latencyMs });
       }),
-      ...(this.redis.client ? [() => this.queue(this.redis.client!)] : []),
+      ...(this.agent.bullQueue ? [() => this.queue(this.agent.bullQueue!)] : []),
     ]);
   }
 
-  private async queue(client: NonNullable<AppRedis['client']>): Promise<HealthIndicatorResult> {
+  private async queue(queue: Queue): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check('queue');
     const started = performance.now();
     try {
-      await client.ping();
+      await queue.client.ping();
       return indicator.up({ latencyMs: Math.round(performance.now() - started) });
     } catch {
       return indicator.down();

@@ -27,6 +27,8 @@ import type {
   AgentStreamEvent,
 } from './interfaces/agent-run.interface.js';
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
+import { BullAgentQueue } from './queue/bull.agent-queue.js';
+import type { Queue } from 'bull';
 import { RateLimit } from '../../common/rate-limit.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
@@ -184,6 +186,14 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
       );
     return record;
+  }
+
+  /**
+   * The Bull queue async runs go through when the agent uses the Bull driver (for a dashboard such
+   * as bull-board, or a health check); `undefined` with the inline driver.
+   */
+  get bullQueue(): Queue | undefined {
+    return this.queue instanceof BullAgentQueue ? this.queue.bull : undefined;
   }
 
   /** `'shared'` when run records live on a shared backend; `'process'` when in process memory. */

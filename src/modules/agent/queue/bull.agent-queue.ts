@@ -46,6 +46,11 @@ export class BullAgentQueue implements AgentQueue {
   private isFinal: (error: unknown) => boolean = () => false;
   private closed = false;
 
+  /** The Bull queue runs go through (for dashboards and health checks). */
+  get bull(): Queue {
+    return this.queue;
+  }
+
   constructor(
     private readonly queue: Queue,
     private readonly sequencer: ConversationSequencer,

@@ -1,0 +1,22 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullAdapter } from '@bull-board/api/bullAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Queue } from 'bull';
+
+/** Where the queue dashboard is served. */
+export const QUEUE_BOARD_PATH = '/admin/queues';
+
+/**
+ * Serves bull-board for the agent's run queue at `/admin/queues` (mount it behind the app's auth:
+ * it shows job payloads, which hold users' messages).
+ */
+export function mountQueueBoard(app: NestExpressApplication, queue: Queue): void {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({ queues: [new BullAdapter(queue, { readOnlyMode: false })], serverAdapter });
+  app.use(
+    QUEUE_BOARD_PATH,
+    serverAdapter.getRouter() as Parameters<NestExpressApplication['use']>[0],
+  );
+}
