@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const HTTP_INDEX = fileURLToPath(new URL('../../src/modules/http/index.ts', import.meta.url));
 
-/** Every name `src/index.ts` exports, values and types alike, sorted. */
-function exportedNames(): string[] {
-  const program = ts.createProgram([INDEX], {
+/** Every name an entry point exports, values and types alike, sorted. */
+function exportedNames(entry = INDEX): string[] {
+  const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2023,
@@ -15,7 +16,7 @@ function exportedNames(): string[] {
     types: [],
   });
   const checker = program.getTypeChecker();
-  const module = checker.getSymbolAtLocation(program.getSourceFile(INDEX)!)!;
+  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   return checker
     .getExportsOfModule(module)
     .map((symbol) => symbol.name)
@@ -231,5 +232,57 @@ const PUBLIC_API = [
 describe('the public API (src/index.ts)', () => {
   it('exports exactly the pinned names', () => {
     expect(exportedNames()).toEqual([...PUBLIC_API].sort());
+  });
+});
+
+/** `nest-agent-memory/http`: the opt-in HTTP API, pinned the same way. */
+const HTTP_API = [
+  'AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS',
+  'AGENT_MEMORY_HTTP_OPTIONS',
+  'AcceptedRunDto',
+  'AgentMemoryExceptionFilter',
+  'AgentMemoryExceptionFilterOptions',
+  'AgentMemoryHttpModule',
+  'AgentMemoryHttpModuleExtras',
+  'AgentMemoryHttpModuleOptions',
+  'AgentMemoryTools',
+  'AppliedDto',
+  'ChatMessageDto',
+  'DeleteMemoryQueryDto',
+  'HTTP_ID_PATTERN',
+  'HttpErrorBody',
+  'HttpErrorDto',
+  'LongtermFlushDto',
+  'MemoryRecordDto',
+  'MemoryRecordsDto',
+  'MemorySearchQueryDto',
+  'MessagesPageDto',
+  'MessagesQueryDto',
+  'PutMemoryDto',
+  'PutMemoryResultDto',
+  'PutWorkingMemoryDto',
+  'RequestTenant',
+  'RunErrorDto',
+  'RunRecordDto',
+  'RunResultDto',
+  'SingleTenantResolver',
+  'TENANT_ID_PATTERN',
+  'TENANT_RESOLVER',
+  'TenantRequest',
+  'TenantResolver',
+  'TenantScope',
+  'ToolCallDto',
+  'TurnQueryDto',
+  'TurnRequestDto',
+  'UsageDto',
+  'WorkingMemoryDto',
+  'WorkingMemoryEntryDto',
+  'httpErrorBody',
+  'httpStatusOfError',
+];
+
+describe('the HTTP API entry point (src/modules/http/index.ts)', () => {
+  it('exports exactly the pinned names', () => {
+    expect(exportedNames(HTTP_INDEX)).toEqual([...HTTP_API].sort());
   });
 });
