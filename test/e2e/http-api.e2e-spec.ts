@@ -249,6 +249,28 @@ describe.each([
     expect(memory.body.entries).toEqual([{ key: 'n', value: 7, sizeBytes: 2 }]);
   });
 
+  it('ends a failing streamed turn with an error event, storing nothing', async () => {
+    llm.reset();
+    const c = id('sse-error');
+    llm.enqueue({ kind: 'json', status: 500, body: { error: 'down' } });
+    const response = await http()
+      .post(`/conversations/${c}/turns`)
+      .set('Accept', 'text/event-stream')
+      .send({ message: 'hi' })
+      .buffer(true)
+      .parse((res, done) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        res.on('end', () => done(null, data));
+      })
+      .expect(200);
+    const text = response.body as string;
+    expect([...text.matchAll(/event: (\w+)/g)].map((m) => m[1])).toEqual(['run', 'error']);
+    const error = JSON.parse(/event: error\ndata: (.*)/.exec(text)![1]!) as { statusCode: number };
+    expect(error.statusCode).toBe(502);
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(0);
+  });
+
   it('queues a turn with ?async=true; a job that fails once is retried and stored once', async () => {
     llm.reset();
     const c = id('async');
