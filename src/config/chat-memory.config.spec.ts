@@ -1,17 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadAppConfig } from './app.config.js';
 import { loadChatMemoryConfig } from './chat-memory.config.js';
-import { ConfigValidationError } from './config-validation.error.js';
-
-function errorOf(load: () => unknown): ConfigValidationError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigValidationError');
-}
+import { errorOf } from './config-error.testing.js';
 
 describe('chat memory configuration', () => {
   it('defaults to SQLite at ./data/agent-memory.sqlite with migrations on', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bootApp, embeddedEnv, type RunningApp, serverEnv } from '../support/app-harness.js';
+import { appPerSuite, embeddedEnv, type RunningApp, serverEnv } from '../support/app-harness.js';
 import {
   type FakeReply,
   FakeLlmServer,
@@ -55,16 +55,9 @@ describe.each([
   ['embedded default (SQLite, inline queue)', () => embeddedEnv()],
   ['Postgres + Redis + Bull', () => serverEnv()],
 ])('HTTP API on %s', (_label, env) => {
-  let app: RunningApp;
+  const running = appPerSuite(() => ({ ...env(), ...llmEnv() }), { beforeAll, afterAll });
   const id = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
-  const http = () => request(app.url);
-
-  beforeAll(async () => {
-    app = await bootApp({ ...env(), ...llmEnv() });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const http = () => request(running().url);
 
   it('keeps memory across turns: the system prompt goes first and is never stored', async () => {
     llm.reset();
@@ -178,7 +171,7 @@ describe.each([
     const runIds = new Set(responses.map((r) => r.body.runId));
     expect(runIds.size).toBe(1);
     expect(llm.requests).toHaveLength(1);
-    const done = await waitForRun(app, [...runIds][0] as string);
+    const done = await waitForRun(running(), [...runIds][0] as string);
     expect(done.result!.reply.content).toBe('Only once.');
     expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
   });
@@ -203,7 +196,7 @@ describe.each([
     const words = Array.from({ length: 20 }, (_, i) => `w${i} `).join('');
     llm.enqueue(answer(words.trim(), [], 50));
     const controller = new AbortController();
-    const response = await fetch(`${app.url}/conversations/${c}/turns`, {
+    const response = await fetch(`${running().url}/conversations/${c}/turns`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ message: 'talk' }),
@@ -217,7 +210,7 @@ describe.each([
       text += new TextDecoder().decode((await reader.read()).value);
     const runId = /event: run\ndata: (\{.*\})/.exec(text)![1]!;
     controller.abort();
-    const run = await waitForRun(app, (JSON.parse(runId) as { runId: string }).runId);
+    const run = await waitForRun(running(), (JSON.parse(runId) as { runId: string }).runId);
     expect(run.status).toBe('completed');
     expect(run.result!.reply.content).toBe(words.trim());
     expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
@@ -279,7 +272,7 @@ describe.each([
       .post(`/conversations/${c}/turns?async=true`)
       .send({ message: 'hi' })
       .expect(202);
-    const run = await waitForRun(app, accepted.body.runId);
+    const run = await waitForRun(running(), accepted.body.runId);
     expect(run.status).toBe('completed');
     expect(run.result!.reply.content).toBe('Later.');
     const { body } = await http().get(`/conversations/${c}/messages`);
@@ -359,23 +352,19 @@ describe.each([
 });
 
 describe('HTTP API: auth, tenants and limits (embedded default)', () => {
-  let app: RunningApp;
   const A = { Authorization: 'Bearer key-of-tenant-a' };
   const B = { Authorization: 'Bearer key-of-tenant-b' };
-  const http = () => request(app.url);
-
-  beforeAll(async () => {
-    app = await bootApp({
+  const running = appPerSuite(
+    () => ({
       ...embeddedEnv(),
       ...llmEnv(),
       API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
       HTTP_BODY_LIMIT: '4kb',
       AGENT_MEMORY_WINDOW: '3',
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+    }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
 
   it('needs a valid bearer key on every route but /health (401)', async () => {
     await http().get('/health').expect(200);
@@ -479,21 +468,17 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
 });
 
 describe('HTTP API: rate limits and the long-term tier turned off', () => {
-  let app: RunningApp;
-  const http = () => request(app.url);
-
-  beforeAll(async () => {
-    app = await bootApp({
+  const running = appPerSuite(
+    () => ({
       ...embeddedEnv(),
       ...llmEnv(),
       LONGTERM_MEMORY_URI: 'off',
       RATE_LIMIT_MAX: '3',
       RATE_LIMIT_TTL_MS: '60000',
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+    }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
 
   it('answers 503 naming LONGTERM_MEMORY_URI, then 429 with Retry-After past the limit', async () => {
     const off = await http().get('/entities/u1/memories').expect(503);

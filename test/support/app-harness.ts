@@ -117,3 +117,27 @@ export async function bootApp(env: Record<string, string>): Promise<RunningApp> 
     },
   };
 }
+
+/**
+ * Boots the built app for the enclosing `describe` (before its tests, stopped after them) and
+ * returns a getter of the running app.
+ */
+export function appPerSuite(
+  env: () => Record<string, string>,
+  hooks: {
+    beforeAll: (fn: () => Promise<void>) => void;
+    afterAll: (fn: () => Promise<void>) => void;
+  },
+): () => RunningApp {
+  let app: RunningApp | undefined;
+  hooks.beforeAll(async () => {
+    app = await bootApp(env());
+  });
+  hooks.afterAll(async () => {
+    await app?.close();
+  });
+  return () => {
+    if (!app) throw new Error('the app is not running (beforeAll failed?)');
+    return app;
+  };
+}
