@@ -23,6 +23,7 @@ describe('README examples', () => {
     expect([...blocks.keys()].sort()).toEqual([
       'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
+      'examples/http-api.module.ts',
       'examples/memory-tiers.module.ts',
       'examples/support-agent.module.ts',
       'examples/transcripts.module.ts',

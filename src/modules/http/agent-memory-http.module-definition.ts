@@ -31,7 +31,7 @@ export const {
 })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createAgentMemoryHttpOptions')
-  .setExtras<AgentMemoryHttpModuleExtras>({ tools: true }, addProviders)
+  .setExtras<AgentMemoryHttpModuleExtras>({ tools: true, path: undefined }, addProviders)
   .build();
 
 function addProviders(

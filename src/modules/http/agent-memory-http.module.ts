@@ -1,6 +1,10 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AgentMemoryHttpServices } from './agent-memory-http.services.js';
-import { ConfigurableAgentMemoryHttpModule } from './agent-memory-http.module-definition.js';
+import {
+  type AgentMemoryHttpModuleExtras,
+  ConfigurableAgentMemoryHttpModule,
+} from './agent-memory-http.module-definition.js';
+import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { MemoriesController } from './controllers/memories.controller.js';
 import { RunsController } from './controllers/runs.controller.js';
@@ -32,4 +36,11 @@ import { TurnsService } from './turns/turns.service.js';
   ],
   exports: [AgentMemoryExceptionFilter],
 })
-export class AgentMemoryHttpModule extends ConfigurableAgentMemoryHttpModule {}
+export class AgentMemoryHttpModule extends ConfigurableAgentMemoryHttpModule {
+  /** The routes with the defaults (one tenant, built-in tools, no prefix) when called bare. */
+  static override forRoot(
+    options: AgentMemoryHttpModuleOptions & AgentMemoryHttpModuleExtras = {},
+  ): DynamicModule {
+    return super.forRoot(options);
+  }
+}

@@ -42,11 +42,19 @@ export class AgentMemoryHttpServices implements OnModuleInit {
     return required(this.chatStore, 'ChatMemoryModule');
   }
 
-  /** The long-term tier; off (absent or without a URI) → `LongtermMemoryDisabledError` (503). */
+  /** The long-term tier; off (no URI) → `LongtermMemoryDisabledError` (503 with the app's hint). */
   get longterm(): LongtermMemoryService {
-    const service = this.longtermService;
-    if (!service?.enabled) throw new LongtermMemoryDisabledError();
+    const service = required(this.longtermService, 'LongtermMemoryModule');
+    if (!service.enabled) throw new LongtermMemoryDisabledError();
     return service;
+  }
+
+  /** Removes a conversation's working memory, if the app has the module. */
+  async clearWorkingMemory(conversationId: string): Promise<void> {
+    const service = this.workingMemoryService;
+    if (!service) return;
+    const memory = service.for(conversationId);
+    for (const key of await memory.keys()) await memory.delete(key);
   }
 
   get workingMemory(): WorkingMemoryService {

@@ -42,31 +42,25 @@ export class ConversationsController {
     const store = this.services.chat;
     if (query.last !== undefined && query.before !== undefined)
       throw new BadRequestException('Give either last or before, not both');
-    if (query.before !== undefined) {
-      const limit = query.limit ?? DEFAULT_PAGE;
-      const from = Math.max(0, query.before - 1 - limit);
-      const [messages, version] = await Promise.all([
-        store.range(id, from, query.before - 1 - from),
-        store.version(id),
-      ]);
-      return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
+    const size = query.last ?? query.limit;
+    if (query.before === undefined && size === undefined) {
+      const messages = await store.get(id);
+      return { conversationId, version: messages.length, messages };
     }
-    if (query.last !== undefined) {
-      // The version first, then the range up to it: the page and its `before` agree even while
-      // turns arrive (a tail read beside a version read could disagree by a turn).
-      const version = await store.version(id);
-      const from = Math.max(0, version - query.last);
-      const messages = version === 0 ? [] : await store.range(id, from, version - from);
-      return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
-    }
-    const messages = await store.get(id);
-    return { conversationId, version: messages.length, messages };
+    // The version first, then the range up to it: the page and its `before` cursor agree even
+    // while turns arrive (positions are append-only). A `before` past the end pages from the end.
+    const version = await store.version(id);
+    const end = query.before === undefined ? version : Math.min(query.before - 1, version);
+    const from = Math.max(0, end - (size ?? DEFAULT_PAGE));
+    const messages = end > from ? await store.range(id, from, end - from) : [];
+    return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
   }
 
   @Delete(':conversationId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({
-    summary: 'Delete a conversation: its history, its runs and their cached steps',
+    summary:
+      'Delete a conversation: its history, its runs and their cached steps, its working memory',
   })
   @ApiNoContentResponse()
   async delete(
@@ -76,5 +70,6 @@ export class ConversationsController {
     const id = scope.scoped(conversationId, 'conversationId');
     if (this.services.hasAgent) await this.services.agent.clearConversation(id);
     await this.services.chat.clear(id);
+    await this.services.clearWorkingMemory(id);
   }
 }

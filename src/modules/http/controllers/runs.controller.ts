@@ -26,8 +26,8 @@ export class RunsController {
     @RequestTenant() scope: TenantScope,
     @Param('runId') runId: string,
   ): Promise<AgentRunRecord> {
+    if (!RUN_ID_PATTERN.test(runId)) throw new NotFoundException('Run not found');
     const notFound = `Run ${runId} not found`;
-    if (!RUN_ID_PATTERN.test(runId)) throw new NotFoundException(notFound);
     const record = await this.services.agent.getRun(runId);
     if (!record) throw new NotFoundException(notFound);
     return presentRecord(scope, record);

@@ -1,6 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Put } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  NotFoundException,
+  Param,
+  Put,
+} from '@nestjs/common';
 import {
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
@@ -8,7 +19,7 @@ import {
 } from '@nestjs/swagger';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { PutWorkingMemoryDto } from '../dto/memory.dto.js';
-import { HttpErrorDto, WorkingMemoryDto } from '../dto/responses.dto.js';
+import { HttpErrorDto, WorkingMemoryDto, WorkingMemoryEntryDto } from '../dto/responses.dto.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
@@ -36,6 +47,22 @@ export class WorkingMemoryController {
       sizeBytes: snapshot?.sizeBytes ?? 0,
       entries: snapshot?.entries ?? [],
     };
+  }
+
+  @Get(':key')
+  @ApiOperation({ summary: 'One entry (`key` URL-encoded), or 404; reading is not a use' })
+  @ApiOkResponse({ type: WorkingMemoryEntryDto })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  async entry(
+    @RequestTenant() scope: TenantScope,
+    @Param('conversationId') conversationId: string,
+    @Param('key') key: string,
+  ): Promise<WorkingMemoryEntryDto> {
+    const id = scope.scoped(conversationId, 'conversationId');
+    const snapshot = await this.services.workingMemory.inspect(id);
+    const entry = snapshot?.entries.find((candidate) => candidate.key === key);
+    if (!entry) throw new NotFoundException(`No working-memory entry ${JSON.stringify(key)}`);
+    return entry;
   }
 
   @Put(':key')

@@ -15,9 +15,9 @@ export class MemorySearchQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
   @Max(1000)
+  @Min(1)
+  @IsInt()
   limit?: number;
 }
 
@@ -33,14 +33,14 @@ export class PutMemoryDto {
       "The write's sequence number: applied iff ≥ the stored one. Absent → the entity's next counter value",
   })
   @IsOptional()
-  @IsInt()
   @Min(0)
+  @IsInt({ message: 'seq must be an integer' })
   seq?: number;
 
   @ApiPropertyOptional({ minimum: 1, description: 'Expire the record this long after the write' })
   @IsOptional()
-  @IsInt()
   @Min(1)
+  @IsInt({ message: 'ttlMs must be an integer' })
   ttlMs?: number;
 }
 
@@ -51,8 +51,11 @@ export class DeleteMemoryQueryDto {
     description: 'Deletes iff ≥ the stored seq (a seq-guarded tombstone)',
   })
   @Type(() => Number)
-  @IsInt({ message: 'seq must be an integer' })
   @Min(0)
+  @IsInt({ message: 'seq must be an integer' })
+  @IsDefined({
+    message: 'seq is required: DELETE …/memories/:key?seq=N deletes iff N ≥ the stored seq',
+  })
   seq!: number;
 }
 

@@ -7,16 +7,16 @@ export const MAX_PAGE_SIZE = 1000;
 
 /**
  * `GET /conversations/:conversationId/messages` query: `last=N` (the newest N), or
- * `before=<position>&limit=N` (the N messages before a 1-based position, for paging backwards);
- * neither → the whole history.
+ * `before=<position>&limit=N` (the N messages before a 1-based position, for paging backwards;
+ * `limit` alone is `last`); none of them → the whole history.
  */
 export class MessagesQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'The newest N messages' })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
   @Max(MAX_PAGE_SIZE)
+  @Min(1)
+  @IsInt()
   last?: number;
 
   @ApiPropertyOptional({
@@ -26,15 +26,20 @@ export class MessagesQueryDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
   @Min(1)
+  @IsInt()
   before?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: 50,
+    description: 'Page size with `before`; alone, the same as `last`',
+  })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
   @Max(MAX_PAGE_SIZE)
+  @Min(1)
+  @IsInt()
   limit?: number;
 }

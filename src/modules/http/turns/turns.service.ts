@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
+import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.errors.js';
 import { randomUUID } from 'node:crypto';
 import type {
   AgentRunInput,
@@ -49,11 +50,13 @@ export class TurnsService {
   ): Promise<{ input: AgentRunInput; earlier?: TurnOutcome }> {
     const input = this.inputOf(scope, request);
     if (request.idempotencyKey === undefined) return { input };
-    const record = await this.services.agent.reserveRun({
-      runId: input.runId!,
-      conversationId: input.conversationId,
-      ...(input.entityId !== undefined ? { entityId: input.entityId } : {}),
-    });
+    const record = await this.services.agent
+      .reserveRun({
+        runId: input.runId!,
+        conversationId: input.conversationId,
+        ...(input.entityId !== undefined ? { entityId: input.entityId } : {}),
+      })
+      .catch(keyOfAnotherConversation);
     return record ? { input, earlier: outcomeOf(scope, record) } : { input };
   }
 
@@ -76,7 +79,7 @@ export class TurnsService {
       const record = await agent.getRun(input.runId!);
       if (record && record.conversationId === input.conversationId) return outcomeOf(scope, record);
     }
-    const { runId } = await agent.submit(input);
+    const { runId } = await agent.submit(input).catch(keyOfAnotherConversation);
     return { status: 202, run: { runId, status: 'queued' } };
   }
 
@@ -122,4 +125,13 @@ function outcomeOf(scope: TenantScope, record: AgentRunRecord): TurnOutcome {
   return shown.status === 'completed' && shown.result
     ? { status: 201, result: shown.result }
     : { status: 202, run: { runId: shown.runId, status: shown.status } };
+}
+
+/** A key already used on another conversation: a 409 that speaks of the key, not of run ids. */
+function keyOfAnotherConversation(error: unknown): never {
+  if (error instanceof RunBelongsToAnotherConversationError)
+    throw new ConflictException(
+      'This Idempotency-Key was already used for another conversation: use a new key for this one',
+    );
+  throw error;
 }

@@ -1,0 +1,42 @@
+// examples/http-api.module.ts
+import { Injectable, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import {
+  AgentMemoryExceptionFilter,
+  AgentModule,
+  ChatMemoryModule,
+  LongtermMemoryModule,
+  WorkingMemoryModule,
+} from 'nest-agent-memory';
+import {
+  AgentMemoryHttpModule,
+  type TenantRequest,
+  type TenantResolver,
+} from 'nest-agent-memory/http';
+
+/** The tenant is the `x-tenant` header: trust it only behind your own auth guard. */
+@Injectable()
+export class HeaderTenantResolver implements TenantResolver {
+  resolve(request: TenantRequest): string | undefined {
+    const tenant = request.headers['x-tenant'];
+    return typeof tenant === 'string' ? tenant : undefined;
+  }
+}
+
+/** The HTTP API under `/api`, on in-process backends (pick yours as in the sections above). */
+@Module({
+  imports: [
+    ChatMemoryModule.forRoot({ backend: 'memory' }),
+    LongtermMemoryModule.forRoot({ uri: 'memory://' }),
+    WorkingMemoryModule.forRoot({ backend: 'memory' }),
+    AgentModule.forRoot({ llm: { provider: 'echo' } }),
+    AgentMemoryHttpModule.forRoot({
+      path: 'api', // optional prefix (RouterModule works too)
+      tenantResolver: HeaderTenantResolver, // default: one tenant, ids stored as given
+      // tools: false, // leave out the built-in memory_* / scratchpad_* tools
+    }), // AgentMemoryHttpModule.forRoot() takes the defaults
+  ],
+  // Maps errors raised before routing (malformed or oversized JSON) the same way.
+  providers: [{ provide: APP_FILTER, useClass: AgentMemoryExceptionFilter }],
+})
+export class HttpApiModule {}

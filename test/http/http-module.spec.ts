@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import {
+  AgentMemoryExceptionFilter,
+  AgentModule,
+  ChatMemoryModule,
+  LongtermMemoryModule,
+  WorkingMemoryModule,
+} from 'nest-agent-memory';
+import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
+
+async function boot(http: ReturnType<typeof AgentMemoryHttpModule.forRoot>) {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+      LongtermMemoryModule.forRoot({ uri: 'memory://' }),
+      WorkingMemoryModule.forRoot({ backend: 'memory' }),
+      AgentModule.forRoot({ llm: { provider: 'echo' } }),
+      http,
+    ],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  app.useGlobalFilters(new AgentMemoryExceptionFilter());
+  await app.init();
+  return app;
+}
+
+/** The module with `forRoot()`'s defaults; the README example covers a prefix and tenants. */
+describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
+  let bare: INestApplication;
+
+  beforeAll(async () => {
+    bare = await boot(AgentMemoryHttpModule.forRoot());
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('names the type first in validation errors, and seq as required on DELETE', async () => {
+    const server = bare.getHttpServer();
+    const last = await request(server).get('/conversations/c1/messages?last=abc').expect(400);
+    expect(last.body.message).toBe('last must be an integer number');
+    const missing = await request(server).delete('/entities/u1/memories/k').expect(400);
+    expect(missing.body.message).toContain('seq is required');
+    const text = await request(server).put('/entities/u1/memories/k').send({ value: 1, seq: '5' });
+    expect(text.body.message).toBe('seq must be an integer');
+  });
+
+  it('pages from the end when before is past it; limit alone is last', async () => {
+    const server = bare.getHttpServer();
+    for (const message of ['one', 'two'])
+      await request(server).post('/conversations/p1/turns').send({ message }).expect(201);
+    const past = await request(server).get('/conversations/p1/messages?before=99&limit=3');
+    expect(past.body).toMatchObject({ version: 4, before: 2 });
+    expect(past.body.messages.map((m: { content: string }) => m.content)[1]).toBe('two');
+    const limited = await request(server).get('/conversations/p1/messages?limit=1');
+    expect(limited.body.messages).toHaveLength(1);
+    expect(limited.body.before).toBe(4);
+  });
+
+  it('says the Idempotency-Key was used elsewhere (409), and clears working memory on delete', async () => {
+    const server = bare.getHttpServer();
+    const post = (c: string) =>
+      request(server)
+        .post(`/conversations/${c}/turns`)
+        .set('Idempotency-Key', 'same-key')
+        .send({ message: 'hi' });
+    await post('k1').expect(201);
+    const conflict = await post('k2').expect(409);
+    expect(conflict.body.message).toContain('Idempotency-Key');
+
+    await request(server).put('/conversations/k1/working-memory/n').send({ value: 7 }).expect(204);
+    const entry = await request(server).get('/conversations/k1/working-memory/n').expect(200);
+    expect(entry.body).toEqual({ key: 'n', value: 7, sizeBytes: 2 });
+    await request(server).get('/conversations/k1/working-memory/missing').expect(404);
+    await request(server).delete('/conversations/k1').expect(204);
+    const after = await request(server).get('/conversations/k1/working-memory').expect(200);
+    expect(after.body.entries).toEqual([]);
+  });
+});
