@@ -451,6 +451,8 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
     expect(routes.sort()).toEqual(
       [
         'POST /conversations/{conversationId}/turns',
+        'POST /conversations/{conversationId}/chat',
+        'GET /conversations/{conversationId}/working-memory/{key}',
         'GET /runs/{runId}',
         'GET /conversations/{conversationId}/messages',
         'DELETE /conversations/{conversationId}',

@@ -5,6 +5,7 @@ import {
   ConfigurableAgentMemoryHttpModule,
 } from './agent-memory-http.module-definition.js';
 import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
+import { ChatController } from './controllers/chat.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { MemoriesController } from './controllers/memories.controller.js';
 import { RunsController } from './controllers/runs.controller.js';
@@ -12,6 +13,7 @@ import { TurnsController } from './controllers/turns.controller.js';
 import { WorkingMemoryController } from './controllers/working-memory.controller.js';
 import { AgentMemoryExceptionFilter } from './errors/agent-memory-exception.filter.js';
 import { TenantScopeInterceptor } from './tenancy/tenant-scope.interceptor.js';
+import { ChatTurnsService } from './turns/chat-turns.service.js';
 import { TurnsService } from './turns/turns.service.js';
 
 /**
@@ -23,6 +25,7 @@ import { TurnsService } from './turns/turns.service.js';
 @Module({
   controllers: [
     TurnsController,
+    ChatController,
     RunsController,
     ConversationsController,
     MemoriesController,
@@ -33,6 +36,7 @@ import { TurnsService } from './turns/turns.service.js';
     AgentMemoryExceptionFilter,
     TenantScopeInterceptor,
     TurnsService,
+    ChatTurnsService,
   ],
   exports: [AgentMemoryExceptionFilter],
 })

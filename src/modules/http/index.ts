@@ -22,6 +22,8 @@ export { HTTP_ID_PATTERN, TENANT_ID_PATTERN, TenantScope } from './tenancy/tenan
 export { RequestTenant } from './tenancy/request-tenant.decorator.js';
 export { AgentMemoryTools } from './tools/agent-memory.tools.js';
 export { TurnRequestDto, TurnQueryDto } from './dto/turn.dto.js';
+export { ChatRequestDto, type UiMessageInput, UiMessageStreamDto } from './dto/chat.dto.js';
+export { UI_MESSAGE_STREAM_HEADERS } from './turns/ui-message-stream.js';
 export { MessagesQueryDto } from './dto/messages-query.dto.js';
 export {
   DeleteMemoryQueryDto,
