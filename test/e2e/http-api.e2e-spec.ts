@@ -361,6 +361,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
       API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
       HTTP_BODY_LIMIT: '4kb',
       AGENT_MEMORY_WINDOW: '3',
+      LLM_TIMEOUT_MS: '1000',
     }),
     { beforeAll, afterAll },
   );
@@ -441,6 +442,18 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
       error: 'Payload Too Large',
       message: expect.any(String),
     });
+  });
+
+  it('answers 504 when the model times out, storing nothing', async () => {
+    llm.reset();
+    llm.enqueue({ kind: 'hang' });
+    const timedOut = await http()
+      .post('/conversations/slow/turns')
+      .set(A)
+      .send({ message: 'hi' })
+      .expect(504);
+    expect(timedOut.body.error).toBe('Gateway Timeout');
+    expect((await http().get('/conversations/slow/messages').set(A)).body.version).toBe(0);
   });
 
   it('documents every route in the OpenAPI document', async () => {

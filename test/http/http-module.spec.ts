@@ -16,7 +16,7 @@ async function boot(http: ReturnType<typeof AgentMemoryHttpModule.forRoot>) {
     imports: [
       ChatMemoryModule.forRoot({ backend: 'memory' }),
       LongtermMemoryModule.forRoot({ uri: 'memory://' }),
-      WorkingMemoryModule.forRoot({ backend: 'memory' }),
+      WorkingMemoryModule.forRoot({ backend: 'memory', capBytes: 4096 }),
       AgentModule.forRoot({ llm: { provider: 'echo' } }),
       http,
     ],
@@ -75,6 +75,11 @@ describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
     const entry = await request(server).get('/conversations/k1/working-memory/n').expect(200);
     expect(entry.body).toEqual({ key: 'n', value: 7, sizeBytes: 2 });
     await request(server).get('/conversations/k1/working-memory/missing').expect(404);
+    const big = await request(server)
+      .put('/conversations/k1/working-memory/big')
+      .send({ value: 'x'.repeat(5000) })
+      .expect(413);
+    expect(big.body.message).toContain('big');
     await request(server).delete('/conversations/k1').expect(204);
     const after = await request(server).get('/conversations/k1/working-memory').expect(200);
     expect(after.body.entries).toEqual([]);
