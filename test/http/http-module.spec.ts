@@ -84,4 +84,22 @@ describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
     const after = await request(server).get('/conversations/k1/working-memory').expect(200);
     expect(after.body.entries).toEqual([]);
   });
+
+  it("pages a conversation's runs newest first with a cursor", async () => {
+    const server = bare.getHttpServer();
+    const ids: string[] = [];
+    for (const message of ['a', 'b', 'c']) {
+      const turn = await request(server).post('/conversations/r1/turns').send({ message });
+      ids.push(turn.body.runId);
+    }
+    const first = await request(server).get('/conversations/r1/runs?limit=2').expect(200);
+    expect(first.body.runs.map((r: { runId: string }) => r.runId)).toEqual([ids[2], ids[1]]);
+    expect(first.body.runs[0]).toMatchObject({ conversationId: 'r1', status: 'completed' });
+    const second = await request(server)
+      .get(`/conversations/r1/runs?limit=2&cursor=${first.body.cursor}`)
+      .expect(200);
+    expect(second.body.runs.map((r: { runId: string }) => r.runId)).toEqual([ids[0]]);
+    expect(second.body.cursor).toBeUndefined();
+    await request(server).get('/conversations/r1/runs?cursor=bogus').expect(400);
+  });
 });

@@ -189,6 +189,31 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * A conversation's runs, newest first, `limit` at a time (1–100): pass the last record's
+   * `createdAt` and `runId` as `after` for the next page. Reads the conversation's run index (runs
+   * live for the retention, 7 days by default) and the records of that index.
+   */
+  async runsOf(
+    conversationId: string,
+    page: { limit: number; after?: { createdAt: number; runId: string } },
+  ): Promise<AgentRunRecord[]> {
+    assertConversationId(conversationId);
+    const ids = await this.runs.ownership.runsOf(conversationId);
+    const records = await Promise.all(ids.map((runId) => this.runs.records.get(runId)));
+    const after = page.after;
+    return records
+      .filter((record): record is AgentRunRecord => record !== undefined)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
+      .filter(
+        (record) =>
+          !after ||
+          record.createdAt < after.createdAt ||
+          (record.createdAt === after.createdAt && record.runId < after.runId),
+      )
+      .slice(0, page.limit);
+  }
+
+  /**
    * The Bull queue async runs go through when the agent uses the Bull driver (for a dashboard such
    * as bull-board, or a health check); `undefined` with the inline driver.
    */

@@ -32,3 +32,4 @@ export {
   PutWorkingMemoryDto,
 } from './dto/memory.dto.js';
 export * from './dto/responses.dto.js';
+export { RunsPageDto, RunsQueryDto } from './dto/runs-page.dto.js';

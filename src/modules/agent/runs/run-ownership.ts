@@ -34,6 +34,11 @@ export class RunOwnership {
     if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
   }
 
+  /** The live run ids of a conversation (any order). */
+  runsOf(conversationId: string): Promise<string[]> {
+    return this.store.indexed(indexId('c', conversationId));
+  }
+
   /** Removes every run of the conversation (records and cached steps), and its index. */
   forgetConversation(conversationId: string): Promise<void> {
     return this.forget(indexId('c', conversationId));

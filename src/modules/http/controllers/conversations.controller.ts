@@ -12,12 +12,28 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { MessagesQueryDto } from '../dto/messages-query.dto.js';
 import { MessagesPageDto } from '../dto/responses.dto.js';
+import { RunsPageDto, RunsQueryDto } from '../dto/runs-page.dto.js';
+import { presentRecord } from '../turns/run-presenter.js';
+import type { AgentRunRecord } from '../../agent/interfaces/agent-run.interface.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 
 /** Default page size of `?before=`. */
 const DEFAULT_PAGE = 50;
+
+/** Default page size of a conversation's runs. */
+const DEFAULT_RUNS_PAGE = 20;
+
+function encodeRunsCursor(record: { createdAt: number; runId: string }): string {
+  return Buffer.from(`${record.createdAt}:${record.runId}`).toString('base64url');
+}
+
+function decodeRunsCursor(cursor: string): { createdAt: number; runId: string } {
+  const match = /^(\d+):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new BadRequestException('cursor is not one this route gave');
+  return { createdAt: Number(match[1]), runId: match[2]! };
+}
 
 /** Reads and deletes conversation history. */
 @ApiTags('conversations')
@@ -54,6 +70,27 @@ export class ConversationsController {
     const from = Math.max(0, end - (size ?? DEFAULT_PAGE));
     const messages = end > from ? await store.range(id, from, end - from) : [];
     return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
+  }
+
+  @Get(':conversationId/runs')
+  @ApiOperation({
+    summary: "A conversation's runs, newest first, with status, result or error (cursor-paged)",
+  })
+  @ApiOkResponse({ type: RunsPageDto })
+  async runs(
+    @RequestTenant() scope: TenantScope,
+    @Param('conversationId') conversationId: string,
+    @Query() query: RunsQueryDto,
+  ): Promise<{ runs: AgentRunRecord[]; cursor?: string }> {
+    const id = scope.scoped(conversationId, 'conversationId');
+    const limit = query.limit ?? DEFAULT_RUNS_PAGE;
+    const after = query.cursor === undefined ? undefined : decodeRunsCursor(query.cursor);
+    const runs = await this.services.agent.runsOf(id, { limit, ...(after ? { after } : {}) });
+    const last = runs.at(-1);
+    return {
+      runs: runs.map((record) => presentRecord(scope, record)),
+      ...(runs.length === limit && last ? { cursor: encodeRunsCursor(last) } : {}),
+    };
   }
 
   @Delete(':conversationId')
