@@ -17,6 +17,7 @@ import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
 import { ApiKeyGuard } from './app/auth/api-key.guard.js';
 import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
 import { HealthController } from './app/health/health.controller.js';
+import { WebController } from './app/web/web.controller.js';
 import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { AppRedis } from './app/redis/app-redis.provider.js';
 import { AppRedisModule } from './app/redis/app-redis.module.js';
@@ -74,7 +75,7 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
       longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
     }),
   ],
-  controllers: [HealthController],
+  controllers: [HealthController, WebController],
   providers: [
     ApiKeyAuthenticator,
     InFlightRequests,

@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AgentService } from 'nest-agent-memory';
 import type { AllConfig } from '../config/validate-env.js';
+import { join } from 'node:path';
 import { mountQueueBoard, QUEUE_BOARD_PATH } from './admin/queue-board.js';
+import { WEB_ROOT } from './web/web-assets.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
@@ -19,6 +21,8 @@ export function configureApp(app: NestExpressApplication, config: AllConfig): vo
   const auth = bearerAuth(app.get(ApiKeyAuthenticator));
   app.use(['/docs', '/docs-json', QUEUE_BOARD_PATH], auth);
   setupDocs(app);
+  // The web page's bundle (React, the AI SDK client): served from the app, no CDN.
+  app.useStaticAssets(join(WEB_ROOT, 'assets'), { prefix: '/assets/', maxAge: '1h' });
   const queue = app.get(AgentService).bullQueue;
   if (queue) mountQueueBoard(app, queue);
 }

@@ -466,6 +466,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'POST /conversations/{conversationId}/turns',
         'POST /conversations/{conversationId}/chat',
         'GET /conversations/{conversationId}/working-memory/{key}',
+        'GET /conversations/{conversationId}/runs',
         'GET /runs/{runId}',
         'GET /conversations/{conversationId}/messages',
         'DELETE /conversations/{conversationId}',

@@ -1,0 +1,23 @@
+/**
+ * Bundles the web page (web/src → dist/web/assets/app.js, with web/public beside it) with esbuild:
+ * React, the AI SDK client and the page in one file, no CDN at run time. Run by `npm run build`.
+ */
+import { build } from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+
+const out = 'dist/web';
+mkdirSync(`${out}/assets`, { recursive: true });
+cpSync('web/public/index.html', `${out}/index.html`);
+cpSync('web/public/app.css', `${out}/assets/app.css`);
+await build({
+  entryPoints: ['web/src/main.tsx'],
+  outfile: `${out}/assets/app.js`,
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+});

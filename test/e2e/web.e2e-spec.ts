@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { appPerSuite, embeddedEnv } from '../support/app-harness.js';
+import {
+  type FakeReply,
+  FakeLlmServer,
+  openAiCompletion,
+  openAiStream,
+  type RecordedRequest,
+} from '../support/fake-llm-server.js';
+
+/** Where the screenshots of each step go (test artefacts; two are in the README). */
+const SHOTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const llm = new FakeLlmServer();
+let llmUrl = '';
+
+function answer(
+  text: string | null,
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+) {
+  return (request: RecordedRequest): FakeReply =>
+    request.body['stream']
+      ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs: 20 })
+      : openAiCompletion(text, toolCalls);
+}
+
+describe('the web page in a real browser (Chromium, embedded default)', () => {
+  let browser: Browser;
+  let page: Page;
+  const running = appPerSuite(
+    () => ({
+      ...embeddedEnv(),
+      OPENAI_BASE_URL: llmUrl,
+      LLM_MODEL: 'stub',
+      LLM_MAX_RETRIES: '0',
+      API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
+    }),
+    {
+      beforeAll: (fn) =>
+        beforeAll(async () => {
+          llmUrl = await llm.start();
+          await fn();
+        }),
+      afterAll,
+    },
+  );
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await llm.stop();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+  async function useKey(key: string) {
+    await page.getByTestId('api-key').fill(key);
+    await page.getByTestId('save-key').click();
+  }
+
+  it('streams a reply to a message', async () => {
+    llm.reset();
+    llm.enqueue(answer('Hello Ada, nice to meet you.'));
+    await page.goto(running().url);
+    await useKey('key-of-tenant-a');
+    await page.getByTestId('composer').fill('Hi, I am Ada');
+    await page.getByTestId('send').click();
+    const reply = page.getByTestId('message-assistant').last();
+    await reply.getByText('Hello Ada, nice to meet you.').waitFor();
+    await shot('1-streamed-reply');
+  }, 30_000);
+
+  it('shows a tool call and its result inline', async () => {
+    llm.reset();
+    llm.enqueue(
+      answer(null, [
+        { id: 'call_0', name: 'memory_save', arguments: '{"key":"profile/city","value":"Lisbon"}' },
+      ]),
+      answer('Noted: you live in Lisbon.'),
+    );
+    await page.getByTestId('composer').fill('Remember that I live in Lisbon');
+    await page.getByTestId('send').click();
+    const tool = page.getByTestId('tool-part').last();
+    await tool.getByText('memory_save').waitFor();
+    await tool.getByTestId('tool-output').getByText('"saved":"profile/city"').waitFor();
+    await page.getByText('Noted: you live in Lisbon.').waitFor();
+    await shot('2-tool-call');
+  }, 30_000);
+
+  it('shows the history after a reload', async () => {
+    await page.reload();
+    await page.getByText('Hi, I am Ada').waitFor();
+    await page.getByText('Noted: you live in Lisbon.').waitFor();
+    await page.getByTestId('tool-part').getByText('memory_save').waitFor();
+    expect(await page.getByTestId('message-user').count()).toBe(2);
+    await shot('3-after-reload');
+  }, 30_000);
+
+  it('finds the run, its steps and the long-term row it wrote in the inspector', async () => {
+    await page.goto(`${running().url}/inspector`);
+    await page.getByTestId('open-conversation').click();
+    await page.getByTestId('version').getByText('version 6').waitFor();
+    const runs = page.getByTestId('run');
+    expect(await runs.count()).toBe(2);
+    await runs.first().click();
+    await runs.first().getByText('completed').waitFor();
+    await runs.first().getByText('long-term flushed 1').waitFor();
+    await runs.first().getByTestId('run-tool').getByText('memory_save').waitFor();
+    await page.getByTestId('inspect-prefix').fill('profile/');
+    await page.getByTestId('search-records').click();
+    await page.getByTestId('records').getByText('"Lisbon"').waitFor();
+    await shot('4-inspector');
+  }, 30_000);
+
+  it('shows a second tenant none of it', async () => {
+    await useKey('key-of-tenant-b');
+    await page.getByTestId('open-conversation').click();
+    await page.getByTestId('version').getByText('version 0').waitFor();
+    expect(await page.getByTestId('run').count()).toBe(0);
+    await page.getByTestId('search-records').click();
+    await page.getByTestId('records').waitFor({ state: 'attached' });
+    expect(await page.getByTestId('records').locator('tr').count()).toBe(0);
+    await shot('5-other-tenant');
+  }, 30_000);
+});

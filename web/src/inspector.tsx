@@ -1,0 +1,204 @@
+import { useState } from 'react';
+import { getJson, seg } from './api.js';
+import type { MemoryRecord, MessagesPage, RunRecord, WorkingMemoryEntry } from './types.js';
+
+/** What the inspector shows of one conversation. */
+interface ConversationView {
+  page: MessagesPage;
+  runs: RunRecord[];
+  runsCursor?: string;
+  workingMemory: { sizeBytes: number; entries: WorkingMemoryEntry[] };
+}
+
+const time = (epochMs: number) => new Date(epochMs).toLocaleString();
+
+/**
+ * `/inspector`: a conversation's messages (ids, positions, version), its runs (status, tool calls
+ * and results, long-term rows flushed or refused, error) and working memory; an entity's long-term
+ * records by prefix. Everything through the API, with this browser's key and tenant.
+ */
+export function Inspector() {
+  const [conversationId, setConversationId] = useState(
+    () =>
+      (JSON.parse(localStorage.getItem('agent-memory:conversations') ?? '[]') as string[])[0] ?? '',
+  );
+  const [view, setView] = useState<ConversationView>();
+  const [entityId, setEntityId] = useState(
+    () => localStorage.getItem('agent-memory:entity') ?? 'me',
+  );
+  const [prefix, setPrefix] = useState('');
+  const [records, setRecords] = useState<MemoryRecord[]>();
+  const [error, setError] = useState<string>();
+
+  const guard = (work: Promise<void>) =>
+    work.then(() => setError(undefined)).catch((failure: Error) => setError(failure.message));
+
+  const openConversation = (cursor?: string) =>
+    guard(
+      (async () => {
+        const id = seg(conversationId);
+        const [page, runs, workingMemory] = await Promise.all([
+          getJson<MessagesPage>(`/conversations/${id}/messages?last=100`),
+          getJson<{ runs: RunRecord[]; cursor?: string }>(
+            `/conversations/${id}/runs?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
+          ),
+          getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
+        ]);
+        setView({
+          page,
+          runs: cursor && view ? [...view.runs, ...runs.runs] : runs.runs,
+          runsCursor: runs.cursor,
+          workingMemory,
+        });
+      })(),
+    );
+
+  const searchRecords = () =>
+    guard(
+      getJson<{ records: MemoryRecord[] }>(
+        `/entities/${seg(entityId)}/memories?prefix=${seg(prefix)}&limit=100`,
+      ).then((answer) => setRecords(answer.records)),
+    );
+
+  return (
+    <main className="inspector">
+      {error && (
+        <div className="error" data-testid="inspector-error">
+          {error}
+        </div>
+      )}
+      <section>
+        <h2>Conversation</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void openConversation();
+          }}
+        >
+          <input
+            data-testid="inspect-conversation"
+            value={conversationId}
+            onChange={(event) => setConversationId(event.target.value)}
+          />
+          <button data-testid="open-conversation" type="submit">
+            Open
+          </button>
+        </form>
+        {view && (
+          <>
+            <h3 data-testid="version">
+              Messages (version {view.page.version}
+              {view.page.before ? `, showing from position ${view.page.before}` : ''})
+            </h3>
+            <table data-testid="inspector-messages">
+              <tbody>
+                {view.page.messages.map((message, index) => (
+                  <tr key={message.id}>
+                    <td>{view.page.version - view.page.messages.length + index + 1}</td>
+                    <td>
+                      <code>{message.id}</code>
+                    </td>
+                    <td>{message.role}</td>
+                    <td>
+                      {message.content}
+                      {message.toolCalls?.map((call) => (
+                        <code key={call.id}>
+                          {' '}
+                          {call.name}({call.arguments})
+                        </code>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <h3>Runs, newest first</h3>
+            <div data-testid="runs">
+              {view.runs.map((run) => (
+                <details key={run.runId} className={`run ${run.status}`} data-testid="run">
+                  <summary>
+                    <code>{run.runId}</code> <strong>{run.status}</strong> {time(run.createdAt)}
+                    {run.result &&
+                      ` · version ${run.result.version} · long-term flushed ${run.result.longterm.flushed}, refused ${run.result.longterm.refused}`}
+                  </summary>
+                  {run.error && (
+                    <p className="error">
+                      {run.error.name}: {run.error.message}
+                    </p>
+                  )}
+                  {run.result?.toolCalls.map((call, index) => (
+                    <div key={index} className="tool" data-testid="run-tool">
+                      <span className="tool-name">{call.name}</span> <code>{call.arguments}</code> →{' '}
+                      <code>{call.error ?? JSON.stringify(call.result)}</code>
+                    </div>
+                  ))}
+                </details>
+              ))}
+              {view.runsCursor && (
+                <button onClick={() => void openConversation(view.runsCursor)}>More runs</button>
+              )}
+            </div>
+            <h3>Working memory ({view.workingMemory.sizeBytes} bytes)</h3>
+            <table data-testid="working-memory">
+              <tbody>
+                {view.workingMemory.entries.map((entry) => (
+                  <tr key={entry.key}>
+                    <td>
+                      <code>{entry.key}</code>
+                    </td>
+                    <td>{entry.sizeBytes} B</td>
+                    <td>
+                      <code>{JSON.stringify(entry.value)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </section>
+      <section>
+        <h2>Long-term memory</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void searchRecords();
+          }}
+        >
+          <input
+            data-testid="inspect-entity"
+            value={entityId}
+            onChange={(event) => setEntityId(event.target.value)}
+          />
+          <input
+            data-testid="inspect-prefix"
+            placeholder="key prefix"
+            value={prefix}
+            onChange={(event) => setPrefix(event.target.value)}
+          />
+          <button data-testid="search-records" type="submit">
+            Search
+          </button>
+        </form>
+        {records && (
+          <table data-testid="records">
+            <tbody>
+              {records.map((record) => (
+                <tr key={record.key}>
+                  <td>
+                    <code>{record.key}</code>
+                  </td>
+                  <td>
+                    <code>{JSON.stringify(record.value)}</code>
+                  </td>
+                  <td>seq {record.seq}</td>
+                  <td>{time(record.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,55 @@
+/** A message as the API stores it. */
+export interface StoredMessage {
+  id: string;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  toolCallId?: string;
+}
+
+/** `GET /conversations/:id/messages`. */
+export interface MessagesPage {
+  conversationId: string;
+  version: number;
+  messages: StoredMessage[];
+  before?: number;
+}
+
+/** A run's record. */
+export interface RunRecord {
+  runId: string;
+  conversationId: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  createdAt: number;
+  updatedAt: number;
+  error?: { name: string; message: string };
+  result?: {
+    version: number;
+    toolCalls: Array<{
+      id: string;
+      name: string;
+      arguments: string;
+      result?: unknown;
+      error?: string;
+    }>;
+    usage: { promptTokens: number; completionTokens: number };
+    longterm: { flushed: number; refused: number };
+  };
+}
+
+/** A long-term record. */
+export interface MemoryRecord {
+  entityId: string;
+  key: string;
+  value: unknown;
+  seq: number;
+  updatedAt: number;
+  expiresAt?: number;
+}
+
+/** One working-memory entry. */
+export interface WorkingMemoryEntry {
+  key: string;
+  value: unknown;
+  sizeBytes: number;
+}
