@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../support/test-databases.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The version of a package installed here (what the npm cache holds, so installs run offline). */
+function installed(name: string): string {
+  const manifest = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+  ) as { version: string };
+  return `${name}@${manifest.version}`;
+}
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * A scratch app that installs the packed tarball as a user would, with only the SQLite peers
+ * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed offline from the npm cache;
+ * better-sqlite3's native build is copied from this checkout (same Node, same ABI).
+ */
+function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
+  const dir = tempDir(`consumer-${type}-`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type }),
+  );
+  run(
+    'npm',
+    [
+      'install',
+      '--offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      tarball,
+      ...[
+        '@nestjs/common',
+        '@nestjs/core',
+        'reflect-metadata',
+        'rxjs',
+        'typeorm',
+        'better-sqlite3',
+        'typescript',
+        '@types/node',
+      ].map(installed),
+    ],
+    dir,
+  );
+  cpSync(
+    join(ROOT, 'node_modules/better-sqlite3/build'),
+    join(dir, 'node_modules/better-sqlite3/build'),
+    { recursive: true },
+  );
+  return dir;
+}
+
+/** The user's app: a SQLite chat store and the agent on the offline echo model; one turn. */
+const ESM_APP = `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AgentModule, AgentService, ChatMemoryModule } from 'nest-agent-memory';
+
+@Module({
+  imports: [
+    ChatMemoryModule.forRoot({ backend: 'sqlite', path: process.argv[2]! }),
+    AgentModule.forRoot({ llm: { provider: 'echo' } }),
+  ],
+})
+class AppModule {}
+
+const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+const result = await app.get(AgentService).run({ conversationId: 'c1', message: 'hello' });
+console.log(JSON.stringify({ reply: result.reply.content, version: result.version }));
+await app.close();
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    types: ['node'],
+    rootDir: 'src',
+    outDir: 'dist',
+    // Our own .d.ts files still import types of optional peers (ioredis, bull): known gap.
+    skipLibCheck: true,
+  },
+  include: ['src'],
+};
+
+/** The same app from CommonJS, with `require()` (Node ≥ 20.19 loads ESM packages that way). */
+const CJS_APP = `require('reflect-metadata');
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { AgentModule, AgentService, ChatMemoryModule } = require('nest-agent-memory');
+
+class AppModule {}
+Module({
+  imports: [
+    ChatMemoryModule.forRoot({ backend: 'sqlite', path: process.argv[2] }),
+    AgentModule.forRoot({ llm: { provider: 'echo' } }),
+  ],
+})(AppModule);
+
+(async () => {
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  const result = await app.get(AgentService).run({ conversationId: 'c1', message: 'hello' });
+  console.log(JSON.stringify({ reply: result.reply.content, version: result.version }));
+  await app.close();
+})();
+`;
+
+describe('the packed package in a fresh app (only the SQLite peers installed)', () => {
+  let packDir: string;
+  let tarball: string;
+
+  beforeAll(() => {
+    packDir = tempDir('consumer-pack-');
+    const output = run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], ROOT);
+    tarball = join(packDir, output.trim().split('\n').at(-1)!);
+  }, 60_000);
+  afterAll(() => rmSync(packDir, { recursive: true, force: true }));
+
+  it('type-checks strict, builds and runs a turn in an ESM TypeScript app', () => {
+    const dir = scratchApp('module', tarball);
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/main.ts'), ESM_APP);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], dir);
+    const output = run(process.execPath, ['dist/main.js', join(dir, 'chat.sqlite')], dir);
+    expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
+  }, 120_000);
+
+  it('loads with require() and runs a turn in a CommonJS app', () => {
+    const dir = scratchApp('commonjs', tarball);
+    writeFileSync(join(dir, 'main.js'), CJS_APP);
+    const output = run(process.execPath, ['main.js', join(dir, 'chat.sqlite')], dir);
+    expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
+  }, 120_000);
+});
