@@ -1,19 +1,29 @@
-# The example app (its dependencies are the dev dependencies of the library package, so the image
-# keeps them all). docker compose builds it; alone: docker build -t nest-agent-memory .
-FROM node:20-bookworm-slim AS build
+# The example app on the current Node LTS. docker compose builds it; alone:
+#   docker build -t nest-agent-memory .
+# The build stage compiles the app and its web page with every dev tool; the runtime stage holds
+# only what `node dist/main.js` loads (scripts/app-runtime-manifest.mjs), runs as the unprivileged
+# `node` user and keeps its SQLite files in /app/data.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.web.json ./
+COPY scripts ./scripts
 COPY src ./src
-RUN npm run build
+COPY web ./web
+RUN npm run build \
+  && node scripts/app-runtime-manifest.mjs /runtime \
+  && cd /runtime && npm install --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
-COPY package.json ./
+ENV NODE_ENV=production HOST=0.0.0.0 SQLITE_PATH=/app/data/agent-memory.sqlite
+COPY --from=build --chown=node:node /runtime/package.json ./package.json
+COPY --from=build --chown=node:node /runtime/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
 EXPOSE 3000
 CMD ["node", "dist/main.js"]

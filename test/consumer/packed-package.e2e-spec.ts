@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bootApp } from '../support/app-harness.js';
 import { tempDir } from '../support/test-databases.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -150,5 +151,34 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
     writeFileSync(join(dir, 'main.js'), CJS_APP);
     const output = run(process.execPath, ['main.js', join(dir, 'chat.sqlite')], dir);
     expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
+  }, 120_000);
+
+  it("boots the example app on the Docker image's runtime dependencies alone", async () => {
+    const dir = tempDir('runtime-');
+    run(process.execPath, [join(ROOT, 'scripts/app-runtime-manifest.mjs'), dir], ROOT);
+    run(
+      'npm',
+      ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      dir,
+    );
+    cpSync(
+      join(ROOT, 'node_modules/better-sqlite3/build'),
+      join(dir, 'node_modules/better-sqlite3/build'),
+      { recursive: true },
+    );
+    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+    const app = await bootApp({ SQLITE_PATH: join(dir, 'app.sqlite') }, join(dir, 'dist/main.js'));
+    try {
+      const turn = await fetch(`${app.url}/conversations/c1/turns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hello' }),
+      });
+      expect(turn.status).toBe(201);
+      expect((await fetch(`${app.url}/docs-json`)).status).toBe(200);
+      expect((await fetch(`${app.url}/`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
   }, 120_000);
 });

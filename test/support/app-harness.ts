@@ -69,15 +69,15 @@ export interface RunningApp {
 }
 
 /**
- * Starts the built example app (`node dist/main.js`, what `npm start` runs) on a free loopback port
- * with exactly the given variables, and waits until `/health` answers.
+ * Starts the built example app (`node dist/main.js`, what `npm start` runs; or another build of it)
+ * on a free loopback port with exactly the given variables, and waits until `/health` answers.
  */
-export async function bootApp(env: Record<string, string>): Promise<RunningApp> {
+export async function bootApp(env: Record<string, string>, main = MAIN): Promise<RunningApp> {
   const port = await freePort();
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name)),
   );
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [main], {
     env: {
       ...base,
       NODE_OPTIONS: '',

@@ -1,0 +1,55 @@
+/**
+ * Writes the example app's runtime manifest (`<dir>/package.json`): the library's own package.json
+ * (name and `exports`, so `import 'nest-agent-memory'` resolves to `dist/`) with, as dependencies,
+ * exactly what the built app loads at run time — the versions installed here, pinned. The Docker
+ * image installs only these (`npm install --omit=dev`): no test, lint or build tools.
+ * Usage: node scripts/app-runtime-manifest.mjs <dir>
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const RUNTIME = [
+  // Nest and the app's modules
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/config',
+  '@nestjs/swagger',
+  '@nestjs/terminus',
+  '@nestjs/throttler',
+  'class-validator',
+  'class-transformer',
+  'nestjs-pino',
+  'pino',
+  'pino-http',
+  'reflect-metadata',
+  'rxjs',
+  '@bull-board/api',
+  '@bull-board/express',
+  // The library's dependency and the drivers of every backend the app can be configured with
+  'ajv',
+  'typeorm',
+  'better-sqlite3',
+  'pg',
+  'mysql2',
+  'ioredis',
+  'bull',
+];
+
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: node scripts/app-runtime-manifest.mjs <dir>');
+const own = JSON.parse(readFileSync('package.json', 'utf8'));
+const version = (name) =>
+  JSON.parse(readFileSync(join('node_modules', name, 'package.json'), 'utf8')).version;
+const manifest = {
+  name: own.name,
+  version: own.version,
+  private: true,
+  type: own.type,
+  exports: own.exports,
+  engines: own.engines,
+  allowScripts: own.allowScripts,
+  dependencies: Object.fromEntries(RUNTIME.map((name) => [name, version(name)])),
+};
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
