@@ -266,6 +266,8 @@ const HTTP_API = [
   'RunErrorDto',
   'RunRecordDto',
   'RunResultDto',
+  'RunsPageDto',
+  'RunsQueryDto',
   'SingleTenantResolver',
   'TENANT_ID_PATTERN',
   'TENANT_RESOLVER',
