@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AgentService } from 'nest-agent-memory';
 import type { AllConfig } from '../config/validate-env.js';
 import { join } from 'node:path';
+import { adminKeyAuth } from './admin/admin-key.middleware.js';
 import { mountQueueBoard, QUEUE_BOARD_PATH } from './admin/queue-board.js';
 import { WEB_ROOT } from './web/web-assets.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
@@ -11,20 +12,25 @@ import { InFlightRequests } from './lifecycle/in-flight-requests.js';
 /**
  * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: the body limit
  * (413 from the Content-Length alone, before the body is read), in-flight request counting for
- * graceful shutdown, the OpenAPI docs and (with the Bull queue) the queue board at `/admin/queues`,
- * both behind the same auth as the API. Create the app with
+ * graceful shutdown, the OpenAPI docs behind the same auth as the API, and (with the Bull queue)
+ * the read-only queue board at `/admin/queues` behind `ADMIN_API_KEY`. Create the app with
  * `bodyParser: false`.
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
   app.useBodyParser('json', { limit: config.http.bodyLimitBytes });
   app.use(app.get(InFlightRequests).middleware);
-  const auth = bearerAuth(app.get(ApiKeyAuthenticator));
-  app.use(['/docs', '/docs-json', QUEUE_BOARD_PATH], auth);
+  const authenticator = app.get(ApiKeyAuthenticator);
+  app.use(['/docs', '/docs-json', '/docs-yaml'], bearerAuth(authenticator));
   setupDocs(app);
   // The web page's bundle (React, the AI SDK client): served from the app, no CDN.
   app.useStaticAssets(join(WEB_ROOT, 'assets'), { prefix: '/assets/', maxAge: '1h' });
   const queue = app.get(AgentService).bullQueue;
-  if (queue) mountQueueBoard(app, queue);
+  const { adminKey } = config.auth;
+  // The board shows every tenant's jobs: with API keys it needs the admin key, or it is not served.
+  if (queue && (adminKey || !authenticator.enabled)) {
+    if (adminKey) app.use(QUEUE_BOARD_PATH, adminKeyAuth(adminKey));
+    mountQueueBoard(app, queue);
+  }
 }
 
 /** Bearer auth for the docs and the queue board, which Express serves outside Nest's guards. */

@@ -40,4 +40,19 @@ describe('auth configuration', () => {
       expect(error.message).not.toContain('secret');
     }
   });
+
+  it('reads ADMIN_API_KEY: long enough, apart from the tenant keys, never echoed', () => {
+    expect(
+      loadAuthConfig({ API_KEYS: 'a:key-one', ADMIN_API_KEY: 'admin-key-0123456789' }).adminKey,
+    ).toBe('admin-key-0123456789');
+    for (const env of [
+      { ADMIN_API_KEY: 'short-secret' },
+      { API_KEYS: 'a:admin-key-0123456789', ADMIN_API_KEY: 'admin-key-0123456789' },
+    ]) {
+      const error = errorOf(() => loadAuthConfig(env));
+      expect(error.variable).toBe('ADMIN_API_KEY');
+      expect(error.message).not.toContain('secret');
+      expect(error.message).not.toContain('admin-key');
+    }
+  });
 });

@@ -1,17 +1,32 @@
 import { registerAs } from '@nestjs/config';
 import { parseApiKeys, type TenantApiKey } from './api-keys.js';
+import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readString } from './env.js';
 
 /** Who may call the example app's API. */
 export interface AuthConfig {
   /** `API_KEYS` (none): each key with its tenant; empty leaves the API open (demo). */
   apiKeys: TenantApiKey[];
+  /**
+   * `ADMIN_API_KEY` (none): the key of the queue board (`/admin/queues`), which shows every
+   * tenant's jobs. With `API_KEYS` set and no admin key, the board is not served.
+   */
+  adminKey?: string;
 }
 
-/** Reads `API_KEYS` (`tenantA:key1,tenantB:key2`; unset or blank: no keys). */
+/** Reads `API_KEYS` (`tenantA:key1,tenantB:key2`; unset or blank: no keys) and `ADMIN_API_KEY`. */
 export function loadAuthConfig(env: Env = process.env): AuthConfig {
   const raw = readString(env, 'API_KEYS');
-  return { apiKeys: raw === undefined ? [] : parseApiKeys(raw, 'API_KEYS') };
+  const apiKeys = raw === undefined ? [] : parseApiKeys(raw, 'API_KEYS');
+  const adminKey = readString(env, 'ADMIN_API_KEY');
+  if (adminKey !== undefined && (adminKey.length < 16 || /\s/.test(adminKey)))
+    throw new ConfigValidationError(
+      'ADMIN_API_KEY',
+      'must be at least 16 characters without spaces (the value is not shown)',
+    );
+  if (adminKey !== undefined && apiKeys.some((entry) => entry.key === adminKey))
+    throw new ConfigValidationError('ADMIN_API_KEY', 'must differ from every key of API_KEYS');
+  return { apiKeys, ...(adminKey !== undefined ? { adminKey } : {}) };
 }
 
 /** The `auth` config namespace. */

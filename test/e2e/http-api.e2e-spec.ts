@@ -6,20 +6,11 @@ import { appPerSuite, embeddedEnv, type RunningApp, serverEnv } from '../support
 import {
   type FakeReply,
   FakeLlmServer,
+  openAiAnswer,
   openAiCompletion,
-  openAiStream,
-  type RecordedRequest,
 } from '../support/fake-llm-server.js';
 
-type ToolCallSpec = { id: string; name: string; arguments: string };
-
-/** The model's answer in the form the request asked for (JSON, or streamed when `stream: true`). */
-function answer(text: string | null, toolCalls: ToolCallSpec[] = [], delayMs = 0) {
-  return (req: RecordedRequest): FakeReply =>
-    req.body['stream']
-      ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs })
-      : openAiCompletion(text, toolCalls);
-}
+const answer = openAiAnswer;
 
 const llm = new FakeLlmServer();
 let llmUrl: string;
@@ -39,6 +30,21 @@ function llmEnv(): Record<string, string> {
     LLM_MAX_RETRIES: '0',
     AGENT_SYSTEM_PROMPT: 'You are a test assistant.',
   };
+}
+
+/** POSTs a turn with `Accept: text/event-stream`; resolves with the status and the whole SSE text. */
+async function postSse(baseUrl: string, path: string, body: object) {
+  const response = await request(baseUrl)
+    .post(path)
+    .set('Accept', 'text/event-stream')
+    .send(body)
+    .buffer(true)
+    .parse((res, done) => {
+      let data = '';
+      res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      res.on('end', () => done(null, data));
+    });
+  return { status: response.status, text: response.body as string };
 }
 
 async function waitForRun(app: RunningApp, runId: string, auth: Record<string, string> = {}) {
@@ -223,18 +229,11 @@ describe.each([
       answer(null, [{ id: 'call_0', name: 'scratchpad_set', arguments: '{"key":"n","value":7}' }]),
       answer('Noted.'),
     );
-    const response = await http()
-      .post(`/conversations/${c}/turns`)
-      .set('Accept', 'text/event-stream')
-      .send({ message: 'note 7' })
-      .buffer(true)
-      .parse((res, done) => {
-        let data = '';
-        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        res.on('end', () => done(null, data));
-      })
-      .expect(200);
-    const events = [...(response.body as string).matchAll(/event: (\w+)/g)].map((m) => m[1]);
+    const response = await postSse(running().url, `/conversations/${c}/turns`, {
+      message: 'note 7',
+    });
+    expect(response.status).toBe(200);
+    const events = [...response.text.matchAll(/event: (\w+)/g)].map((m) => m[1]);
     expect(events[0]).toBe('run');
     expect(events).toEqual(expect.arrayContaining(['tool_call', 'tool_result', 'token', 'done']));
     expect(events.at(-1)).toBe('done');
@@ -246,18 +245,9 @@ describe.each([
     llm.reset();
     const c = id('sse-error');
     llm.enqueue({ kind: 'json', status: 500, body: { error: 'down' } });
-    const response = await http()
-      .post(`/conversations/${c}/turns`)
-      .set('Accept', 'text/event-stream')
-      .send({ message: 'hi' })
-      .buffer(true)
-      .parse((res, done) => {
-        let data = '';
-        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        res.on('end', () => done(null, data));
-      })
-      .expect(200);
-    const text = response.body as string;
+    const response = await postSse(running().url, `/conversations/${c}/turns`, { message: 'hi' });
+    expect(response.status).toBe(200);
+    const text = response.text;
     expect([...text.matchAll(/event: (\w+)/g)].map((m) => m[1])).toEqual(['run', 'error']);
     const error = JSON.parse(/event: error\ndata: (.*)/.exec(text)![1]!) as { statusCode: number };
     expect(error.statusCode).toBe(502);
@@ -512,5 +502,26 @@ describe('HTTP API: rate limits and the long-term tier turned off', () => {
       error: 'Too Many Requests',
       message: expect.any(String),
     });
+  });
+});
+
+describe('HTTP API: the queue board needs the admin key (Postgres + Redis + Bull)', () => {
+  const running = appPerSuite(
+    () => ({
+      ...serverEnv(),
+      ...llmEnv(),
+      API_KEYS: 'tenantA:key-of-tenant-a',
+      ADMIN_API_KEY: 'admin-key-0123456789',
+    }),
+    { beforeAll, afterAll },
+  );
+
+  it("refuses a tenant's key (it would show every tenant's jobs) and takes the admin key", async () => {
+    const board = (key: string) =>
+      request(running().url).get('/admin/queues/api/queues').set('Authorization', `Bearer ${key}`);
+    expect((await board('key-of-tenant-a')).status).toBe(401);
+    const admin = await board('admin-key-0123456789');
+    expect(admin.status).toBe(200);
+    expect(admin.body.queues[0].readOnlyMode).toBe(true);
   });
 });

@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { appPerSuite, embeddedEnv } from '../support/app-harness.js';
-import {
-  type FakeReply,
-  FakeLlmServer,
-  openAiCompletion,
-  openAiStream,
-  type RecordedRequest,
-} from '../support/fake-llm-server.js';
+import { FakeLlmServer, openAiAnswer } from '../support/fake-llm-server.js';
 
 /** Where the screenshots of each step go (test artefacts; two are in the README). */
 const SHOTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url));
@@ -19,15 +13,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const llm = new FakeLlmServer();
 let llmUrl = '';
 
-function answer(
-  text: string | null,
-  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
-) {
-  return (request: RecordedRequest): FakeReply =>
-    request.body['stream']
-      ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs: 20 })
-      : openAiCompletion(text, toolCalls);
-}
+const answer = (text: string | null, toolCalls: Parameters<typeof openAiAnswer>[1] = []) =>
+  openAiAnswer(text, toolCalls, 20);
 
 describe('the web page in a real browser (Chromium, embedded default)', () => {
   let browser: Browser;

@@ -43,15 +43,30 @@ afterAll(async () => {
 
 /**
  * The AI SDK's own client: `DefaultChatTransport` posts what `useChat` posts (trimmed to the newest
- * message, as the README advises) and `readUIMessageStream` assembles the assistant's UIMessage.
+ * message, as the README advises, unless `trimmed: false`) and `readUIMessageStream` assembles the
+ * assistant's UIMessage; stream errors go to `onError`.
  */
-async function chat(conversationId: string, text: string, body: object = {}): Promise<UIMessage> {
+async function chat(
+  conversationId: string,
+  text: string,
+  options: {
+    body?: object;
+    headers?: Record<string, string>;
+    trimmed?: boolean;
+    onError?: (error: unknown) => void;
+  } = {},
+): Promise<UIMessage | undefined> {
   const transport = new DefaultChatTransport<UIMessage>({
     api: `${baseUrl}/conversations/${conversationId}/chat`,
-    body,
-    prepareSendMessagesRequest: ({ messages, body: extra }) => ({
-      body: { ...extra, message: messages.at(-1) },
-    }),
+    body: options.body ?? {},
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.trimmed === false
+      ? {}
+      : {
+          prepareSendMessagesRequest: ({ messages, body: extra }) => ({
+            body: { ...extra, message: messages.at(-1) },
+          }),
+        }),
   });
   const stream = await transport.sendMessages({
     chatId: conversationId,
@@ -61,8 +76,12 @@ async function chat(conversationId: string, text: string, body: object = {}): Pr
     abortSignal: undefined,
   });
   let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
-  return last!;
+  for await (const message of readUIMessageStream<UIMessage>({
+    stream,
+    ...(options.onError ? { onError: options.onError } : {}),
+  }))
+    last = message;
+  return last;
 }
 
 describe('POST /conversations/:id/chat with the AI SDK client', () => {
@@ -76,7 +95,7 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
       openAiStream([], [{ id: 'call_0', name: 'memory_load', arguments: '{"key":"city"}' }]),
       openAiStream(['You live ', 'in Lisbon.']),
     );
-    const message = await chat('ui-1', 'I live in Lisbon', { entityId: 'u1' });
+    const message = (await chat('ui-1', 'I live in Lisbon', { body: { entityId: 'u1' } }))!;
 
     const store = app.get<ChatMemoryStore>(CHAT_MEMORY_STORE);
     const stored = await store.get('ui-1');
@@ -123,8 +142,8 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     llm.reset();
     llm.enqueue(openAiStream(['Only ', 'once.']));
     const headers = { 'Idempotency-Key': 'ui-key-1' };
-    const first = await chatWithHeaders('ui-2', 'hi', headers);
-    const again = await chatWithHeaders('ui-2', 'hi', headers);
+    const first = (await chat('ui-2', 'hi', { headers, trimmed: false }))!;
+    const again = (await chat('ui-2', 'hi', { headers, trimmed: false }))!;
     expect(llm.requests).toHaveLength(1);
     const text = (m: UIMessage) =>
       m.parts
@@ -138,21 +157,7 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     llm.reset();
     llm.enqueue({ kind: 'json', status: 500, body: { error: 'down' } });
     const errors: unknown[] = [];
-    const transport = new DefaultChatTransport<UIMessage>({
-      api: `${baseUrl}/conversations/ui-3/chat`,
-    });
-    const stream = await transport.sendMessages({
-      chatId: 'ui-3',
-      messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-    });
-    for await (const message of readUIMessageStream<UIMessage>({
-      stream,
-      onError: (error) => errors.push(error),
-    }))
-      void message;
+    await chat('ui-3', 'hi', { trimmed: false, onError: (error) => errors.push(error) });
     expect(String(errors[0])).toContain('500');
     expect(await app.get<ChatMemoryStore>(CHAT_MEMORY_STORE).version('ui-3')).toBe(0);
   });
@@ -166,24 +171,3 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     expect(response.status).toBe(400);
   });
 });
-
-async function chatWithHeaders(
-  conversationId: string,
-  text: string,
-  headers: Record<string, string>,
-): Promise<UIMessage> {
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: `${baseUrl}/conversations/${conversationId}/chat`,
-    headers,
-  });
-  const stream = await transport.sendMessages({
-    chatId: conversationId,
-    messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text }] }],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
-  return last!;
-}

@@ -328,3 +328,18 @@ export function anthropicStream(
   events.push(event('message_stop', {}));
   return { kind: 'sse', events, dropAfter: options.dropAfter };
 }
+
+/**
+ * The model's answer in the form each request asks for: streamed (`stream: true`, the text in
+ * word-sized tokens, `delayMs` apart) or one JSON completion.
+ */
+export function openAiAnswer(
+  text: string | null,
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+  delayMs = 0,
+): (request: RecordedRequest) => FakeReply {
+  return (request) =>
+    request.body['stream']
+      ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs })
+      : openAiCompletion(text, toolCalls);
+}

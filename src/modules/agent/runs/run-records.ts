@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   AgentRunRecord,
   AgentRunResult,
@@ -6,6 +7,7 @@ import type {
 import type { RunStore } from './run-store.interface.js';
 
 const STATUS_KEY = 'status';
+const RESERVATION_KEY = 'reservation';
 
 /**
  * How long a run may stay `running` before `reserve` lets another caller take it over (its process
@@ -32,27 +34,35 @@ export class RunRecords {
    * gets `undefined`, everyone else the record.
    */
   async reserve(runId: string, conversationId: string): Promise<AgentRunRecord | undefined> {
+    // A random token, so two callers in the same millisecond cannot both read the entry as theirs.
+    const won = await this.claim(runId, RESERVATION_KEY);
+    const existing = await this.get(runId);
+    if (won && !existing) {
+      await this.set(runId, conversationId, 'running');
+      return undefined;
+    }
     const now = this.now();
-    const mine: AgentRunRecord = {
+    // Without a record, the winner has not written its status yet: it is running.
+    const record = existing ?? {
       runId,
       conversationId,
-      status: 'running',
+      status: 'running' as const,
       createdAt: now,
       updatedAt: now,
     };
-    const json = JSON.stringify(mine);
-    const stored = await this.store.putIfAbsent(runId, STATUS_KEY, json);
-    if (stored === json) return undefined;
-    const record = JSON.parse(stored) as AgentRunRecord;
     const takeable =
       record.status === 'failed' ||
       (record.status === 'running' && now - record.updatedAt > STALE_RUNNING_MS);
-    if (!takeable) return record;
-    const token = `${now}:${Math.random()}`;
-    const takeover = `takeover:${record.status}:${record.updatedAt}`;
-    if ((await this.store.putIfAbsent(runId, takeover, token)) !== token) return record;
+    if (!takeable || !(await this.claim(runId, `takeover:${record.status}:${record.updatedAt}`)))
+      return record;
     await this.set(runId, conversationId, 'running');
     return undefined;
+  }
+
+  /** Whether this caller is the first to put a (random) token under `key`. */
+  private async claim(runId: string, key: string): Promise<boolean> {
+    const token = randomUUID();
+    return (await this.store.putIfAbsent(runId, key, token)) === token;
   }
 
   /** Writes the new status, keeping the creation time; a completed run is never downgraded. */

@@ -11,6 +11,14 @@ import {
 import { LongtermMemoryDisabledError } from '../../longterm/errors/longterm.errors.js';
 import { type HttpErrorBody, httpErrorBody } from './http-error-body.js';
 import { httpStatusOfError } from './http-status-of-error.js';
+import { publicErrorMessage } from './public-error-message.js';
+
+/** Statuses whose errors are the caller's own doing: not worth a log line. */
+const SAFE_MESSAGES = new Set<number>([
+  HttpStatus.BAD_REQUEST,
+  HttpStatus.CONFLICT,
+  HttpStatus.PAYLOAD_TOO_LARGE,
+]);
 
 /** Token of the filter's options (`AgentMemoryHttpModule` provides them). */
 export const AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS = Symbol(
@@ -26,7 +34,7 @@ export interface AgentMemoryExceptionFilterOptions {
   longtermDisabledHint?: string;
 }
 
-/** The minimal response the filter writes to (Express and Fastify both fit). */
+/** The minimal response the filter writes to (Express's; the module's routes are Express-only). */
 interface JsonResponse {
   status(code: number): { json(body: unknown): unknown };
   headersSent?: boolean;
@@ -37,8 +45,9 @@ interface JsonResponse {
  * Maps every error of an HTTP request to `{ statusCode, error, message }`: Nest's `HttpException`s
  * keep their status (validation 400, 401 of a guard, 413 of the body parser, 429 of a throttler);
  * the library's errors get theirs (400 invalid input, 404, 409 conflict, 413 working memory over its
- * cap, 502/504 model failure/timeout, 503 long-term tier off); anything else is a 500 whose details
- * (stack, SQL) go to the log only. Use it on your own controllers (`@UseFilters`) or globally
+ * cap, 502/504 model failure/timeout, 503 long-term tier off) with a message fit for a client (a
+ * provider's error body, hosts, SQL stay in the log); anything else is a 500 whose details go to
+ * the log only. Use it on your own controllers (`@UseFilters`) or globally
  * (`APP_FILTER`, which also covers errors raised before routing, such as an oversized body).
  */
 @Catch()
@@ -63,7 +72,9 @@ export class AgentMemoryExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return fromHttpException(exception);
     const status = httpStatusOfError(exception);
     if (status !== undefined) {
-      let message = (exception as Error).message;
+      const error = exception as Error;
+      if (!SAFE_MESSAGES.has(status)) this.logger.warn(`${error.name}: ${error.message}`);
+      let message = publicErrorMessage(error);
       if (exception instanceof LongtermMemoryDisabledError && this.options.longtermDisabledHint)
         message += `; ${this.options.longtermDisabledHint}`;
       return httpErrorBody(status, message);

@@ -1,5 +1,6 @@
 import type { AgentRunRecord, AgentRunResult } from '../../agent/interfaces/agent-run.interface.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
+import { publicErrorMessage } from '../errors/public-error-message.js';
 
 /** A run result as the tenant sees it: its own conversation id, not the stored one. */
 export function presentResult(scope: TenantScope, result: AgentRunResult): AgentRunResult {
@@ -12,5 +13,8 @@ export function presentRecord(scope: TenantScope, record: AgentRunRecord): Agent
     ...record,
     conversationId: scope.owned(record.conversationId, `Run ${record.runId} not found`),
     ...(record.result ? { result: presentResult(scope, record.result) } : {}),
+    ...(record.error
+      ? { error: { name: record.error.name, message: publicErrorMessage(record.error) } }
+      : {}),
   };
 }

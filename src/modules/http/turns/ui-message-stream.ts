@@ -87,7 +87,8 @@ export class UiMessageStreamWriter {
     this.endText();
     if (this.stepOpen) this.write({ type: 'finish-step' });
     this.stepOpen = false;
-    this.write({ type: 'finish', finishReason: 'stop' });
+    // No `finishReason`: `ai` 5 reads the chunk strictly and does not know it.
+    this.write({ type: 'finish' });
     this.end();
   }
 
