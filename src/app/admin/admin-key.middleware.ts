@@ -16,12 +16,10 @@ export function adminKeyAuth(adminKey: string) {
     const header = request.headers['authorization'];
     const given = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
     if (given !== undefined && timingSafeEqual(digest(given), expected)) return next();
-    response
-      .status(401)
-      .json({
-        statusCode: 401,
-        error: 'Unauthorized',
-        message: 'The queue board needs ADMIN_API_KEY',
-      });
+    response.status(401).json({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'The queue board needs ADMIN_API_KEY',
+    });
   };
 }
