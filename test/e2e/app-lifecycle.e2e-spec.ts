@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { bootApp, embeddedEnv } from '../support/app-harness.js';
-import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
+import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 import { tempDir } from '../support/test-databases.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -62,6 +62,44 @@ describe('the example app across restarts and shutdowns (SQLite files)', () => {
     try {
       const messages = await request(again.url).get('/conversations/c1/messages').expect(200);
       expect(messages.body.version).toBe(2);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
+});
+
+describe('a streamed turn whose client left, at shutdown', () => {
+  it('is still stored when SIGTERM comes before its commit', async () => {
+    const env = { ...embeddedEnv(tempDir()), ...llmEnv };
+    llm.reset();
+    llm.enqueue(
+      openAiStream(
+        Array.from({ length: 30 }, (_, i) => `w${i} `),
+        [],
+        { delayMs: 50 },
+      ),
+    );
+    const app = await bootApp(env);
+    const controller = new AbortController();
+    const response = await fetch(`${app.url}/conversations/c1/turns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ message: 'talk' }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('event: token'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    app.kill('SIGTERM');
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+
+    const again = await bootApp(env);
+    try {
+      const messages = await request(again.url).get('/conversations/c1/messages').expect(200);
+      expect(messages.body.version).toBe(2);
+      expect(messages.body.messages[1].content).toContain('w29');
     } finally {
       await again.close();
     }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Counts the requests being served, so a graceful shutdown can wait for in-flight turns (a streamed
- * turn holds its request until it is stored).
+ * Counts the requests being served, so a graceful shutdown can let them finish. (Turns whose
+ * client has left are awaited by `AgentMemoryHttpModule` itself before the stores close.)
  */
 @Injectable()
 export class InFlightRequests {

@@ -15,6 +15,7 @@ import { AgentMemoryExceptionFilter } from './errors/agent-memory-exception.filt
 import { TenantScopeInterceptor } from './tenancy/tenant-scope.interceptor.js';
 import { ChatTurnsService } from './turns/chat-turns.service.js';
 import { TurnsService } from './turns/turns.service.js';
+import { TurnsInFlight } from './turns/turns-in-flight.js';
 
 /**
  * The HTTP API over the app's configured agent and memory modules, opt-in:
@@ -37,6 +38,7 @@ import { TurnsService } from './turns/turns.service.js';
     TenantScopeInterceptor,
     TurnsService,
     ChatTurnsService,
+    TurnsInFlight,
   ],
   exports: [AgentMemoryExceptionFilter],
 })

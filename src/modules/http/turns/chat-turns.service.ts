@@ -3,6 +3,7 @@ import type { AgentRunInput, AgentRunResult } from '../../agent/interfaces/agent
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
 import type { TurnOutcome } from './turns.service.js';
+import { TurnsInFlight } from './turns-in-flight.js';
 import type { UiMessageStreamWriter } from './ui-message-stream.js';
 
 /**
@@ -15,6 +16,7 @@ export class ChatTurnsService {
   constructor(
     private readonly services: AgentMemoryHttpServices,
     private readonly errors: AgentMemoryExceptionFilter,
+    private readonly inFlight: TurnsInFlight,
   ) {}
 
   /** Streams a prepared turn, or answers an earlier run of the same key. */
@@ -28,6 +30,10 @@ export class ChatTurnsService {
       return writer.fail(
         `This turn is still ${earlier.run.status}: read it with GET /runs/${earlier.run.runId}`,
       );
+    return this.inFlight.track(this.streamEvents(input, writer));
+  }
+
+  private async streamEvents(input: AgentRunInput, writer: UiMessageStreamWriter): Promise<void> {
     try {
       for await (const event of this.services.agent.stream(input)) {
         if (event.type === 'token') writer.text(event.text);

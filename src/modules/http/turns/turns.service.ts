@@ -10,6 +10,7 @@ import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { runIdOfIdempotencyKey } from './idempotency-key.js';
+import { TurnsInFlight } from './turns-in-flight.js';
 import { presentRecord, presentResult } from './run-presenter.js';
 import type { SseStream } from './sse-stream.js';
 
@@ -37,6 +38,7 @@ export class TurnsService {
   constructor(
     private readonly services: AgentMemoryHttpServices,
     private readonly errors: AgentMemoryExceptionFilter,
+    private readonly inFlight: TurnsInFlight,
   ) {}
 
   /**
@@ -64,7 +66,7 @@ export class TurnsService {
   async run(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
     const { input, earlier } = await this.prepare(scope, request);
     if (earlier) return earlier;
-    const result = await this.services.agent.run(input);
+    const result = await this.inFlight.track(this.services.agent.run(input));
     return { status: 201, result: presentResult(scope, result) };
   }
 
@@ -102,7 +104,15 @@ export class TurnsService {
    * `done` (the run result) or `error` (`{ statusCode, error, message }`). A client that leaves
    * does not stop the turn: it runs to its commit and `GET /runs/:runId` shows it.
    */
-  async stream(scope: TenantScope, input: AgentRunInput, sse: SseStream): Promise<void> {
+  stream(scope: TenantScope, input: AgentRunInput, sse: SseStream): Promise<void> {
+    return this.inFlight.track(this.streamEvents(scope, input, sse));
+  }
+
+  private async streamEvents(
+    scope: TenantScope,
+    input: AgentRunInput,
+    sse: SseStream,
+  ): Promise<void> {
     sse.send('run', { runId: input.runId });
     try {
       for await (const event of this.services.agent.stream(input)) {
