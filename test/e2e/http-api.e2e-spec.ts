@@ -269,6 +269,28 @@ describe.each([
     expect(body.version).toBe(2);
   }, 30_000);
 
+  it('queues one run for concurrent async POSTs with one key', async () => {
+    llm.reset();
+    const c = id('async-key');
+    llm.enqueue(answer('Queued once.'));
+    llm.fallback = () => openAiCompletion('A second model call!');
+    const key = randomUUID();
+    const post = () =>
+      http()
+        .post(`/conversations/${c}/turns?async=true`)
+        .set('Idempotency-Key', key)
+        .send({ message: 'hi' });
+    const responses = await Promise.all([post(), post(), post()]);
+    // 202 while the run is queued or running; 201 with its result once it has completed.
+    for (const response of responses) expect([201, 202]).toContain(response.status);
+    const runIds = new Set(responses.map((r) => r.body.runId));
+    expect(runIds.size).toBe(1);
+    const run = await waitForRun(running(), [...runIds][0] as string);
+    expect(run.result!.reply.content).toBe('Queued once.');
+    expect(llm.requests).toHaveLength(1);
+    expect((await http().get(`/conversations/${c}/messages`)).body.version).toBe(2);
+  }, 30_000);
+
   it('pages history backwards by position, exactly, while turns arrive', async () => {
     llm.reset();
     const c = id('pages');

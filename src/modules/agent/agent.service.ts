@@ -146,16 +146,20 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   /**
    * Queues a turn; resolves with its `runId` once queued. Read its progress with `getRun`. A `runId`
    * already used for another conversation is refused (`RunBelongsToAnotherConversationError`).
+   * `reserved`: the caller won `reserveRun` for this run id, so it is queued although it has a record.
    */
-  async submit(input: Omit<AgentRunInput, 'signal'>): Promise<{ runId: string }> {
+  async submit(
+    input: Omit<AgentRunInput, 'signal'>,
+    options: { reserved?: boolean } = {},
+  ): Promise<{ runId: string }> {
     assertConversationId(input.conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
     // Validated now: a bad message fails the caller, not a worker later.
     const message = turnUserMessage(input.message, runId);
     await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
-    const existing = await this.runs.records.get(runId);
-    if (existing) return { runId };
+    // A run reserved by this caller (`reserveRun`) has a record already, and is queued all the same.
+    if (!options.reserved && (await this.runs.records.get(runId))) return { runId };
     // The run's long-term seq is taken now, when the run is created, and travels with the job.
     const longterm = this.longterm;
     const seq =

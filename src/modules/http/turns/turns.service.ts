@@ -71,17 +71,26 @@ export class TurnsService {
   }
 
   /**
-   * Queues the turn: 202 with its run id. A repeated key answers its run as it stands (a queued run
-   * is retried by the queue itself; one that failed for good stays failed: send a new key).
+   * Queues the turn: 202 with its run id. With a key, concurrent POSTs queue it once (the same
+   * reservation as a synchronous turn); a repeated key answers its run as it stands, and a run that
+   * failed for good is not queued again (send a new key).
    */
   async submit(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
-    const input = this.inputOf(scope, request);
     const agent = this.services.agent;
-    if (request.idempotencyKey !== undefined) {
-      const record = await agent.getRun(input.runId!);
-      if (record && record.conversationId === input.conversationId) return outcomeOf(scope, record);
+    if (request.idempotencyKey === undefined) {
+      const { runId } = await agent.submit(this.inputOf(scope, request));
+      return { status: 202, run: { runId, status: 'queued' } };
     }
-    const { runId } = await agent.submit(input).catch(keyOfAnotherConversation);
+    // A run that failed for good is not queued again (its job may still be in the queue's failed
+    // set under the same id): the answer says so, and a new key runs the turn anew.
+    const conversationId = scope.scoped(request.conversationId, 'conversationId');
+    const known = await agent.getRun(runIdOfIdempotencyKey(scope.tenant, request.idempotencyKey));
+    if (known?.status === 'failed' && known.conversationId === conversationId)
+      return outcomeOf(scope, known);
+    // Otherwise the same atomic reservation as a synchronous turn: one caller queues it.
+    const { input, earlier } = await this.prepare(scope, request);
+    if (earlier) return earlier;
+    const { runId } = await agent.submit(input, { reserved: true });
     return { status: 202, run: { runId, status: 'queued' } };
   }
 
