@@ -102,4 +102,9 @@ describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
     expect(second.body.cursor).toBeUndefined();
     await request(server).get('/conversations/r1/runs?cursor=bogus').expect(400);
   });
+
+  it('refuses extras of the wrong type when the module is built', () => {
+    expect(() => AgentMemoryHttpModule.forRoot({ tools: 'no' as never })).toThrow(/tools/);
+    expect(() => AgentMemoryHttpModule.forRoot({ path: '' })).toThrow(/path/);
+  });
 });

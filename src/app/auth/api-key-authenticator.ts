@@ -1,7 +1,8 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { authConfig } from '../../config/auth.config.js';
+import { bearerToken, keyDigest } from './bearer-token.js';
 
 /** Where the authenticated tenant is kept on the request. */
 export const REQUEST_TENANT = 'agentMemoryTenant';
@@ -22,7 +23,7 @@ export class ApiKeyAuthenticator {
   private readonly keys: Array<{ tenant: string; digest: Buffer }>;
 
   constructor(@Inject(authConfig.KEY) config: ConfigType<typeof authConfig>) {
-    this.keys = config.apiKeys.map(({ tenant, key }) => ({ tenant, digest: digest(key) }));
+    this.keys = config.apiKeys.map(({ tenant, key }) => ({ tenant, digest: keyDigest(key) }));
   }
 
   /** Whether requests need a key. */
@@ -33,19 +34,14 @@ export class ApiKeyAuthenticator {
   /** The request's tenant (also kept on the request), or 401; `undefined` when the API is open. */
   authenticate(request: AuthenticatedRequest): string | undefined {
     if (!this.enabled) return undefined;
-    const header = request.headers['authorization'];
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match)
+    const token = bearerToken(request.headers);
+    if (token === undefined)
       throw new UnauthorizedException('Missing bearer token (Authorization: Bearer <key>)');
-    const given = digest(match[1]!);
+    const given = keyDigest(token);
     let tenant: string | undefined;
     for (const key of this.keys) if (timingSafeEqual(key.digest, given)) tenant ??= key.tenant;
     if (tenant === undefined) throw new UnauthorizedException('Invalid API key');
     request[REQUEST_TENANT] = tenant;
     return tenant;
   }
-}
-
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
 }

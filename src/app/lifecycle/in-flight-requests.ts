@@ -23,11 +23,6 @@ export class InFlightRequests {
     next();
   };
 
-  /** How many are being served. */
-  get size(): number {
-    return this.count;
-  }
-
   /** Resolves once none is in flight, or after `timeoutMs` (then `false`). */
   drained(timeoutMs: number): Promise<boolean> {
     if (this.count === 0) return Promise.resolve(true);

@@ -40,6 +40,8 @@ function addProviders(
 ): DynamicModule {
   if (extras.path !== undefined && (typeof extras.path !== 'string' || extras.path === ''))
     throw new Error('AgentMemoryHttpModule: path must be a non-empty string');
+  if (typeof extras.tools !== 'boolean')
+    throw new Error('AgentMemoryHttpModule: tools must be true or false');
   const providers: Provider[] = [
     {
       provide: AGENT_MEMORY_HTTP_OPTIONS,

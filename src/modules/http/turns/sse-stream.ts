@@ -27,11 +27,6 @@ export class SseStream {
     });
   }
 
-  /** Whether the client is still there. */
-  get open(): boolean {
-    return !this.closed;
-  }
-
   /** Sends one event whose data is `data` as JSON. */
   send(event: string, data: unknown): void {
     if (this.closed) return;

@@ -17,11 +17,6 @@ export class TurnsInFlight implements BeforeApplicationShutdown {
     return work;
   }
 
-  /** How many are running. */
-  get size(): number {
-    return this.running.size;
-  }
-
   async beforeApplicationShutdown(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
