@@ -199,6 +199,7 @@ export {
   AgentKernelHasMemoryFilterError,
   RunBelongsToAnotherConversationError,
 } from './modules/agent/errors/agent.errors.js';
+export type { ConversationListing } from './modules/agent/conversations/conversation-directory.interface.js';
 export { RUN_ID_PATTERN } from './modules/agent/runs/run-id.js';
 export { DEFAULT_RUN_RETENTION_MS } from './modules/agent/runs/run-store.interface.js';
 

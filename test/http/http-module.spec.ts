@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import {
   AgentMemoryExceptionFilter,
@@ -10,6 +12,7 @@ import {
   WorkingMemoryModule,
 } from 'nest-agent-memory';
 import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
+import { tempDir } from '../support/test-databases.js';
 
 async function boot(http: ReturnType<typeof AgentMemoryHttpModule.forRoot>) {
   const moduleRef = await Test.createTestingModule({
@@ -106,5 +109,83 @@ describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
   it('refuses extras of the wrong type when the module is built', () => {
     expect(() => AgentMemoryHttpModule.forRoot({ tools: 'no' as never })).toThrow(/tools/);
     expect(() => AgentMemoryHttpModule.forRoot({ path: '' })).toThrow(/path/);
+  });
+});
+
+/** A tenant per `x-tenant` header, the conversations on SQLite (the agent's directory with them). */
+describe("GET /conversations: a tenant's conversations, newest first", () => {
+  let app: INestApplication;
+  const tenantResolver = {
+    resolve: (request: { headers: Record<string, string | string[] | undefined> }) =>
+      request.headers['x-tenant'] as string | undefined,
+  };
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ChatMemoryModule.forRoot({ uri: `sqlite:${join(tempDir(), 'list.sqlite')}` }),
+        AgentModule.forRoot({ llm: { provider: 'echo' } }),
+        AgentMemoryHttpModule.forRoot({ tenantResolver }),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    app.useGlobalFilters(new AgentMemoryExceptionFilter());
+    await app.init();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const turn = async (tenant: string, conversation: string) => {
+    await request(app.getHttpServer())
+      .post(`/conversations/${conversation}/turns`)
+      .set('x-tenant', tenant)
+      .send({ message: 'hi' })
+      .expect(201);
+    // Distinct milliseconds, so the expected order does not rest on the tie-break.
+    await sleep(3);
+  };
+  const list = async (tenant: string | undefined, query = '') => {
+    const get = request(app.getHttpServer()).get(`/conversations${query}`);
+    const response = await (tenant ? get.set('x-tenant', tenant) : get).expect(200);
+    return response.body as {
+      conversations: Array<{ conversationId: string; lastActiveAt: number }>;
+      cursor?: string;
+    };
+  };
+  const ids = (page: { conversations: Array<{ conversationId: string }> }) =>
+    page.conversations.map((c) => c.conversationId);
+
+  it('pages newest activity first, per tenant, and forgets a deleted conversation', async () => {
+    for (const conversation of ['c1', 'c2', 'c3']) await turn('acme', conversation);
+    await turn('other', 'c1');
+    await turn('acme', 'c1');
+
+    const first = await list('acme', '?limit=2');
+    expect(ids(first)).toEqual(['c1', 'c3']);
+    expect(first.conversations[0]!.lastActiveAt).toBeGreaterThan(
+      first.conversations[1]!.lastActiveAt,
+    );
+    const second = await list('acme', `?limit=2&cursor=${first.cursor}`);
+    expect(ids(second)).toEqual(['c2']);
+    expect(second.cursor).toBeUndefined();
+
+    expect(ids(await list('other'))).toEqual(['c1']);
+    expect(ids(await list(undefined))).toEqual([]);
+
+    await request(app.getHttpServer())
+      .delete('/conversations/c2')
+      .set('x-tenant', 'acme')
+      .expect(204);
+    expect(ids(await list('acme'))).toEqual(['c1', 'c3']);
+  });
+
+  it('refuses a cursor or limit it did not give', async () => {
+    const server = app.getHttpServer();
+    await request(server).get('/conversations?cursor=bogus').expect(400);
+    const crafted = Buffer.from('1:../x').toString('base64url');
+    await request(server).get(`/conversations?cursor=${crafted}`).expect(400);
+    await request(server).get('/conversations?limit=0').expect(400);
+    await request(server).get('/conversations?limit=101').expect(400);
   });
 });

@@ -20,6 +20,7 @@ import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
 import type { AgentModuleOptions, AgentRunsBackendOptions } from './agent.options.js';
 import { openAgentQueue } from './queue/agent-queue.factory.js';
 import type { AgentQueue } from './queue/agent-queue.interface.js';
+import type { ConversationDirectory } from './conversations/conversation-directory.interface.js';
 import { ReplayCache } from './runs/replay-cache.js';
 import { RunOwnership } from './runs/run-ownership.js';
 import { RunRecords } from './runs/run-records.js';
@@ -37,6 +38,8 @@ export interface AgentRuns {
   records: RunRecords;
   ownership: RunOwnership;
   cache: ReplayCache;
+  /** The conversations the agent ran turns for, newest activity first. */
+  directory: ConversationDirectory;
   /** False when the run store is process memory (other processes' runs are invisible). */
   shared: boolean;
   retentionMs: number;
@@ -108,6 +111,7 @@ async function openAgentRuns(
       records: new RunRecords(runs.store),
       ownership: new RunOwnership(runs.store),
       cache: new ReplayCache(runs.store),
+      directory: runs.directory,
       shared: runsOptions.backend !== 'memory',
       retentionMs: runsOptions.retentionMs ?? DEFAULT_RUN_RETENTION_MS,
     },

@@ -26,6 +26,7 @@ import type {
   AgentRunResult,
   AgentStreamEvent,
 } from './interfaces/agent-run.interface.js';
+import type { ConversationListing } from './conversations/conversation-directory.interface.js';
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
 import type { Queue } from 'bull';
@@ -139,7 +140,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }): Promise<AgentRunRecord | undefined> {
     assertConversationId(input.conversationId);
     assertRunId(input.runId);
-    await this.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
+    await this.claim(input.runId, input.conversationId, input.entityId);
     return this.runs.records.reserve(input.runId, input.conversationId);
   }
 
@@ -157,7 +158,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertRunId(runId);
     // Validated now: a bad message fails the caller, not a worker later.
     const message = turnUserMessage(input.message, runId);
-    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
+    await this.claim(runId, input.conversationId, input.entityId);
     // A run reserved by this caller (`reserveRun`) has a record already, and is queued all the same.
     if (!options.reserved && (await this.runs.records.get(runId))) return { runId };
     // The run's long-term seq is taken now, when the run is created, and travels with the job.
@@ -218,6 +219,21 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * The conversations of a namespace (the part of their id before the last `/`, `''` for ids
+   * without one), newest activity first, `limit` at a time (1–100): pass the last listing as
+   * `after` for the next page. A conversation is listed from its first run (sync or queued) until
+   * `clearConversation`; entries do not expire with the run retention.
+   */
+  conversations(
+    namespace: string,
+    page: { limit: number; after?: ConversationListing },
+  ): Promise<ConversationListing[]> {
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100)
+      throw new RangeError('limit must be an integer from 1 to 100');
+    return this.runs.directory.list(namespace, page);
+  }
+
+  /**
    * The Bull queue async runs go through when the agent uses the Bull driver (for a dashboard such
    * as bull-board, or a health check); `undefined` with the inline driver.
    */
@@ -232,12 +248,14 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Clears a conversation: its history (through the agent's memory provider) and every record and
-   * cached step of its runs, so a deleted conversation leaves no copy in the run cache.
+   * cached step of its runs, so a deleted conversation leaves no copy in the run cache, and its
+   * entry in the conversation directory.
    */
   async clearConversation(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
     await this.memory.provider?.clear(conversationId);
     await this.runs.ownership.forgetConversation(conversationId);
+    await this.runs.directory.remove(conversationId);
   }
 
   /**
@@ -259,7 +277,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertConversationId(input.conversationId);
     assertRunId(runId);
     // Before anything is read: a run id of another conversation must not hand out its result.
-    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
+    await this.claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
     await records.set(runId, input.conversationId, 'running');
@@ -287,6 +305,12 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       await records.set(job.runId, job.conversationId, final ? 'failed' : 'queued', { error });
       throw error;
     }
+  }
+
+  /** Binds the run to its conversation, and lists the conversation as active now. */
+  private async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
+    await this.runs.ownership.claim(runId, conversationId, entityId);
+    await this.runs.directory.touch(conversationId, Date.now());
   }
 
   private required<T>(value: T | undefined): T {

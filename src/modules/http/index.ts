@@ -32,4 +32,9 @@ export {
   PutWorkingMemoryDto,
 } from './dto/memory.dto.js';
 export * from './dto/responses.dto.js';
-export { RunsPageDto, RunsQueryDto } from './dto/runs-page.dto.js';
+export {
+  ConversationListingDto,
+  ConversationsPageDto,
+  PageQueryDto,
+  RunsPageDto,
+} from './dto/pages.dto.js';

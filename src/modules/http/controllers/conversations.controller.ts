@@ -12,35 +12,60 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { MessagesQueryDto } from '../dto/messages-query.dto.js';
 import { MessagesPageDto } from '../dto/responses.dto.js';
-import { RunsPageDto, RunsQueryDto } from '../dto/runs-page.dto.js';
+import { ConversationsPageDto, PageQueryDto, RunsPageDto } from '../dto/pages.dto.js';
 import { presentRecord } from '../turns/run-presenter.js';
 import type { AgentRunRecord } from '../../agent/interfaces/agent-run.interface.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
+import { decodePageCursor, encodePageCursor } from './page-cursor.js';
 
 /** Default page size of `?before=`. */
 const DEFAULT_PAGE = 50;
 
-/** Default page size of a conversation's runs. */
-const DEFAULT_RUNS_PAGE = 20;
+/** Default page size of the conversation and run lists. */
+const DEFAULT_LIST_PAGE = 20;
 
-function encodeRunsCursor(record: { createdAt: number; runId: string }): string {
-  return Buffer.from(`${record.createdAt}:${record.runId}`).toString('base64url');
-}
-
-function decodeRunsCursor(cursor: string): { createdAt: number; runId: string } {
-  const match = /^(\d+):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new BadRequestException('cursor is not one this route gave');
-  return { createdAt: Number(match[1]), runId: match[2]! };
-}
-
-/** Reads and deletes conversation history. */
+/** Lists the tenant's conversations; reads and deletes a conversation's history and runs. */
 @ApiTags('conversations')
 @AgentMemoryRoutes()
 @Controller('conversations')
 export class ConversationsController {
   constructor(private readonly services: AgentMemoryHttpServices) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "The tenant's conversations, newest activity first (cursor-paged)",
+    description:
+      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when its latest turn started.',
+  })
+  @ApiOkResponse({ type: ConversationsPageDto })
+  async list(
+    @RequestTenant() scope: TenantScope,
+    @Query() query: PageQueryDto,
+  ): Promise<ConversationsPageDto> {
+    const limit = query.limit ?? DEFAULT_LIST_PAGE;
+    const position = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
+    const after = position && {
+      lastActiveAt: position.at,
+      conversationId: scope.scoped(position.id, 'cursor'),
+    };
+    const listed = await this.services.agent.conversations(scope.tenant ?? '', {
+      limit,
+      ...(after ? { after } : {}),
+    });
+    const conversations = listed.map(({ conversationId, lastActiveAt }) => ({
+      conversationId: scope.owned(conversationId, 'Conversation not found'),
+      lastActiveAt,
+    }));
+    const last = conversations.at(-1);
+    return {
+      conversations,
+      ...(listed.length === limit && last
+        ? { cursor: encodePageCursor({ at: last.lastActiveAt, id: last.conversationId }) }
+        : {}),
+    };
+  }
 
   @Get(':conversationId/messages')
   @ApiOperation({
@@ -80,16 +105,19 @@ export class ConversationsController {
   async runs(
     @RequestTenant() scope: TenantScope,
     @Param('conversationId') conversationId: string,
-    @Query() query: RunsQueryDto,
+    @Query() query: PageQueryDto,
   ): Promise<{ runs: AgentRunRecord[]; cursor?: string }> {
     const id = scope.scoped(conversationId, 'conversationId');
-    const limit = query.limit ?? DEFAULT_RUNS_PAGE;
-    const after = query.cursor === undefined ? undefined : decodeRunsCursor(query.cursor);
+    const limit = query.limit ?? DEFAULT_LIST_PAGE;
+    const position = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
+    const after = position && { createdAt: position.at, runId: position.id };
     const runs = await this.services.agent.runsOf(id, { limit, ...(after ? { after } : {}) });
     const last = runs.at(-1);
     return {
       runs: runs.map((record) => presentRecord(scope, record)),
-      ...(runs.length === limit && last ? { cursor: encodeRunsCursor(last) } : {}),
+      ...(runs.length === limit && last
+        ? { cursor: encodePageCursor({ at: last.createdAt, id: last.runId }) }
+        : {}),
     };
   }
 

@@ -4,7 +4,7 @@ import { AGENT_RUNS_MYSQL_MIGRATIONS } from './mysql.migrations.js';
 import { AGENT_RUNS_POSTGRES_MIGRATIONS } from './postgres.migrations.js';
 import { AGENT_RUNS_SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 
-/** The tables of agent runs: the agent's run records and run cache. */
+/** The agent's tables: run records and the run cache, and the conversation directory. */
 export const AGENT_RUNS_SCHEMA: FeatureSchema = {
   name: 'agent runs',
   migrations: (dialect) =>

@@ -16,5 +16,26 @@ const agentRuns: MigrationDefinition = {
   down: ['DROP TABLE IF EXISTS agent_run_entries'],
 };
 
+/**
+ * The agent's conversation directory: one row per conversation, newest activity first per
+ * namespace (the part of the id before its last `/`).
+ */
+const agentConversations: MigrationDefinition = {
+  name: 'AgentConversations1796083200000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_conversations (
+      conversation_id VARBINARY(255) NOT NULL,
+      namespace VARBINARY(255) NOT NULL,
+      last_active_at BIGINT NOT NULL,
+      PRIMARY KEY (conversation_id),
+      KEY idx_agent_conversations_recent (namespace, last_active_at, conversation_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+  ],
+  down: ['DROP TABLE IF EXISTS agent_conversations'],
+};
+
 /** This feature's mysql migrations, oldest first. */
-export const AGENT_RUNS_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [agentRuns];
+export const AGENT_RUNS_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
+  agentRuns,
+  agentConversations,
+];

@@ -13,8 +13,12 @@ const VALUE_COLUMN: Record<SqlDialect, EntitySchemaColumnOptions> = {
   sqlite: { type: 'text' },
 };
 
-/** The run entries table (run cache and run records) as TypeORM entity schema options. */
+/**
+ * The agent's tables as TypeORM entity schema options: run entries (run cache and run records) and
+ * the conversation directory.
+ */
 export function runEntryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
+  const time: EntitySchemaColumnOptions = { type: dialect === 'sqlite' ? 'integer' : 'bigint' };
   return [
     {
       name: 'AgentRunEntry',
@@ -33,9 +37,29 @@ export function runEntryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
           primaryKeyConstraintName: 'pk_agent_run_entries',
         },
         value: { ...VALUE_COLUMN[dialect], name: 'value' },
-        expiresAt: { type: dialect === 'sqlite' ? 'integer' : 'bigint', name: 'expires_at' },
+        expiresAt: { ...time, name: 'expires_at' },
       },
       indices: [{ name: 'idx_agent_run_entries_expires_at', columns: ['expiresAt'] }],
+    },
+    {
+      name: 'AgentConversation',
+      tableName: 'agent_conversations',
+      columns: {
+        conversationId: {
+          ...KEY_COLUMN[dialect],
+          name: 'conversation_id',
+          primary: true,
+          primaryKeyConstraintName: 'pk_agent_conversations',
+        },
+        namespace: { ...KEY_COLUMN[dialect], name: 'namespace' },
+        lastActiveAt: { ...time, name: 'last_active_at' },
+      },
+      indices: [
+        {
+          name: 'idx_agent_conversations_recent',
+          columns: ['namespace', 'lastActiveAt', 'conversationId'],
+        },
+      ],
     },
   ];
 }

@@ -19,5 +19,30 @@ const agentRuns: MigrationDefinition = {
   ],
 };
 
+/**
+ * The agent's conversation directory: one row per conversation, newest activity first per
+ * namespace (the part of the id before its last `/`).
+ */
+const agentConversations: MigrationDefinition = {
+  name: 'AgentConversations1796083200000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_conversations (
+      conversation_id TEXT NOT NULL,
+      namespace TEXT NOT NULL,
+      last_active_at INTEGER NOT NULL,
+      PRIMARY KEY (conversation_id)
+    )`,
+    `CREATE INDEX IF NOT EXISTS idx_agent_conversations_recent
+      ON agent_conversations (namespace, last_active_at, conversation_id)`,
+  ],
+  down: [
+    'DROP INDEX IF EXISTS idx_agent_conversations_recent',
+    'DROP TABLE IF EXISTS agent_conversations',
+  ],
+};
+
 /** This feature's sqlite migrations, oldest first. */
-export const AGENT_RUNS_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [agentRuns];
+export const AGENT_RUNS_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [
+  agentRuns,
+  agentConversations,
+];

@@ -3,8 +3,8 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { RunRecordDto } from './responses.dto.js';
 
-/** `GET /conversations/:conversationId/runs` query. */
-export class RunsQueryDto {
+/** The query of a cursor-paged list: `GET /conversations`, `GET /conversations/:id/runs`. */
+export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
@@ -22,6 +22,20 @@ export class RunsQueryDto {
 /** A page of a conversation's runs, newest first. */
 export class RunsPageDto {
   @ApiProperty({ type: [RunRecordDto] }) runs!: RunRecordDto[];
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last' })
+  cursor?: string;
+}
+
+/** A conversation of the tenant, as `GET /conversations` lists it. */
+export class ConversationListingDto {
+  @ApiProperty() conversationId!: string;
+  @ApiProperty({ description: 'When a turn of the conversation last started (epoch ms)' })
+  lastActiveAt!: number;
+}
+
+/** A page of the tenant's conversations, newest activity first. */
+export class ConversationsPageDto {
+  @ApiProperty({ type: [ConversationListingDto] }) conversations!: ConversationListingDto[];
   @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last' })
   cursor?: string;
 }
