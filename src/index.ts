@@ -192,6 +192,12 @@ export type {
   AgentToolCall,
 } from './modules/agent/interfaces/agent-run.interface.js';
 export type {
+  AgentModelStep,
+  AgentRunFlush,
+  AgentRunSteps,
+  AgentToolStep,
+} from './modules/agent/interfaces/agent-run-steps.interface.js';
+export type {
   AgentEventBase,
   AgentEvents,
 } from './modules/agent/interfaces/agent-events.interface.js';

@@ -114,8 +114,25 @@ describe('agent with long-term memory (PostgreSQL)', () => {
       'the run',
     );
     expect(record?.result?.longterm).toEqual({ flushed: 1, refused: 0 });
+    expect(record?.attempts).toBe(2);
     expect(calls.count).toBe(1);
     expect(llm.calls).toHaveLength(2);
+    // The run's steps: the second attempt served every step from the run cache.
+    const recorded = await harness.agent.runSteps(runId);
+    expect(recorded?.steps).toEqual([
+      expect.objectContaining({ type: 'model', scope: 0, round: 0, replayed: true }),
+      expect.objectContaining({
+        type: 'tool',
+        round: 0,
+        index: 0,
+        replayed: true,
+        call: expect.objectContaining({ id: 'save-case/1', name: 'remember' }),
+        result: 'saved',
+        staged: [{ key: 'case/1', value: { by: runId, fact: 'first fact' } }],
+      }),
+      expect.objectContaining({ type: 'model', round: 1, replayed: true, content: 'Saved.' }),
+    ]);
+    expect(recorded?.longterm).toEqual({ entityId, seq: 1, flushed: ['case/1'], refused: [] });
     const rows = await longterm.search(entityId, '', 10);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -220,6 +237,14 @@ describe('agent with long-term memory (PostgreSQL)', () => {
     });
     expect(result.longterm).toEqual({ flushed: 0, refused: 1 });
     expect((await longterm.load(entityId, 'k'))?.value).toBe('newer');
+    const recorded = await harness.agent.runSteps(result.runId);
+    expect(recorded?.longterm).toMatchObject({ entityId, flushed: [], refused: ['k'] });
+    expect(recorded?.steps.map((step) => [step.type, step.round, step.replayed])).toEqual([
+      ['model', 0, false],
+      ['tool', 0, false],
+      ['model', 1, false],
+    ]);
+    expect((await harness.agent.getRun(result.runId))?.attempts).toBe(1);
   });
 });
 

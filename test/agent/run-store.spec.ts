@@ -69,6 +69,20 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.putIfAbsent(id, 'base:0', 'later')).toBe(winners[0]);
   });
 
+  it('lists the live entries of a run, and none of another or an unknown one', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const [a, b] = [runId(), runId()];
+    await store.put(a, 'status', 's');
+    await store.putIfAbsent(a, 'llm:0:0', '{"x":1}');
+    await store.put(b, 'status', 'other');
+    const entries = (await store.entries(a)).sort(([x], [y]) => (x < y ? -1 : 1));
+    expect(entries).toEqual([
+      ['llm:0:0', '{"x":1}'],
+      ['status', 's'],
+    ]);
+    expect(await store.entries(runId())).toEqual([]);
+  });
+
   it('overwrites with put, and keeps runs and keys apart', async () => {
     const store = await factory(new Clock(), 60_000);
     const [a, b] = [runId(), runId()];
@@ -89,6 +103,7 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     if (usesClock) clock.at += 1_001;
     else await sleep(300);
     expect(await store.get(id, 'llm:0:0')).toBeUndefined();
+    expect(await store.entries(id)).toEqual([]);
     expect(await store.putIfAbsent(id, 'llm:0:0', 'new')).toBe('new');
     if (usesClock) {
       await store.putIfAbsent(runId(), 'k', 'v');

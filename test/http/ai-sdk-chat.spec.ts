@@ -136,6 +136,29 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     // Two rounds reused `call_0`: the parts stay apart.
     expect(new Set(tools.map((part) => part.toolCallId)).size).toBe(2);
     expect(message.parts.filter((part) => part.type === 'step-start')).toHaveLength(3);
+
+    // The run's steps, as the inspector shows them: model → tool → model → tool → model.
+    const steps = (await (await fetch(`${baseUrl}/runs/${message.id}/steps`)).json()) as {
+      conversationId: string;
+      steps: Array<Record<string, unknown>>;
+      longterm: unknown;
+    };
+    expect(steps.conversationId).toBe('ui-1');
+    expect(steps.steps.map((step) => [step.type, step.round, step.replayed])).toEqual([
+      ['model', 0, false],
+      ['tool', 0, false],
+      ['model', 1, false],
+      ['tool', 1, false],
+      ['model', 2, false],
+    ]);
+    expect(steps.steps[1]).toMatchObject({
+      call: { id: 'call_0', name: 'memory_save' },
+      result: { saved: 'city' },
+      staged: [{ key: 'city', value: 'Lisbon' }],
+    });
+    expect(steps.steps[3]).toMatchObject({ call: { name: 'memory_load' }, result: 'Lisbon' });
+    expect(steps.steps[4]).toMatchObject({ content: 'You live in Lisbon.', toolCalls: [] });
+    expect(steps.longterm).toEqual({ entityId: 'u1', seq: 1, flushed: ['city'], refused: [] });
   });
 
   it('replays a committed turn for a repeated Idempotency-Key, calling the model once', async () => {

@@ -180,6 +180,36 @@ describe("GET /conversations: a tenant's conversations, newest first", () => {
     expect(ids(await list('acme'))).toEqual(['c1', 'c3']);
   });
 
+  it("shows a run's steps to its own tenant only", async () => {
+    const server = app.getHttpServer();
+    const turn = await request(server)
+      .post('/conversations/s1/turns')
+      .set('x-tenant', 'acme')
+      .send({ message: 'hello' })
+      .expect(201);
+    const steps = await request(server)
+      .get(`/runs/${turn.body.runId}/steps`)
+      .set('x-tenant', 'acme')
+      .expect(200);
+    expect(steps.body).toMatchObject({ runId: turn.body.runId, conversationId: 's1' });
+    expect(steps.body.steps).toEqual([
+      expect.objectContaining({
+        type: 'model',
+        round: 0,
+        replayed: false,
+        content: expect.stringContaining('hello'),
+      }),
+    ]);
+    const run = await request(server).get(`/runs/${turn.body.runId}`).set('x-tenant', 'acme');
+    expect(run.body.attempts).toBe(1);
+    await request(server)
+      .get(`/runs/${turn.body.runId}/steps`)
+      .set('x-tenant', 'other')
+      .expect(404);
+    await request(server).get(`/runs/${turn.body.runId}/steps`).expect(404);
+    await request(server).get('/runs/no-such-run/steps').set('x-tenant', 'acme').expect(404);
+  });
+
   it('refuses a cursor or limit it did not give', async () => {
     const server = app.getHttpServer();
     await request(server).get('/conversations?cursor=bogus').expect(400);

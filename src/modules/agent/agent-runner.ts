@@ -22,7 +22,7 @@ import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
-import type { LongtermSession } from '../longterm/session/longterm-session.js';
+import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -148,6 +148,13 @@ export class AgentRunner {
       },
     });
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
+    if (session)
+      await cache.recordFlush(runId, {
+        entityId: session.entityId,
+        seq: session.seq,
+        flushed: flushed.flushedKeys,
+        refused: flushed.refusedKeys,
+      });
     return {
       runId,
       conversationId,
@@ -191,13 +198,15 @@ export class AgentRunner {
     outcome: ToolLoopOutcome,
     baseVersion: number,
     session: LongtermSession | undefined,
-  ): Promise<{ version: number; flushed: { flushed: number; refused: number } }> {
+  ): Promise<{ version: number; flushed: FlushResult }> {
     const { provider } = this.deps;
     const version = provider
       ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
           .version
       : 0;
-    const flushed = session ? await session.flush() : { flushed: 0, refused: 0 };
+    const flushed = session
+      ? await session.flush()
+      : { flushed: 0, refused: 0, flushedKeys: [], refusedKeys: [] };
     return { version, flushed };
   }
 

@@ -26,6 +26,7 @@ import type {
   AgentRunResult,
   AgentStreamEvent,
 } from './interfaces/agent-run.interface.js';
+import type { AgentRunSteps } from './interfaces/agent-run-steps.interface.js';
 import type { ConversationListing } from './conversations/conversation-directory.interface.js';
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
@@ -194,6 +195,19 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * What a run did, step by step, from its run cache: each model call and tool call of each
+   * attempt scope, whether a later attempt replayed it, the long-term rows each tool step staged,
+   * and the keys the run flushed or saw refused. `undefined` when the run is unknown or expired.
+   */
+  async runSteps(runId: string): Promise<AgentRunSteps | undefined> {
+    assertRunId(runId);
+    const record = await this.runs.records.get(runId);
+    if (!record) return undefined;
+    const recorded = await this.runs.cache.recorded(runId);
+    return { runId, conversationId: record.conversationId, ...recorded };
+  }
+
+  /**
    * A conversation's runs, newest first, `limit` at a time (1–100): pass the last record's
    * `createdAt` and `runId` as `after` for the next page. Reads the conversation's run index (runs
    * live for the retention, 7 days by default) and the records of that index.
@@ -280,7 +294,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     await this.claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
-    await records.set(runId, input.conversationId, 'running');
+    await records.set(runId, input.conversationId, 'running', { startsAttempt: true });
     try {
       const result = await runner.run({ ...input, runId }, onEvent);
       await records.set(runId, input.conversationId, 'completed', { result });
@@ -296,7 +310,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const records = this.runs.records;
     const previous = await records.get(job.runId);
     if (previous?.status === 'completed') return;
-    await records.set(job.runId, job.conversationId, 'running');
+    await records.set(job.runId, job.conversationId, 'running', { startsAttempt: true });
     try {
       const result = await this.required(this.runner).run(job);
       await records.set(job.runId, job.conversationId, 'completed', { result });

@@ -33,6 +33,13 @@ export {
 } from './dto/memory.dto.js';
 export * from './dto/responses.dto.js';
 export {
+  RunFlushDto,
+  RunStepDto,
+  RunStepsDto,
+  StagedRowDto,
+  StepToolCallDto,
+} from './dto/run-steps.dto.js';
+export {
   ConversationListingDto,
   ConversationsPageDto,
   PageQueryDto,

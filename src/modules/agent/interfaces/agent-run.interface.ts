@@ -56,6 +56,8 @@ export interface AgentRunRecord {
   result?: AgentRunResult;
   /** The last error: the final one once `failed`, else the one a retry is waiting out. */
   error?: { name: string; message: string };
+  /** How many attempts started (retries of a queued run count); absent before the first. */
+  attempts?: number;
   createdAt: number;
   updatedAt: number;
 }

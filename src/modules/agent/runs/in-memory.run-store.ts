@@ -19,7 +19,7 @@ export class InMemoryRunStore implements RunStore {
   ) {}
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    const entries = this.entries(runId);
+    const entries = this.writable(runId);
     if (!entries.has(key)) entries.set(key, value);
     return entries.get(key)!;
   }
@@ -29,8 +29,13 @@ export class InMemoryRunStore implements RunStore {
     return run && run.expiresAt > this.now() ? run.entries.get(key) : undefined;
   }
 
+  async entries(runId: string): Promise<Array<[string, string]>> {
+    const run = this.runs.get(runId);
+    return run && run.expiresAt > this.now() ? [...run.entries] : [];
+  }
+
   async put(runId: string, key: string, value: string): Promise<void> {
-    this.entries(runId).set(key, value);
+    this.writable(runId).set(key, value);
     this.runs.get(runId)!.expiresAt = this.now() + this.retentionMs;
   }
 
@@ -69,7 +74,8 @@ export class InMemoryRunStore implements RunStore {
     return removed;
   }
 
-  private entries(runId: string): Map<string, string> {
+  /** The run's entries for a write: a fresh run when it expired; the run becomes the newest. */
+  private writable(runId: string): Map<string, string> {
     let run = this.runs.get(runId);
     if (!run || run.expiresAt <= this.now()) {
       run = { expiresAt: this.now() + this.retentionMs, entries: new Map() };

@@ -43,7 +43,9 @@ export class RecordedSteps implements StepReplay {
   async model(round: number, compute: () => Promise<LlmResponse>): Promise<LlmResponse> {
     const { cache, runId, scope, events, onEvent, emit } = this.run;
     emit('onLlmCall', { ...events, round });
-    const { value, hit } = await cache.step<LlmResponse>(runId, `llm:${scope}:${round}`, compute);
+    const key = `llm:${scope}:${round}`;
+    const { value, hit } = await cache.step<LlmResponse>(runId, key, compute);
+    if (hit) await cache.markReplayed(runId, key);
     // A replayed answer was streamed on an earlier attempt: hand its text over in one piece.
     if (hit && onEvent && value.message.content)
       onEvent({ type: 'token', text: value.message.content });
@@ -58,15 +60,13 @@ export class RecordedSteps implements StepReplay {
     compute: () => Promise<KernelToolResult>,
   ): Promise<KernelToolResult> {
     const { cache, runId, scope, session, views } = this.run;
-    const { value, hit } = await cache.step<RecordedToolStep>(
-      runId,
-      `tool:${scope}:${round}:${index}`,
-      async () => ({
-        ...(await compute()),
-        staged: views.get(`${round}:${index}`)?.stagedByStep() ?? [],
-      }),
-    );
+    const key = `tool:${scope}:${round}:${index}`;
+    const { value, hit } = await cache.step<RecordedToolStep>(runId, key, async () => ({
+      ...(await compute()),
+      staged: views.get(`${round}:${index}`)?.stagedByStep() ?? [],
+    }));
     // A replayed step stages again exactly the rows it staged the first time.
+    if (hit) await cache.markReplayed(runId, key);
     if (hit && value.staged?.length) session?.restage(value.staged);
     return { result: value.result, ...(value.error === undefined ? {} : { error: value.error }) };
   }

@@ -51,6 +51,10 @@ export class RedisRunStore implements RunStore {
     return (await this.client.hget(this.key(runId), key)) ?? undefined;
   }
 
+  async entries(runId: string): Promise<Array<[string, string]>> {
+    return Object.entries(await this.client.hgetall(this.key(runId)));
+  }
+
   async put(runId: string, key: string, value: string): Promise<void> {
     await PUT.run(this.client, [this.key(runId)], [key, value, this.retentionMs]);
   }

@@ -1,4 +1,6 @@
+import type { AgentRunFlush } from '../interfaces/agent-run-steps.interface.js';
 import type { RunStore } from './run-store.interface.js';
+import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
 
 /**
  * The run cache on a run store: the base version of each attempt scope, and each step
@@ -19,6 +21,21 @@ export class ReplayCache {
     const value = await compute();
     const stored = await this.store.putIfAbsent(runId, key, JSON.stringify(value));
     return { value: JSON.parse(stored) as T, hit: false };
+  }
+
+  /** Notes that a later attempt served the step `key` from the cache (for a run's step view). */
+  async markReplayed(runId: string, key: string): Promise<void> {
+    await this.store.put(runId, `${REPLAYED_PREFIX}${key}`, '1');
+  }
+
+  /** Records the outcome of the run's long-term flush (the latest attempt's). */
+  async recordFlush(runId: string, outcome: AgentRunFlush): Promise<void> {
+    await this.store.put(runId, FLUSH_KEY, JSON.stringify(outcome));
+  }
+
+  /** The run's recorded steps and flush, read back for inspection. */
+  async recorded(runId: string): Promise<ReturnType<typeof stepsOfEntries>> {
+    return stepsOfEntries(await this.store.entries(runId));
   }
 
   /** The base version recorded for an attempt scope, recording `current` if it is the first. */

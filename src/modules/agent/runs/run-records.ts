@@ -65,22 +65,27 @@ export class RunRecords {
     return (await this.store.putIfAbsent(runId, key, token)) === token;
   }
 
-  /** Writes the new status, keeping the creation time; a completed run is never downgraded. */
+  /**
+   * Writes the new status, keeping the creation time and counting attempts (`startsAttempt`); a
+   * completed run is never downgraded.
+   */
   async set(
     runId: string,
     conversationId: string,
     status: AgentRunStatus,
-    details: { result?: AgentRunResult; error?: unknown } = {},
+    details: { result?: AgentRunResult; error?: unknown; startsAttempt?: boolean } = {},
   ): Promise<AgentRunRecord> {
     const previous = await this.get(runId);
     if (previous?.status === 'completed' && status !== 'completed') return previous;
     const now = this.now();
+    const attempts = (previous?.attempts ?? 0) + (details.startsAttempt ? 1 : 0);
     const record: AgentRunRecord = {
       runId,
       conversationId,
       status,
       ...(details.result ? { result: details.result } : {}),
       ...(details.error !== undefined ? { error: describeError(details.error) } : {}),
+      ...(attempts > 0 ? { attempts } : {}),
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
     };

@@ -8,6 +8,8 @@ export interface RunStore {
   putIfAbsent(runId: string, key: string, value: string): Promise<string>;
   /** The value under (`runId`, `key`), or `undefined`. */
   get(runId: string, key: string): Promise<string | undefined>;
+  /** Every live entry of a run, as `[key, value]` pairs (any order); `[]` for an unknown run. */
+  entries(runId: string): Promise<Array<[string, string]>>;
   /** Stores `value`, replacing any (and renewing the entry's retention). */
   put(runId: string, key: string, value: string): Promise<void>;
   /** Adds a run to an index (e.g. the runs of a conversation); each entry expires on its own. */

@@ -13,6 +13,8 @@ interface DialectSql {
   put: string;
   /** run id, now */
   keys: string;
+  /** run id, now */
+  entries: string;
   sweep: string;
 }
 
@@ -26,6 +28,7 @@ const POSTGRES: DialectSql = {
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
     SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 };
@@ -39,6 +42,7 @@ const MYSQL: DialectSql = {
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
 };
 
@@ -52,6 +56,7 @@ const SQLITE: DialectSql = {
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
     SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
 };
@@ -114,6 +119,15 @@ export class SqlRunStore implements RunStore {
       return this.prepared(this.sql.get).pluck(true).get(runId, key, now) as string | undefined;
     const [row] = await this.execute<{ value: string }>('run_get', this.sql.get, [runId, key, now]);
     return row?.value;
+  }
+
+  async entries(runId: string): Promise<Array<[string, string]>> {
+    const now = this.now();
+    type Row = { entry_key: unknown; value: string };
+    const rows = this.sqlite
+      ? (this.prepared(this.sql.entries).all(runId, now) as Row[])
+      : await this.execute<Row>('run_entries', this.sql.entries, [runId, now]);
+    return rows.map((row) => [String(row.entry_key), row.value]);
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {

@@ -69,6 +69,8 @@ export class RunRecordDto {
   @ApiProperty({ enum: ['queued', 'running', 'completed', 'failed'] }) status!: string;
   @ApiPropertyOptional({ type: RunResultDto }) result?: RunResultDto;
   @ApiPropertyOptional({ type: RunErrorDto }) error?: RunErrorDto;
+  @ApiPropertyOptional({ description: 'Attempts started (queued retries count)' })
+  attempts?: number;
   @ApiProperty({ description: 'epoch ms' }) createdAt!: number;
   @ApiProperty({ description: 'epoch ms' }) updatedAt!: number;
 }

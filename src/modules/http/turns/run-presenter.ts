@@ -1,4 +1,5 @@
 import type { AgentRunRecord, AgentRunResult } from '../../agent/interfaces/agent-run.interface.js';
+import type { AgentRunSteps } from '../../agent/interfaces/agent-run-steps.interface.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { publicErrorMessage } from '../errors/public-error-message.js';
 
@@ -15,6 +16,20 @@ export function presentRecord(scope: TenantScope, record: AgentRunRecord): Agent
     ...(record.result ? { result: presentResult(scope, record.result) } : {}),
     ...(record.error
       ? { error: { name: record.error.name, message: publicErrorMessage(record.error) } }
+      : {}),
+  };
+}
+
+/** A run's steps as the tenant sees them: its own conversation and entity ids. */
+export function presentSteps(scope: TenantScope, steps: AgentRunSteps): AgentRunSteps {
+  const notFound = `Run ${steps.runId} not found`;
+  return {
+    ...steps,
+    conversationId: scope.owned(steps.conversationId, notFound),
+    ...(steps.longterm
+      ? {
+          longterm: { ...steps.longterm, entityId: scope.owned(steps.longterm.entityId, notFound) },
+        }
       : {}),
   };
 }

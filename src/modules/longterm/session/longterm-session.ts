@@ -36,6 +36,7 @@ export interface LongtermRunView {
 export interface FlushResult {
   flushed: number;
   refused: number;
+  flushedKeys: string[];
   refusedKeys: string[];
 }
 
@@ -109,7 +110,7 @@ export class LongtermSession implements LongtermRunView {
   /** Writes every staged row in one batch with the run's seq; stale rows are refused, counted and logged. */
   async flush(): Promise<FlushResult> {
     const rows = this.staged();
-    if (rows.length === 0) return { flushed: 0, refused: 0, refusedKeys: [] };
+    if (rows.length === 0) return { flushed: 0, refused: 0, flushedKeys: [], refusedKeys: [] };
     let applied: boolean[];
     try {
       ({ applied } = await this.store.saveMany(
@@ -130,12 +131,18 @@ export class LongtermSession implements LongtermRunView {
       );
     }
     const refusedKeys = rows.filter((_, i) => !applied[i]).map((row) => row.key);
+    const flushedKeys = rows.filter((_, i) => applied[i]).map((row) => row.key);
     if (refusedKeys.length > 0) {
       this.logger.warn(
         `Entity ${this.entityId}: ${refusedKeys.length} staged row(s) refused as stale (seq ${this.seq}): ${refusedKeys.join(', ')}`,
       );
     }
-    return { flushed: rows.length - refusedKeys.length, refused: refusedKeys.length, refusedKeys };
+    return {
+      flushed: flushedKeys.length,
+      refused: refusedKeys.length,
+      flushedKeys,
+      refusedKeys,
+    };
   }
 
   private stage(row: StagedRow): void {
