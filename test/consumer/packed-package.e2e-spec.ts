@@ -8,7 +8,7 @@ import { tempDir } from '../support/test-databases.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The version of a package installed here (what the npm cache holds, so installs run offline). */
+/** The version of a package installed here (what the npm cache holds, so installs rarely fetch). */
 function installed(name: string): string {
   const manifest = JSON.parse(
     readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'),
@@ -27,8 +27,9 @@ function run(command: string, args: string[], cwd: string): string {
 
 /**
  * A scratch app that installs the packed tarball as a user would, with only the SQLite peers
- * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed offline from the npm cache;
- * better-sqlite3's native build is copied from this checkout (same Node, same ABI).
+ * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed from the npm cache, the
+ * registry only for what it lacks; better-sqlite3's native build is copied from this checkout
+ * (same Node, same ABI).
  */
 function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
   const dir = tempDir(`consumer-${type}-`);
@@ -40,7 +41,7 @@ function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
     'npm',
     [
       'install',
-      '--offline',
+      '--prefer-offline',
       '--no-audit',
       '--no-fund',
       '--ignore-scripts',

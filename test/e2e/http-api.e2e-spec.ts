@@ -113,6 +113,21 @@ describe.each([
       .get(`/entities/${entity}/memories/${encodeURIComponent('profile/name')}`)
       .expect(200);
     expect(record.body).toMatchObject({ entityId: entity, key: 'profile/name', value: 'Ada' });
+
+    const steps = await http().get(`/runs/${turn.body.runId}/steps`).expect(200);
+    expect(steps.body.steps.map((step: { type: string }) => step.type)).toEqual([
+      'model',
+      'tool',
+      'model',
+    ]);
+    expect(steps.body.longterm).toEqual({
+      entityId: entity,
+      seq: expect.any(Number),
+      flushed: ['profile/name'],
+      refused: [],
+    });
+    const listed = await http().get('/conversations?limit=1').expect(200);
+    expect(listed.body.conversations[0].conversationId).toBe(c);
   });
 
   it('a turn whose model fails after a tool ran stores nothing and answers 502', async () => {
@@ -480,6 +495,8 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'GET /conversations/{conversationId}/working-memory/{key}',
         'GET /conversations/{conversationId}/runs',
         'GET /runs/{runId}',
+        'GET /runs/{runId}/steps',
+        'GET /conversations',
         'GET /conversations/{conversationId}/messages',
         'DELETE /conversations/{conversationId}',
         'GET /entities/{entityId}/memories',

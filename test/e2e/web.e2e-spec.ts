@@ -47,7 +47,8 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await llm.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  const shot = (name: string) =>
+    page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   async function useKey(key: string) {
     await page.getByTestId('api-key').fill(key);
@@ -89,19 +90,37 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await page.getByText('Noted: you live in Lisbon.').waitFor();
     await page.getByTestId('tool-part').getByText('memory_save').waitFor();
     expect(await page.getByTestId('message-user').count()).toBe(2);
+    // The sidebar lists the tenant's conversations from the server.
+    const listed = page.getByTestId('conversations').locator('li');
+    expect(await listed.count()).toBe(1);
     await shot('3-after-reload');
   }, 30_000);
 
   it('finds the run, its steps and the long-term row it wrote in the inspector', async () => {
     await page.goto(`${running().url}/inspector`);
-    await page.getByTestId('open-conversation').click();
+    const conversations = page.getByTestId('conversations').locator('li');
+    await conversations.first().waitFor();
+    expect(await conversations.count()).toBe(1);
+    await conversations.first().getByRole('button').click();
     await page.getByTestId('version').getByText('version 6').waitFor();
     const runs = page.getByTestId('run');
     expect(await runs.count()).toBe(2);
-    await runs.first().click();
-    await runs.first().getByText('completed').waitFor();
-    await runs.first().getByText('long-term flushed 1').waitFor();
-    await runs.first().getByTestId('run-tool').getByText('memory_save').waitFor();
+    const toolRun = runs.first();
+    await toolRun.locator('summary').click();
+    await toolRun.getByText('completed').waitFor();
+    await toolRun.getByText('1 attempt').waitFor();
+    await toolRun.getByText('long-term flushed 1').waitFor();
+    // Its steps: model call → tool call (with the row it staged) → model call; none replayed.
+    const steps = toolRun.getByTestId('run-step');
+    await steps.nth(2).waitFor();
+    expect(await steps.count()).toBe(3);
+    expect(await steps.nth(0).innerText()).toContain('model call');
+    await steps.nth(1).getByTestId('run-tool').getByText('memory_save').waitFor();
+    expect(await steps.nth(1).innerText()).toContain('staged profile/city = "Lisbon"');
+    expect(await toolRun.getByTestId('replayed').count()).toBe(0);
+    expect(await toolRun.getByTestId('run-flush').innerText()).toMatch(
+      /flushed profile\/city\s*; refused none/,
+    );
     await page.getByTestId('inspect-prefix').fill('profile/');
     await page.getByTestId('search-records').click();
     await page.getByTestId('records').getByText('"Lisbon"').waitFor();
@@ -110,6 +129,8 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
 
   it('shows a second tenant none of it', async () => {
     await useKey('key-of-tenant-b');
+    await page.getByTestId('conversations').waitFor({ state: 'attached' });
+    expect(await page.getByTestId('conversations').locator('li').count()).toBe(0);
     await page.getByTestId('open-conversation').click();
     await page.getByTestId('version').getByText('version 0').waitFor();
     expect(await page.getByTestId('run').count()).toBe(0);
@@ -118,4 +139,28 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     expect(await page.getByTestId('records').locator('tr').count()).toBe(0);
     await shot('5-other-tenant');
   }, 30_000);
+
+  it('pages a long history: the newest 200 messages, then earlier ones on demand', async () => {
+    llm.reset();
+    llm.fallback = openAiAnswer('ok');
+    // 101 turns of 2 messages each, sent through the API as tenant A.
+    for (let i = 0; i < 101; i += 1) {
+      const response = await fetch(`${running().url}/conversations/long/turns`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer key-of-tenant-a', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ message: `question ${i}` }),
+      });
+      expect(response.status).toBe(201);
+    }
+    await page.goto(running().url);
+    await useKey('key-of-tenant-a');
+    await page.getByTestId('conversations').getByRole('button', { name: 'long' }).click();
+    await page.getByText('question 100').waitFor();
+    expect(await page.getByTestId('message-user').count()).toBe(100);
+    expect(await page.getByText('question 0', { exact: true }).count()).toBe(0);
+    await page.getByTestId('earlier').click();
+    await page.getByText('question 0', { exact: true }).waitFor();
+    expect(await page.getByTestId('message-user').count()).toBe(101);
+    expect(await page.getByTestId('earlier').count()).toBe(0);
+  }, 60_000);
 });

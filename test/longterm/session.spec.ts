@@ -68,7 +68,12 @@ describe('LongtermSession', () => {
     const session = new LongtermSession(store, 'e', 5, 2_000);
     session.save('fresh', 'x');
     session.save('newer', 'stale');
-    expect(await session.flush()).toEqual({ flushed: 1, refused: 1, refusedKeys: ['newer'] });
+    expect(await session.flush()).toEqual({
+      flushed: 1,
+      refused: 1,
+      flushedKeys: ['fresh'],
+      refusedKeys: ['newer'],
+    });
     expect(calls).toEqual(['saveMany']);
     expect(await store.load('e', 'fresh')).toEqual({
       entityId: 'e',
@@ -81,7 +86,12 @@ describe('LongtermSession', () => {
     // The same rows again (a retried run): they converge, applied again, same bytes.
     const again = new LongtermSession(store, 'e', 5, 2_000);
     again.restage(session.staged());
-    expect(await again.flush()).toEqual({ flushed: 1, refused: 1, refusedKeys: ['newer'] });
+    expect(await again.flush()).toEqual({
+      flushed: 1,
+      refused: 1,
+      flushedKeys: ['fresh'],
+      refusedKeys: ['newer'],
+    });
     expect(await store.load('e', 'fresh')).toEqual({
       entityId: 'e',
       key: 'fresh',

@@ -1,39 +1,31 @@
 import { useState } from 'react';
 import { Chat } from './chat.js';
+import { ConversationList } from './conversation-list.js';
 
-const LIST_STORAGE = 'agent-memory:conversations';
-
-function storedList(): string[] {
-  try {
-    return JSON.parse(localStorage.getItem(LIST_STORAGE) ?? '[]') as string[];
-  } catch {
-    return [];
-  }
-}
+const CURRENT_STORAGE = 'agent-memory:current';
+const ENTITY_STORAGE = 'agent-memory:entity';
 
 function newConversationId(): string {
   return `chat-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/** `/`: pick or start a conversation (the ids this browser used), and chat in it. */
+/**
+ * `/`: the tenant's conversations (from the server, newest first) or a new one, and the chat of
+ * the chosen one. The choice is remembered in this browser, so a reload comes back to it.
+ */
 export function ChatPage() {
-  const [list, setList] = useState<string[]>(() => {
-    const known = storedList();
-    return known.length ? known : [newConversationId()];
-  });
-  const [current, setCurrent] = useState(list[0]!);
-  const [entityId, setEntityId] = useState(
-    () => localStorage.getItem('agent-memory:entity') ?? 'me',
+  const [current, setCurrent] = useState(
+    () => localStorage.getItem(CURRENT_STORAGE) ?? newConversationId(),
   );
+  const [entityId, setEntityId] = useState(() => localStorage.getItem(ENTITY_STORAGE) ?? 'me');
+  const [turns, setTurns] = useState(0);
 
   const choose = (id: string) => {
-    const next = [id, ...list.filter((known) => known !== id)];
-    localStorage.setItem(LIST_STORAGE, JSON.stringify(next));
-    setList(next);
+    localStorage.setItem(CURRENT_STORAGE, id);
     setCurrent(id);
   };
-  // Remembered once the page has shown it, so a reload comes back to it.
-  if (storedList()[0] !== current) localStorage.setItem(LIST_STORAGE, JSON.stringify(list));
+  if (localStorage.getItem(CURRENT_STORAGE) !== current)
+    localStorage.setItem(CURRENT_STORAGE, current);
 
   return (
     <main className="chat-page">
@@ -41,15 +33,7 @@ export function ChatPage() {
         <button data-testid="new-conversation" onClick={() => choose(newConversationId())}>
           New conversation
         </button>
-        <ul data-testid="conversations">
-          {list.map((id) => (
-            <li key={id}>
-              <button className={id === current ? 'current' : ''} onClick={() => choose(id)}>
-                {id}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <ConversationList current={current} extra={current} refresh={turns} onChoose={choose} />
         <label>
           Entity (long-term memory)
           <input
@@ -57,12 +41,17 @@ export function ChatPage() {
             value={entityId}
             onChange={(event) => {
               setEntityId(event.target.value);
-              localStorage.setItem('agent-memory:entity', event.target.value);
+              localStorage.setItem(ENTITY_STORAGE, event.target.value);
             }}
           />
         </label>
       </aside>
-      <Chat key={`${current}|${entityId}`} conversationId={current} entityId={entityId} />
+      <Chat
+        key={`${current}|${entityId}`}
+        conversationId={current}
+        entityId={entityId}
+        onTurnFinished={() => setTurns((n) => n + 1)}
+      />
     </main>
   );
 }

@@ -1,16 +1,28 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { authHeaders, getJson, seg } from './api.js';
 import { MessageView } from './message-view.js';
 import { storedToUiMessages } from './stored-to-ui.js';
-import type { MessagesPage } from './types.js';
+import type { MessagesPage, StoredMessage } from './types.js';
+
+/** Messages loaded at first, and by each "Earlier messages". */
+const PAGE = 200;
 
 /**
- * One conversation: its stored history (loaded from the server, which owns it), and new turns
- * streamed through `useChat` from `POST /conversations/:id/chat`, sending only the newest message.
+ * One conversation: its stored history (loaded from the server, which owns it, the newest
+ * {@link PAGE} messages first and more on demand), and new turns streamed through `useChat` from
+ * `POST /conversations/:id/chat`, sending only the newest message.
  */
-export function Chat({ conversationId, entityId }: { conversationId: string; entityId: string }) {
+export function Chat({
+  conversationId,
+  entityId,
+  onTurnFinished,
+}: {
+  conversationId: string;
+  entityId: string;
+  onTurnFinished?: () => void;
+}) {
   const transport = useMemo(
     () =>
       new DefaultChatTransport<UIMessage>({
@@ -25,20 +37,53 @@ export function Chat({ conversationId, entityId }: { conversationId: string; ent
   const { messages, sendMessage, setMessages, status, error } = useChat({
     id: conversationId,
     transport,
+    onFinish: () => onTurnFinished?.(),
   });
   const [loadError, setLoadError] = useState<string>();
   const [text, setText] = useState('');
+  // The stored messages loaded so far (oldest first) and the position of the next older page.
+  const [stored, setStored] = useState<StoredMessage[]>([]);
+  const [before, setBefore] = useState<number>();
+  // How many of the chat's messages were folded from `stored` (the rest streamed on this page).
+  const folded = useRef(0);
+
+  const show = (history: StoredMessage[], next: number | undefined) => {
+    const ui = storedToUiMessages(history);
+    setMessages((current) => [...ui, ...current.slice(folded.current)]);
+    folded.current = ui.length;
+    setStored(history);
+    setBefore(next);
+  };
 
   useEffect(() => {
-    getJson<MessagesPage>(`/conversations/${seg(conversationId)}/messages?last=200`)
-      .then((page) => setMessages(storedToUiMessages(page.messages)))
+    folded.current = 0;
+    getJson<MessagesPage>(`/conversations/${seg(conversationId)}/messages?last=${PAGE}`)
+      .then((page) => show(page.messages, page.before))
       .catch((failure: Error) => setLoadError(failure.message));
-  }, [conversationId, setMessages]);
+    // `show` only sets state: the history loads again when the conversation changes, not on renders.
+  }, [conversationId]);
+
+  // An older page, folded with what is loaded as one history: no turn is cut at a page boundary.
+  const loadEarlier = () =>
+    getJson<MessagesPage>(
+      `/conversations/${seg(conversationId)}/messages?before=${before}&limit=${PAGE}`,
+    )
+      .then((page) => show([...page.messages, ...stored], page.before))
+      .catch((failure: Error) => setLoadError(failure.message));
 
   const busy = status === 'submitted' || status === 'streaming';
   return (
     <section className="chat">
       <div className="messages" data-testid="messages">
+        {before !== undefined && (
+          <button
+            className="secondary earlier"
+            data-testid="earlier"
+            onClick={() => void loadEarlier()}
+          >
+            Earlier messages
+          </button>
+        )}
         {messages.map((message) => (
           <MessageView key={message.id} message={message} />
         ))}

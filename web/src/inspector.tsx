@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { getJson, seg } from './api.js';
+import { ConversationList } from './conversation-list.js';
+import { RunStepsView } from './run-steps-view.js';
 import type { MemoryRecord, MessagesPage, RunRecord, WorkingMemoryEntry } from './types.js';
 
 /** What the inspector shows of one conversation. */
@@ -13,15 +15,16 @@ interface ConversationView {
 const time = (epochMs: number) => new Date(epochMs).toLocaleString();
 
 /**
- * `/inspector`: a conversation's messages (ids, positions, version), its runs (status, tool calls
- * and results, long-term rows flushed or refused, error) and working memory; an entity's long-term
- * records by prefix. Everything through the API, with this browser's key and tenant.
+ * `/inspector`: the tenant's conversations, newest first; a conversation's messages (ids,
+ * positions, version), its runs (status, attempts, each step with whether a retry replayed it, the
+ * long-term rows flushed or refused, error) and working memory; an entity's long-term records by
+ * prefix. Everything through the API, with this browser's key and tenant.
  */
 export function Inspector() {
   const [conversationId, setConversationId] = useState(
-    () =>
-      (JSON.parse(localStorage.getItem('agent-memory:conversations') ?? '[]') as string[])[0] ?? '',
+    () => localStorage.getItem('agent-memory:current') ?? '',
   );
+  const [openRuns, setOpenRuns] = useState<ReadonlySet<string>>(new Set());
   const [view, setView] = useState<ConversationView>();
   const [entityId, setEntityId] = useState(
     () => localStorage.getItem('agent-memory:entity') ?? 'me',
@@ -33,10 +36,10 @@ export function Inspector() {
   const guard = (work: Promise<void>) =>
     work.then(() => setError(undefined)).catch((failure: Error) => setError(failure.message));
 
-  const openConversation = (cursor?: string) =>
+  const openConversation = (cursor?: string, chosen = conversationId) =>
     guard(
       (async () => {
-        const id = seg(conversationId);
+        const id = seg(chosen);
         const [page, runs, workingMemory] = await Promise.all([
           getJson<MessagesPage>(`/conversations/${id}/messages?last=100`),
           getJson<{ runs: RunRecord[]; cursor?: string }>(
@@ -67,6 +70,16 @@ export function Inspector() {
           {error}
         </div>
       )}
+      <aside className="inspector-conversations">
+        <h2>Conversations</h2>
+        <ConversationList
+          current={view?.page.conversationId}
+          onChoose={(id) => {
+            setConversationId(id);
+            void openConversation(undefined, id);
+          }}
+        />
+      </aside>
       <section>
         <h2>Conversation</h2>
         <form
@@ -115,9 +128,19 @@ export function Inspector() {
             <h3>Runs, newest first</h3>
             <div data-testid="runs">
               {view.runs.map((run) => (
-                <details key={run.runId} className={`run ${run.status}`} data-testid="run">
+                <details
+                  key={run.runId}
+                  className={`run ${run.status}`}
+                  data-testid="run"
+                  onToggle={(event) => {
+                    if (event.currentTarget.open)
+                      setOpenRuns((open) => new Set(open).add(run.runId));
+                  }}
+                >
                   <summary>
                     <code>{run.runId}</code> <strong>{run.status}</strong> {time(run.createdAt)}
+                    {run.attempts !== undefined &&
+                      ` · ${run.attempts} attempt${run.attempts === 1 ? '' : 's'}`}
                     {run.result &&
                       ` · version ${run.result.version} · long-term flushed ${run.result.longterm.flushed}, refused ${run.result.longterm.refused}`}
                   </summary>
@@ -126,12 +149,7 @@ export function Inspector() {
                       {run.error.name}: {run.error.message}
                     </p>
                   )}
-                  {run.result?.toolCalls.map((call, index) => (
-                    <div key={index} className="tool" data-testid="run-tool">
-                      <span className="tool-name">{call.name}</span> <code>{call.arguments}</code> →{' '}
-                      <code>{call.error ?? JSON.stringify(call.result)}</code>
-                    </div>
-                  ))}
+                  {openRuns.has(run.runId) && <RunStepsView runId={run.runId} />}
                 </details>
               ))}
               {view.runsCursor && (

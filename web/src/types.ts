@@ -22,6 +22,7 @@ export interface RunRecord {
   status: 'queued' | 'running' | 'completed' | 'failed';
   createdAt: number;
   updatedAt: number;
+  attempts?: number;
   error?: { name: string; message: string };
   result?: {
     version: number;
@@ -52,4 +53,33 @@ export interface WorkingMemoryEntry {
   key: string;
   value: unknown;
   sizeBytes: number;
+}
+
+/** `GET /conversations`: the tenant's conversations, newest activity first. */
+export interface ConversationsPage {
+  conversations: Array<{ conversationId: string; lastActiveAt: number }>;
+  cursor?: string;
+}
+
+/** One step of a run (`GET /runs/:runId/steps`). */
+export interface RunStep {
+  type: 'model' | 'tool';
+  scope: number;
+  round: number;
+  replayed: boolean;
+  content?: string | null;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  usage?: { promptTokens: number; completionTokens: number };
+  index?: number;
+  call?: { id: string; name: string; arguments: string };
+  result?: unknown;
+  error?: string;
+  staged?: Array<{ key: string; value: unknown }>;
+}
+
+/** `GET /runs/:runId/steps`. */
+export interface RunSteps {
+  runId: string;
+  steps: RunStep[];
+  longterm?: { entityId: string; seq: number; flushed: string[]; refused: string[] };
 }
