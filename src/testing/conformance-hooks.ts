@@ -14,12 +14,16 @@ export interface ConformanceMatchers {
   readonly not: Omit<ConformanceMatchers, 'not'>;
 }
 
-/** The test-framework functions a conformance suite is registered with. */
+/**
+ * The test-framework functions a conformance suite is registered with. Jest's and Vitest's
+ * `{ describe, it, expect, afterAll }` fit as they are (both take a timeout as the last argument);
+ * for `node:test`, whose timeouts are options, pass `nodeTestHooks(test)`.
+ */
 export interface ConformanceHooks {
-  describe(name: string, body: () => void): void;
-  it(name: string, body: () => Promise<void>, timeoutMs?: number): void;
+  describe(name: string, body: () => void): unknown;
+  it(name: string, body: () => Promise<void>, timeoutMs?: number): unknown;
   expect(actual: unknown): ConformanceMatchers;
-  afterAll?(body: () => Promise<void>, timeoutMs?: number): void;
+  afterAll?(body: () => Promise<void>, timeoutMs?: number): unknown;
 }
 
 /** One instance of a backend under test, with a way to close it. */

@@ -1,6 +1,7 @@
 /**
  * `nest-agent-memory/testing`: conformance suites that any backend, built-in or your own, can run.
- * Nothing here imports a test framework; pass your framework's `describe`, `it` and `expect`.
+ * Nothing here imports a test framework; pass your framework's `describe`, `it` and `expect` (Jest,
+ * Vitest), or `nodeTestHooks(test)` for `node:test`.
  */
 export {
   type ChatMemoryStoreCapabilities,
@@ -19,3 +20,4 @@ export {
   type LongtermStoreFactory,
   runLongtermStoreConformance,
 } from './longterm-store.conformance.js';
+export { assertExpect, type NodeTestFunctions, nodeTestHooks } from './node-test-hooks.js';

@@ -56,6 +56,8 @@ function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
         'typescript',
         '@types/node',
       ].map(installed),
+      // The current TypeScript 7 (the native compiler) beside the repository's 6, as `typescript7`.
+      'typescript7@npm:typescript@^7.0.2',
     ],
     dir,
   );
@@ -137,15 +139,35 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
   }, 60_000);
   afterAll(() => rmSync(packDir, { recursive: true, force: true }));
 
-  it('type-checks strict without skipLibCheck, builds and runs a turn in an ESM TypeScript app', () => {
+  it('type-checks strict without skipLibCheck, builds and runs a turn in an ESM TypeScript app (TypeScript 6 and 7)', () => {
     const dir = scratchApp('module', tarball);
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src/main.ts'), ESM_APP);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-    run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], dir);
-    const output = run(process.execPath, ['dist/main.js', join(dir, 'chat.sqlite')], dir);
-    expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
-  }, 120_000);
+    for (const [compiler, outDir] of [
+      ['typescript', 'dist'],
+      ['typescript7', 'dist7'],
+    ] as const) {
+      const tsc = join(dir, 'node_modules', compiler, 'bin/tsc');
+      run(process.execPath, [tsc, '-p', dir, '--outDir', outDir], dir);
+      const output = run(
+        process.execPath,
+        [`${outDir}/main.js`, join(dir, `chat-${compiler}.sqlite`)],
+        dir,
+      );
+      expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
+    }
+    const version = (compiler: string) =>
+      (
+        JSON.parse(readFileSync(join(dir, 'node_modules', compiler, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+    expect([version('typescript'), version('typescript7')].map((v) => v.split('.')[0])).toEqual([
+      '6',
+      '7',
+    ]);
+  }, 180_000);
 
   it('loads with require() and runs a turn in a CommonJS app', () => {
     const dir = scratchApp('commonjs', tarball);

@@ -26,6 +26,7 @@ describe('README examples', () => {
       'examples/http-api.module.ts',
       'examples/memory-tiers.module.ts',
       'examples/support-agent.module.ts',
+      'examples/testing/node-test.conformance.test.ts',
       'examples/transcripts.module.ts',
     ]);
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
