@@ -20,6 +20,10 @@ export { UnsupportedDatabaseError } from './common/errors/unsupported-database.e
 export { AgentMemoryHealthService } from './modules/connections/agent-memory-health.service.js';
 export type { ConnectionHealth } from './modules/connections/connection-registry.js';
 export type { SqlDialect } from './modules/connections/sql/sql-target.js';
+export type {
+  DataSourceOption,
+  DataSourceToken,
+} from './modules/connections/sql/data-source-option.js';
 export type { RedisBackendOptions } from './modules/connections/redis/redis-backend.options.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export type { TypeormMigrationClass } from './modules/connections/migrations/typeorm-migrations.js';

@@ -72,6 +72,8 @@ const PUBLIC_API = [
   'ConversationVersionConflictError',
   'CustomBackendOptions',
   'CustomPolicyOptions',
+  'DataSourceOption',
+  'DataSourceToken',
   'DEFAULT_MAX_TOOL_ITERATIONS',
   'DEFAULT_RETRY_POLICY',
   'DEFAULT_RUN_RETENTION_MS',

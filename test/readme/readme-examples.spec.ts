@@ -28,6 +28,7 @@ describe('README examples', () => {
       'examples/support-agent.module.ts',
       'examples/testing/node-test.conformance.test.ts',
       'examples/transcripts.module.ts',
+      'examples/typeorm-connection.module.ts',
     ]);
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
   });

@@ -1,3 +1,4 @@
+import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import { storeOptionsFromUri } from '../connections/store-uri.js';
 import type { AgentMemoryOption, AgentModuleOptions } from './agent.options.js';
@@ -122,6 +123,7 @@ function checkRuns(check: OptionChecker, runs: Record<string, unknown>): Record<
   const source = runs.backend === 'sqlite' ? 'path' : 'url';
   if (runs.backend !== 'memory' && runs.dataSource === undefined && runs.client === undefined)
     check.string(source, runs[source] ?? '');
+  assertDataSourceOption(runs.dataSource, 'AgentModule', 'runs.dataSource');
   check.integer('retentionMs', runs.retentionMs, 1);
   check.boolean('migrationsRun', runs.migrationsRun);
   check.string('keyPrefix', runs.keyPrefix);

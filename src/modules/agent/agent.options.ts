@@ -2,7 +2,7 @@ import type { SweepOptions } from '../sweeper/sweeper.options.js';
 import type { Type } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { RedisBackendOptions } from '../connections/redis/redis-backend.options.js';
-import type { DataSource } from 'typeorm';
+import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { KernelFilter } from '../kernel/interfaces/kernel-filter.interface.js';
 import type { KernelToolDefinition } from '../kernel/interfaces/kernel-tool.interface.js';
@@ -47,7 +47,12 @@ export type AgentRunsOptions = (
   | RedisBackendOptions
   | { backend: 'sqlite'; path: string; migrationsRun?: boolean }
   | { backend: 'postgres' | 'mysql'; url: string; migrationsRun?: boolean }
-  | { backend: 'postgres' | 'mysql' | 'sqlite'; dataSource: DataSource; migrationsRun?: boolean }
+  | {
+      backend: 'postgres' | 'mysql' | 'sqlite';
+      /** An initialized DataSource you own, or in `forRoot` its token (`getDataSourceToken(name)`). */
+      dataSource: DataSourceOption;
+      migrationsRun?: boolean;
+    }
 ) & {
   /** Retention of run records, jobs and the run cache (default 7 days). */
   retentionMs?: number;

@@ -1,3 +1,4 @@
+import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import { schemesOf, storeOptionsFromUri } from '../connections/store-uri.js';
@@ -64,9 +65,7 @@ export function validateChatMemoryOptions(
       }
       break;
   }
-  if (options.dataSource !== undefined && !isDataSource(options.dataSource)) {
-    fail('dataSource', 'must be a TypeORM DataSource');
-  }
+  assertDataSourceOption(options.dataSource, MODULE, 'dataSource');
   if (options.migrationsRun !== undefined && typeof options.migrationsRun !== 'boolean') {
     fail('migrationsRun', 'must be a boolean');
   }
@@ -117,10 +116,6 @@ function isStoreInstance(value: unknown): boolean {
   return ['get', 'add', 'clear', 'tail', 'range', 'version'].every(
     (method) => typeof candidate[method] === 'function',
   );
-}
-
-function isDataSource(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && 'options' in value && 'query' in value;
 }
 
 function fail(option: string, problem: string): never {

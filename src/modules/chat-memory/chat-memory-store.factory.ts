@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
+import type { DataSource } from 'typeorm';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
 import { sqlTargetOf } from '../connections/sql/sql-target.js';
@@ -39,7 +40,8 @@ export async function openChatMemoryStore(
     default: {
       const migrationsRun = options.migrationsRun ?? true;
       if ('dataSource' in options) {
-        const connection = await registry.adoptDataSource(options.dataSource, {
+        // Validated: a token was resolved to its DataSource by forRoot.
+        const connection = await registry.adoptDataSource(options.dataSource as DataSource, {
           migrationsRun,
           schema: CHAT_MEMORY_SCHEMA,
         });

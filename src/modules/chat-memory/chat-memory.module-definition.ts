@@ -7,6 +7,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { ConnectionsModule } from '../connections/connections.module.js';
+import { injectDataSourceToken } from '../connections/sql/data-source-option.js';
 import { CHAT_MEMORY_STORE_HANDLE, getChatMemoryStoreToken } from './chat-memory.constants.js';
 import type { ChatMemoryModuleExtras, ChatMemoryModuleOptions } from './chat-memory.options.js';
 import { ChatMemoryStoreHandle } from './chat-memory-store.lease.js';
@@ -46,13 +47,18 @@ function completeDefinition(
           inject: [CHAT_MEMORY_STORE_HANDLE],
         },
       ];
-  return {
+  const completed: DynamicModule = {
     ...definition,
     global: extras.isGlobal,
     imports: [...(definition.imports ?? []), ConnectionsModule],
     providers: [...(definition.providers ?? []), ...storeProviders],
     exports: [token],
   };
+  // `dataSource: getDataSourceToken(name)` in forRoot: the app's TypeORM connection, injected.
+  return injectDataSourceToken(completed, CHAT_MEMORY_MODULE_OPTIONS, {
+    get: (options) => options.dataSource,
+    set: (options, dataSource) => ({ ...options, dataSource }),
+  });
 }
 
 /** The custom store class of a sync `forRoot` call (whose options reach the extras callback). */

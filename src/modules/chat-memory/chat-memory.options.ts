@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
+import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
 
 /** Options shared by the SQL backends. */
@@ -35,12 +35,14 @@ export interface SqlUrlBackendOptions extends SqlBackendOptions {
 }
 
 /**
- * An initialized TypeORM DataSource that you own (e.g. `TypeOrmModule`'s). The package never closes
- * it, and talks to it with raw SQL, so it need not know the package's entities.
+ * A TypeORM DataSource that you own: an initialized one, or in `forRoot` its injection token —
+ * `getDataSourceToken()` (or `getDataSourceToken(name)`) of `@nestjs/typeorm` shares the app's
+ * `TypeOrmModule` connection and pool. The package never closes it, and talks to it with raw SQL,
+ * so it need not know the package's entities.
  */
 export interface SqlDataSourceBackendOptions extends SqlBackendOptions {
   backend: 'postgres' | 'mysql' | 'sqlite';
-  dataSource: DataSource;
+  dataSource: DataSourceOption;
 }
 
 /** Redis, reached by URL through a client the package owns. */

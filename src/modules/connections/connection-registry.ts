@@ -95,6 +95,13 @@ export class ConnectionRegistry implements OnApplicationShutdown {
         'must be initialized before it is given to a memory module (await dataSource.initialize())',
       );
     }
+    const charset = (dataSource.options as { charset?: string }).charset;
+    if (connection.dialect === 'mysql' && !/^utf8mb4/i.test(charset ?? '')) {
+      throw new InvalidArgumentError(
+        'dataSource',
+        `must use charset utf8mb4 on MariaDB/MySQL (it has ${charset ?? "TypeORM's default, utf8"}, which refuses 4-byte characters such as emoji)`,
+      );
+    }
     await this.prepareSchema(connection, options);
     return connection;
   }

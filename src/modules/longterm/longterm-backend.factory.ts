@@ -1,5 +1,6 @@
 import type { Lease } from '../../common/lease.js';
-import type { ConnectionRegistry } from '../connections/connection-registry.js';
+import type { DataSource } from 'typeorm';
+import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
 import { InMemoryLongtermStore } from './backends/in-memory.longterm.store.js';
 import { MysqlLongtermStore } from './backends/mysql.longterm.store.js';
 import { PostgresLongtermStore } from './backends/postgres.longterm.store.js';
@@ -11,6 +12,7 @@ import { LONGTERM_SCHEMA } from './schema/longterm.schema.js';
 import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-store.interface.js';
 import { type StoreTarget, parseStoreUri } from '../connections/store-uri.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
+import type { LongtermStoreSettings } from './backends/base-longterm.store.js';
 
 /** The tier's URI parsed; absent or empty means the tier is off (`undefined`). */
 export function parseLongtermUri(uri: unknown): StoreTarget | undefined {
@@ -28,21 +30,30 @@ export interface LongtermTier {
 export type LongtermBackend = Lease<LongtermTier>;
 
 /**
- * Opens the tier's backend for its URI through the shared registry, or `undefined` when the tier is
- * off. The URI is parsed first, so a malformed one fails before any driver is loaded.
+ * Opens the tier's backend for its URI (or adopted DataSource) through the shared registry, or
+ * `undefined` when the tier is off. The URI is parsed first, so a malformed one fails before any
+ * driver is loaded.
  */
 export async function openLongtermBackend(
   options: LongtermMemoryModuleOptions,
   registry: ConnectionRegistry,
 ): Promise<LongtermBackend | undefined> {
-  const target = parseLongtermUri(options.uri);
-  if (!target) return undefined;
   const settings = {
     defaultTtlMs: options.defaultTtlMs,
     tombstoneTtlMs: options.tombstoneTtlMs,
     now: options.now,
   };
   const none = async () => undefined;
+  if (options.dataSource !== undefined) {
+    // Validated: a token was resolved to its DataSource by forRoot. Never closed by the package.
+    const connection = await registry.adoptDataSource(options.dataSource as DataSource, {
+      migrationsRun: options.migrationsRun ?? true,
+      schema: LONGTERM_SCHEMA,
+    });
+    return { value: await openSqlTier(connection, settings), release: none };
+  }
+  const target = parseLongtermUri(options.uri);
+  if (!target) return undefined;
   switch (target.kind) {
     case 'memory': {
       const counter = new InMemorySeqCounter();
@@ -66,19 +77,28 @@ export async function openLongtermBackend(
         migrationsRun: options.migrationsRun ?? true,
         schema: LONGTERM_SCHEMA,
       });
-      const { dataSource, dialect } = lease.value;
-      if (dialect === 'mysql')
-        await checkLongtermServer(dataSource).catch(async (error: unknown) => {
-          await lease.release();
-          throw error;
-        });
-      const store =
-        dialect === 'postgres'
-          ? new PostgresLongtermStore(dataSource, settings)
-          : dialect === 'mysql'
-            ? new MysqlLongtermStore(dataSource, settings)
-            : new SqliteLongtermStore(dataSource, settings);
-      return { value: { store, counter: new SqlSeqCounter(lease.value) }, release: lease.release };
+      try {
+        return { value: await openSqlTier(lease.value, settings), release: lease.release };
+      } catch (error) {
+        await lease.release();
+        throw error;
+      }
     }
   }
+}
+
+/** The SQL store and counter of a connection (MariaDB's version checked first). */
+async function openSqlTier(
+  connection: SqlConnection,
+  settings: LongtermStoreSettings,
+): Promise<LongtermTier> {
+  const { dataSource, dialect } = connection;
+  if (dialect === 'mysql') await checkLongtermServer(dataSource);
+  const store =
+    dialect === 'postgres'
+      ? new PostgresLongtermStore(dataSource, settings)
+      : dialect === 'mysql'
+        ? new MysqlLongtermStore(dataSource, settings)
+        : new SqliteLongtermStore(dataSource, settings);
+  return { store, counter: new SqlSeqCounter(connection) };
 }

@@ -1,9 +1,11 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
+import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { parseLongtermUri } from './longterm-backend.factory.js';
 
 const KEYS = [
   'uri',
+  'dataSource',
   'defaultTtlMs',
   'tombstoneTtlMs',
   'keyPrefix',
@@ -21,6 +23,9 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   const options = check.object(value ?? {});
   check.keys(options, KEYS);
   parseLongtermUri(options.uri);
+  if (options.dataSource !== undefined && options.uri !== undefined && options.uri !== '')
+    check.fail('dataSource', 'give either uri or dataSource, not both');
+  assertDataSourceOption(options.dataSource, 'LongtermMemoryModule', 'dataSource');
   check.integer('defaultTtlMs', options.defaultTtlMs, 1);
   check.integer('tombstoneTtlMs', options.tombstoneTtlMs, 1);
   check.string('keyPrefix', options.keyPrefix);

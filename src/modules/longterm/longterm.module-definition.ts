@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { withFeatureProviders } from '../connections/feature-module.js';
+import { injectDataSourceToken } from '../connections/sql/data-source-option.js';
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
 import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
 import { LongtermMemoryService } from './longterm-memory.service.js';
@@ -18,7 +19,12 @@ export const {
   .build();
 
 function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean }): DynamicModule {
-  return withFeatureProviders(definition, extras.isGlobal, {
+  // `dataSource: getDataSourceToken(name)` in forRoot: the app's TypeORM connection, injected.
+  const resolved = injectDataSourceToken(definition, LONGTERM_MODULE_OPTIONS, {
+    get: (options) => options.dataSource,
+    set: (options, dataSource) => ({ ...options, dataSource }),
+  });
+  return withFeatureProviders(resolved, extras.isGlobal, {
     providers: [
       {
         provide: LONGTERM_OPTIONS,

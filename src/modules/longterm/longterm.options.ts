@@ -1,3 +1,4 @@
+import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
 
 /** Options of `LongtermMemoryModule.forRoot`; every one is validated at bootstrap. */
@@ -9,6 +10,12 @@ export interface LongtermMemoryModuleOptions {
    * `LongtermMemoryDisabledError`).
    */
   uri?: string;
+  /**
+   * Instead of `uri`: a TypeORM DataSource you own (PostgreSQL, MariaDB/MySQL, SQLite) — an
+   * initialized one, or in `forRoot` its injection token (`getDataSourceToken(name)` of
+   * `@nestjs/typeorm`: the app's `TypeOrmModule` connection). The package never closes it.
+   */
+  dataSource?: DataSourceOption;
   /** TTL of saves that give none (default: records never expire). */
   defaultTtlMs?: number;
   /**

@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { sqlTargetOf } from '../../connections/sql/sql-target.js';
 import type { ConnectionRegistry } from '../../connections/connection-registry.js';
 import { dialectOfDataSource } from '../../connections/sql/dialect-of-data-source.js';
@@ -70,7 +71,8 @@ export async function openRunStore(
   const migrationsRun = options.migrationsRun ?? true;
   const schema = { migrationsRun, schema: AGENT_RUNS_SCHEMA };
   if ('dataSource' in options) {
-    const connection = await registry.adoptDataSource(options.dataSource, schema);
+    // Validated: a token was resolved to its DataSource by forRoot.
+    const connection = await registry.adoptDataSource(options.dataSource as DataSource, schema);
     return {
       store: new SqlRunStore(connection, retention),
       directory: new SqlConversationDirectory(connection),

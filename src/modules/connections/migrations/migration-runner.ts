@@ -139,22 +139,37 @@ async function applyAndRecord(
 }
 
 /**
- * The names of the package's migrations not yet recorded on this database (all of them if the
- * migrations table does not exist). Used to fail fast when `migrationsRun` is `false`.
+ * The names of the package's migrations not yet recorded on this database (all of them if no
+ * migrations table exists). Used to fail fast when `migrationsRun` is `false`. A migration counts
+ * as run when it is recorded in the package's table (`agent_memory_migrations`) or in the
+ * DataSource's own (`migrationsTableName`, default `migrations`): an app that put
+ * `agentMemoryMigrations(dialect)` in its own migration set records them there.
  */
 export async function pendingPackageMigrations(
   dataSource: DataSource,
   definitions: readonly MigrationDefinition[],
 ): Promise<string[]> {
-  const names = definitions.map((definition) => definition.name);
-  let rows: Array<{ name: string }>;
-  try {
-    rows = (await dataSource.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)) as Array<{
-      name: string;
-    }>;
-  } catch {
-    return names;
+  const tables = new Set([
+    MIGRATIONS_TABLE,
+    dataSource.options.migrationsTableName ?? 'migrations',
+  ]);
+  const done = new Set<string>();
+  for (const table of tables) {
+    try {
+      const rows = (await dataSource.query(
+        `SELECT name FROM ${quoteTable(dataSource, table)}`,
+      )) as Array<{
+        name: string;
+      }>;
+      for (const row of rows) done.add(row.name);
+    } catch {
+      // No such table: nothing recorded there.
+    }
   }
-  const done = new Set(rows.map((row) => row.name));
-  return names.filter((name) => !done.has(name));
+  return definitions.map((definition) => definition.name).filter((name) => !done.has(name));
+}
+
+/** A table name quoted for the DataSource's dialect (the app's table name may be anything). */
+function quoteTable(dataSource: DataSource, table: string): string {
+  return dataSource.driver.escape(table);
 }

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { TypeOrmConnectionModule } from '../../examples/typeorm-connection.module.js';
+import { AgentService, LongtermMemoryService } from '../../src/index.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { type FreshDatabase, createFreshDatabase } from '../support/fresh-database.js';
+
+describe('README example: TypeOrmConnectionModule (the app’s TypeORM connection)', () => {
+  let database: FreshDatabase;
+  let moduleRef: TestingModule;
+  beforeAll(async () => {
+    database = await createFreshDatabase('postgres');
+    process.env.DATABASE_URL = database.url;
+    moduleRef = await Test.createTestingModule({ imports: [TypeOrmConnectionModule] }).compile();
+    await moduleRef.init();
+  }, 60_000);
+  afterAll(async () => {
+    await moduleRef?.close();
+    delete process.env.DATABASE_URL;
+    await database?.drop();
+  });
+
+  it('runs a turn on the app’s connection, and TypeORM has nothing to generate', async () => {
+    const result = await moduleRef.get(AgentService).run({
+      conversationId: 'typeorm-example',
+      entityId: 'u1',
+      message: 'hello',
+    });
+    expect(result.version).toBe(2);
+    expect(moduleRef.get(LongtermMemoryService).enabled).toBe(true);
+    expect(await moduleRef.get(ConnectionRegistry).checkHealth()).toEqual([]);
+    const dataSource = moduleRef.get<DataSource>(getDataSourceToken());
+    const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
+    expect(upQueries).toEqual([]);
+  });
+});
