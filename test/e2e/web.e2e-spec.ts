@@ -85,14 +85,21 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
   }, 30_000);
 
   it('shows the history after a reload', async () => {
+    const listed = page.waitForResponse((response) =>
+      response.url().includes('/conversations?limit='),
+    );
     await page.reload();
     await page.getByText('Hi, I am Ada').waitFor();
     await page.getByText('Noted: you live in Lisbon.').waitFor();
     await page.getByTestId('tool-part').getByText('memory_save').waitFor();
     expect(await page.getByTestId('message-user').count()).toBe(2);
-    // The sidebar lists the tenant's conversations from the server.
-    const listed = page.getByTestId('conversations').locator('li');
-    expect(await listed.count()).toBe(1);
+    // The sidebar lists the tenant's conversations from the server: this one.
+    const served = (await (await listed).json()) as {
+      conversations: Array<{ conversationId: string }>;
+    };
+    const shown = await page.getByTestId('conversations').locator('li').allInnerTexts();
+    expect(served.conversations.map((c) => c.conversationId)).toEqual(shown);
+    expect(shown).toHaveLength(1);
     await shot('3-after-reload');
   }, 30_000);
 
@@ -128,8 +135,13 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
   }, 30_000);
 
   it('shows a second tenant none of it', async () => {
+    const listed = page.waitForResponse((response) =>
+      response.url().includes('/conversations?limit='),
+    );
     await useKey('key-of-tenant-b');
-    await page.getByTestId('conversations').waitFor({ state: 'attached' });
+    const served = await listed;
+    expect(served.status()).toBe(200);
+    expect(((await served.json()) as { conversations: unknown[] }).conversations).toEqual([]);
     expect(await page.getByTestId('conversations').locator('li').count()).toBe(0);
     await page.getByTestId('open-conversation').click();
     await page.getByTestId('version').getByText('version 0').waitFor();

@@ -213,9 +213,20 @@ describe("GET /conversations: a tenant's conversations, newest first", () => {
   it('refuses a cursor or limit it did not give', async () => {
     const server = app.getHttpServer();
     await request(server).get('/conversations?cursor=bogus').expect(400);
-    const crafted = Buffer.from('1:../x').toString('base64url');
-    await request(server).get(`/conversations?cursor=${crafted}`).expect(400);
     await request(server).get('/conversations?limit=0').expect(400);
     await request(server).get('/conversations?limit=101').expect(400);
+    const huge = Buffer.from('99999999999999999:c').toString('base64url');
+    await request(server).get(`/conversations?cursor=${huge}`).expect(400);
+  });
+
+  it('keeps a crafted cursor inside the tenant: it only places the page', async () => {
+    const server = app.getHttpServer();
+    await turn('other', 'only-other');
+    // A cursor naming another tenant's id, far in the future: the page is still acme's own.
+    const crafted = Buffer.from(`${Date.now() + 60_000}:../other/only-other`).toString('base64url');
+    const page = await list('acme', `?cursor=${crafted}`);
+    expect(page.conversations.length).toBeGreaterThan(0);
+    expect(ids(page)).not.toContain('only-other');
+    expect(ids(await list('other'))).toContain('only-other');
   });
 });

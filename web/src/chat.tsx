@@ -58,7 +58,10 @@ export function Chat({
   useEffect(() => {
     folded.current = 0;
     getJson<MessagesPage>(`/conversations/${seg(conversationId)}/messages?last=${PAGE}`)
-      .then((page) => show(page.messages, page.before))
+      .then((page) => {
+        show(page.messages, page.before);
+        setLoadError(undefined);
+      })
       .catch((failure: Error) => setLoadError(failure.message));
     // `show` only sets state: the history loads again when the conversation changes, not on renders.
   }, [conversationId]);
@@ -68,7 +71,10 @@ export function Chat({
     getJson<MessagesPage>(
       `/conversations/${seg(conversationId)}/messages?before=${before}&limit=${PAGE}`,
     )
-      .then((page) => show([...page.messages, ...stored], page.before))
+      .then((page) => {
+        show([...page.messages, ...stored], page.before);
+        setLoadError(undefined);
+      })
       .catch((failure: Error) => setLoadError(failure.message));
 
   const busy = status === 'submitted' || status === 'streaming';

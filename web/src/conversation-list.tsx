@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getJson } from './api.js';
 import type { ConversationsPage } from './types.js';
 
@@ -21,18 +21,25 @@ export function ConversationList({
   const [ids, setIds] = useState<string[]>([]);
   const [cursor, setCursor] = useState<string>();
   const [error, setError] = useState<string>();
+  // Each first-page load starts a generation; an answer of an older one is dropped, so a late
+  // "More" never lands on a list that was reloaded meanwhile.
+  const generation = useRef(0);
 
   const load = useCallback(async (after?: string) => {
+    const mine = after ? generation.current : ++generation.current;
     try {
       const page = await getJson<ConversationsPage>(
         `/conversations?limit=20${after ? `&cursor=${after}` : ''}`,
       );
+      if (mine !== generation.current) return;
       const listed = page.conversations.map((c) => c.conversationId);
-      setIds((known) => (after ? [...known, ...listed] : listed));
+      setIds((known) =>
+        after ? [...known, ...listed.filter((id) => !known.includes(id))] : listed,
+      );
       setCursor(page.cursor);
       setError(undefined);
     } catch (failure) {
-      setError((failure as Error).message);
+      if (mine === generation.current) setError((failure as Error).message);
     }
   }, []);
 

@@ -9,6 +9,7 @@ import {
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { streamOf } from '../../common/async-channel.js';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
@@ -141,7 +142,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }): Promise<AgentRunRecord | undefined> {
     assertConversationId(input.conversationId);
     assertRunId(input.runId);
-    await this.claim(input.runId, input.conversationId, input.entityId);
+    await this.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
     return this.runs.records.reserve(input.runId, input.conversationId);
   }
 
@@ -159,7 +160,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertRunId(runId);
     // Validated now: a bad message fails the caller, not a worker later.
     const message = turnUserMessage(input.message, runId);
-    await this.claim(runId, input.conversationId, input.entityId);
+    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
     // A run reserved by this caller (`reserveRun`) has a record already, and is queued all the same.
     if (!options.reserved && (await this.runs.records.get(runId))) return { runId };
     // The run's long-term seq is taken now, when the run is created, and travels with the job.
@@ -174,7 +175,10 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       message,
       seq,
     };
-    await this.runs.records.set(runId, input.conversationId, 'queued');
+    await Promise.all([
+      this.runs.records.set(runId, input.conversationId, 'queued'),
+      this.touch(input.conversationId),
+    ]);
     await this.queue.submit(job);
     return { runId };
   }
@@ -235,15 +239,24 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   /**
    * The conversations of a namespace (the part of their id before the last `/`, `''` for ids
    * without one), newest activity first, `limit` at a time (1–100): pass the last listing as
-   * `after` for the next page. A conversation is listed from its first run (sync or queued) until
-   * `clearConversation`; entries do not expire with the run retention.
+   * `after` for the next page. A conversation is listed from its first run (sync or queued, even one
+   * that fails) until `clearConversation`, at the time a run of it was last queued or began an
+   * attempt; entries do not expire with the run retention.
    */
-  conversations(
+  async conversations(
     namespace: string,
     page: { limit: number; after?: ConversationListing },
   ): Promise<ConversationListing[]> {
     if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100)
-      throw new RangeError('limit must be an integer from 1 to 100');
+      throw new InvalidArgumentError('limit', 'must be an integer from 1 to 100');
+    const after = page.after;
+    if (
+      after &&
+      (!Number.isSafeInteger(after.lastActiveAt) ||
+        after.lastActiveAt < 0 ||
+        typeof after.conversationId !== 'string')
+    )
+      throw new InvalidArgumentError('after', 'must be a listing this method returned');
     return this.runs.directory.list(namespace, page);
   }
 
@@ -291,10 +304,13 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     assertConversationId(input.conversationId);
     assertRunId(runId);
     // Before anything is read: a run id of another conversation must not hand out its result.
-    await this.claim(runId, input.conversationId, input.entityId);
+    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
-    await records.set(runId, input.conversationId, 'running', { startsAttempt: true });
+    await Promise.all([
+      records.set(runId, input.conversationId, 'running', { startsAttempt: true }),
+      this.touch(input.conversationId),
+    ]);
     try {
       const result = await runner.run({ ...input, runId }, onEvent);
       await records.set(runId, input.conversationId, 'completed', { result });
@@ -310,7 +326,10 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const records = this.runs.records;
     const previous = await records.get(job.runId);
     if (previous?.status === 'completed') return;
-    await records.set(job.runId, job.conversationId, 'running', { startsAttempt: true });
+    await Promise.all([
+      records.set(job.runId, job.conversationId, 'running', { startsAttempt: true }),
+      this.touch(job.conversationId),
+    ]);
     try {
       const result = await this.required(this.runner).run(job);
       await records.set(job.runId, job.conversationId, 'completed', { result });
@@ -321,10 +340,19 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Binds the run to its conversation, and lists the conversation as active now. */
-  private async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
-    await this.runs.ownership.claim(runId, conversationId, entityId);
-    await this.runs.directory.touch(conversationId, Date.now());
+  /**
+   * Lists the conversation as active now (a run was queued or an attempt starts), beside the run
+   * record's own write. Best effort: the directory is bookkeeping, so a failed touch is logged and
+   * the turn goes on.
+   */
+  private async touch(conversationId: string): Promise<void> {
+    try {
+      await this.runs.directory.touch(conversationId, Date.now());
+    } catch (error) {
+      this.logger.warn(
+        `Conversation directory not updated for ${conversationId}: ${(error as Error).message}`,
+      );
+    }
   }
 
   private required<T>(value: T | undefined): T {

@@ -3,7 +3,7 @@ import { compareCodePoints } from '../../../common/canonical-json.js';
 /** A conversation as the directory lists it. */
 export interface ConversationListing {
   conversationId: string;
-  /** When a run of the conversation last started (epoch ms). */
+  /** When a run of the conversation was last queued or began an attempt (epoch ms). */
   lastActiveAt: number;
 }
 

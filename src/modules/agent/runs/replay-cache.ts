@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { AgentRunFlush } from '../interfaces/agent-run-steps.interface.js';
 import type { RunStore } from './run-store.interface.js';
 import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
@@ -8,6 +9,8 @@ import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
  * stored value wins and both continue with it, so every attempt sees the same bytes.
  */
 export class ReplayCache {
+  private readonly logger = new Logger('ReplayCache');
+
   constructor(private readonly store: RunStore) {}
 
   /** The recorded value of a step, or computes, records and returns it. `hit` tells which. */
@@ -23,14 +26,28 @@ export class ReplayCache {
     return { value: JSON.parse(stored) as T, hit: false };
   }
 
-  /** Notes that a later attempt served the step `key` from the cache (for a run's step view). */
+  /**
+   * Notes that a later attempt served the step `key` from the cache (for a run's step view). Best
+   * effort, like {@link recordFlush}: inspection data never fails a turn.
+   */
   async markReplayed(runId: string, key: string): Promise<void> {
-    await this.store.put(runId, `${REPLAYED_PREFIX}${key}`, '1');
+    await this.bestEffort(runId, () => this.store.put(runId, `${REPLAYED_PREFIX}${key}`, '1'));
   }
 
-  /** Records the outcome of the run's long-term flush (the latest attempt's). */
+  /**
+   * Records the outcome of the run's long-term flush (the latest attempt's). Best effort: it is
+   * written after the commit, which must not be reported as failed for it.
+   */
   async recordFlush(runId: string, outcome: AgentRunFlush): Promise<void> {
-    await this.store.put(runId, FLUSH_KEY, JSON.stringify(outcome));
+    await this.bestEffort(runId, () => this.store.put(runId, FLUSH_KEY, JSON.stringify(outcome)));
+  }
+
+  private async bestEffort(runId: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.warn(`Run ${runId}: step details not recorded: ${(error as Error).message}`);
+    }
   }
 
   /** The run's recorded steps and flush, read back for inspection. */

@@ -46,9 +46,11 @@ export class ConversationsController {
   ): Promise<ConversationsPageDto> {
     const limit = query.limit ?? DEFAULT_LIST_PAGE;
     const position = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
+    // The cursor only places the page inside the tenant's namespace, so its id is taken as is
+    // (the default tenant's list may hold ids made through the library, outside the HTTP id set).
     const after = position && {
       lastActiveAt: position.at,
-      conversationId: scope.scoped(position.id, 'cursor'),
+      conversationId: scope.tenant === undefined ? position.id : `${scope.tenant}/${position.id}`,
     };
     const listed = await this.services.agent.conversations(scope.tenant ?? '', {
       limit,

@@ -13,7 +13,7 @@ export function encodePageCursor(position: PagePosition): string {
 
 /** The position a `cursor` holds; a cursor this API did not give is a 400. */
 export function decodePageCursor(cursor: string): PagePosition {
-  const match = /^(\d{1,16}):(.+)$/s.exec(Buffer.from(cursor, 'base64url').toString());
+  const match = /^(\d{1,15}):(.+)$/s.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match) throw new BadRequestException('cursor is not one this route gave');
   return { at: Number(match[1]), id: match[2]! };
 }

@@ -29,7 +29,9 @@ export class RunsPageDto {
 /** A conversation of the tenant, as `GET /conversations` lists it. */
 export class ConversationListingDto {
   @ApiProperty() conversationId!: string;
-  @ApiProperty({ description: 'When a turn of the conversation last started (epoch ms)' })
+  @ApiProperty({
+    description: 'When a turn of the conversation was last queued or began an attempt (epoch ms)',
+  })
   lastActiveAt!: number;
 }
 
