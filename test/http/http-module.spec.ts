@@ -220,7 +220,6 @@ describe("GET /conversations: a tenant's conversations, newest first", () => {
   });
 
   it('keeps a crafted cursor inside the tenant: it only places the page', async () => {
-    const server = app.getHttpServer();
     await turn('other', 'only-other');
     // A cursor naming another tenant's id, far in the future: the page is still acme's own.
     const crafted = Buffer.from(`${Date.now() + 60_000}:../other/only-other`).toString('base64url');
