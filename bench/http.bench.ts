@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 // The built app (`npm run build`): Nest's DI and Swagger need the decorator metadata tsc emits.
 import { AppModule } from '../dist/app.module.js';
+import { appSqlTarget } from '../dist/config/sql-target.config.js';
 import { configureApp } from '../dist/app/configure-app.js';
 import { loadAllConfig } from '../dist/config/validate-env.js';
 import { AgentService, CHAT_MEMORY_STORE, type ChatMemoryStore } from '../dist/index.js';
@@ -56,7 +57,7 @@ for (const [label, env] of layouts) {
     LLM_MODEL: 'stub',
     ...env,
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(appSqlTarget()), {
     bodyParser: false,
     logger: ['error'],
     abortOnError: false,

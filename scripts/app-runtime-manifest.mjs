@@ -17,6 +17,7 @@ const RUNTIME = [
   '@nestjs/swagger',
   '@nestjs/terminus',
   '@nestjs/throttler',
+  '@nestjs/typeorm',
   'class-validator',
   'class-transformer',
   'nestjs-pino',

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, type ConfigType } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -7,8 +7,6 @@ import { LoggerModule } from 'nestjs-pino';
 import {
   AgentMemoryExceptionFilter,
   AgentModule,
-  ChatMemoryModule,
-  LongtermMemoryModule,
   SweeperModule,
   WorkingMemoryModule,
 } from 'nest-agent-memory';
@@ -18,17 +16,17 @@ import { ApiKeyGuard } from './app/auth/api-key.guard.js';
 import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
 import { HealthController } from './app/health/health.controller.js';
 import { WebController } from './app/web/web.controller.js';
+import { memoryStoreModules } from './app/database/memory-store-modules.js';
+import type { SqlTarget } from './config/sql-target.config.js';
 import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { AppRedis } from './app/redis/app-redis.provider.js';
 import { AppRedisModule } from './app/redis/app-redis.module.js';
 import { throttlerOptions } from './app/throttling/throttler-options.js';
 import { TenantThrottlerGuard } from './app/throttling/tenant-throttler.guard.js';
 import { agentConfig } from './config/agent.config.js';
-import { chatMemoryConfig } from './config/chat-memory.config.js';
 import { httpConfig } from './config/http.config.js';
 import { llmConfig } from './config/llm.config.js';
 import { loggingConfig } from './config/logging.config.js';
-import { longtermConfig } from './config/longterm.config.js';
 import { allConfigNamespaces } from './config/validate-env.js';
 import { workingMemoryConfig } from './config/working-memory.config.js';
 
@@ -50,14 +48,6 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
       useFactory: throttlerOptions,
     }),
     TerminusModule,
-    ChatMemoryModule.forRootAsync({
-      inject: [chatMemoryConfig.KEY],
-      useFactory: (options: ConfigType<typeof chatMemoryConfig>) => options,
-    }),
-    LongtermMemoryModule.forRootAsync({
-      inject: [longtermConfig.KEY],
-      useFactory: (options: ConfigType<typeof longtermConfig>) => options,
-    }),
     WorkingMemoryModule.forRootAsync({
       inject: [workingMemoryConfig.KEY],
       useFactory: (options: ConfigType<typeof workingMemoryConfig>) => options,
@@ -86,4 +76,12 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
   ],
   exports: [ApiKeyAuthenticator, InFlightRequests],
 })
-export class AppModule {}
+export class AppModule {
+  /**
+   * The app with its memory stores: on `database` (the chat store's SQL database, from
+   * `appSqlTarget()`) through `TypeOrmModule`, or on the backends the variables name.
+   */
+  static forRoot(database: SqlTarget | undefined): DynamicModule {
+    return { module: AppModule, imports: memoryStoreModules(database) };
+  }
+}

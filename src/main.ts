@@ -7,12 +7,13 @@ import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
 import { configureApp } from './app/configure-app.js';
 import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { ConfigValidationError } from './config/config-validation.error.js';
+import { appSqlTarget } from './config/sql-target.config.js';
 import { loadAllConfig } from './config/validate-env.js';
 
 /** Starts the example app: `node dist/main.js` (see README for the environment variables). */
 async function bootstrap(): Promise<void> {
   const config = loadAllConfig();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(appSqlTarget()), {
     bufferLogs: true,
     bodyParser: false,
   });

@@ -103,8 +103,12 @@ describe.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])(
         value: 'v',
       });
       expect(analytics.isInitialized).toBe(true);
-      // The package's registry opened no connection of its own.
-      expect(await moduleRef.get(ConnectionRegistry).checkHealth()).toEqual([]);
+      // No pool of the package's own: health covers exactly the two connections it was handed.
+      const health = await moduleRef.get(ConnectionRegistry).checkHealth();
+      expect(health.map((entry) => [entry.name, entry.healthy])).toEqual([
+        [`${dialect}-1`, true],
+        [`${dialect}-2`, true],
+      ]);
       expect((await moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE).get('c1'))[0]!.content).toBe(
         'hello',
       );

@@ -30,7 +30,8 @@ describe('README example: TypeOrmConnectionModule (the app’s TypeORM connectio
     });
     expect(result.version).toBe(2);
     expect(moduleRef.get(LongtermMemoryService).enabled).toBe(true);
-    expect(await moduleRef.get(ConnectionRegistry).checkHealth()).toEqual([]);
+    const health = await moduleRef.get(ConnectionRegistry).checkHealth();
+    expect(health.map((entry) => [entry.name, entry.healthy])).toEqual([['postgres', true]]);
     const dataSource = moduleRef.get<DataSource>(getDataSourceToken());
     const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
     expect(upQueries).toEqual([]);

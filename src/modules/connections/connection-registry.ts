@@ -59,6 +59,8 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger(ConnectionRegistry.name);
   private readonly dataSources = new SharedResourcePool<SqlConnection>();
   private readonly redisClients = new SharedResourcePool<Redis>();
+  /** DataSources users handed over: checked for health, never closed. */
+  private readonly adopted = new Map<DataSource, SqlConnection>();
   /** Per DataSource, the features whose migrations this registry ran (or is running) on it. */
   private readonly migrations = new WeakMap<DataSource, Map<FeatureSchema, Promise<void>>>();
   /** Numbers the Redis clients opened, for log lines that must not name hosts. */
@@ -103,6 +105,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
       );
     }
     await this.prepareSchema(connection, options);
+    this.adopted.set(dataSource, connection);
     return connection;
   }
 
@@ -125,12 +128,19 @@ export class ConnectionRegistry implements OnApplicationShutdown {
   }
 
   /**
-   * Pings every connection the registry holds (`SELECT 1`, Redis `PING`), for readiness checks.
-   * Each answer carries an opaque label — the kind (`postgres`, `mysql`, `sqlite`, `redis`), with a
-   * number when there are several — and never a host, path, user or error: those go to the log.
+   * Pings every connection the package uses (`SELECT 1`, Redis `PING`) — those the registry holds
+   * and the DataSources it was handed — for readiness checks. Each answer carries an opaque label —
+   * the kind (`postgres`, `mysql`, `sqlite`, `redis`), with a number when there are several — and
+   * never a host, path, user or error: those go to the log.
    */
   async checkHealth(): Promise<ConnectionHealth[]> {
-    const sql = (await this.dataSources.openResources()).map(({ key, resource }) => ({
+    const sql = [
+      ...(await this.dataSources.openResources()),
+      ...[...this.adopted.values()].map((resource, index) => ({
+        key: `adopted DataSource ${index + 1}`,
+        resource,
+      })),
+    ].map(({ key, resource }) => ({
       key,
       kind: resource.dialect as string,
       ping: () => resource.dataSource.query('SELECT 1'),
