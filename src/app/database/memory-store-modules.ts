@@ -42,8 +42,8 @@ export function memoryStoreModules(database: SqlTarget | undefined): DynamicModu
       inject: [longtermConfig.KEY, getDataSourceToken()],
       useFactory: (options: ConfigType<typeof longtermConfig>, dataSource: DataSource) => {
         if (!namesDatabase(options.uri, database)) return options;
-        const { uri: _sameDatabase, ...rest } = options;
-        return { ...rest, dataSource };
+        // The same database: the app's connection instead of the URI.
+        return { ...options, uri: undefined, dataSource };
       },
     }),
   ];
