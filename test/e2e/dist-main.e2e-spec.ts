@@ -47,7 +47,10 @@ describe('dist/main.js (the built example app; `npm test` builds first)', () => 
     try {
       const response = await waitForHealth(`http://127.0.0.1:${port}/health`, 20_000);
       expect(response.status).toBe(200);
-      expect(((await response.json()) as { status: string }).status).toBe('ok');
+      const health = (await response.json()) as { status: string; details: object };
+      expect(health.status).toBe('ok');
+      // One SQLite connection, TypeORM's, shared by chat memory, the runs and long-term memory.
+      expect(Object.keys(health.details)).toEqual(['sqlite']);
       expect(existsSync(join(dir, 'demo.sqlite'))).toBe(true);
     } finally {
       app.child.kill('SIGTERM');
