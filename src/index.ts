@@ -103,6 +103,7 @@ export type {
 } from './modules/kernel/interfaces/kernel-tool.interface.js';
 export type {
   LlmAdapter,
+  LlmInfo,
   LlmRequest,
   LlmResponse,
   TokenSink,
@@ -111,6 +112,10 @@ export type {
   Usage,
 } from './modules/llm/interfaces/llm.interface.js';
 export { memoryFilter } from './modules/kernel/filters/memory.filter.js';
+export {
+  OpenTelemetryFilter,
+  type OpenTelemetryFilterOptions,
+} from './modules/kernel/filters/opentelemetry.filter.js';
 export { KernelTool } from './modules/kernel/tools/kernel-tool.decorator.js';
 export {
   DuplicateToolError,

@@ -181,6 +181,7 @@ export class KernelEngine {
       invokeId: request.runId,
       round,
       replyId,
+      ...(this.config.llm.info ? { model: this.config.llm.info } : {}),
       signal: request.signal,
     };
     const streaming =

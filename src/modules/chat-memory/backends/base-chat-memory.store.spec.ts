@@ -7,6 +7,7 @@ import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.stor
 
 /** A backend that records every call it gets: the subject here is the validation in front of it. */
 class RecordingStore extends BaseChatMemoryStore {
+  protected readonly system = 'memory' as const;
   readonly calls: string[] = [];
   protected async appendBatch(_c: string, messages: PreparedMessage[]): Promise<AppendOutcome> {
     this.calls.push('append');

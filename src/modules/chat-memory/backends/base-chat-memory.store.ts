@@ -14,6 +14,8 @@ import {
   prepareBatch,
 } from '../../../common/messages/message-validation.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
+import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
+import { inSpan } from '../../../common/telemetry/spans.js';
 
 /** What a backend's atomic append reports. */
 export interface AppendOutcome {
@@ -29,6 +31,9 @@ export interface AppendOutcome {
  * implements the raw operations on already-valid input.
  */
 export abstract class BaseChatMemoryStore implements ChatMemoryStore {
+  /** The backend's `db.system.name`, on the span of each operation. */
+  protected abstract readonly system: StoreSystem;
+
   /**
    * Appends the messages whose ids are not stored yet, atomically, checking `expectedVersion` only
    * if at least one message is new.
@@ -53,7 +58,9 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
 
   async get(conversationId: string): Promise<StoredChatMessage[]> {
     assertConversationId(conversationId);
-    return decodeAll(await this.readAll(conversationId));
+    return this.traced('get', conversationId, async () =>
+      decodeAll(await this.readAll(conversationId)),
+    );
   }
 
   async add(
@@ -63,27 +70,33 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
   ): Promise<AddMessagesResult> {
     assertConversationId(conversationId);
     const prepared = prepareBatch(messages, options?.expectedVersion);
-    if (prepared.length === 0) return { version: await this.readVersion(conversationId), ids: [] };
-    const outcome = await this.appendBatch(conversationId, prepared, options?.expectedVersion);
-    if (outcome.conflict) {
-      throw new ConversationVersionConflictError(
-        conversationId,
-        options.expectedVersion ?? -1,
-        outcome.version,
-      );
-    }
-    return { version: outcome.version, ids: prepared.map((message) => message.id) };
+    return this.traced('add', conversationId, async () => {
+      if (prepared.length === 0)
+        return { version: await this.readVersion(conversationId), ids: [] };
+      const outcome = await this.appendBatch(conversationId, prepared, options?.expectedVersion);
+      if (outcome.conflict) {
+        throw new ConversationVersionConflictError(
+          conversationId,
+          options.expectedVersion ?? -1,
+          outcome.version,
+        );
+      }
+      return { version: outcome.version, ids: prepared.map((message) => message.id) };
+    });
   }
 
   async clear(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await this.removeConversation(conversationId);
+    await this.traced('clear', conversationId, () => this.removeConversation(conversationId));
   }
 
   async tail(conversationId: string, n: number): Promise<StoredChatMessage[]> {
     assertConversationId(conversationId);
     assertInteger(n, 'n', 0);
-    return n === 0 ? [] : decodeAll(await this.readTail(conversationId, n));
+    if (n === 0) return [];
+    return this.traced('tail', conversationId, async () =>
+      decodeAll(await this.readTail(conversationId, n)),
+    );
   }
 
   async range(
@@ -94,12 +107,29 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
     assertConversationId(conversationId);
     assertInteger(fromVersion, 'fromVersion', 0);
     assertInteger(limit, 'limit', 0);
-    return limit === 0 ? [] : decodeAll(await this.readRange(conversationId, fromVersion, limit));
+    if (limit === 0) return [];
+    return this.traced('range', conversationId, async () =>
+      decodeAll(await this.readRange(conversationId, fromVersion, limit)),
+    );
   }
 
   async version(conversationId: string): Promise<number> {
     assertConversationId(conversationId);
-    return this.readVersion(conversationId);
+    return this.traced('version', conversationId, () => this.readVersion(conversationId));
+  }
+
+  /** One operation in its span (`chat_memory.<operation>`), once its arguments are valid. */
+  private traced<T>(operation: string, conversationId: string, work: () => Promise<T>): Promise<T> {
+    return inSpan(
+      `chat_memory.${operation}`,
+      {
+        [ATTR.store]: 'chat_memory',
+        [ATTR.dbSystem]: this.system,
+        [ATTR.dbOperation]: operation,
+        [ATTR.conversationId]: conversationId,
+      },
+      work,
+    );
   }
 }
 

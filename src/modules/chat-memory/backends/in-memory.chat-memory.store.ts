@@ -16,6 +16,7 @@ interface Conversation {
  * backend would return. Not durable, not shared across instances.
  */
 export class InMemoryChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  protected readonly system = 'memory' as const;
   readonly backing: ChatStoreBacking = { kind: 'memory' };
   private readonly conversations = new Map<string, Conversation>();
 

@@ -24,6 +24,7 @@ const SQL = {
  * `VARBINARY`, compared byte by byte. Statements are prepared once per pooled connection.
  */
 export class MysqlChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  protected readonly system = 'mysql' as const;
   readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
   private readonly packet: MysqlPacketLimit;

@@ -37,6 +37,7 @@ function tailSql(limit: string): string {
  * so the store also works on a user's DataSource that does not know the package's entities.
  */
 export class PostgresChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  protected readonly system = 'postgresql' as const;
   readonly backing: ChatStoreBacking;
   private readonly sql: SqlExecutor;
 

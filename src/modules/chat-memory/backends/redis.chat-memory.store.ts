@@ -38,6 +38,7 @@ return {0, version + #fresh}
  * the server's persistence is configured.
  */
 export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  protected readonly system = 'redis' as const;
   readonly backing: ChatStoreBacking;
 
   constructor(

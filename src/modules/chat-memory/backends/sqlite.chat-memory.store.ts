@@ -15,6 +15,7 @@ import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.stor
  * interleave with it. Statements are prepared once.
  */
 export class SqliteChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
+  protected readonly system = 'sqlite' as const;
   readonly backing: ChatStoreBacking;
   private readonly db: SqliteHandle;
   private readonly statements: ReturnType<typeof prepareStatements>;

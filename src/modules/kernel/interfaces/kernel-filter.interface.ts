@@ -1,6 +1,6 @@
 import type { ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
-import type { ToolChoice, ToolSpec } from '../../llm/interfaces/llm.interface.js';
+import type { LlmInfo, ToolChoice, ToolSpec } from '../../llm/interfaces/llm.interface.js';
 import type { ToolContext } from './kernel-tool.interface.js';
 
 /** What an invoke carries through its filters: the conversation, and any state of the caller's. */
@@ -24,6 +24,8 @@ export interface KernelChatRequest {
   round: number;
   /** The id the kernel gives this round's reply, fixed before the chain runs. */
   replyId: string;
+  /** The model that answers, as its adapter describes it (when it does). */
+  model?: LlmInfo;
   signal?: AbortSignal;
 }
 

@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
 import type {
   LlmAdapter,
+  LlmInfo,
   LlmRequest,
   LlmResponse,
   TokenSink,
@@ -24,6 +25,7 @@ const TOOL_COMMAND = /^\/tool\s+([A-Za-z0-9_-]+)\s*([\s\S]*)$/;
  * across retries and replays, unique in the conversation) and the call's position.
  */
 export class EchoLlmAdapter implements LlmAdapter {
+  readonly info: LlmInfo = { provider: 'echo', model: 'echo' };
   private readonly script: EchoScriptStep[];
   private readonly toolCommands: boolean;
 

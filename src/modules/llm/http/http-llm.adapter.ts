@@ -1,5 +1,6 @@
 import type {
   LlmAdapter,
+  LlmInfo,
   LlmRequest,
   LlmResponse,
   TokenSink,
@@ -16,6 +17,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * of `withRetries`; a subclass gives the wire format (request body, response, stream).
  */
 export abstract class HttpLlmAdapter implements LlmAdapter {
+  readonly info: LlmInfo;
   protected readonly settings: LlmHttpSettings;
   /** What every request body carries besides the conversation (the API key is not among them). */
   protected readonly sampling: Pick<HttpLlmOptions, 'model' | 'temperature' | 'maxTokens'>;
@@ -29,6 +31,7 @@ export abstract class HttpLlmAdapter implements LlmAdapter {
     headers: Record<string, string>,
   ) {
     this.#headers = headers;
+    this.info = { provider, ...(options.model === undefined ? {} : { model: options.model }) };
     this.sampling = {
       model: options.model,
       temperature: options.temperature,

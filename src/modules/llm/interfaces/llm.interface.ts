@@ -43,6 +43,13 @@ export interface LlmResponse {
   finishReason?: string;
 }
 
+/** What an adapter says about its model. */
+export interface LlmInfo {
+  /** e.g. `openai`, `anthropic`, `echo`. */
+  provider: string;
+  model?: string;
+}
+
 /** Receives streamed text as it arrives. */
 export type TokenSink = (token: string) => void;
 
@@ -52,6 +59,11 @@ export type TokenSink = (token: string) => void;
  * the first streamed token only) and throw typed `LlmError`s.
  */
 export interface LlmAdapter {
+  /**
+   * Which model answers, for traces and metrics (`gen_ai.provider.name`, `gen_ai.request.model`);
+   * optional for adapters of your own.
+   */
+  readonly info?: LlmInfo;
   chat(request: LlmRequest): Promise<LlmResponse>;
   stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse>;
 }

@@ -16,6 +16,8 @@ import {
 import { prefixUpperBound } from '../validation/prefix-range.js';
 
 /** A live row as a backend returns it (value still canonical JSON text). */
+import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
+import { inSpan } from '../../../common/telemetry/spans.js';
 export interface StoredRow {
   entityId: string;
   key: string;
@@ -50,6 +52,8 @@ export const DEFAULT_TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * in one statement or script).
  */
 export abstract class BaseLongtermStore implements LongtermMemoryStore {
+  /** The backend's `db.system.name`, on the span of each operation. */
+  protected abstract readonly system: StoreSystem;
   protected readonly now: () => number;
   private readonly defaultTtlMs?: number;
   private readonly tombstoneTtlMs: number;
@@ -82,20 +86,26 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   async load(entityId: string, key: string): Promise<LongtermRecord | null> {
     assertEntityId(entityId);
     assertKey(key);
-    const row = await this.readOne(entityId, key, this.now());
-    return row ? decode(row) : null;
+    return this.traced('load', async () => {
+      const row = await this.readOne(entityId, key, this.now());
+      return row ? decode(row) : null;
+    });
   }
 
   async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
     const now = this.now();
-    const [applied] = await this.writeBatch([prepareRecord(record, now, this.defaultTtlMs)], now);
-    return { applied: applied! };
+    const row = prepareRecord(record, now, this.defaultTtlMs);
+    return this.traced('save', async () => {
+      const [applied] = await this.writeBatch([row], now);
+      return { applied: applied! };
+    });
   }
 
   async saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }> {
     const now = this.now();
     const rows = prepareBatch(records, now, this.defaultTtlMs);
-    return { applied: rows.length === 0 ? [] : await this.writeBatch(rows, now) };
+    if (rows.length === 0) return { applied: [] };
+    return this.traced('save_many', async () => ({ applied: await this.writeBatch(rows, now) }));
   }
 
   async delete(entityId: string, key: string, seq: number): Promise<{ applied: boolean }> {
@@ -111,27 +121,44 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
       updatedAt: now,
       expiresAt: now + this.tombstoneTtlMs,
     };
-    const [applied] = await this.writeBatch([tombstone], now);
-    return { applied: applied! };
+    return this.traced('delete', async () => {
+      const [applied] = await this.writeBatch([tombstone], now);
+      return { applied: applied! };
+    });
   }
 
   async deleteEntity(entityId: string): Promise<void> {
     assertEntityId(entityId);
-    await this.eraseEntity(entityId, this.now());
+    await this.traced('delete_entity', () => this.eraseEntity(entityId, this.now()));
   }
 
   async search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]> {
     assertEntityId(entityId);
     assertPrefix(prefix);
     assertLimit(limit);
-    return (
-      await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())
-    ).map(decode);
+    return this.traced('search', async () =>
+      (await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())).map(
+        decode,
+      ),
+    );
   }
 
   async sweepExpired(limit: number): Promise<number> {
     assertLimit(limit);
-    return this.removeExpired(limit, this.now());
+    return this.traced('sweep', () => this.removeExpired(limit, this.now()));
+  }
+
+  /** One operation in its span (`longterm_memory.<operation>`), once its arguments are valid. */
+  private traced<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    return inSpan(
+      `longterm_memory.${operation}`,
+      {
+        [ATTR.store]: 'longterm_memory',
+        [ATTR.dbSystem]: this.system,
+        [ATTR.dbOperation]: operation,
+      },
+      work,
+    );
   }
 }
 

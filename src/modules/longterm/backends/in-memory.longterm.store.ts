@@ -12,6 +12,7 @@ import {
  * by the prefix range and sorts them in code-point order. Not durable, not shared.
  */
 export class InMemoryLongtermStore extends BaseLongtermStore {
+  protected readonly system = 'memory' as const;
   private readonly entities = new Map<string, Map<string, PreparedRecord>>();
   /** Erasure marks: every later write of the entity must have a higher seq. */
   private readonly erased = new Map<string, number>();

@@ -68,6 +68,7 @@ const SQL = {
  * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
+  protected readonly system = 'mysql' as const;
   private readonly packet: MysqlPacketLimit;
 
   constructor(

@@ -74,6 +74,7 @@ const ERASE = {
  * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order.
  */
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
+  protected readonly system = 'postgresql' as const;
   constructor(
     private readonly dataSource: DataSource,
     settings?: LongtermStoreSettings,

@@ -18,6 +18,7 @@ import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.j
  * feeds the sweeper.
  */
 export class RedisLongtermStore extends BaseLongtermStore {
+  protected readonly system = 'redis' as const;
   constructor(
     private readonly client: Redis,
     private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,

@@ -24,6 +24,7 @@ const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
  * TEXT keys in the BINARY collation give code-point order for the primary-key range scan.
  */
 export class SqliteLongtermStore extends BaseLongtermStore {
+  protected readonly system = 'sqlite' as const;
   private readonly db: SqliteHandle;
   private readonly statements: Record<
     | 'write'

@@ -1,0 +1,52 @@
+import {
+  type Attributes,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+} from '@opentelemetry/api';
+
+/** The instrumentation scope of every span the package makes. */
+export const INSTRUMENTATION_SCOPE = 'nest-agent-memory';
+
+/**
+ * The package's tracer, from `@opentelemetry/api` only: a no-op until the app registers an SDK
+ * (then spans go where the app's tracer provider sends them).
+ */
+export const tracer = trace.getTracer(INSTRUMENTATION_SCOPE);
+
+/**
+ * Runs `work` in a new active span (a child of the active one): ended when `work` settles, marked
+ * as an error (`error.type`, status, exception event) when it throws.
+ */
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
+  return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      markFailed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Marks a span failed by `error` (its name as `error.type`; the message in the status). */
+export function markFailed(span: Span, error: unknown): void {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  span.recordException(failure);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+  span.setAttribute('error.type', failure.name);
+}
+
+/** Runs `work` with `span` active, so spans started inside (and across its awaits) are children. */
+export function withSpan<T>(span: Span, work: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), work);
+}
