@@ -57,11 +57,14 @@ for (const [label, env] of layouts) {
     LLM_MODEL: 'stub',
     ...env,
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(appSqlTarget()), {
-    bodyParser: false,
-    logger: ['error'],
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ database: appSqlTarget() }),
+    {
+      bodyParser: false,
+      logger: ['error'],
+      abortOnError: false,
+    },
+  );
   configureApp(app, loadAllConfig(process.env));
   await app.listen(0, '127.0.0.1');
   const client = new BenchHttpClient(await app.getUrl());

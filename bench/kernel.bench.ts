@@ -4,6 +4,8 @@
  *   directly (the floor), alternating call by call;
  * - a 3-round tool loop (3 tool rounds, then the answer) vs the floor doing the same 4 model calls
  *   and 3 tool calls directly;
+ * - the OpenTelemetryFilter with no SDK registered (a no-op tracer) vs no filter, per model and tool
+ *   call;
  * - heap after 10,000 and after 100,000 invokes (forced GC), to show no per-call growth.
  * The overhead is reported in µs and as a share of a 1 ms model call.
  */
@@ -11,7 +13,7 @@ import 'reflect-metadata';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ChatMessage } from '../src/common/messages/chat-message.interface.js';
-import type { KernelFilter, KernelToolDefinition } from '../src/index.js';
+import { type KernelFilter, type KernelToolDefinition, OpenTelemetryFilter } from '../src/index.js';
 import type {
   LlmAdapter,
   LlmRequest,
@@ -92,6 +94,15 @@ const chain = await measurePair(
 );
 const total = await measurePair(() => five.service.invoke(input), direct, ITERATIONS);
 
+// The OpenTelemetryFilter with no SDK registered (the no-op tracer a library sees by default): one
+// model call per invoke, and the 7 calls (4 model, 3 tool) of a 3-round tool loop.
+const traced = await kernel({ llm, filters: [new OpenTelemetryFilter()], tools: [] });
+const otel = await measurePair(
+  () => traced.service.invoke(input),
+  () => none.service.invoke(input),
+  ITERATIONS,
+);
+
 const loopLlm = new InstantLlm(3);
 const loop = await kernel({
   llm: loopLlm,
@@ -118,6 +129,17 @@ const toolLoop = await measurePair(
   directLoop,
   Math.ceil(ITERATIONS / 4),
 );
+const tracedLoop = await kernel({
+  llm: loopLlm,
+  filters: [new OpenTelemetryFilter()],
+  tools: [add],
+});
+const bareLoop = await kernel({ llm: loopLlm, tools: [add] });
+const otelLoop = await measurePair(
+  () => tracedLoop.service.invoke(input),
+  () => bareLoop.service.invoke(input),
+  Math.ceil(ITERATIONS / 4),
+);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapAfter = async (service: KernelService, invokes: number): Promise<number> => {
@@ -131,7 +153,14 @@ const heapAtEnd = await heapAfter(five.service, HEAP_INVOKES - 10_000);
 const LOOP_HEAP_INVOKES = HEAP_INVOKES / 4;
 const loopHeapStart = await heapAfter(loop.service, 5_000);
 const loopHeapEnd = await heapAfter(loop.service, LOOP_HEAP_INVOKES - 5_000);
-await Promise.all([five.close(), none.close(), loop.close()]);
+await Promise.all([
+  five.close(),
+  none.close(),
+  loop.close(),
+  traced.close(),
+  tracedLoop.close(),
+  bareLoop.close(),
+]);
 
 const perCall = (pair: { library: { p50Ms: number }; floor: { p50Ms: number } }) =>
   pair.library.p50Ms - pair.floor.p50Ms;
@@ -150,6 +179,12 @@ console.log(
 );
 console.log(
   `| 3-round tool loop, 5 filters vs direct calls | ${fmt(toolLoop.library.p50Ms)} | ${fmt(toolLoop.library.p99Ms)} | ${fmt(toolLoop.floor.p50Ms)} | ${fmt(toolLoop.floor.p99Ms)} | ${fmt(perCall(toolLoop))} | ${share(perCall(toolLoop) / 4)} per model call |`,
+);
+console.log(
+  `| OpenTelemetryFilter (no SDK: no-op tracer) vs none, 1 model call | ${fmt(otel.library.p50Ms)} | ${fmt(otel.library.p99Ms)} | ${fmt(otel.floor.p50Ms)} | ${fmt(otel.floor.p99Ms)} | ${fmt(perCall(otel))} per call | ${share(perCall(otel))} |`,
+);
+console.log(
+  `| OpenTelemetryFilter vs none, 3-round tool loop (7 calls) | ${fmt(otelLoop.library.p50Ms)} | ${fmt(otelLoop.library.p99Ms)} | ${fmt(otelLoop.floor.p50Ms)} | ${fmt(otelLoop.floor.p99Ms)} | ${fmt(perCall(otelLoop) / 7)} per call | ${share(perCall(otelLoop) / 7)} per call |`,
 );
 console.log(
   `Tool loops: heap after 5,000: ${(loopHeapStart / 2 ** 20).toFixed(1)} MiB; after ${LOOP_HEAP_INVOKES.toLocaleString('en')}: ${(loopHeapEnd / 2 ** 20).toFixed(1)} MiB; growth ${((loopHeapEnd - loopHeapStart) / (LOOP_HEAP_INVOKES - 5_000)).toFixed(2)} bytes per invoke.`,

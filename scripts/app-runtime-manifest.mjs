@@ -35,6 +35,12 @@ const RUNTIME = [
   'mysql2',
   'ioredis',
   'bull',
+  // Traces and metrics
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/exporter-trace-otlp-http',
+  'prom-client',
 ];
 
 const dir = process.argv[2];

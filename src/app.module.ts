@@ -7,6 +7,7 @@ import { LoggerModule } from 'nestjs-pino';
 import {
   AgentMemoryExceptionFilter,
   AgentModule,
+  OpenTelemetryFilter,
   SweeperModule,
   WorkingMemoryModule,
 } from 'nest-agent-memory';
@@ -17,6 +18,8 @@ import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
 import { HealthController } from './app/health/health.controller.js';
 import { WebController } from './app/web/web.controller.js';
 import { memoryStoreModules } from './app/database/memory-store-modules.js';
+import { AppMetrics } from './app/telemetry/app-metrics.js';
+import { telemetryConfig } from './config/telemetry.config.js';
 import type { SqlTarget } from './config/sql-target.config.js';
 import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { AppRedis } from './app/redis/app-redis.provider.js';
@@ -54,10 +57,16 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
     }),
     SweeperModule.forRoot({ driver: 'interval' }),
     AgentModule.forRootAsync({
-      inject: [agentConfig.KEY, llmConfig.KEY],
-      useFactory: (agent: ConfigType<typeof agentConfig>, llm: ConfigType<typeof llmConfig>) => ({
+      inject: [agentConfig.KEY, llmConfig.KEY, telemetryConfig.KEY],
+      useFactory: (
+        agent: ConfigType<typeof agentConfig>,
+        llm: ConfigType<typeof llmConfig>,
+        telemetry: ConfigType<typeof telemetryConfig>,
+      ) => ({
         ...agent,
         llm: llm.options,
+        // Every model and tool call traced (GenAI spans), feeding the metrics too.
+        filters: [new OpenTelemetryFilter({ captureContent: telemetry.captureContent })],
       }),
     }),
     AgentMemoryHttpModule.forRoot({
@@ -79,9 +88,18 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
 export class AppModule {
   /**
    * The app with its memory stores: on `database` (the chat store's SQL database, from
-   * `appSqlTarget()`) through `TypeOrmModule`, or on the backends the variables name.
+   * `appSqlTarget()`) through `TypeOrmModule`, or on the backends the variables name; and the
+   * metrics its tracer provider feeds (`startTracing`; without one they stay at zero).
    */
-  static forRoot(database: SqlTarget | undefined): DynamicModule {
-    return { module: AppModule, imports: memoryStoreModules(database) };
+  static forRoot(options: {
+    database: SqlTarget | undefined;
+    metrics?: AppMetrics;
+  }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: memoryStoreModules(options.database),
+      providers: [{ provide: AppMetrics, useValue: options.metrics ?? new AppMetrics() }],
+      exports: [AppMetrics],
+    };
   }
 }

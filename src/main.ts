@@ -9,11 +9,17 @@ import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { ConfigValidationError } from './config/config-validation.error.js';
 import { appSqlTarget } from './config/sql-target.config.js';
 import { loadAllConfig } from './config/validate-env.js';
+import { AppMetrics } from './app/telemetry/app-metrics.js';
+import { startTracing } from './app/telemetry/start-tracing.js';
 
 /** Starts the example app: `node dist/main.js` (see README for the environment variables). */
 async function bootstrap(): Promise<void> {
   const config = loadAllConfig();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(appSqlTarget()), {
+  // Before Nest: spans of every module feed the metrics (and OTLP when configured).
+  const metrics = new AppMetrics();
+  const tracing = startTracing(metrics, config.telemetry.otlpEndpoint);
+  const module = AppModule.forRoot({ database: appSqlTarget(), metrics });
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bufferLogs: true,
     bodyParser: false,
   });
@@ -29,7 +35,7 @@ async function bootstrap(): Promise<void> {
     logger.warn('API_KEYS is not set: the API is open to anyone who can reach it.');
   await app.listen(config.app.port, config.app.host);
   logger.log(`Agent memory example app listening on http://${config.app.host}:${config.app.port}`);
-  handleShutdown(app, config.http.shutdownTimeoutMs);
+  handleShutdown(app, config.http.shutdownTimeoutMs, () => tracing.shutdown());
 }
 
 /**
@@ -37,7 +43,11 @@ async function bootstrap(): Promise<void> {
  * `SHUTDOWN_TIMEOUT_MS`, then close queues and connections and exit. A second signal, or the bound
  * passing, exits at once (code 1).
  */
-function handleShutdown(app: NestExpressApplication, timeoutMs: number): void {
+function handleShutdown(
+  app: NestExpressApplication,
+  timeoutMs: number,
+  flushTelemetry: () => Promise<void>,
+): void {
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     const logger = app.get(Logger);
@@ -58,6 +68,8 @@ function handleShutdown(app: NestExpressApplication, timeoutMs: number): void {
     const drained = await app.get(InFlightRequests).drained(timeoutMs);
     if (!drained) logger.warn('Some requests were still running at the shutdown bound');
     await app.close();
+    // The spans of the last turns, to the OTLP endpoint if one is set.
+    await flushTelemetry().catch(() => undefined);
     process.exit(drained ? 0 : 1);
   };
   process.on('SIGTERM', (signal) => void stop(signal));

@@ -8,12 +8,14 @@ import { WEB_ROOT } from './web/web-assets.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
+import { AppMetrics } from './telemetry/app-metrics.js';
+import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
 
 /**
  * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: the body limit
  * (413 from the Content-Length alone, before the body is read), in-flight request counting for
  * graceful shutdown, the OpenAPI docs behind the same auth as the API, and (with the Bull queue)
- * the read-only queue board at `/admin/queues` behind `ADMIN_API_KEY`. Create the app with
+ * the read-only queue board at `/admin/queues` and `GET /metrics` behind `ADMIN_API_KEY`. Create the app with
  * `bodyParser: false`.
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
@@ -30,6 +32,13 @@ export function configureApp(app: NestExpressApplication, config: AllConfig): vo
   if (queue && (adminKey || !authenticator.enabled)) {
     if (adminKey) app.use(QUEUE_BOARD_PATH, adminKeyAuth(adminKey));
     mountQueueBoard(app, queue);
+  }
+  // The metrics too: the admin key with API keys, open when the API is.
+  const metrics = app.get(AppMetrics);
+  if (queue) metrics.watchQueue(queue);
+  if (adminKey || !authenticator.enabled) {
+    if (adminKey) app.use(METRICS_PATH, adminKeyAuth(adminKey, 'GET /metrics'));
+    mountMetrics(app, metrics);
   }
 }
 

@@ -10,6 +10,7 @@ import { loadLoggingConfig, loggingConfig } from './logging.config.js';
 import { loadLongtermConfig, longtermConfig } from './longterm.config.js';
 import { loadWorkingMemoryConfig, workingMemoryConfig } from './working-memory.config.js';
 import { loadRedisConfig, type RedisConfig, redisConfig } from './redis.config.js';
+import { loadTelemetryConfig, type TelemetryConfig, telemetryConfig } from './telemetry.config.js';
 
 /** Every setting of the example app, by config namespace. */
 export interface AllConfig {
@@ -23,6 +24,7 @@ export interface AllConfig {
   http: HttpConfig;
   auth: AuthConfig;
   redis: RedisConfig;
+  telemetry: TelemetryConfig;
 }
 
 /**
@@ -41,6 +43,7 @@ export function loadAllConfig(env: Env = process.env): AllConfig {
     http: loadHttpConfig(env),
     auth: loadAuthConfig(env),
     redis: loadRedisConfig(env),
+    telemetry: loadTelemetryConfig(env),
   };
 }
 
@@ -56,4 +59,5 @@ export const allConfigNamespaces = [
   httpConfig,
   authConfig,
   redisConfig,
+  telemetryConfig,
 ];

@@ -60,10 +60,29 @@ async function waitForRun(app: RunningApp, runId: string, auth: Record<string, s
 describe.each([
   ['embedded default (SQLite, inline queue)', () => embeddedEnv()],
   ['Postgres + Redis + Bull', () => serverEnv()],
-])('HTTP API on %s', (_label, env) => {
+])('HTTP API on %s', (label, env) => {
   const running = appPerSuite(() => ({ ...env(), ...llmEnv() }), { beforeAll, afterAll });
   const id = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
   const http = () => request(running().url);
+
+  it('serves the metrics (open without API keys), with the queue depth when runs go through Bull', async () => {
+    llm.reset();
+    llm.enqueue(answer('Counted.'));
+    await http()
+      .post(`/conversations/${id('metrics')}/turns`)
+      .send({ message: 'hi' })
+      .expect(201);
+    const { text } = await http().get('/metrics').expect(200);
+    const backend = label.startsWith('Postgres') ? 'postgresql' : 'sqlite';
+    expect(text).toMatch(
+      new RegExp(
+        `agent_memory_store_operation_duration_seconds_count\\{store="chat_memory",backend="${backend}",operation="add"\\} [1-9]`,
+      ),
+    );
+    if (label.includes('Bull'))
+      expect(text).toMatch(/agent_memory_queue_jobs\{state="waiting"\} \d+/);
+    else expect(text).not.toMatch(/agent_memory_queue_jobs\{/);
+  });
 
   it('keeps memory across turns: the system prompt goes first and is never stored', async () => {
     llm.reset();

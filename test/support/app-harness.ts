@@ -38,6 +38,9 @@ const APP_VARIABLES = [
   'LLM_MAX_RETRIES',
   'LLM_TIMEOUT_MS',
   'SHUTDOWN_TIMEOUT_MS',
+  'ADMIN_API_KEY',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_CAPTURE_CONTENT',
 ];
 
 /** The embedded default: SQLite files in a fresh directory, inline queue. */

@@ -3,9 +3,10 @@ import { bearerToken, keyDigest } from '../auth/bearer-token.js';
 
 /**
  * Bearer auth with the one admin key (`ADMIN_API_KEY`), compared in constant time: the queue board
- * shows every tenant's jobs, so a tenant's key is not enough.
+ * and the metrics span every tenant, so a tenant's key is not enough. `what` names the resource in
+ * the 401.
  */
-export function adminKeyAuth(adminKey: string) {
+export function adminKeyAuth(adminKey: string, what = 'The queue board') {
   const expected = keyDigest(adminKey);
   return (
     request: { headers: Record<string, string | string[] | undefined> },
@@ -17,7 +18,7 @@ export function adminKeyAuth(adminKey: string) {
     response.status(401).json({
       statusCode: 401,
       error: 'Unauthorized',
-      message: 'The queue board needs ADMIN_API_KEY',
+      message: `${what} needs ADMIN_API_KEY`,
     });
   };
 }

@@ -18,15 +18,19 @@ export const tracer = trace.getTracer(INSTRUMENTATION_SCOPE);
 
 /**
  * Runs `work` in a new active span (a child of the active one): ended when `work` settles, marked
- * as an error (`error.type`, status, exception event) when it throws.
+ * as an error (`error.type`, status, exception event) when it throws. When nothing records the
+ * span (no SDK, or sampled out), `work` runs as is: the attributes are not even built.
  */
 export function inSpan<T>(
   name: string,
-  attributes: Attributes,
+  attributes: () => Attributes,
   work: (span: Span) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> {
-  return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
+  const span = tracer.startSpan(name, { kind });
+  if (!span.isRecording()) return work(span);
+  span.setAttributes(attributes());
+  return context.with(trace.setSpan(context.active(), span), async () => {
     try {
       return await work(span);
     } catch (error) {

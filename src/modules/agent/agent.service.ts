@@ -310,23 +310,27 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
     const previous = await records.get(runId);
     if (previous?.status === 'completed' && previous.result) return previous.result;
-    return inSpan(RUN_SPAN, runSpanAttributes({ ...input, runId }), async (span) => {
-      const [record] = await Promise.all([
-        records.set(runId, input.conversationId, 'running', { startsAttempt: true }),
-        this.touch(input.conversationId),
-      ]);
-      span.setAttribute(ATTR.attempt, record.attempts ?? 1);
-      try {
-        const result = await runner.run({ ...input, runId }, onEvent);
-        await records.set(runId, input.conversationId, 'completed', { result });
-        recordRunResult(span, result);
-        return result;
-      } catch (error) {
-        span.setAttribute(ATTR.outcome, 'failed');
-        await records.set(runId, input.conversationId, 'failed', { error });
-        throw error;
-      }
-    });
+    return inSpan(
+      RUN_SPAN,
+      () => runSpanAttributes({ ...input, runId }),
+      async (span) => {
+        const [record] = await Promise.all([
+          records.set(runId, input.conversationId, 'running', { startsAttempt: true }),
+          this.touch(input.conversationId),
+        ]);
+        span.setAttribute(ATTR.attempt, record.attempts ?? 1);
+        try {
+          const result = await runner.run({ ...input, runId }, onEvent);
+          await records.set(runId, input.conversationId, 'completed', { result });
+          recordRunResult(span, result);
+          return result;
+        } catch (error) {
+          span.setAttribute(ATTR.outcome, 'failed');
+          await records.set(runId, input.conversationId, 'failed', { error });
+          throw error;
+        }
+      },
+    );
   }
 
   /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
@@ -334,23 +338,27 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const records = this.runs.records;
     const previous = await records.get(job.runId);
     if (previous?.status === 'completed') return;
-    await inSpan(RUN_SPAN, runSpanAttributes(job), async (span) => {
-      span.setAttribute(ATTR.attempt, attempt.number);
-      await Promise.all([
-        records.set(job.runId, job.conversationId, 'running', { startsAttempt: true }),
-        this.touch(job.conversationId),
-      ]);
-      try {
-        const result = await this.required(this.runner).run(job);
-        await records.set(job.runId, job.conversationId, 'completed', { result });
-        recordRunResult(span, result);
-      } catch (error) {
-        const final = attempt.last || isFinalRunError(error);
-        span.setAttribute(ATTR.outcome, final ? 'failed' : 'retrying');
-        await records.set(job.runId, job.conversationId, final ? 'failed' : 'queued', { error });
-        throw error;
-      }
-    });
+    await inSpan(
+      RUN_SPAN,
+      () => runSpanAttributes(job),
+      async (span) => {
+        span.setAttribute(ATTR.attempt, attempt.number);
+        await Promise.all([
+          records.set(job.runId, job.conversationId, 'running', { startsAttempt: true }),
+          this.touch(job.conversationId),
+        ]);
+        try {
+          const result = await this.required(this.runner).run(job);
+          await records.set(job.runId, job.conversationId, 'completed', { result });
+          recordRunResult(span, result);
+        } catch (error) {
+          const final = attempt.last || isFinalRunError(error);
+          span.setAttribute(ATTR.outcome, final ? 'failed' : 'retrying');
+          await records.set(job.runId, job.conversationId, final ? 'failed' : 'queued', { error });
+          throw error;
+        }
+      },
+    );
   }
 
   /**

@@ -122,12 +122,12 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
   private traced<T>(operation: string, conversationId: string, work: () => Promise<T>): Promise<T> {
     return inSpan(
       `chat_memory.${operation}`,
-      {
+      () => ({
         [ATTR.store]: 'chat_memory',
         [ATTR.dbSystem]: this.system,
         [ATTR.dbOperation]: operation,
         [ATTR.conversationId]: conversationId,
-      },
+      }),
       work,
     );
   }

@@ -1,5 +1,5 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { type Attributes, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Observable, tap } from 'rxjs';
 import type {
   KernelChatRequest,
@@ -46,7 +46,10 @@ export class OpenTelemetryFilter implements KernelFilter {
 
   private modelCall(request: KernelChatRequest, next: CallHandler): Observable<unknown> {
     const model = request.model?.model;
-    const attributes: Attributes = {
+    const span = tracer.startSpan(model ? `chat ${model}` : 'chat', { kind: SpanKind.CLIENT });
+    // Nothing records it (no SDK, or sampled out): no attributes, no wrapping.
+    if (!span.isRecording()) return next.handle();
+    span.setAttributes({
       [ATTR.operation]: 'chat',
       [ATTR.round]: request.round,
       [ATTR.runId]: request.invokeId,
@@ -56,29 +59,25 @@ export class OpenTelemetryFilter implements KernelFilter {
         ? { [ATTR.conversationId]: request.context.conversationId }
         : {}),
       ...(this.captureContent ? { [ATTR.inputMessages]: JSON.stringify(request.messages) } : {}),
-    };
-    return traced(
-      model ? `chat ${model}` : 'chat',
-      SpanKind.CLIENT,
-      attributes,
-      next,
-      (span, value) => {
-        const response = value as LlmResponse;
-        span.setAttributes({
-          [ATTR.inputTokens]: response.usage.promptTokens,
-          [ATTR.outputTokens]: response.usage.completionTokens,
-          ...(response.finishReason ? { [ATTR.finishReasons]: [response.finishReason] } : {}),
-          ...(this.captureContent
-            ? { [ATTR.outputMessages]: JSON.stringify([response.message]) }
-            : {}),
-        });
-      },
-    );
+    });
+    return traced(span, next, (value) => {
+      const response = value as LlmResponse;
+      span.setAttributes({
+        [ATTR.inputTokens]: response.usage.promptTokens,
+        [ATTR.outputTokens]: response.usage.completionTokens,
+        ...(response.finishReason ? { [ATTR.finishReasons]: [response.finishReason] } : {}),
+        ...(this.captureContent
+          ? { [ATTR.outputMessages]: JSON.stringify([response.message]) }
+          : {}),
+      });
+    });
   }
 
   private toolCall(request: KernelToolRequest, next: CallHandler): Observable<unknown> {
     const { context } = request;
-    const attributes: Attributes = {
+    const span = tracer.startSpan(`execute_tool ${request.name}`, { kind: SpanKind.INTERNAL });
+    if (!span.isRecording()) return next.handle();
+    span.setAttributes({
       [ATTR.operation]: 'execute_tool',
       [ATTR.toolName]: request.name,
       [ATTR.toolCallId]: request.toolCallId,
@@ -86,26 +85,17 @@ export class OpenTelemetryFilter implements KernelFilter {
       [ATTR.runId]: context.runId,
       ...(context.conversationId ? { [ATTR.conversationId]: context.conversationId } : {}),
       ...(this.captureContent ? { [ATTR.toolArguments]: request.arguments } : {}),
-    };
-    return traced(
-      `execute_tool ${request.name}`,
-      SpanKind.INTERNAL,
-      attributes,
-      next,
-      (span, value) => {
-        const outcome = value as KernelToolResult;
-        if (outcome.error !== undefined) {
-          // The model reads the error and the loop goes on: the call failed, the turn did not.
-          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error });
-          span.setAttribute('error.type', 'tool_error');
-        }
-        if (this.captureContent)
-          span.setAttribute(
-            ATTR.toolResult,
-            JSON.stringify(outcome.error ?? outcome.result ?? null),
-          );
-      },
-    );
+    });
+    return traced(span, next, (value) => {
+      const outcome = value as KernelToolResult;
+      if (outcome.error !== undefined) {
+        // The model reads the error and the loop goes on: the call failed, the turn did not.
+        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error });
+        span.setAttribute('error.type', 'tool_error');
+      }
+      if (this.captureContent)
+        span.setAttribute(ATTR.toolResult, JSON.stringify(outcome.error ?? outcome.result ?? null));
+    });
   }
 }
 
@@ -115,25 +105,22 @@ export class OpenTelemetryFilter implements KernelFilter {
  * emit, or their error, and ends when they settle.
  */
 function traced(
-  name: string,
-  kind: SpanKind,
-  attributes: Attributes,
+  span: Span,
   next: CallHandler,
-  onValue: (span: Span, value: unknown) => void,
+  onValue: (value: unknown) => void,
 ): Observable<unknown> {
-  return new Observable((subscriber) => {
-    const span = tracer.startSpan(name, { kind, attributes });
-    return withSpan(span, () =>
+  return new Observable((subscriber) =>
+    withSpan(span, () =>
       next
         .handle()
         .pipe(
           tap({
-            next: (value) => onValue(span, value),
+            next: onValue,
             error: (error: unknown) => markFailed(span, error),
             finalize: () => span.end(),
           }),
         )
         .subscribe(subscriber),
-    );
-  });
+    ),
+  );
 }

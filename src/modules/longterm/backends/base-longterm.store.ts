@@ -152,11 +152,11 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   private traced<T>(operation: string, work: () => Promise<T>): Promise<T> {
     return inSpan(
       `longterm_memory.${operation}`,
-      {
+      () => ({
         [ATTR.store]: 'longterm_memory',
         [ATTR.dbSystem]: this.system,
         [ATTR.dbOperation]: operation,
-      },
+      }),
       work,
     );
   }
