@@ -60,15 +60,16 @@ export class AppMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    const metrics = this;
+    const queueOf = () => this.queue;
     new Gauge({
       name: 'agent_memory_queue_jobs',
       help: 'Jobs of the run queue, by state (Bull only)',
       labelNames: ['state'],
       registers: [this.registry],
       async collect() {
-        if (!metrics.queue) return;
-        const counts = await metrics.queue.getJobCounts();
+        const queue = queueOf();
+        if (!queue) return;
+        const counts = await queue.getJobCounts();
         for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
       },
     });
