@@ -10,6 +10,7 @@ import { ConfigValidationError } from './config/config-validation.error.js';
 import { appSqlTarget } from './config/sql-target.config.js';
 import { loadAllConfig } from './config/validate-env.js';
 import { AppMetrics } from './app/telemetry/app-metrics.js';
+import { HardenedExpressAdapter } from './app/http-server/hardened-express.adapter.js';
 import { startTracing } from './app/telemetry/start-tracing.js';
 
 /** Starts the example app: `node dist/main.js` (see README for the environment variables). */
@@ -19,7 +20,8 @@ async function bootstrap(): Promise<void> {
   const metrics = new AppMetrics();
   const tracing = startTracing(metrics, config.telemetry.otlpEndpoint);
   const module = AppModule.forRoot({ database: appSqlTarget(), metrics });
-  const app = await NestFactory.create<NestExpressApplication>(module, {
+  const adapter = new HardenedExpressAdapter(config.http);
+  const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
     bufferLogs: true,
     bodyParser: false,
   });

@@ -3,12 +3,26 @@ import { variableAtFault } from './config-error.testing.js';
 import { loadHttpConfig } from './http.config.js';
 
 describe('HTTP configuration', () => {
-  it('defaults to 1 MiB bodies, 10 s shutdown, 120 requests a minute', () => {
+  it('defaults to 1 MiB bodies, 10 s shutdown, 120 requests a minute, 10 s / 30 s to send a request', () => {
     expect(loadHttpConfig({})).toEqual({
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       rateLimit: { ttlMs: 60_000, limit: 120 },
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
     });
+  });
+
+  it('reads the request timeouts; the whole request may not be bounded below its headers', () => {
+    expect(
+      loadHttpConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '5000' }),
+    ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 5000 });
+    expect(loadHttpConfig({ HTTP_HEADERS_TIMEOUT_MS: '60000' }).requestTimeoutMs).toBe(60_000);
+    expect(
+      variableAtFault(() =>
+        loadHttpConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' }),
+      ),
+    ).toBe('HTTP_REQUEST_TIMEOUT_MS');
   });
 
   it('reads body limits as bytes, kb or mb', () => {
@@ -31,6 +45,8 @@ describe('HTTP configuration', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 0,
       rateLimit: { ttlMs: 1000, limit: 5 },
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
     });
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBe(false);
   });

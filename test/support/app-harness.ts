@@ -41,6 +41,8 @@ const APP_VARIABLES = [
   'ADMIN_API_KEY',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_CAPTURE_CONTENT',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_REQUEST_TIMEOUT_MS',
 ];
 
 /** The embedded default: SQLite files in a fresh directory, inline queue. */

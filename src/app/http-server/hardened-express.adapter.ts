@@ -1,0 +1,35 @@
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
+
+/** How long a client may take to send a request. */
+export interface RequestTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * The Express adapter with an HTTP server that bounds how long a client may take to send its
+ * headers and its whole request (slow-loris clients are cut off: 408, then the socket closes), and
+ * checks those bounds every second or more often (Node's default check runs every 30 s). Responses
+ * are not bounded: a streamed turn may run as long as it needs.
+ */
+export class HardenedExpressAdapter extends ExpressAdapter {
+  constructor(private readonly timeouts: RequestTimeouts) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    super.initHttpServer(options);
+    if (options.httpsOptions) return;
+    const { headersTimeoutMs, requestTimeoutMs } = this.timeouts;
+    this.httpServer = createServer(
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 2)),
+      },
+      this.getInstance(),
+    );
+  }
+}
