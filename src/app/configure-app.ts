@@ -8,18 +8,20 @@ import { WEB_ROOT } from './web/web-assets.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
+import { jsonBody } from './http-server/json-body.js';
 import { AppMetrics } from './telemetry/app-metrics.js';
 import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
 
 /**
- * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: the body limit
- * (413 from the Content-Length alone, before the body is read), in-flight request counting for
+ * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: JSON bodies up to
+ * the limit (413 from the Content-Length alone, or as soon as a chunked body passes it, and the
+ * connection closes unread), in-flight request counting for
  * graceful shutdown, the OpenAPI docs behind the same auth as the API, and (with the Bull queue)
  * the read-only queue board at `/admin/queues` and `GET /metrics` behind `ADMIN_API_KEY`. Create the app with
  * `bodyParser: false`.
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
-  app.useBodyParser('json', { limit: config.http.bodyLimitBytes });
+  app.use(jsonBody(config.http.bodyLimitBytes));
   app.use(app.get(InFlightRequests).middleware);
   const authenticator = app.get(ApiKeyAuthenticator);
   app.use(['/docs', '/docs-json', '/docs-yaml'], bearerAuth(authenticator));

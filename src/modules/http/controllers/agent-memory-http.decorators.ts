@@ -9,15 +9,17 @@ import { ApiExtraModels, ApiResponse } from '@nestjs/swagger';
 import { HttpErrorDto } from '../dto/responses.dto.js';
 import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
 import { TenantScopeInterceptor } from '../tenancy/tenant-scope.interceptor.js';
+import { BodyShapePipe } from '../validation/body-shape.pipe.js';
 
 /**
- * What every controller of the module shares: strict DTO validation (unknown fields refused, query
- * strings converted), the error mapping to `{ statusCode, error, message }`, the tenant of the
+ * What every controller of the module shares: strict DTO validation (bodies nested deeper than 100
+ * levels or holding `__proto__`, `constructor` or `prototype` keys refused, unknown fields refused, query strings converted), the error mapping to `{ statusCode, error, message }`, the tenant of the
  * request, and the documented error responses.
  */
 export function AgentMemoryRoutes(): ClassDecorator {
   return applyDecorators(
     UsePipes(
+      new BodyShapePipe(),
       new ValidationPipe({
         whitelist: true,
         forbidNonWhitelisted: true,
