@@ -160,3 +160,54 @@ describe('a DataSource token where it cannot be resolved', () => {
     }
   });
 });
+
+describe('shutdown with the memory modules imported before TypeOrmModule', () => {
+  it('stops the sweeps and the queue before TypeORM closes the connection', async () => {
+    const problems: string[] = [];
+    const record = (message: unknown) => void problems.push(String(message));
+    const logger = {
+      log() {},
+      debug() {},
+      verbose() {},
+      warn: record,
+      error: record,
+      fatal: record,
+    };
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        LongtermMemoryModule.forRoot({
+          dataSource: getDataSourceToken(),
+          migrationsRun: false,
+          sweep: { intervalMs: 5 },
+        }),
+        AgentModule.forRoot({
+          llm: { provider: 'echo' },
+          runs: {
+            backend: 'sqlite',
+            dataSource: getDataSourceToken(),
+            migrationsRun: false,
+            sweep: { intervalMs: 5 },
+          },
+        }),
+        ChatMemoryModule.forRoot({
+          backend: 'sqlite',
+          dataSource: getDataSourceToken(),
+          migrationsRun: false,
+        }),
+        TypeOrmModule.forRoot(appConnection('sqlite', join(tempDir(), 'order.sqlite'))),
+      ],
+    })
+      .setLogger(logger)
+      .compile();
+    await moduleRef.init();
+    const agent = moduleRef.get(AgentService);
+    const { runId } = await agent.submit({ conversationId: 'order', entityId: 'u', message: 'hi' });
+    for (let i = 0; i < 100 && (await agent.getRun(runId))?.status !== 'completed'; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await agent.getRun(runId))?.status).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await moduleRef.close();
+    expect(moduleRef.get<DataSource>(getDataSourceToken()).isInitialized).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});

@@ -40,6 +40,8 @@ export interface AgentRuns {
   cache: ReplayCache;
   /** The conversations the agent ran turns for, newest activity first. */
   directory: ConversationDirectory;
+  /** Stops the sweep of expired runs (idempotent). */
+  stopSweep(): Promise<void>;
   /** False when the run store is process memory (other processes' runs are invisible). */
   shared: boolean;
   retentionMs: number;
@@ -112,6 +114,7 @@ async function openAgentRuns(
       ownership: new RunOwnership(runs.store),
       cache: new ReplayCache(runs.store),
       directory: runs.directory,
+      stopSweep: async () => sweep?.stop(),
       shared: runsOptions.backend !== 'memory',
       retentionMs: runsOptions.retentionMs ?? DEFAULT_RUN_RETENTION_MS,
     },

@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleInit,
   Optional,
@@ -44,13 +45,16 @@ import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
  * go through the queue port (in-process or Bull) with retries and deterministic replay.
  */
 @Injectable()
-export class AgentService implements OnModuleInit, OnApplicationShutdown {
+export class AgentService
+  implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private runner?: AgentRunner;
   private readonly logger = new Logger('Agent');
   private readonly invisibleRunWarning = new RateLimit(60_000);
   private readonly longterm?: LongtermMemoryService;
   private readonly runs: AgentRuns;
   private readonly queue: AgentQueue;
+  private queueStopped?: Promise<void>;
 
   constructor(
     @Inject(AGENT_OPTIONS) private readonly options: AgentModuleOptions,
@@ -108,10 +112,25 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     await this.queue.start((job, attempt) => this.process(job, attempt), isFinalRunError);
   }
 
-  /** Stops the queue first (no run starts while the stores close), then the run store. */
+  /**
+   * Stops the work before any connection closes — the queue (its active runs finish) and the run
+   * sweep — so a connection the app owns (its `TypeOrmModule` DataSource, closed in the next phase)
+   * is never used closed, whatever the order of the app's imports.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stopQueue();
+    await this.runs.stopSweep();
+  }
+
+  /** Then lets go of the run store's connection. */
   async onApplicationShutdown(): Promise<void> {
-    await this.queueLease.release();
+    await this.stopQueue();
     await this.runsLease.release();
+  }
+
+  /** Closes the queue once, whichever shutdown phase asks first. */
+  private stopQueue(): Promise<void> {
+    return (this.queueStopped ??= this.queueLease.release());
   }
 
   /**

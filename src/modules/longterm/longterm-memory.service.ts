@@ -2,6 +2,7 @@ import { LONGTERM_BACKEND, LONGTERM_OPTIONS } from './longterm.constants.js';
 import {
   Inject,
   Injectable,
+  type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleInit,
   Optional,
@@ -29,7 +30,9 @@ const DEFAULT_SWEEP_BATCH = 1_000;
  * `LongtermMemoryDisabledError` (`enabled` is false).
  */
 @Injectable()
-export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdown {
+export class LongtermMemoryService
+  implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private sweeping?: ScheduledSweep;
 
   constructor(
@@ -76,6 +79,11 @@ export class LongtermMemoryService implements OnModuleInit, OnApplicationShutdow
       defaultBatch: DEFAULT_SWEEP_BATCH,
       run: (batch) => this.sweep(batch),
     });
+  }
+
+  /** Stops the sweep before any connection closes (the app's own DataSource included). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sweeping?.stop();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,6 +1,11 @@
 import { SWEEP_DRIVER } from './sweeper.constants.js';
 import type { Lease } from '../../common/lease.js';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type {
   ScheduledSweep,
   SweepScheduler,
@@ -16,7 +21,9 @@ export type OpenedSweepDriver = Lease<SweepScheduler>;
  * connection goes.
  */
 @Injectable()
-export class SweepSchedulerService implements SweepScheduler, OnApplicationShutdown {
+export class SweepSchedulerService
+  implements SweepScheduler, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly scheduled = new Set<ScheduledSweep>();
 
   constructor(@Inject(SWEEP_DRIVER) private readonly driver: OpenedSweepDriver) {}
@@ -35,8 +42,13 @@ export class SweepSchedulerService implements SweepScheduler, OnApplicationShutd
     return scheduled;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops every sweep before any connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all([...this.scheduled].map((scheduled) => scheduled.stop()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
     await this.driver.release();
   }
 }

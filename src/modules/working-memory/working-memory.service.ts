@@ -3,6 +3,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleInit,
   Optional,
@@ -43,7 +44,9 @@ const DEFAULT_IDLE_SWEEP_BATCH = 100;
  * and only if nothing used the memory while the hook ran.
  */
 @Injectable()
-export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown {
+export class WorkingMemoryService
+  implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(WorkingMemoryService.name);
   private readonly settings: HandleSettings;
   private sweeping?: ScheduledSweep;
@@ -113,6 +116,11 @@ export class WorkingMemoryService implements OnModuleInit, OnApplicationShutdown
       defaultBatch: DEFAULT_IDLE_SWEEP_BATCH,
       run: (batch) => this.sweep(batch),
     });
+  }
+
+  /** Stops the sweep before any connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sweeping?.stop();
   }
 
   async onApplicationShutdown(): Promise<void> {
