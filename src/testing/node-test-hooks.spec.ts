@@ -43,6 +43,17 @@ describe('assertExpect (the expect of nodeTestHooks)', () => {
     });
     assertExpect(1).not.toBe(2);
     assertExpect(null).not.toBeUndefined();
+    // Classes do not matter, as in Jest: a store's entity equals a plain object.
+    class Row {
+      constructor(
+        readonly key: string,
+        readonly value: unknown,
+      ) {}
+    }
+    assertExpect(new Row('k', 1)).toEqual({ key: 'k', value: 1 });
+    assertExpect([new Row('k', { a: 1 })]).toMatchObject([{ value: { a: 1 } }]);
+    assertExpect({ a: 1, b: undefined }).toMatchObject({ b: undefined });
+    assertExpect(new Date(5)).toEqual(new Date(5));
   });
 
   it('fails what Jest’s expect fails', () => {
@@ -57,5 +68,8 @@ describe('assertExpect (the expect of nodeTestHooks)', () => {
     fails(() => assertExpect({ a: 1 }).toMatchObject({ a: 1, b: 2 }));
     fails(() => assertExpect({ e: [{ f: 1 }, { f: 2 }] }).toMatchObject({ e: [{ f: 1 }] }));
     fails(() => assertExpect(1).not.toBe(1));
+    // A key the value lacks fails toMatchObject, even when expected undefined.
+    fails(() => assertExpect({ a: 1 }).toMatchObject({ b: undefined }));
+    fails(() => assertExpect(new Date(5)).toEqual(new Date(6)));
   });
 });

@@ -15,8 +15,9 @@ export interface NodeTestFunctions {
 /**
  * Conformance hooks for `node:test`: its `describe`, its `it` and `after` with the suite's timeouts
  * passed as `{ timeout }` (a positional timeout would be ignored there), and an `expect` on
- * `node:assert/strict` with the few matchers the suites use (`toEqual` ignores properties that are
- * `undefined`, as Jest's and Vitest's do).
+ * `node:assert/strict` with the few matchers the suites use, with Jest's semantics (`toEqual` and
+ * `toMatchObject` ignore `undefined` properties and object classes; `toMatchObject` fails on a key
+ * the value lacks).
  *
  * @example
  * import * as test from 'node:test';
@@ -60,8 +61,7 @@ export function assertExpect(actual: unknown): ConformanceMatchers {
 function positive(actual: unknown): Omit<ConformanceMatchers, 'not'> {
   return {
     toBe: (expected) => assert.ok(Object.is(actual, expected), mismatch('toBe', actual, expected)),
-    toEqual: (expected) =>
-      assert.deepStrictEqual(withoutUndefined(actual), withoutUndefined(expected)),
+    toEqual: (expected) => assert.deepStrictEqual(normalized(actual), normalized(expected)),
     toBeInstanceOf: (expected) =>
       assert.ok(actual instanceof expected, mismatch('toBeInstanceOf', actual, expected.name)),
     toHaveLength: (expected) =>
@@ -71,18 +71,34 @@ function positive(actual: unknown): Omit<ConformanceMatchers, 'not'> {
     toBeNull: () => assert.equal(actual, null),
     toBeUndefined: () => assert.equal(actual, undefined),
     toMatchObject: (expected) =>
-      assert.deepStrictEqual(subsetOf(actual, expected), withoutUndefined(expected)),
+      assert.deepStrictEqual(subsetOf(actual, expected), expectedShape(expected)),
   };
 }
 
-/** Plain objects and arrays with the `undefined`-valued properties dropped, recursively. */
-function withoutUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutUndefined);
-  if (!isPlainObject(value)) return value;
+/** Stands for a key `toMatchObject` expects and the value lacks (never equal to a value). */
+const MISSING = Symbol('missing');
+
+/**
+ * A value as Jest's `toEqual` compares it: objects by their own enumerable properties whatever
+ * their class (a store's class instances equal plain objects), `undefined` properties dropped,
+ * recursively; dates, regular expressions, errors, maps, sets and binary data as they are.
+ */
+function normalized(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalized);
+  if (!isRecordLike(value)) return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, item]) => item !== undefined)
-      .map(([key, item]) => [key, withoutUndefined(item)]),
+      .map(([key, item]) => [key, normalized(item)]),
+  );
+}
+
+/** `expected` of a `toMatchObject`: like {@link normalized}, keeping keys it names `undefined`. */
+function expectedShape(expected: unknown): unknown {
+  if (Array.isArray(expected)) return expected.map(expectedShape);
+  if (!isRecordLike(expected)) return expected;
+  return Object.fromEntries(
+    Object.entries(expected).map(([key, item]) => [key, expectedShape(item)]),
   );
 }
 
@@ -91,19 +107,14 @@ function subsetOf(actual: unknown, expected: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual))
     return actual.length === expected.length
       ? actual.map((item, i) => subsetOf(item, expected[i]))
-      : actual;
-  if (!isPlainObject(expected) || !isPlainObject(actual)) return withoutUndefined(actual);
+      : normalized(actual);
+  if (!isRecordLike(expected) || !isRecordLike(actual)) return normalized(actual);
   return Object.fromEntries(
-    Object.keys(expected)
-      .filter((key) => expected[key] !== undefined || actual[key] !== undefined)
-      .map((key) => [key, subsetOf(actual[key], expected[key])]),
+    Object.keys(expected).map((key) => [
+      key,
+      key in actual ? subsetOf(actual[key], expected[key]) : MISSING,
+    ]),
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
 }
 
 function mismatch(matcher: string, actual: unknown, expected: unknown): string {
@@ -118,4 +129,19 @@ function inspectValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** An object compared by its properties (not a date, pattern, error, collection or binary). */
+function isRecordLike(value: unknown): value is Record<string, unknown> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !(value instanceof Date) &&
+    !(value instanceof RegExp) &&
+    !(value instanceof Error) &&
+    !(value instanceof Map) &&
+    !(value instanceof Set) &&
+    !ArrayBuffer.isView(value) &&
+    !(value instanceof ArrayBuffer)
+  );
 }

@@ -68,9 +68,10 @@ describe.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])(
             migrationsRun: false,
             sweep: false,
           }),
+          // This one runs migrations: those TypeORM recorded count as run, nothing is re-applied.
           AgentModule.forRoot({
             llm: { provider: 'echo' },
-            runs: { backend: dialect, dataSource: getDataSourceToken(), migrationsRun: false },
+            runs: { backend: dialect, dataSource: getDataSourceToken(), migrationsRun: true },
           }),
         ],
       }).compile();
@@ -126,6 +127,10 @@ describe.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])(
           .map((migration) => migration.name)
           .sort(),
       );
+      const [ours] = (await dataSource.query(
+        'SELECT count(*) AS n FROM agent_memory_migrations',
+      )) as Array<{ n: number | string }>;
+      expect(Number(ours!.n)).toBe(0);
     });
   },
 );

@@ -194,4 +194,40 @@ describe('OpenTelemetryFilter and the agent’s spans', () => {
     expect(run.status.code).toBe(2);
     expect(run.attributes['agent_memory.outcome']).toBe('failed');
   });
+
+  it('keeps error texts that quote arguments out of traces, unless content capture is on', async () => {
+    for (const captureContent of [false, true]) {
+      llm.reset();
+      llm.enqueue(
+        openAiCompletion(null, [{ id: 'call_0', name: 'remember', arguments: 'I live in Lisbon' }]),
+        openAiCompletion(null, [{ id: 'call_1', name: 'no_such_tool', arguments: '{}' }]),
+        openAiCompletion('Sorry.'),
+      );
+      harness = await bootAgent(
+        {
+          llm: { provider: 'openai', baseUrl: llmUrl, model: 'stub', retry: { maxRetries: 0 } },
+          tools: [remember],
+          filters: [new OpenTelemetryFilter({ captureContent })],
+        },
+        [ChatMemoryModule.forRoot({ backend: 'memory' })],
+      );
+      exporter.reset();
+      await harness.agent.run({ conversationId: `otel-c3-${captureContent}`, message: 'hi' });
+      const spans = exporter.getFinishedSpans();
+      const badArguments = spans.find((span) => span.name === 'execute_tool remember')!;
+      expect(badArguments.status.code).toBe(2);
+      expect(badArguments.attributes['error.type']).toBe('tool_error');
+      const traced = JSON.stringify(
+        spans.map((span) => [span.status, span.events, span.attributes]),
+      );
+      if (captureContent) expect(traced).toContain('Lisbon');
+      else expect(traced).not.toContain('Lisbon');
+      // A tool the model made up: no name of its own in the span name (bounded cardinality).
+      const unknown = spans.find((span) => span.attributes['gen_ai.tool.name'] === 'no_such_tool')!;
+      expect(unknown.name).toBe('execute_tool');
+      expect(unknown.attributes['agent_memory.tool.known']).toBe(false);
+      await harness.close();
+      harness = undefined;
+    }
+  });
 });

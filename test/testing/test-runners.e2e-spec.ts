@@ -24,7 +24,13 @@ describe('the conformance suite under node:test and Vitest (built package)', () 
   it('passes every test under both, and both run the same tests', async () => {
     const nodeTest = await output(
       process.execPath,
-      ['--import', 'tsx', '--test', 'examples/testing/node-test.conformance.test.ts'],
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=tap',
+        'examples/testing/node-test.conformance.test.ts',
+      ],
       { TSX_TSCONFIG_PATH: 'examples/testing/tsconfig.json' },
     );
     const passed = Number(/^# pass (\d+)$/m.exec(nodeTest)?.[1]);

@@ -107,7 +107,11 @@ export class AppMetrics {
       }
       case 'execute_tool':
         this.toolCalls.inc({
-          tool: String(attributes['gen_ai.tool.name']),
+          // A name the model made up is not a label value: the series would be unbounded.
+          tool:
+            attributes['agent_memory.tool.known'] === false
+              ? 'unknown'
+              : String(attributes['gen_ai.tool.name']),
           outcome: failed ? 'error' : 'ok',
         });
         return;

@@ -1,5 +1,6 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
+  AlwaysOnSampler,
   BatchSpanProcessor,
   type ReadableSpan,
   type SpanProcessor,
@@ -29,9 +30,15 @@ export function startTracing(
   otlpEndpoint: string | undefined,
 ): NodeTracerProvider {
   const provider = new NodeTracerProvider({
+    // Every span is recorded, whatever OTEL_TRACES_SAMPLER says: the metrics count them all.
+    // Sample what you keep at the collector (tail sampling), not here.
+    sampler: new AlwaysOnSampler(),
     spanProcessors: [
       new SpanMetricsProcessor(metrics),
-      ...(otlpEndpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : []),
+      // A short export timeout, so a collector that is down cannot hold up the shutdown.
+      ...(otlpEndpoint
+        ? [new BatchSpanProcessor(new OTLPTraceExporter({ timeoutMillis: 3_000 }))]
+        : []),
     ],
   });
   provider.register();

@@ -13,6 +13,7 @@ export const ATTR = {
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
   toolType: 'gen_ai.tool.type',
+  toolKnown: 'agent_memory.tool.known',
   toolArguments: 'gen_ai.tool.call.arguments',
   toolResult: 'gen_ai.tool.call.result',
   inputMessages: 'gen_ai.input.messages',

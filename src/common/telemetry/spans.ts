@@ -42,12 +42,20 @@ export function inSpan<T>(
   });
 }
 
-/** Marks a span failed by `error` (its name as `error.type`; the message in the status). */
-export function markFailed(span: Span, error: unknown): void {
+/**
+ * Marks a span failed by `error`: its name as `error.type`. Its message (and an exception event)
+ * only with `details`: error messages may quote data — a database's duplicate key, a model's
+ * malformed arguments — so they stay out of traces unless content capture is on.
+ */
+export function markFailed(span: Span, error: unknown, details = false): void {
   const failure = error instanceof Error ? error : new Error(String(error));
+  span.setAttribute('error.type', failure.name);
+  if (!details) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    return;
+  }
   span.recordException(failure);
   span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-  span.setAttribute('error.type', failure.name);
 }
 
 /** Runs `work` with `span` active, so spans started inside (and across its awaits) are children. */

@@ -97,7 +97,11 @@ export class ConnectionRegistry implements OnApplicationShutdown {
         'must be initialized before it is given to a memory module (await dataSource.initialize())',
       );
     }
-    const charset = (dataSource.options as { charset?: string }).charset;
+    const { charset: optionCharset, extra } = dataSource.options as {
+      charset?: string;
+      extra?: { charset?: string };
+    };
+    const charset = optionCharset ?? extra?.charset;
     if (connection.dialect === 'mysql' && !/^utf8mb4/i.test(charset ?? '')) {
       throw new InvalidArgumentError(
         'dataSource',

@@ -15,6 +15,7 @@ import {
 } from '../../../common/messages/message-validation.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
+import { SpanKind } from '@opentelemetry/api';
 import { inSpan } from '../../../common/telemetry/spans.js';
 
 /** What a backend's atomic append reports. */
@@ -129,6 +130,8 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
         [ATTR.conversationId]: conversationId,
       }),
       work,
+      // A call to a database is a client span; the memory backend's work is internal.
+      this.system === 'memory' ? SpanKind.INTERNAL : SpanKind.CLIENT,
     );
   }
 }

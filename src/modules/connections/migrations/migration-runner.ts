@@ -99,9 +99,19 @@ function runSqlite(dataSource: DataSource, definitions: readonly MigrationDefini
   const db = sqliteHandle(dataSource);
   const migrate = db.transaction((): string[] => {
     db.exec(CREATE_TABLE.sqlite);
+    const tables = [MIGRATIONS_TABLE, appMigrationsTable(dataSource)].filter(
+      (table): table is string =>
+        table !== undefined &&
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+          undefined,
+    );
     const done = new Set(
-      (db.prepare(`SELECT name FROM ${MIGRATIONS_TABLE}`).all() as Array<{ name: string }>).map(
-        (row) => row.name,
+      tables.flatMap((table) =>
+        (
+          db.prepare(`SELECT name FROM "${table.replace(/"/g, '""')}"`).all() as Array<{
+            name: string;
+          }>
+        ).map((row) => row.name),
       ),
     );
     const record = db.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (timestamp, name) VALUES (?, ?)`);
@@ -119,11 +129,32 @@ async function pendingOf(
   queryRunner: QueryRunner,
   definitions: readonly MigrationDefinition[],
 ): Promise<MigrationDefinition[]> {
-  const rows = (await queryRunner.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)) as Array<{
-    name: string;
-  }>;
-  const done = new Set(rows.map((row) => row.name));
+  const done = await recordedNames(queryRunner);
   return definitions.filter((definition) => !done.has(definition.name));
+}
+
+/**
+ * The migrations table of the app's own migration set (`migrationsTableName`, default
+ * `migrations`), when it is not the package's: an app that put `agentMemoryMigrations(dialect)` in
+ * its set has them recorded there, and they count as run.
+ */
+function appMigrationsTable(dataSource: DataSource): string | undefined {
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  return table === MIGRATIONS_TABLE ? undefined : table;
+}
+
+/** The names recorded in the package's migrations table and the app's (those that exist). */
+async function recordedNames(queryRunner: QueryRunner): Promise<Set<string>> {
+  const done = new Set<string>();
+  const { connection } = queryRunner;
+  for (const table of [MIGRATIONS_TABLE, appMigrationsTable(connection)]) {
+    if (table === undefined || !(await queryRunner.hasTable(table))) continue;
+    const rows = (await queryRunner.query(
+      `SELECT name FROM ${connection.driver.escape(table)}`,
+    )) as Array<{ name: string }>;
+    for (const row of rows) done.add(row.name);
+  }
+  return done;
 }
 
 async function applyAndRecord(
@@ -139,37 +170,19 @@ async function applyAndRecord(
 }
 
 /**
- * The names of the package's migrations not yet recorded on this database (all of them if no
- * migrations table exists). Used to fail fast when `migrationsRun` is `false`. A migration counts
- * as run when it is recorded in the package's table (`agent_memory_migrations`) or in the
- * DataSource's own (`migrationsTableName`, default `migrations`): an app that put
- * `agentMemoryMigrations(dialect)` in its own migration set records them there.
+ * The names of the package's migrations not yet recorded on this database: in the package's table
+ * (`agent_memory_migrations`) or the app's own (see {@link appMigrationsTable}). Used to fail fast
+ * when `migrationsRun` is `false`.
  */
 export async function pendingPackageMigrations(
   dataSource: DataSource,
   definitions: readonly MigrationDefinition[],
 ): Promise<string[]> {
-  const tables = new Set([
-    MIGRATIONS_TABLE,
-    dataSource.options.migrationsTableName ?? 'migrations',
-  ]);
-  const done = new Set<string>();
-  for (const table of tables) {
-    try {
-      const rows = (await dataSource.query(
-        `SELECT name FROM ${quoteTable(dataSource, table)}`,
-      )) as Array<{
-        name: string;
-      }>;
-      for (const row of rows) done.add(row.name);
-    } catch {
-      // No such table: nothing recorded there.
-    }
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    const done = await recordedNames(queryRunner);
+    return definitions.map((definition) => definition.name).filter((name) => !done.has(name));
+  } finally {
+    await queryRunner.release();
   }
-  return definitions.map((definition) => definition.name).filter((name) => !done.has(name));
-}
-
-/** A table name quoted for the DataSource's dialect (the app's table name may be anything). */
-function quoteTable(dataSource: DataSource, table: string): string {
-  return dataSource.driver.escape(table);
 }

@@ -60,7 +60,7 @@ export class OpenTelemetryFilter implements KernelFilter {
         : {}),
       ...(this.captureContent ? { [ATTR.inputMessages]: JSON.stringify(request.messages) } : {}),
     });
-    return traced(span, next, (value) => {
+    return traced(span, this.captureContent, next, (value) => {
       const response = value as LlmResponse;
       span.setAttributes({
         [ATTR.inputTokens]: response.usage.promptTokens,
@@ -75,22 +75,29 @@ export class OpenTelemetryFilter implements KernelFilter {
 
   private toolCall(request: KernelToolRequest, next: CallHandler): Observable<unknown> {
     const { context } = request;
-    const span = tracer.startSpan(`execute_tool ${request.name}`, { kind: SpanKind.INTERNAL });
+    // The model may call any name: the span name holds only tools the kernel has.
+    const name = request.known ? `execute_tool ${request.name}` : 'execute_tool';
+    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL });
     if (!span.isRecording()) return next.handle();
     span.setAttributes({
       [ATTR.operation]: 'execute_tool',
       [ATTR.toolName]: request.name,
       [ATTR.toolCallId]: request.toolCallId,
       [ATTR.toolType]: 'function',
+      [ATTR.toolKnown]: request.known,
       [ATTR.runId]: context.runId,
       ...(context.conversationId ? { [ATTR.conversationId]: context.conversationId } : {}),
       ...(this.captureContent ? { [ATTR.toolArguments]: request.arguments } : {}),
     });
-    return traced(span, next, (value) => {
+    return traced(span, this.captureContent, next, (value) => {
       const outcome = value as KernelToolResult;
       if (outcome.error !== undefined) {
         // The model reads the error and the loop goes on: the call failed, the turn did not.
-        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error });
+        // The error's text may quote the arguments: in the status only with content capture.
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          ...(this.captureContent ? { message: outcome.error } : {}),
+        });
         span.setAttribute('error.type', 'tool_error');
       }
       if (this.captureContent)
@@ -106,6 +113,7 @@ export class OpenTelemetryFilter implements KernelFilter {
  */
 function traced(
   span: Span,
+  details: boolean,
   next: CallHandler,
   onValue: (value: unknown) => void,
 ): Observable<unknown> {
@@ -116,7 +124,7 @@ function traced(
         .pipe(
           tap({
             next: onValue,
-            error: (error: unknown) => markFailed(span, error),
+            error: (error: unknown) => markFailed(span, error, details),
             finalize: () => span.end(),
           }),
         )

@@ -31,7 +31,10 @@ export interface KernelChatRequest {
 
 /** The request of the `kernel-tool` phase: `context.getArgs()[0]`. */
 export interface KernelToolRequest {
+  /** The name the model called (any text: a tool the kernel lacks is answered with an error). */
   name: string;
+  /** Whether the kernel has a tool of that name. */
+  known: boolean;
   /** The arguments as the model wrote them (JSON text); parsed and validated innermost. */
   arguments: string;
   toolCallId: string;

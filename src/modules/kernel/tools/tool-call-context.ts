@@ -24,6 +24,7 @@ export function toolCallContext(
   const { round, index } = position;
   const toolRequest: KernelToolRequest = {
     name: call.name,
+    known: tool !== undefined,
     arguments: call.arguments,
     toolCallId: call.id,
     context: {

@@ -17,6 +17,7 @@ import { prefixUpperBound } from '../validation/prefix-range.js';
 
 /** A live row as a backend returns it (value still canonical JSON text). */
 import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
+import { SpanKind } from '@opentelemetry/api';
 import { inSpan } from '../../../common/telemetry/spans.js';
 export interface StoredRow {
   entityId: string;
@@ -158,6 +159,8 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
         [ATTR.dbOperation]: operation,
       }),
       work,
+      // A call to a database is a client span; the memory backend's work is internal.
+      this.system === 'memory' ? SpanKind.INTERNAL : SpanKind.CLIENT,
     );
   }
 }
