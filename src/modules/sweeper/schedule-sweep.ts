@@ -20,9 +20,21 @@ export function scheduleSweep(
 ): Promise<ScheduledSweep> | undefined {
   if (sweep === false) return undefined;
   const batch = sweep?.batchSize ?? task.defaultBatch;
-  return (scheduler ?? new IntervalSweepScheduler()).schedule({
-    name: task.name,
-    everyMs: sweep?.intervalMs ?? task.defaultEveryMs,
-    run: () => task.run(batch),
-  });
+  return (scheduler ?? new IntervalSweepScheduler())
+    .schedule({
+      name: task.name,
+      everyMs: sweep?.intervalMs ?? task.defaultEveryMs,
+      run: () => task.run(batch),
+    })
+    .then(stoppedOnce);
+}
+
+/**
+ * The sweep with a `stop` that stops it once, however often it is called (a tier stops its sweep
+ * before the connections close and again when it lets go of them; a scheduler of the app's own
+ * need not be idempotent).
+ */
+function stoppedOnce(scheduled: ScheduledSweep): ScheduledSweep {
+  let stopping: Promise<void> | undefined;
+  return { stop: () => (stopping ??= scheduled.stop()) };
 }
