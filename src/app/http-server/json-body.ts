@@ -7,8 +7,8 @@ type Request = IncomingMessage & { body?: unknown };
 /**
  * Parses JSON request bodies up to `limitBytes`, and refuses a larger one at once: from its
  * `Content-Length` before reading a byte, or as soon as a chunked body passes the limit. The 413
- * answers with `Connection: close` and the socket closes once it is sent, so the rest of the body
- * is never read (body-parser drains it first, which a slow 100 MB upload turns into a long wait).
+ * answers with `Connection: close` and the connection closes soon after (body-parser drains the
+ * whole body before it answers, which a slow 100 MB upload turns into a long wait).
  * Bodies must be a JSON object or array (400 otherwise); other content types pass through unread.
  */
 export function jsonBody(limitBytes: number) {
@@ -18,7 +18,7 @@ export function jsonBody(limitBytes: number) {
     if (!isJson(request) || !hasBody(request)) return next();
     const refuse = () => {
       response.setHeader('Connection', 'close');
-      response.once('finish', () => request.socket.destroy());
+      response.once('finish', () => lingeringClose(request));
       next(new PayloadTooLargeException(`request body larger than ${limitBytes} bytes`));
     };
     if (Number(request.headers['content-length']) > limitBytes) return refuse();
@@ -65,4 +65,20 @@ function hasBody(request: IncomingMessage): boolean {
     request.headers['transfer-encoding'] !== undefined ||
     Number(request.headers['content-length'] ?? 0) > 0
   );
+}
+
+/** How long a refused upload is still read (and discarded) after the answer, at most. */
+const LINGER_MS = 5_000;
+
+/**
+ * Closes the connection of a refused request the way servers must for the answer to arrive: our
+ * side is half-closed (FIN after the answer) and what the client still sends is read and dropped
+ * for a moment, then the socket goes. Destroying it at once would answer the client's next bytes
+ * with a reset, which makes its TCP stack discard the 413 it has not read yet.
+ */
+function lingeringClose(request: IncomingMessage): void {
+  const socket = request.socket;
+  socket.end();
+  request.resume();
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
