@@ -1,3 +1,4 @@
+import { ATTR, type StoreSystem } from './attributes.js';
 import {
   type Attributes,
   type Span,
@@ -40,6 +41,30 @@ export function inSpan<T>(
       span.end();
     }
   });
+}
+
+/**
+ * One operation of a built-in store in its span (`<store>.<operation>`): `db.system.name` and
+ * `db.operation.name` with `extra`; a client span for a database, internal for process memory.
+ */
+export function inStoreSpan<T>(
+  store: 'chat_memory' | 'longterm_memory',
+  system: StoreSystem,
+  operation: string,
+  extra: Attributes,
+  work: () => Promise<T>,
+): Promise<T> {
+  return inSpan(
+    `${store}.${operation}`,
+    () => ({
+      [ATTR.store]: store,
+      [ATTR.dbSystem]: system,
+      [ATTR.dbOperation]: operation,
+      ...extra,
+    }),
+    work,
+    system === 'memory' ? SpanKind.INTERNAL : SpanKind.CLIENT,
+  );
 }
 
 /**

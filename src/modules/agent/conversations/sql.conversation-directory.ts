@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import {
   type ConversationDirectory,
@@ -73,17 +73,20 @@ export class SqlConversationDirectory implements ConversationDirectory {
   private readonly sql: DialectSql;
   private readonly execute: SqlExecutor;
   private readonly sqlite?: SqliteHandle;
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly statements?: SqliteStatements;
 
   constructor({ dataSource, dialect }: SqlConnection) {
     this.sql = SQL[dialect];
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
-    if (dialect === 'sqlite') this.sqlite = sqliteHandle(dataSource);
+    if (dialect === 'sqlite') {
+      this.sqlite = sqliteHandle(dataSource);
+      this.statements = new SqliteStatements(this.sqlite);
+    }
   }
 
   async touch(conversationId: string, at: number): Promise<void> {
     const params = [conversationId, conversationNamespace(conversationId), at];
-    if (this.sqlite) this.prepared(this.sql.touch).run(...params);
+    if (this.sqlite) this.statements!.get(this.sql.touch).run(...params);
     else await this.execute('conversation_touch', this.sql.touch, params);
   }
 
@@ -97,7 +100,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
         ]
       : ['conversation_first', this.sql.first, [namespace, page.limit]];
     const rows = this.sqlite
-      ? (this.prepared(sql).all(...params) as Row[])
+      ? (this.statements!.get(sql).all(...params) as Row[])
       : await this.execute<Row>(name, sql, params);
     // Binary columns (MariaDB) come back as buffers, bigints as strings.
     return rows.map((row) => ({
@@ -107,16 +110,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
   }
 
   async remove(conversationId: string): Promise<void> {
-    if (this.sqlite) this.prepared(this.sql.remove).run(conversationId);
+    if (this.sqlite) this.statements!.get(this.sql.remove).run(conversationId);
     else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
-  }
-
-  private prepared(sql: string): Statement<unknown[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.sqlite!.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }

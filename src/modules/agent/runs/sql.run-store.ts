@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
 
@@ -72,7 +72,7 @@ export class SqlRunStore implements RunStore {
   private readonly sql: DialectSql;
   private readonly execute: SqlExecutor;
   private readonly sqlite?: SqliteHandle;
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly statements?: SqliteStatements;
   private readonly dialect: SqlDialect;
 
   constructor(
@@ -83,14 +83,17 @@ export class SqlRunStore implements RunStore {
     this.dialect = dialect;
     this.sql = { postgres: POSTGRES, mysql: MYSQL, sqlite: SQLITE }[dialect];
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
-    if (dialect === 'sqlite') this.sqlite = sqliteHandle(dataSource);
+    if (dialect === 'sqlite') {
+      this.sqlite = sqliteHandle(dataSource);
+      this.statements = new SqliteStatements(this.sqlite);
+    }
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
     const now = this.now();
     const expiresAt = now + this.retentionMs;
     if (this.sqlite) {
-      return this.prepared(this.sql.putIfAbsent)
+      return this.statements!.get(this.sql.putIfAbsent)
         .pluck(true)
         .get(runId, key, value, expiresAt, now, now) as string;
     }
@@ -116,7 +119,8 @@ export class SqlRunStore implements RunStore {
   async get(runId: string, key: string): Promise<string | undefined> {
     const now = this.now();
     if (this.sqlite)
-      return this.prepared(this.sql.get).pluck(true).get(runId, key, now) as string | undefined;
+      return this.statements!.get(this.sql.get).pluck(true).get(runId, key, now) as
+        string | undefined;
     const [row] = await this.execute<{ value: string }>('run_get', this.sql.get, [runId, key, now]);
     return row?.value;
   }
@@ -125,7 +129,7 @@ export class SqlRunStore implements RunStore {
     const now = this.now();
     type Row = { entry_key: unknown; value: string };
     const rows = this.sqlite
-      ? (this.prepared(this.sql.entries).all(runId, now) as Row[])
+      ? (this.statements!.get(this.sql.entries).all(runId, now) as Row[])
       : await this.execute<Row>('run_entries', this.sql.entries, [runId, now]);
     return rows.map((row) => [String(row.entry_key), row.value]);
   }
@@ -133,7 +137,7 @@ export class SqlRunStore implements RunStore {
   async put(runId: string, key: string, value: string): Promise<void> {
     const expiresAt = this.now() + this.retentionMs;
     if (this.sqlite) {
-      this.prepared(this.sql.put).run(runId, key, value, expiresAt);
+      this.statements!.get(this.sql.put).run(runId, key, value, expiresAt);
       return;
     }
     await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
@@ -147,7 +151,7 @@ export class SqlRunStore implements RunStore {
   async indexed(index: string): Promise<string[]> {
     const now = this.now();
     const rows = this.sqlite
-      ? (this.prepared(this.sql.keys).all(index, now) as Array<{ entry_key: unknown }>)
+      ? (this.statements!.get(this.sql.keys).all(index, now) as Array<{ entry_key: unknown }>)
       : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [index, now]);
     // Binary columns (MariaDB) come back as buffers.
     return rows.map((row) => String(row.entry_key));
@@ -171,20 +175,11 @@ export class SqlRunStore implements RunStore {
 
   async sweep(limit: number): Promise<number> {
     const now = this.now();
-    if (this.sqlite) return this.prepared(this.sql.sweep).run(now, limit).changes;
+    if (this.sqlite) return this.statements!.get(this.sql.sweep).run(now, limit).changes;
     const result: unknown = await this.execute('run_sweep', this.sql.sweep, [now, limit]);
     // PostgreSQL returns one row per deleted entry; mysql2 a result header.
     return Array.isArray(result)
       ? result.length
       : ((result as { affectedRows?: number }).affectedRows ?? 0);
-  }
-
-  private prepared(sql: string): Statement<unknown[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.sqlite!.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }

@@ -15,8 +15,7 @@ import {
 } from '../../../common/messages/message-validation.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../../common/telemetry/spans.js';
+import { inStoreSpan } from '../../../common/telemetry/spans.js';
 
 /** What a backend's atomic append reports. */
 export interface AppendOutcome {
@@ -121,17 +120,12 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
 
   /** One operation in its span (`chat_memory.<operation>`), once its arguments are valid. */
   private traced<T>(operation: string, conversationId: string, work: () => Promise<T>): Promise<T> {
-    return inSpan(
-      `chat_memory.${operation}`,
-      () => ({
-        [ATTR.store]: 'chat_memory',
-        [ATTR.dbSystem]: this.system,
-        [ATTR.dbOperation]: operation,
-        [ATTR.conversationId]: conversationId,
-      }),
+    return inStoreSpan(
+      'chat_memory',
+      this.system,
+      operation,
+      { [ATTR.conversationId]: conversationId },
       work,
-      // A call to a database is a client span; the memory backend's work is internal.
-      this.system === 'memory' ? SpanKind.INTERNAL : SpanKind.CLIENT,
     );
   }
 }

@@ -37,7 +37,7 @@ export class ConversationsController {
   @ApiOperation({
     summary: "The tenant's conversations, newest activity first (cursor-paged)",
     description:
-      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when its latest turn started.',
+      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when a turn of it was last queued or began an attempt.',
   })
   @ApiOkResponse({ type: ConversationsPageDto })
   async list(

@@ -14,11 +14,10 @@ import {
   prepareRecord,
 } from '../validation/longterm-arguments.js';
 import { prefixUpperBound } from '../validation/prefix-range.js';
+import type { StoreSystem } from '../../../common/telemetry/attributes.js';
+import { inStoreSpan } from '../../../common/telemetry/spans.js';
 
 /** A live row as a backend returns it (value still canonical JSON text). */
-import { ATTR, type StoreSystem } from '../../../common/telemetry/attributes.js';
-import { SpanKind } from '@opentelemetry/api';
-import { inSpan } from '../../../common/telemetry/spans.js';
 export interface StoredRow {
   entityId: string;
   key: string;
@@ -151,17 +150,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   /** One operation in its span (`longterm_memory.<operation>`), once its arguments are valid. */
   private traced<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    return inSpan(
-      `longterm_memory.${operation}`,
-      () => ({
-        [ATTR.store]: 'longterm_memory',
-        [ATTR.dbSystem]: this.system,
-        [ATTR.dbOperation]: operation,
-      }),
-      work,
-      // A call to a database is a client span; the memory backend's work is internal.
-      this.system === 'memory' ? SpanKind.INTERNAL : SpanKind.CLIENT,
-    );
+    return inStoreSpan('longterm_memory', this.system, operation, {}, work);
   }
 }
 
