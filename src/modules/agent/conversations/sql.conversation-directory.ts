@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
-import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import {
@@ -72,21 +72,18 @@ interface Row {
 export class SqlConversationDirectory implements ConversationDirectory {
   private readonly sql: DialectSql;
   private readonly execute: SqlExecutor;
-  private readonly sqlite?: SqliteHandle;
-  private readonly statements?: SqliteStatements;
+  /** SQLite's prepared statements, on the one handle (undefined on the server dialects). */
+  private readonly sqlite?: SqliteStatements;
 
   constructor({ dataSource, dialect }: SqlConnection) {
     this.sql = SQL[dialect];
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
-    if (dialect === 'sqlite') {
-      this.sqlite = sqliteHandle(dataSource);
-      this.statements = new SqliteStatements(this.sqlite);
-    }
+    if (dialect === 'sqlite') this.sqlite = new SqliteStatements(sqliteHandle(dataSource));
   }
 
   async touch(conversationId: string, at: number): Promise<void> {
     const params = [conversationId, conversationNamespace(conversationId), at];
-    if (this.sqlite) this.statements!.get(this.sql.touch).run(...params);
+    if (this.sqlite) this.sqlite.get(this.sql.touch).run(...params);
     else await this.execute('conversation_touch', this.sql.touch, params);
   }
 
@@ -100,7 +97,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
         ]
       : ['conversation_first', this.sql.first, [namespace, page.limit]];
     const rows = this.sqlite
-      ? (this.statements!.get(sql).all(...params) as Row[])
+      ? (this.sqlite.get(sql).all(...params) as Row[])
       : await this.execute<Row>(name, sql, params);
     // Binary columns (MariaDB) come back as buffers, bigints as strings.
     return rows.map((row) => ({
@@ -110,7 +107,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
   }
 
   async remove(conversationId: string): Promise<void> {
-    if (this.sqlite) this.statements!.get(this.sql.remove).run(conversationId);
+    if (this.sqlite) this.sqlite.get(this.sql.remove).run(conversationId);
     else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
   }
 }
