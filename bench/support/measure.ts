@@ -74,3 +74,59 @@ export function compareRow(
   const { library, floor } = pair;
   return `| ${backend} | ${operation} | ${library.opsPerSecond.toFixed(0)} | ${library.p50Ms.toFixed(3)} | ${library.p99Ms.toFixed(3)} | ${floor.opsPerSecond.toFixed(0)} | ${floor.p50Ms.toFixed(3)} | ${floor.p99Ms.toFixed(3)} | ${(library.p50Ms / floor.p50Ms).toFixed(2)}× |`;
 }
+
+/**
+ * Times several operations call by call, rotating which goes first on each call (a, b, c; b, c, a;
+ * …), after a warm-up of each, so the machine's noise falls on all of them alike. One call in flight.
+ */
+export async function measureRotating<K extends string>(
+  operations: Record<K, Operation>,
+  iterations: number,
+): Promise<Record<K, Measurement>> {
+  const names = Object.keys(operations) as K[];
+  const warmup = Math.ceil(iterations / 10);
+  for (let i = 0; i < warmup; i += 1) for (const name of names) await operations[name](-1 - i);
+  const samples = Object.fromEntries(
+    names.map((name) => [name, new Float64Array(iterations)]),
+  ) as Record<K, Float64Array>;
+  for (let i = 0; i < iterations; i += 1) {
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(i + k) % names.length]!;
+      samples[name][i] = await timed(operations[name], i);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(samples[name])])) as Record<
+    K,
+    Measurement
+  >;
+}
+
+/**
+ * Runs `writers` loops at once, each calling `operation(writer, call)` `calls` times in sequence:
+ * throughput is calls / wall time; percentiles are per call.
+ */
+export async function measureConcurrent(
+  operation: (writer: number, call: number) => Promise<unknown>,
+  writers: number,
+  calls: number,
+): Promise<Measurement> {
+  const samples = new Float64Array(writers * calls);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let call = 0; call < calls; call += 1) {
+        const begin = performance.now();
+        await operation(writer, call);
+        samples[writer * calls + call] = performance.now() - begin;
+      }
+    }),
+  );
+  const wall = performance.now() - started;
+  const sorted = Float64Array.from(samples).sort();
+  return {
+    iterations: samples.length,
+    opsPerSecond: (samples.length / wall) * 1000,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}

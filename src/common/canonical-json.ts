@@ -65,28 +65,39 @@ function orderObject(object: Record<string, unknown>, depth: number): unknown {
   // A JS object always enumerates integer-like keys first: no copy could hold code-point order.
   if (!sorted && keys.some(isIntegerLike)) return NOT_PLAIN;
   if (!sorted) {
-    if (keys.some(hasSurrogate)) keys.sort(compareCodePoints);
-    else keys.sort();
+    // The native sort is UTF-16 order, which differs from code-point order only around surrogates.
+    keys.sort();
+    if (!isSorted(keys)) keys.sort(compareCodePoints);
   }
-  // Copies have no prototype: a `__proto__` key is then an own property like any other (on `{}` it
-  // would set the copy's prototype and vanish from the output).
-  let copy: Record<string, unknown> | undefined = sorted ? undefined : nullPrototype();
+  let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
     const item = object[key];
     const ordered = orderPlainData(item, depth + 1);
     if (ordered === NOT_PLAIN) return NOT_PLAIN;
     if (copy === undefined && ordered !== item) {
-      copy = nullPrototype();
-      for (let j = 0; j < i; j += 1) copy[keys[j]!] = object[keys[j]!];
+      copy = {};
+      for (let j = 0; j < i; j += 1) setOwn(copy, keys[j]!, object[keys[j]!]);
     }
-    if (copy !== undefined) copy[key] = ordered;
+    if (copy !== undefined) setOwn(copy, key, ordered);
   }
   return copy ?? object;
 }
 
-function nullPrototype(): Record<string, unknown> {
-  return Object.create(null) as Record<string, unknown>;
+/**
+ * Sets an own enumerable property of a copy. Copies are ordinary objects (JSON.stringify's fast path
+ * skips objects without a prototype); a `__proto__` key is defined, so it stays an own property
+ * like any other instead of setting the copy's prototype and vanishing from the output.
+ */
+function setOwn(copy: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(copy, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else copy[key] = value;
 }
 
 function refuseNonFinite(_key: string, value: unknown): unknown {
@@ -113,12 +124,8 @@ function isSorted(keys: string[]): boolean {
 }
 
 function isIntegerLike(key: string): boolean {
-  return /^(?:0|[1-9]\d*)$/.test(key);
-}
-
-/** Without surrogates, UTF-16 order (the native sort) is code-point order. */
-function hasSurrogate(text: string): boolean {
-  return /[\uD800-\uDFFF]/.test(text);
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^(?:0|[1-9]\d*)$/.test(key);
 }
 
 /**

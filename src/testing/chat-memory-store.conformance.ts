@@ -121,12 +121,12 @@ export function runChatMemoryStoreConformance(
           { id: 'mine-1', role: 'user', content: 'a' },
           { role: 'assistant', content: 'b' },
           { id: 'mine-2', role: 'user', content: 'c' },
+          { id: undefined, role: 'user', content: 'd' },
         ]);
         expect(ids[0]).toBe('mine-1');
         expect(ids[2]).toBe('mine-2');
-        expect(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(ids[1]!)).toBe(
-          true,
-        );
+        const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+        expect([ids[1], ids[3]].map((id) => uuid.test(id!))).toEqual([true, true]);
         expect((await s.get(c)).map((m) => m.id)).toEqual(ids);
       });
 
@@ -311,6 +311,18 @@ export function runChatMemoryStoreConformance(
         ['an id with a lone surrogate', [{ id: 'a\uD800', role: 'user', content: 'x' }]],
         ['U+0000 in content', [{ role: 'user', content: 'a\u0000b' }]],
         ['U+0000 in metadata', [{ role: 'user', content: 'a', metadata: { k: 'v\u0000' } }]],
+        ['U+0000 in a name', [{ role: 'user', content: 'a', name: 'n\u0000' }]],
+        ['U+0000 in a toolCallId', [{ role: 'tool', content: 'a', toolCallId: 'c\u0000' }]],
+        [
+          'U+0000 in tool call arguments',
+          [
+            {
+              role: 'assistant',
+              content: null,
+              toolCalls: [{ id: 'c', name: 'n', arguments: '{"a":"\u0000"}' }],
+            },
+          ],
+        ],
         [
           'a tool call without arguments text',
           [

@@ -277,6 +277,19 @@ export function runLongtermStoreConformance(
       expect(await s.load(e, 'short2')).toMatchObject({ value: 'reborn', seq: 1 });
     });
 
+    it('finds the live rows behind many expired ones, whatever the limit', async () => {
+      const s = await store();
+      const e = entity('ttl-pages');
+      const dying = Array.from({ length: 150 }, (_, i) =>
+        row(e, `a/${String(i).padStart(3, '0')}`, i, 1, { updatedAt: time, ttlMs: 1_000 }),
+      );
+      await s.saveMany([...dying, row(e, 'a/x', 'x', 1), row(e, 'a/y', 'y', 1)]);
+      time += 1_000;
+      expect((await s.search(e, 'a/', 1)).map((r) => r.key)).toEqual(['a/x']);
+      expect((await s.search(e, 'a/', 2)).map((r) => r.key)).toEqual(['a/x', 'a/y']);
+      expect((await s.search(e, 'a/', 50)).map((r) => r.key)).toEqual(['a/x', 'a/y']);
+    });
+
     it('keeps a delete tombstone that a stale save cannot undo', async () => {
       const s = await store();
       const e = entity('tombstone');

@@ -71,7 +71,7 @@ export function validateMessages(messages: unknown): asserts messages is ChatMes
   messages.forEach((value: unknown, index) => {
     const path = `messages[${index}]`;
     const message = checkMessage(value, path);
-    encode({ ...message, id: message.id ?? '' }, path);
+    encode(message, message.id ?? '', path);
     if (message.id === undefined) return;
     if (seen.has(message.id))
       throw new InvalidMessageError(`${path}.id`, `"${message.id}" appears twice in the batch`);
@@ -85,7 +85,7 @@ function prepareMessage(value: unknown, path: string): PreparedMessage {
   return {
     id,
     role: message.role as PreparedMessage['role'],
-    json: encode({ ...message, id }, path),
+    json: encode(message, id, path),
   };
 }
 
@@ -160,14 +160,27 @@ function assertToolCalls(toolCalls: unknown, path: string): void {
   });
 }
 
-/** Encodes the message as JSON with `id` first, rejecting U+0000 and values JSON cannot hold. */
-function encode(message: Record<string, unknown> & { id: string }, path: string): string {
-  const { id, ...rest } = message;
+/**
+ * Encodes a checked message as JSON with `id` first, rejecting U+0000 and values JSON cannot hold.
+ * Its own fields are strings already checked for type: only `metadata`, free-form, needs the
+ * replacer's walk; without it the native writer runs alone.
+ */
+function encode(
+  message: Partial<ChatMessage> & Record<string, unknown>,
+  id: string,
+  path: string,
+): string {
+  const record: Record<string, unknown> = { id, ...message };
+  record.id = id; // stays first, also when the message's own `id` key is undefined
+  if (message.metadata === undefined) {
+    if (ownStringsHoldNul(message)) throw new InvalidMessageError(path, NUL_IN_STRING);
+    return JSON.stringify(record);
+  }
   try {
-    return JSON.stringify({ id, ...rest }, (key, value: unknown) => {
+    return JSON.stringify(record, (key, value: unknown) => {
       if (containsNul(key)) throw new InvalidMessageError(path, 'a key holds U+0000');
       if (typeof value === 'string' && containsNul(value)) {
-        throw new InvalidMessageError(path, 'a string holds U+0000, which PostgreSQL cannot store');
+        throw new InvalidMessageError(path, NUL_IN_STRING);
       }
       if (typeof value === 'number' && !Number.isFinite(value)) {
         throw new InvalidMessageError(
@@ -181,6 +194,18 @@ function encode(message: Record<string, unknown> & { id: string }, path: string)
     if (error instanceof InvalidMessageError) throw error;
     throw new InvalidMessageError(path, `is not JSON-serializable (${(error as Error).message})`);
   }
+}
+
+const NUL_IN_STRING = 'a string holds U+0000, which PostgreSQL cannot store';
+
+/** Whether a string field of a checked message (its id is checked apart) holds U+0000. */
+function ownStringsHoldNul(message: Partial<ChatMessage>): boolean {
+  if (typeof message.content === 'string' && containsNul(message.content)) return true;
+  if (message.name !== undefined && containsNul(message.name)) return true;
+  if (message.toolCallId !== undefined && containsNul(message.toolCallId)) return true;
+  return (message.toolCalls ?? []).some(
+    (call) => containsNul(call.id) || containsNul(call.name) || containsNul(call.arguments),
+  );
 }
 
 function assertId(

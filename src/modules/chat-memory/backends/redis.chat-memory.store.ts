@@ -12,22 +12,31 @@ import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.stor
 export const DEFAULT_CHAT_REDIS_KEY_PREFIX = 'agent-memory:chat:';
 
 /**
- * KEYS[1] the list of message JSON, KEYS[2] the hash of stored ids (id → position).
- * ARGV[1] the expected version or '', then id/json pairs. Returns {conflict, version}.
+ * KEYS[1] the list of message JSON, KEYS[2] the hash of stored ids (an id's field marks it stored).
+ * ARGV[1] the expected version or '', then id/json pairs. Returns the version after the append, or
+ * −1 − the version on a conflict (one integer: no reply table to build).
+ * Each new message is claimed by its id (`HSETNX`) and appended (`RPUSH` answers the version): two
+ * calls for one message. With an expected version, the version is read first; if it does not match,
+ * that is a conflict only if a message is new (a batch already stored is a no-op), and nothing is
+ * written.
  */
 const APPEND_SCRIPT = new RedisScript(`
-local version = redis.call('LLEN', KEYS[1])
-local fresh = {}
+if ARGV[1] ~= '' then
+  local version = redis.call('LLEN', KEYS[1])
+  if tonumber(ARGV[1]) ~= version then
+    for i = 2, #ARGV, 2 do
+      if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then return -1 - version end
+    end
+    return version
+  end
+end
+local version = false
 for i = 2, #ARGV, 2 do
-  if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then fresh[#fresh + 1] = i end
+  if redis.call('HSETNX', KEYS[2], ARGV[i], 1) == 1 then
+    version = redis.call('RPUSH', KEYS[1], ARGV[i + 1])
+  end
 end
-if #fresh == 0 then return {0, version} end
-if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= version then return {1, version} end
-for n, i in ipairs(fresh) do
-  redis.call('RPUSH', KEYS[1], ARGV[i + 1])
-  redis.call('HSET', KEYS[2], ARGV[i], version + n)
-end
-return {0, version + #fresh}
+return version or redis.call('LLEN', KEYS[1])
 `);
 
 /**
@@ -56,12 +65,10 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedC
   ): Promise<AppendOutcome> {
     const args: string[] = [expectedVersion === undefined ? '' : String(expectedVersion)];
     for (const message of messages) args.push(message.id, message.json);
-    const [conflict, version] = (await APPEND_SCRIPT.run(
-      this.client,
-      this.keys(conversationId),
-      args,
-    )) as [number, number];
-    return { conflict: conflict === 1, version };
+    const reply = (await APPEND_SCRIPT.run(this.client, this.keys(conversationId), args)) as number;
+    return reply < 0
+      ? { conflict: true, version: -1 - reply }
+      : { conflict: false, version: reply };
   }
 
   protected readAll(conversationId: string): Promise<string[]> {
@@ -93,6 +100,7 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedC
   }
 
   private keys(conversationId: string): [string, string] {
-    return [this.listKey(conversationId), `${this.keyPrefix}${taggedRedisId(conversationId)}:ids`];
+    const base = this.keyPrefix + taggedRedisId(conversationId);
+    return [`${base}:messages`, `${base}:ids`];
   }
 }

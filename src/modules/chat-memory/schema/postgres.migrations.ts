@@ -70,5 +70,47 @@ const chatMemory: MigrationDefinition = {
   ],
 };
 
+/**
+ * `agent_chat_append`, cheaper per message with the same contract: the lock is taken inline, and a
+ * new message is claimed by its insert (`ON CONFLICT (conversation_id, message_id) DO NOTHING`:
+ * the unique index answers the probe the insert makes anyway) instead of a probe statement before
+ * it. Ids are probed apart only when the expected version does not match, to tell a conflict (a
+ * message is new) from a no-op (all are stored). Nothing is written before that decision.
+ */
+const chatAppendOnConflict: MigrationDefinition = {
+  name: 'ChatAppendOnConflict1796169600000',
+  up: [
+    `CREATE OR REPLACE FUNCTION agent_chat_append(
+      p_conversation_id text, p_ids text[], p_roles text[], p_bodies text[], p_expected bigint,
+      OUT out_conflict boolean, OUT out_version bigint)
+    LANGUAGE plpgsql AS $fn$
+    BEGIN
+      PERFORM pg_advisory_xact_lock(1634889071, hashtext(p_conversation_id));
+      SELECT coalesce(max(m.seq), 0) INTO out_version FROM agent_chat_messages m
+        WHERE m.conversation_id = p_conversation_id;
+      out_conflict := false;
+      IF p_expected IS NOT NULL AND p_expected <> out_version THEN
+        out_conflict := EXISTS (SELECT FROM unnest(p_ids) AS n(id) WHERE NOT EXISTS (
+          SELECT FROM agent_chat_messages m
+          WHERE m.conversation_id = p_conversation_id AND m.message_id = n.id));
+        RETURN;
+      END IF;
+      FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+        INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body)
+          VALUES (p_conversation_id, out_version + 1, p_ids[i], p_roles[i], p_bodies[i])
+          ON CONFLICT (conversation_id, message_id) DO NOTHING;
+        IF FOUND THEN
+          out_version := out_version + 1;
+        END IF;
+      END LOOP;
+    END
+    $fn$`,
+  ],
+  down: [chatMemory.up[2]!],
+};
+
 /** This feature's postgres migrations, oldest first. */
-export const CHAT_MEMORY_POSTGRES_MIGRATIONS: readonly MigrationDefinition[] = [chatMemory];
+export const CHAT_MEMORY_POSTGRES_MIGRATIONS: readonly MigrationDefinition[] = [
+  chatMemory,
+  chatAppendOnConflict,
+];

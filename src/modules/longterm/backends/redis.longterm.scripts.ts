@@ -72,11 +72,12 @@ return table.concat(applied)
 
 /**
  * KEYS: records hash, live-keys set. ARGV: lower ('[' + prefix), upper ('(' + bound, or '+'), now,
- * limit. Walks the range in pages, skipping expired rows, until `limit` live rows are found.
+ * limit. Walks the range in pages, skipping expired rows, until `limit` live rows are found: the
+ * first page is `limit` keys (all a search reads when none has expired), then pages double.
  */
 export const SEARCH = new RedisScript(`
 local now, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
-local out, offset, page = {}, 0, math.max(limit, 64)
+local out, offset, page = {}, 0, limit
 while #out < limit * 2 do
   local keys = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[1], ARGV[2], 'LIMIT', offset, page)
   if #keys == 0 then break end
@@ -93,6 +94,7 @@ while #out < limit * 2 do
   end
   if #keys < page then break end
   offset = offset + page
+  page = math.max(page * 2, 64)
 end
 return out
 `);

@@ -12,10 +12,11 @@ import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.j
 
 /**
  * Long-term store on Redis. Per entity (keys hash-tagged with a digest of the entity id, so each
- * script's keys share a cluster slot whatever the id holds): a hash of records, a sorted set of live keys (search is `ZRANGEBYLEX`: byte order,
- * literal prefix, no `KEYS`/`HSCAN`) and a sorted set by expiry. The seq guard runs in one Lua script
- * per entity; a batch over several entities is one pipeline (one round trip). A set of entities
- * feeds the sweeper.
+ * script's keys share a cluster slot whatever the id holds): a hash of records, a sorted set of live
+ * keys (search is `ZRANGEBYLEX`: byte order, literal prefix, no `KEYS`/`HSCAN`) and a sorted set by
+ * expiry. The seq guard runs in one Lua script per entity: a one-entity batch without expiring rows
+ * is that script alone; otherwise one pipeline (one round trip) also adds each entity with rows
+ * that expire to the set the sweeper visits.
  */
 export class RedisLongtermStore extends BaseLongtermStore {
   protected readonly system = 'redis' as const;
@@ -28,36 +29,51 @@ export class RedisLongtermStore extends BaseLongtermStore {
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
-    const byEntity = new Map<string, number[]>();
-    rows.forEach((row, index) => {
-      const indexes = byEntity.get(row.entityId);
-      if (indexes) indexes.push(index);
-      else byEntity.set(row.entityId, [index]);
-    });
+    const groups = groupByEntity(rows);
+    if (groups.length === 1 && !groups[0]!.expiring) {
+      // The common case, one entity and nothing that expires: one script, nothing else.
+      const group = groups[0]!;
+      return verdicts(
+        (await WRITE.run(
+          this.client,
+          this.writeKeys(group.entityId),
+          this.writeArgs(group, now),
+        )) as string,
+      );
+    }
     const pipeline = new RedisScriptPipeline(this.client);
-    for (const [entityId, indexes] of byEntity) {
-      const packed: string[] = [];
-      for (const index of indexes) {
-        const row = rows[index]!;
-        packed.push(
-          row.key,
-          String(row.seq),
-          String(row.updatedAt),
-          String(row.expiresAt ?? NEVER_EXPIRES),
-          row.value ?? TOMBSTONE,
-        );
-      }
-      pipeline
-        .script(WRITE, this.writeKeys(entityId), [now, NEVER_EXPIRES, JSON.stringify(packed)])
-        .command('sadd', this.entitiesKey(), entityId);
+    for (const group of groups) {
+      pipeline.script(WRITE, this.writeKeys(group.entityId), this.writeArgs(group, now));
+      // The sweeper visits the entities of this set: those that hold rows that expire.
+      if (group.expiring) pipeline.command('sadd', this.entitiesKey(), group.entityId);
     }
     const results = await pipeline.exec();
     const applied: boolean[] = new Array(rows.length);
-    [...byEntity.values()].forEach((indexes, n) => {
-      const verdicts = results[n * 2] as string;
-      indexes.forEach((index, i) => (applied[index] = verdicts[i] === '1'));
-    });
+    let step = 0;
+    for (const group of groups) {
+      const verdict = results[step] as string;
+      group.indexes.forEach((index, i) => (applied[index] = verdict[i] === '1'));
+      step += group.expiring ? 2 : 1;
+    }
     return applied;
+  }
+
+  /** The WRITE script's arguments for one entity's rows. */
+  private writeArgs(group: EntityRows, now: number): Array<string | number> {
+    const packed: string[] = [];
+    // A batch's rows mostly share their timestamps (epoch ms, beyond V8's small integers, whose
+    // conversion to text costs more than the rest of a row): each distinct one is written once.
+    const updatedAt = new NumberText();
+    const expiresAt = new NumberText();
+    for (const row of group.rows)
+      packed.push(
+        row.key,
+        String(row.seq),
+        updatedAt.of(row.updatedAt),
+        expiresAt.of(row.expiresAt ?? NEVER_EXPIRES),
+        row.value ?? TOMBSTONE,
+      );
+    return [now, NEVER_EXPIRES, JSON.stringify(packed)];
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
@@ -104,11 +120,23 @@ export class RedisLongtermStore extends BaseLongtermStore {
           now,
           limit - removed,
         ])) as number;
-        if ((await this.client.exists(this.entityKeys(entityId).records)) === 0)
-          await this.client.srem(this.entitiesKey(), entityId);
+        await this.forgetIfNothingExpires(entityId);
       }
     } while (cursor !== '0');
     return removed;
+  }
+
+  /**
+   * Takes the entity out of the sweeper's set once it holds no row that expires. A writer adds an
+   * expiring row (script) before it adds the entity (`SADD`), so checking again after the `SREM`
+   * catches a write that raced it: either its row is seen then, or its `SADD` comes after.
+   */
+  private async forgetIfNothingExpires(entityId: string): Promise<void> {
+    const expiry = this.entityKeys(entityId).expiry;
+    if ((await this.client.exists(expiry)) !== 0) return;
+    await this.client.srem(this.entitiesKey(), entityId);
+    if ((await this.client.exists(expiry)) !== 0)
+      await this.client.sadd(this.entitiesKey(), entityId);
   }
 
   private entityKeys(entityId: string) {
@@ -142,4 +170,51 @@ function parse(entityId: string, key: string, record: string): StoredRow {
     updatedAt: Number(match[2]),
     expiresAt: expiresAt >= NEVER_EXPIRES ? null : expiresAt,
   };
+}
+
+/** One entity's rows of a batch, and where they stand in it. */
+interface EntityRows {
+  entityId: string;
+  rows: PreparedRecord[];
+  indexes: number[];
+  /** Whether a row expires (a TTL, or a delete's tombstone). */
+  expiring: boolean;
+}
+
+/** The batch's rows by entity, in order of first appearance. */
+function groupByEntity(rows: PreparedRecord[]): EntityRows[] {
+  const groups = new Map<string, EntityRows>();
+  rows.forEach((row, index) => {
+    let group = groups.get(row.entityId);
+    if (!group)
+      groups.set(
+        row.entityId,
+        (group = { entityId: row.entityId, rows: [], indexes: [], expiring: false }),
+      );
+    group.rows.push(row);
+    group.indexes.push(index);
+    if (row.expiresAt !== null) group.expiring = true;
+  });
+  return [...groups.values()];
+}
+
+/** The script's verdicts ('1' applied, '0' refused), one per row. */
+function verdicts(flags: string): boolean[] {
+  const applied: boolean[] = new Array(flags.length);
+  for (let i = 0; i < flags.length; i += 1) applied[i] = flags[i] === '1';
+  return applied;
+}
+
+/** `String(n)`, remembering the last number it converted. */
+class NumberText {
+  private last = Number.NaN;
+  private text = '';
+
+  of(n: number): string {
+    if (n !== this.last) {
+      this.last = n;
+      this.text = String(n);
+    }
+    return this.text;
+  }
 }
