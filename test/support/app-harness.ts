@@ -64,6 +64,8 @@ export function serverEnv(): Record<string, string> {
 /** A running example app: its base URL, and how to stop it. */
 export interface RunningApp {
   url: string;
+  /** The app's process id. */
+  pid: number;
   output(): string;
   /** Sends a signal to the app's process. */
   kill(signal: NodeJS.Signals): void;
@@ -113,6 +115,7 @@ export async function bootApp(env: Record<string, string>, main = MAIN): Promise
   }
   return {
     url,
+    pid: child.pid!,
     output: () => output,
     kill: (signal) => child.kill(signal),
     exited,

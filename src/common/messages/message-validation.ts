@@ -162,8 +162,9 @@ function assertToolCalls(toolCalls: unknown, path: string): void {
 
 /**
  * Encodes a checked message as JSON with `id` first, rejecting U+0000 and values JSON cannot hold.
- * Its own fields are strings already checked for type: only `metadata`, free-form, needs the
- * replacer's walk; without it the native writer runs alone.
+ * It writes a copy whose every field is read once, tool calls copied field by field (so no `toJSON`
+ * or getter of the caller's runs while writing). Without free-form `metadata` the native writer
+ * runs alone; with it, a replacer checks every value it writes.
  */
 function encode(
   message: Partial<ChatMessage> & Record<string, unknown>,
@@ -172,10 +173,8 @@ function encode(
 ): string {
   const record: Record<string, unknown> = { id, ...message };
   record.id = id; // stays first, also when the message's own `id` key is undefined
-  if (message.metadata === undefined) {
-    if (ownStringsHoldNul(message)) throw new InvalidMessageError(path, NUL_IN_STRING);
-    return JSON.stringify(record);
-  }
+  copyOwnFields(record, path);
+  if (record.metadata === undefined) return JSON.stringify(record);
   try {
     return JSON.stringify(record, (key, value: unknown) => {
       if (containsNul(key)) throw new InvalidMessageError(path, 'a key holds U+0000');
@@ -198,14 +197,33 @@ function encode(
 
 const NUL_IN_STRING = 'a string holds U+0000, which PostgreSQL cannot store';
 
-/** Whether a string field of a checked message (its id is checked apart) holds U+0000. */
-function ownStringsHoldNul(message: Partial<ChatMessage>): boolean {
-  if (typeof message.content === 'string' && containsNul(message.content)) return true;
-  if (message.name !== undefined && containsNul(message.name)) return true;
-  if (message.toolCallId !== undefined && containsNul(message.toolCallId)) return true;
-  return (message.toolCalls ?? []).some(
-    (call) => containsNul(call.id) || containsNul(call.name) || containsNul(call.arguments),
-  );
+/**
+ * Checks the copy's own fields (all but `metadata`) as they will be written: plain strings without
+ * U+0000 (`content` may be null), tool calls replaced by plain copies of their three strings. A
+ * field that is not what {@link checkMessage} saw (a getter answering differently) is refused.
+ */
+function copyOwnFields(record: Record<string, unknown>, path: string): void {
+  const changed = () => new InvalidMessageError(path, 'changed while it was being validated');
+  const text = (value: unknown, optional = false): void => {
+    if (value === undefined && optional) return;
+    if (typeof value !== 'string') throw changed();
+    if (containsNul(value)) throw new InvalidMessageError(path, NUL_IN_STRING);
+  };
+  text(record.role);
+  text(record.name, true);
+  text(record.toolCallId, true);
+  if (record.content !== null) text(record.content);
+  const calls = record.toolCalls;
+  if (calls === undefined) return;
+  if (!Array.isArray(calls)) throw changed();
+  record.toolCalls = (calls as unknown[]).map((call) => {
+    if (!isPlainObject(call)) throw changed();
+    const copy = { id: call.id, name: call.name, arguments: call.arguments };
+    text(copy.id);
+    text(copy.name);
+    text(copy.arguments);
+    return copy;
+  });
 }
 
 function assertId(

@@ -1,32 +1,7 @@
 import type { MigrationDefinition } from '../../connections/migrations/migration-definition.js';
 
-/**
- * Chat memory on PostgreSQL: one table, keyed `(conversation_id, seq)`; a conversation's version is
- * its highest `seq` (an index-only backward scan). `agent_chat_append` serializes the writers of one
- * conversation with a transaction-scoped advisory lock (in memory: no row to lock, rewrite and
- * WAL-log), then checks each id, the expected version, and inserts: one round trip and one commit
- * per `add`. `agent_chat_clear` takes the same lock. `COLLATE "C"` keeps id comparison and ordering
- * by byte.
- */
-const chatMemory: MigrationDefinition = {
-  name: 'ChatMemory1764460800000',
-  up: [
-    `CREATE TABLE IF NOT EXISTS agent_chat_messages (
-      conversation_id text COLLATE "C" NOT NULL,
-      seq bigint NOT NULL,
-      message_id text COLLATE "C" NOT NULL,
-      role varchar(16) NOT NULL,
-      body text NOT NULL,
-      CONSTRAINT pk_agent_chat_messages PRIMARY KEY (conversation_id, seq),
-      CONSTRAINT uq_agent_chat_messages_message_id UNIQUE (conversation_id, message_id)
-    )`,
-    // The lock key: a fixed class id for the package, and the conversation id's 32-bit hash (two
-    // conversations that collide only wait for each other; correctness never depends on the hash).
-    `CREATE OR REPLACE FUNCTION agent_chat_lock(p_conversation_id text) RETURNS void
-    LANGUAGE sql AS $fn$
-      SELECT pg_advisory_xact_lock(1634889071, hashtext(p_conversation_id))
-    $fn$`,
-    `CREATE OR REPLACE FUNCTION agent_chat_append(
+/** `agent_chat_append` as the first migration created it (and the second one's `down` restores). */
+const FIRST_APPEND = `CREATE OR REPLACE FUNCTION agent_chat_append(
       p_conversation_id text, p_ids text[], p_roles text[], p_bodies text[], p_expected bigint,
       OUT out_conflict boolean, OUT out_version bigint)
     LANGUAGE plpgsql AS $fn$
@@ -53,7 +28,35 @@ const chatMemory: MigrationDefinition = {
           VALUES (p_conversation_id, out_version, p_ids[i], p_roles[i], p_bodies[i]);
       END LOOP;
     END
+    $fn$`;
+
+/**
+ * Chat memory on PostgreSQL: one table, keyed `(conversation_id, seq)`; a conversation's version is
+ * its highest `seq` (an index-only backward scan). `agent_chat_append` serializes the writers of one
+ * conversation with a transaction-scoped advisory lock (in memory: no row to lock, rewrite and
+ * WAL-log), then checks each id, the expected version, and inserts: one round trip and one commit
+ * per `add`. `agent_chat_clear` takes the same lock. `COLLATE "C"` keeps id comparison and ordering
+ * by byte.
+ */
+const chatMemory: MigrationDefinition = {
+  name: 'ChatMemory1764460800000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_chat_messages (
+      conversation_id text COLLATE "C" NOT NULL,
+      seq bigint NOT NULL,
+      message_id text COLLATE "C" NOT NULL,
+      role varchar(16) NOT NULL,
+      body text NOT NULL,
+      CONSTRAINT pk_agent_chat_messages PRIMARY KEY (conversation_id, seq),
+      CONSTRAINT uq_agent_chat_messages_message_id UNIQUE (conversation_id, message_id)
+    )`,
+    // The lock key: a fixed class id for the package, and the conversation id's 32-bit hash (two
+    // conversations that collide only wait for each other; correctness never depends on the hash).
+    `CREATE OR REPLACE FUNCTION agent_chat_lock(p_conversation_id text) RETURNS void
+    LANGUAGE sql AS $fn$
+      SELECT pg_advisory_xact_lock(1634889071, hashtext(p_conversation_id))
     $fn$`,
+    FIRST_APPEND,
     `CREATE OR REPLACE FUNCTION agent_chat_clear(p_conversation_id text) RETURNS void
     LANGUAGE plpgsql AS $fn$
     BEGIN
@@ -106,7 +109,7 @@ const chatAppendOnConflict: MigrationDefinition = {
     END
     $fn$`,
   ],
-  down: [chatMemory.up[2]!],
+  down: [FIRST_APPEND],
 };
 
 /** This feature's postgres migrations, oldest first. */

@@ -73,7 +73,8 @@ return table.concat(applied)
 /**
  * KEYS: records hash, live-keys set. ARGV: lower ('[' + prefix), upper ('(' + bound, or '+'), now,
  * limit. Walks the range in pages, skipping expired rows, until `limit` live rows are found: the
- * first page is `limit` keys (all a search reads when none has expired), then pages double.
+ * first page is `limit` keys (all a search reads when none has expired), then pages double up to
+ * 1,000 keys (Lua's `unpack` takes fewer than 8,000 values, which bounds one `HMGET`).
  */
 export const SEARCH = new RedisScript(`
 local now, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -94,7 +95,7 @@ while #out < limit * 2 do
   end
   if #keys < page then break end
   offset = offset + page
-  page = math.max(page * 2, 64)
+  page = math.min(math.max(page * 2, 64), 1000)
 end
 return out
 `);

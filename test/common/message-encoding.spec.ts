@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { prepareBatch } from '../../src/common/messages/message-validation.js';
+import { InvalidMessageError } from '../../src/common/messages/invalid-message.error.js';
+
+/** How a message is encoded for storage: exactly what was checked, whatever the caller's objects do. */
+describe('message encoding', () => {
+  it('writes the id first, then the fields in the caller’s order, without undefined ones', () => {
+    const [prepared] = prepareBatch(
+      [{ role: 'user', content: 'hi', name: undefined, id: 'm1' }],
+      undefined,
+    );
+    expect(prepared!.json).toBe('{"id":"m1","role":"user","content":"hi"}');
+  });
+
+  it('writes the tool calls it checked, not what a toJSON of the caller answers', () => {
+    const toolCalls = [{ id: 'c1', name: 'remember', arguments: '{"city":"Lisbon"}' }];
+    Object.defineProperty(toolCalls, 'toJSON', {
+      value: () => [{ id: 'c\u0000', name: 'other', arguments: 'x' }],
+    });
+    const [prepared] = prepareBatch([{ role: 'assistant', content: null, toolCalls }], undefined);
+    expect(JSON.parse(prepared!.json)).toEqual({
+      id: prepared!.id,
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id: 'c1', name: 'remember', arguments: '{"city":"Lisbon"}' }],
+    });
+  });
+
+  it('refuses a field whose getter answers differently once checked', () => {
+    let reads = 0;
+    const call = {
+      id: 'c1',
+      name: 'remember',
+      get arguments() {
+        reads += 1;
+        return reads === 1 ? '{}' : 'a\u0000b';
+      },
+    };
+    const message = { role: 'assistant', content: null, toolCalls: [call] };
+    expect(() => prepareBatch([message], undefined)).toThrow(InvalidMessageError);
+
+    let contentReads = 0;
+    const flipping = {
+      role: 'user',
+      get content() {
+        contentReads += 1;
+        return contentReads <= 2 ? 'text' : 42; // checkMessage reads it twice
+      },
+    };
+    expect(() => prepareBatch([flipping], undefined)).toThrow(
+      /changed while it was being validated/,
+    );
+  });
+
+  it('still refuses U+0000 and non-finite numbers inside metadata', () => {
+    expect(() =>
+      prepareBatch([{ role: 'user', content: 'x', metadata: { a: ['\u0000'] } }], undefined),
+    ).toThrow(/U\+0000/);
+    expect(() =>
+      prepareBatch([{ role: 'user', content: 'x', metadata: { n: Number.NaN } }], undefined),
+    ).toThrow(/NaN/);
+  });
+});
