@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { compareCodePoints } from '../../src/common/canonical-json.js';
-import { appPerSuite, embeddedEnv } from '../support/app-harness.js';
+import { randomUUID } from 'node:crypto';
+import { appPerSuite, embeddedEnv, serverEnv } from '../support/app-harness.js';
+import { TEST_MYSQL_URL, TEST_REDIS_URL } from '../support/test-databases.js';
 import { type RawResponse, keepAlive, rawRequest, streamUntilAnswered } from './raw-http.js';
 
 /** Every property runs this many cases, from this seed: failures replay with the same inputs. */
@@ -92,19 +94,43 @@ function assertClean(response: RawResponse, what: string): void {
       );
   }
 }
+/** The HTTP limits every layout runs with: short header and body timeouts, no rate limit. */
+const LIMITS = {
+  RATE_LIMIT_MAX: '0',
+  HTTP_HEADERS_TIMEOUT_MS: '1000',
+  HTTP_REQUEST_TIMEOUT_MS: '2000',
+};
+/** Tells this run's rows from earlier runs' on the shared servers. */
+const RUN = randomUUID().slice(0, 8);
 
-describe('hostile input over HTTP (embedded default, fast-check, seeded)', () => {
-  const running = appPerSuite(
+/** Every storage layout the app offers: the fuzz reaches each backend's own queries and scripts. */
+const layouts: Array<[string, () => Record<string, string>]> = [
+  ['SQLite (embedded default)', () => embeddedEnv()],
+  ['PostgreSQL + Redis queue', () => serverEnv()],
+  [
+    'MariaDB',
     () => ({
-      ...embeddedEnv(),
-      RATE_LIMIT_MAX: '0',
-      HTTP_HEADERS_TIMEOUT_MS: '1000',
-      HTTP_REQUEST_TIMEOUT_MS: '2000',
+      CHAT_MEMORY_BACKEND: 'mysql',
+      DATABASE_URL: TEST_MYSQL_URL,
+      LONGTERM_MEMORY_URI: TEST_MYSQL_URL,
     }),
-    { beforeAll, afterAll },
-  );
+  ],
+  [
+    'Redis',
+    () => ({
+      CHAT_MEMORY_BACKEND: 'redis',
+      REDIS_URL: TEST_REDIS_URL,
+      LONGTERM_MEMORY_URI: TEST_REDIS_URL,
+      AGENT_QUEUE: 'inline',
+    }),
+  ],
+];
+
+afterAll(() => keepAlive.destroy());
+
+describe.each(layouts)('hostile input over HTTP on %s (fast-check, seeded)', (_name, env) => {
+  const running = appPerSuite(() => ({ ...env(), ...LIMITS }), { beforeAll, afterAll });
   const base = () => running().url;
-  afterAll(() => keepAlive.destroy());
 
   const fuzz = (
     arbitrary: fc.Arbitrary<{ method: string; path: string; body?: string }>,
@@ -246,7 +272,7 @@ describe('hostile input over HTTP (embedded default, fast-check, seeded)', () =>
         fc.uniqueArray(key, { minLength: 1, maxLength: 12 }),
         fc.array(fc.constantFrom(...alphabet), { maxLength: 3 }).map((chars) => chars.join('')),
         async (keys, prefix) => {
-          const id = `inject-${SEED}-${(entity += 1)}`;
+          const id = `inject-${SEED}-${RUN}-${(entity += 1)}`;
           for (const k of keys) {
             const put = await rawRequest(
               base(),
@@ -273,6 +299,12 @@ describe('hostile input over HTTP (embedded default, fast-check, seeded)', () =>
       { numRuns: Math.max(20, Math.round(RUNS / 20)), seed: SEED },
     );
   }, 300_000);
+});
+
+describe('hostile transport over HTTP (embedded default)', () => {
+  const running = appPerSuite(() => ({ ...embeddedEnv(), ...LIMITS }), { beforeAll, afterAll });
+  const base = () => running().url;
+  const alive = async () => expect((await rawRequest(base(), 'GET', '/health')).status).toBe(200);
 
   it('cuts off a slow-loris client that never finishes its headers', async () => {
     let sent = 0;
