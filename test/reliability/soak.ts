@@ -5,11 +5,13 @@
  * history reads, long-term memory PUTs and searches. The model is a local OpenAI-compatible stub
  * answering in 20 ms.
  *
- * Sampled at the start (after a 20 s warm-up) and at the end, after a forced settle: each
- * instance's heap and event-loop delay (from its `/metrics`), its open PostgreSQL connections
- * (`pg_stat_activity` by `application_name`) and the Redis memory and clients. Prints p50/p99 and
- * errors per route and exits 1 if a resource did not stay flat (heap +50 % and +20 MiB, more
- * PostgreSQL connections than the pool allows, Redis clients grown, any 5xx or lost async run).
+ * Sampled at the start (after a 20 s warm-up) and at the end, once the queue has drained: each
+ * instance's heap and event-loop delay p99 (one `/metrics` scrape each: the end's p99 covers the
+ * whole soak), its open PostgreSQL connections (`pg_stat_activity` by `application_name`, again
+ * 12 s later, when idle pooled connections have closed) and the Redis memory and clients. Prints
+ * p50/p99 and errors per route and exits 1 if a resource did not stay flat (heap +50 % and
+ * +20 MiB, more PostgreSQL connections than the pool allows or left open at rest, Redis clients
+ * grown, any 5xx or lost async run).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -137,10 +139,13 @@ async function one(i: number): Promise<void> {
   }
 }
 
-async function metric(app: RunningApp, name: string): Promise<number> {
-  const text = await (await fetch(`${app.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line === undefined ? Number.NaN : Number(line.split(' ').pop());
+/** One scrape of an instance's `/metrics` (the event-loop histogram restarts at each scrape). */
+async function metrics(app: RunningApp): Promise<(name: string) => number> {
+  const lines = (await (await fetch(`${app.url}/metrics`)).text()).split('\n');
+  return (name) => {
+    const line = lines.find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    return line === undefined ? Number.NaN : Number(line.split(' ').pop());
+  };
 }
 
 async function sample(): Promise<Sample> {
@@ -158,13 +163,10 @@ async function sample(): Promise<Sample> {
   );
   const info = await redis.info();
   const field = (key: string) => Number(new RegExp(`^${key}:(\\d+)`, 'm').exec(info)![1]);
+  const scrapes = await Promise.all(apps.map(metrics));
   return {
-    heapMiB: await Promise.all(
-      apps.map(async (app) => (await metric(app, 'nodejs_heap_size_used_bytes')) / 2 ** 20),
-    ),
-    eventLoopP99Ms: await Promise.all(
-      apps.map(async (app) => (await metric(app, 'nodejs_eventloop_lag_p99_seconds')) * 1000),
-    ),
+    heapMiB: scrapes.map((read) => read('nodejs_heap_size_used_bytes') / 2 ** 20),
+    eventLoopP99Ms: scrapes.map((read) => read('nodejs_eventloop_lag_p99_seconds') * 1000),
     postgresConnections: connections,
     redisMiB: field('used_memory') / 2 ** 20,
     redisClients: field('connected_clients'),
@@ -218,6 +220,9 @@ try {
   }
   await sleep(2_000);
   const end = await sample();
+  // Idle pooled connections close after 10 s: what is left then is what the instances keep.
+  await sleep(12_000);
+  const rest = await sample();
 
   const lines = [
     `Node ${process.version}; ${SECONDS} s at ${RATE} requests/s over 2 instances (PostgreSQL + Redis, Bull); ${next} requests`,
@@ -243,6 +248,7 @@ try {
     `| heap used, MiB | ${pair(start.heapMiB, end.heapMiB, 1)} |`,
     `| event-loop delay p99, ms | ${pair(start.eventLoopP99Ms, end.eventLoopP99Ms, 1)} |`,
     `| PostgreSQL connections | ${pair(start.postgresConnections, end.postgresConnections, 0)} |`,
+    `| PostgreSQL connections 12 s later | ${rest.postgresConnections.join('; ')} |`,
     `| Redis used memory, MiB (shared) | ${start.redisMiB.toFixed(1)} → ${end.redisMiB.toFixed(1)} |`,
     `| Redis clients (shared) | ${start.redisClients} → ${end.redisClients} |`,
     `| async runs not completed | ${left} of ${asyncRuns.length} |`,
@@ -257,8 +263,11 @@ try {
       );
   });
   end.postgresConnections.forEach((n, i) => {
-    if (n > Math.max(start.postgresConnections[i]!, 12))
-      problems.push(`instance ${i} holds ${n} PostgreSQL connections`);
+    if (n > 12) problems.push(`instance ${i} holds ${n} PostgreSQL connections (its pool: 10)`);
+  });
+  rest.postgresConnections.forEach((n, i) => {
+    if (n > Math.max(start.postgresConnections[i]!, 2))
+      problems.push(`instance ${i} still holds ${n} PostgreSQL connections at rest`);
   });
   if (end.redisClients > start.redisClients) problems.push('Redis clients grew');
   const serverErrors = [...failures.values()].flatMap((byStatus) =>
