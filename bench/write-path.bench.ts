@@ -22,6 +22,7 @@ import {
   type ChatMemoryStore,
   RedisLongtermStore,
 } from '../src/index.js';
+import { deleteRedisKeys } from '../test/support/redis-cleanup.js';
 import { ConnectionRegistry } from '../src/modules/connections/connection-registry.js';
 import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.js';
@@ -107,7 +108,7 @@ async function addFloors(backend: 'postgres' | 'redis', concurrent: boolean) {
     plain: redisPlainAdd(plainClient, `${run}:chat:`),
     guarded: redisGuardedAdd(guardedClient, `${run}:chat:`),
     close: async () => {
-      await deleteKeys(plainClient, `${run}:*`);
+      await deleteRedisKeys(plainClient, `${run}:*`);
       await plainClient.quit();
       await guardedClient.quit();
     },
@@ -246,7 +247,7 @@ async function redisLongterm() {
     plainClient,
     guardedClient,
     close: async () => {
-      await deleteKeys(plainClient, `${run}:*`);
+      await deleteRedisKeys(plainClient, `${run}:*`);
       await plainClient.quit();
       await guardedClient.quit();
       await registry.onApplicationShutdown();
@@ -361,15 +362,6 @@ const WORKLOADS: Record<string, () => Workload> = {
   'redis-search': redisSearch,
   'redis-save-many': redisSaveManyUpdate,
 };
-
-async function deleteKeys(client: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await client.del(...keys);
-  } while (cursor !== '0');
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { compareCodePoints } from '../../src/common/canonical-json.js';
 import { randomUUID } from 'node:crypto';
-import { appPerSuite, embeddedEnv, serverEnv } from '../support/app-harness.js';
-import { TEST_MYSQL_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { STORAGE_LAYOUTS, appPerSuite, embeddedEnv } from '../support/app-harness.js';
 import { type RawResponse, keepAlive, rawRequest, streamUntilAnswered } from './raw-http.js';
 
 /** Every property runs this many cases, from this seed: failures replay with the same inputs. */
@@ -103,203 +102,186 @@ const LIMITS = {
 /** Tells this run's rows from earlier runs' on the shared servers. */
 const RUN = randomUUID().slice(0, 8);
 
-/** Every storage layout the app offers: the fuzz reaches each backend's own queries and scripts. */
-const layouts: Array<[string, () => Record<string, string>]> = [
-  ['SQLite (embedded default)', () => embeddedEnv()],
-  ['PostgreSQL + Redis queue', () => serverEnv()],
-  [
-    'MariaDB',
-    () => ({
-      CHAT_MEMORY_BACKEND: 'mysql',
-      DATABASE_URL: TEST_MYSQL_URL,
-      LONGTERM_MEMORY_URI: TEST_MYSQL_URL,
-    }),
-  ],
-  [
-    'Redis',
-    () => ({
-      CHAT_MEMORY_BACKEND: 'redis',
-      REDIS_URL: TEST_REDIS_URL,
-      LONGTERM_MEMORY_URI: TEST_REDIS_URL,
-      AGENT_QUEUE: 'inline',
-    }),
-  ],
-];
-
 afterAll(() => keepAlive.destroy());
 
-describe.each(layouts)('hostile input over HTTP on %s (fast-check, seeded)', (_name, env) => {
-  const running = appPerSuite(() => ({ ...env(), ...LIMITS }), { beforeAll, afterAll });
-  const base = () => running().url;
+// On every storage layout: the fuzz reaches each backend's own queries and scripts.
+describe.each(STORAGE_LAYOUTS)(
+  'hostile input over HTTP on %s (fast-check, seeded)',
+  (_name, env) => {
+    const running = appPerSuite(() => ({ ...env(), ...LIMITS }), { beforeAll, afterAll });
+    const base = () => running().url;
 
-  const fuzz = (
-    arbitrary: fc.Arbitrary<{ method: string; path: string; body?: string }>,
-  ): Promise<void> =>
-    fc.assert(
-      fc.asyncProperty(arbitrary, async ({ method, path, body: text }) => {
-        assertClean(await rawRequest(base(), method, path, text), `${method} ${path}`);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
+    const fuzz = (
+      arbitrary: fc.Arbitrary<{ method: string; path: string; body?: string }>,
+    ): Promise<void> =>
+      fc.assert(
+        fc.asyncProperty(arbitrary, async ({ method, path, body: text }) => {
+          assertClean(await rawRequest(base(), method, path, text), `${method} ${path}`);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
 
-  const alive = async () => expect((await rawRequest(base(), 'GET', '/health')).status).toBe(200);
+    const alive = async () => expect((await rawRequest(base(), 'GET', '/health')).status).toBe(200);
 
-  it(`turns: ${RUNS} hostile ids and bodies, never a 5xx`, async () => {
-    await fuzz(
-      fc.record({ id: segment, body }).map(({ id, body: text }) => ({
-        method: 'POST',
-        path: `/conversations/${id}/turns`,
-        body: text,
-      })),
-    );
-    await alive();
-  }, 300_000);
-
-  it(`the AI SDK chat route: ${RUNS} hostile ids and bodies, never a 5xx`, async () => {
-    await fuzz(
-      fc.record({ id: segment, body }).map(({ id, body: text }) => ({
-        method: 'POST',
-        path: `/conversations/${id}/chat`,
-        body: text,
-      })),
-    );
-    await alive();
-  }, 300_000);
-
-  it(`reads: ${RUNS} hostile ids, queries and cursors, never a 5xx`, async () => {
-    const query = fc.string({ unit: 'binary', maxLength: 30 }).map(encodeSegment);
-    await fuzz(
-      fc
-        .record({
-          id: segment,
-          value: query,
-          route: fc.constantFrom(
-            (id: string, q: string) => `/conversations/${id}/messages?last=${q}`,
-            (id: string, q: string) => `/conversations/${id}/messages?before=${q}&limit=${q}`,
-            (_id: string, q: string) => `/conversations?limit=${q}`,
-            (_id: string, q: string) => `/conversations?cursor=${q}`,
-            (id: string) => `/runs/${id}`,
-            (id: string) => `/runs/${id}/steps`,
-            (id: string, q: string) => `/conversations/${id}/runs?cursor=${q}`,
-            (id: string, q: string) => `/entities/${id}/memories?prefix=${q}&limit=${q}`,
-          ),
-        })
-        .map(({ id, value, route }) => ({ method: 'GET', path: route(id, value) })),
-    );
-    await alive();
-  }, 300_000);
-
-  it(`long-term and working memory writes: ${RUNS} hostile ids, keys and values, never a 5xx`, async () => {
-    await fuzz(
-      fc
-        .record({
-          id: segment,
-          key: segment,
-          body,
-          route: fc.constantFrom(
-            ['PUT', (id: string, key: string) => `/entities/${id}/memories/${key}`],
-            ['GET', (id: string, key: string) => `/entities/${id}/memories/${key}`],
-            ['DELETE', (id: string, key: string) => `/entities/${id}/memories/${key}?seq=${key}`],
-            ['PUT', (id: string, key: string) => `/conversations/${id}/working-memory/${key}`],
-            ['GET', (id: string, key: string) => `/conversations/${id}/working-memory/${key}`],
-            ['DELETE', (id: string) => `/conversations/${id}`],
-          ) as fc.Arbitrary<[string, (id: string, key: string) => string]>,
-        })
-        .map(({ id, key, body: text, route: [method, path] }) => ({
-          method,
-          path: path(id, key),
-          ...(method === 'PUT' ? { body: text } : {}),
+    it(`turns: ${RUNS} hostile ids and bodies, never a 5xx`, async () => {
+      await fuzz(
+        fc.record({ id: segment, body }).map(({ id, body: text }) => ({
+          method: 'POST',
+          path: `/conversations/${id}/turns`,
+          body: text,
         })),
-    );
-    await alive();
-  }, 300_000);
+      );
+      await alive();
+    }, 300_000);
 
-  it('refuses prototype keys anywhere in a body with a 400, and Object.prototype stays clean', async () => {
-    for (const [path, text] of [
-      ['/entities/pollution/memories/k', '{"value":{"__proto__":{"polluted":"yes"}},"seq":1}'],
-      [
-        '/entities/pollution/memories/k',
-        '{"value":{"a":[{"constructor":{"prototype":1}}]},"seq":1}',
-      ],
-      ['/conversations/pollution/working-memory/k', '{"value":{"prototype":{"polluted":"yes"}}}'],
-    ] as const) {
-      const put = await rawRequest(base(), 'PUT', path, text);
-      expect(put.status).toBe(400);
-      expect((put.json as { message: string }).message).toMatch(/__proto__|constructor|prototype/);
-    }
-    const turn = await rawRequest(
-      base(),
-      'POST',
-      '/conversations/pollution/turns',
-      '{"message":"hi","__proto__":{"polluted":"yes"}}',
-    );
-    expect(turn.status).toBe(400);
-    // Nothing was written, and a fresh empty object stays empty.
-    expect((await rawRequest(base(), 'GET', '/entities/pollution/memories/k')).status).toBe(404);
-    await rawRequest(base(), 'PUT', '/entities/pollution/memories/empty', '{"value":{},"seq":1}');
-    const empty = await rawRequest(base(), 'GET', '/entities/pollution/memories/empty');
-    expect((empty.json as { value: unknown }).value).toEqual({});
-    expect(
-      (await rawRequest(base(), 'GET', '/conversations/pollution/messages')).json,
-    ).toMatchObject({ version: 0 });
-  });
+    it(`the AI SDK chat route: ${RUNS} hostile ids and bodies, never a 5xx`, async () => {
+      await fuzz(
+        fc.record({ id: segment, body }).map(({ id, body: text }) => ({
+          method: 'POST',
+          path: `/conversations/${id}/chat`,
+          body: text,
+        })),
+      );
+      await alive();
+    }, 300_000);
 
-  it('finds keys with SQL and Lua metacharacters literally: a prefix search is exactly startsWith', async () => {
-    const alphabet = [
-      '%',
-      '_',
-      "'",
-      '"',
-      '\\',
-      '*',
-      '[',
-      ']',
-      '?',
-      'a',
-      'b',
-      '-',
-      ':',
-      '/',
-      'é',
-      '😀',
-    ];
-    const key = fc
-      .array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 })
-      .map((chars) => chars.join(''));
-    let entity = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(key, { minLength: 1, maxLength: 12 }),
-        fc.array(fc.constantFrom(...alphabet), { maxLength: 3 }).map((chars) => chars.join('')),
-        async (keys, prefix) => {
-          const id = `inject-${SEED}-${RUN}-${(entity += 1)}`;
-          for (const k of keys) {
-            const put = await rawRequest(
+    it(`reads: ${RUNS} hostile ids, queries and cursors, never a 5xx`, async () => {
+      const query = fc.string({ unit: 'binary', maxLength: 30 }).map(encodeSegment);
+      await fuzz(
+        fc
+          .record({
+            id: segment,
+            value: query,
+            route: fc.constantFrom(
+              (id: string, q: string) => `/conversations/${id}/messages?last=${q}`,
+              (id: string, q: string) => `/conversations/${id}/messages?before=${q}&limit=${q}`,
+              (_id: string, q: string) => `/conversations?limit=${q}`,
+              (_id: string, q: string) => `/conversations?cursor=${q}`,
+              (id: string) => `/runs/${id}`,
+              (id: string) => `/runs/${id}/steps`,
+              (id: string, q: string) => `/conversations/${id}/runs?cursor=${q}`,
+              (id: string, q: string) => `/entities/${id}/memories?prefix=${q}&limit=${q}`,
+            ),
+          })
+          .map(({ id, value, route }) => ({ method: 'GET', path: route(id, value) })),
+      );
+      await alive();
+    }, 300_000);
+
+    it(`long-term and working memory writes: ${RUNS} hostile ids, keys and values, never a 5xx`, async () => {
+      await fuzz(
+        fc
+          .record({
+            id: segment,
+            key: segment,
+            body,
+            route: fc.constantFrom(
+              ['PUT', (id: string, key: string) => `/entities/${id}/memories/${key}`],
+              ['GET', (id: string, key: string) => `/entities/${id}/memories/${key}`],
+              ['DELETE', (id: string, key: string) => `/entities/${id}/memories/${key}?seq=${key}`],
+              ['PUT', (id: string, key: string) => `/conversations/${id}/working-memory/${key}`],
+              ['GET', (id: string, key: string) => `/conversations/${id}/working-memory/${key}`],
+              ['DELETE', (id: string) => `/conversations/${id}`],
+            ) as fc.Arbitrary<[string, (id: string, key: string) => string]>,
+          })
+          .map(({ id, key, body: text, route: [method, path] }) => ({
+            method,
+            path: path(id, key),
+            ...(method === 'PUT' ? { body: text } : {}),
+          })),
+      );
+      await alive();
+    }, 300_000);
+
+    it('refuses prototype keys anywhere in a body with a 400, and Object.prototype stays clean', async () => {
+      for (const [path, text] of [
+        ['/entities/pollution/memories/k', '{"value":{"__proto__":{"polluted":"yes"}},"seq":1}'],
+        [
+          '/entities/pollution/memories/k',
+          '{"value":{"a":[{"constructor":{"prototype":1}}]},"seq":1}',
+        ],
+        ['/conversations/pollution/working-memory/k', '{"value":{"prototype":{"polluted":"yes"}}}'],
+      ] as const) {
+        const put = await rawRequest(base(), 'PUT', path, text);
+        expect(put.status).toBe(400);
+        expect((put.json as { message: string }).message).toMatch(
+          /__proto__|constructor|prototype/,
+        );
+      }
+      const turn = await rawRequest(
+        base(),
+        'POST',
+        '/conversations/pollution/turns',
+        '{"message":"hi","__proto__":{"polluted":"yes"}}',
+      );
+      expect(turn.status).toBe(400);
+      // Nothing was written, and a fresh empty object stays empty.
+      expect((await rawRequest(base(), 'GET', '/entities/pollution/memories/k')).status).toBe(404);
+      await rawRequest(base(), 'PUT', '/entities/pollution/memories/empty', '{"value":{},"seq":1}');
+      const empty = await rawRequest(base(), 'GET', '/entities/pollution/memories/empty');
+      expect((empty.json as { value: unknown }).value).toEqual({});
+      expect(
+        (await rawRequest(base(), 'GET', '/conversations/pollution/messages')).json,
+      ).toMatchObject({ version: 0 });
+    });
+
+    it('finds keys with SQL and Lua metacharacters literally: a prefix search is exactly startsWith', async () => {
+      const alphabet = [
+        '%',
+        '_',
+        "'",
+        '"',
+        '\\',
+        '*',
+        '[',
+        ']',
+        '?',
+        'a',
+        'b',
+        '-',
+        ':',
+        '/',
+        'é',
+        '😀',
+      ];
+      const key = fc
+        .array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 })
+        .map((chars) => chars.join(''));
+      let entity = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(key, { minLength: 1, maxLength: 12 }),
+          fc.array(fc.constantFrom(...alphabet), { maxLength: 3 }).map((chars) => chars.join('')),
+          async (keys, prefix) => {
+            const id = `inject-${SEED}-${RUN}-${(entity += 1)}`;
+            for (const k of keys) {
+              const put = await rawRequest(
+                base(),
+                'PUT',
+                `/entities/${id}/memories/${encodeSegment(k)}`,
+                JSON.stringify({ value: k, seq: 1 }),
+              );
+              expect(put.status).toBe(200);
+            }
+            const found = await rawRequest(
               base(),
-              'PUT',
-              `/entities/${id}/memories/${encodeSegment(k)}`,
-              JSON.stringify({ value: k, seq: 1 }),
+              'GET',
+              `/entities/${id}/memories?prefix=${encodeSegment(prefix)}&limit=100`,
             );
-            expect(put.status).toBe(200);
-          }
-          const found = await rawRequest(
-            base(),
-            'GET',
-            `/entities/${id}/memories?prefix=${encodeSegment(prefix)}&limit=100`,
-          );
-          expect(found.status).toBe(200);
-          const records = (found.json as { records: Array<{ key: string; value: string }> })
-            .records;
-          expect(records.map((record) => record.key)).toEqual(
-            keys.filter((k) => k.startsWith(prefix)).sort(compareCodePoints),
-          );
-          for (const record of records) expect(record.value).toBe(record.key);
-        },
-      ),
-      { numRuns: Math.max(20, Math.round(RUNS / 20)), seed: SEED },
-    );
-  }, 300_000);
-});
+            expect(found.status).toBe(200);
+            const records = (found.json as { records: Array<{ key: string; value: string }> })
+              .records;
+            expect(records.map((record) => record.key)).toEqual(
+              keys.filter((k) => k.startsWith(prefix)).sort(compareCodePoints),
+            );
+            for (const record of records) expect(record.value).toBe(record.key);
+          },
+        ),
+        { numRuns: Math.max(20, Math.round(RUNS / 20)), seed: SEED },
+      );
+    }, 300_000);
+  },
+);
 
 describe('hostile transport over HTTP (embedded default)', () => {
   const running = appPerSuite(() => ({ ...embeddedEnv(), ...LIMITS }), { beforeAll, afterAll });

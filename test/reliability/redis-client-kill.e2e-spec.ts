@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { FAST_QUEUE_RECOVERY, storedRoles, waitUntilCompleted } from './queued-runs.js';
 
 const ASYNC_RUNS = 12;
 const SYNC_TURNS = 8;
@@ -56,8 +57,7 @@ describe('CLIENT KILL of the app’s connections to the shared Redis under load'
       LONGTERM_MEMORY_URI: 'off',
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: `kill-${randomUUID().slice(0, 8)}`,
-      QUEUE_LOCK_DURATION_MS: '2000',
-      QUEUE_STALLED_INTERVAL_MS: '1000',
+      ...FAST_QUEUE_RECOVERY,
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
@@ -103,22 +103,9 @@ describe('CLIENT KILL of the app’s connections to the shared Redis under load'
     // A sync turn answers, or fails with a clean 5xx; never a hang or a 4xx.
     for (const status of syncStatuses) expect([201, 500, 502, 503, 504]).toContain(status);
 
-    const status = async (runId: string) =>
-      ((await (await fetch(`${app.url}/runs/${runId}`)).json()) as { status: string }).status;
     const started = performance.now();
-    let pending = runs;
-    for (let i = 0; i < 300 && pending.length > 0; i += 1) {
-      await sleep(100);
-      const states = await Promise.all(pending.map((run) => status(run.runId)));
-      pending = pending.filter((_, k) => states[k] !== 'completed');
-    }
-    expect(pending).toEqual([]);
-    const roles = async (id: string) =>
-      (
-        (await (await fetch(`${app.url}/conversations/${id}/messages`)).json()) as {
-          messages: Array<{ role: string }>;
-        }
-      ).messages.map((m) => m.role);
+    expect(await waitUntilCompleted(app, runs)).toEqual([]);
+    const roles = (id: string) => storedRoles(app, id);
     for (const { id } of runs) expect(await roles(id)).toEqual(['user', 'assistant']);
     // A turn that answered is stored once; one that failed left no partial turn (nothing, or the
     // whole turn if it committed before the failure).

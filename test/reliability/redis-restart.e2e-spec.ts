@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
 import { freePort } from '../support/free-port.js';
+import { FAST_QUEUE_RECOVERY, storedRoles, waitUntilCompleted } from './queued-runs.js';
 import { TEST_POSTGRES_URL, tempDir } from '../support/test-databases.js';
 
 const RUNS = 12;
@@ -73,8 +74,7 @@ describe('Redis (AOF) killed and restarted while async runs are in flight', () =
       LONGTERM_MEMORY_URI: 'off',
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
       QUEUE_PREFIX: `aof-${randomUUID().slice(0, 8)}`,
-      QUEUE_LOCK_DURATION_MS: '2000',
-      QUEUE_STALLED_INTERVAL_MS: '1000',
+      ...FAST_QUEUE_RECOVERY,
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
@@ -110,19 +110,8 @@ describe('Redis (AOF) killed and restarted while async runs are in flight', () =
     await sleep(1_000);
     await redis.start();
     const started = performance.now();
-    let pending = runs;
-    for (let i = 0; i < 300 && pending.length > 0; i += 1) {
-      await sleep(100);
-      const states = await Promise.all(pending.map((run) => status(run.runId)));
-      pending = pending.filter((_, k) => states[k] !== 'completed');
-    }
-    expect(pending).toEqual([]);
-    for (const { id } of runs) {
-      const page = (await (await fetch(`${app.url}/conversations/${id}/messages`)).json()) as {
-        messages: Array<{ role: string }>;
-      };
-      expect(page.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    }
+    expect(await waitUntilCompleted(app, runs)).toEqual([]);
+    for (const { id } of runs) expect(await storedRoles(app, id)).toEqual(['user', 'assistant']);
     console.info(
       `Redis AOF restart: ${before.filter((state) => state !== 'completed').length} of ${RUNS} runs in flight at the kill; all completed ${Math.round(performance.now() - started)} ms after Redis was back; ${llm.requests.length} model calls`,
     );

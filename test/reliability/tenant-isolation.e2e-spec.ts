@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { appPerSuite, embeddedEnv, serverEnv } from '../support/app-harness.js';
-import { TEST_MYSQL_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { STORAGE_LAYOUTS, appPerSuite } from '../support/app-harness.js';
 import { keepAlive, rawRequest } from './raw-http.js';
 
 const KEYS = {
@@ -11,34 +10,12 @@ const KEYS = {
   other: 'key-of-other-000001',
 } as const;
 
-const layouts: Array<[string, () => Record<string, string>]> = [
-  ['SQLite', () => embeddedEnv()],
-  ['PostgreSQL + Redis queue', () => serverEnv()],
-  [
-    'MariaDB',
-    () => ({
-      CHAT_MEMORY_BACKEND: 'mysql',
-      DATABASE_URL: TEST_MYSQL_URL,
-      LONGTERM_MEMORY_URI: TEST_MYSQL_URL,
-    }),
-  ],
-  [
-    'Redis',
-    () => ({
-      CHAT_MEMORY_BACKEND: 'redis',
-      REDIS_URL: TEST_REDIS_URL,
-      LONGTERM_MEMORY_URI: TEST_REDIS_URL,
-      AGENT_QUEUE: 'inline',
-    }),
-  ],
-];
-
 /**
  * Another tenant's guessed and crafted ids and keys, on every backend: never a byte of the
  * victim's conversations, runs, steps, long-term records or working memory, and nothing of it
  * changed.
  */
-describe.each(layouts)('tenant isolation on %s', (_name, env) => {
+describe.each(STORAGE_LAYOUTS)('tenant isolation on %s', (_name, env) => {
   const running = appPerSuite(
     () => ({
       ...env(),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
-import { TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from './test-databases.js';
+import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from './test-databases.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -60,6 +60,32 @@ export function serverEnv(): Record<string, string> {
     QUEUE_PREFIX: `e2e-${randomUUID().slice(0, 8)}`,
   };
 }
+
+/**
+ * Every storage layout the app offers, by name: SQLite (the embedded default), PostgreSQL with the
+ * Bull queue on Redis, MariaDB, and Redis (chat and long-term memory, inline queue).
+ */
+export const STORAGE_LAYOUTS: Array<[string, () => Record<string, string>]> = [
+  ['SQLite', () => embeddedEnv()],
+  ['PostgreSQL + Redis queue', () => serverEnv()],
+  [
+    'MariaDB',
+    () => ({
+      CHAT_MEMORY_BACKEND: 'mysql',
+      DATABASE_URL: TEST_MYSQL_URL,
+      LONGTERM_MEMORY_URI: TEST_MYSQL_URL,
+    }),
+  ],
+  [
+    'Redis',
+    () => ({
+      CHAT_MEMORY_BACKEND: 'redis',
+      REDIS_URL: TEST_REDIS_URL,
+      LONGTERM_MEMORY_URI: TEST_REDIS_URL,
+      AGENT_QUEUE: 'inline',
+    }),
+  ],
+];
 
 /** A running example app: its base URL, and how to stop it. */
 export interface RunningApp {
