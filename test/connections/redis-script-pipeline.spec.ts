@@ -53,6 +53,14 @@ describe('RedisScriptPipeline (real Redis)', () => {
     ).toEqual([3]);
   });
 
+  it('RedisScript.run sends the source once the server has forgotten the script, and runs it once', async () => {
+    await incrementA.run(client, [counter('run')], []);
+    await client.script('FLUSH');
+    expect(await incrementA.run(client, [counter('run')], [])).toBe(2);
+    expect(await incrementA.run(client, [counter('run')], [])).toBe(3);
+    await expect(failing.run(client, [], [])).rejects.toThrow('BOOM from the script');
+  });
+
   it('throws the first error a step returned', async () => {
     const pipeline = new RedisScriptPipeline(client)
       .command('sadd', counter('set'), 'x')

@@ -44,6 +44,7 @@ export function prepareBatch(messages: unknown, expectedVersion: unknown): Prepa
     throw new InvalidMessageError('messages', `must be an array, got ${describe(messages)}`);
   }
   if (expectedVersion !== undefined) assertInteger(expectedVersion, 'expectedVersion', 0);
+  if (messages.length === 1) return [prepareMessage(messages[0], 'messages[0]')];
   const seen = new Set<string>();
   return messages.map((message: unknown, index) => {
     const prepared = prepareMessage(message, `messages[${index}]`);
@@ -203,27 +204,31 @@ const NUL_IN_STRING = 'a string holds U+0000, which PostgreSQL cannot store';
  * field that is not what {@link checkMessage} saw (a getter answering differently) is refused.
  */
 function copyOwnFields(record: Record<string, unknown>, path: string): void {
-  const changed = () => new InvalidMessageError(path, 'changed while it was being validated');
-  const text = (value: unknown, optional = false): void => {
-    if (value === undefined && optional) return;
-    if (typeof value !== 'string') throw changed();
-    if (containsNul(value)) throw new InvalidMessageError(path, NUL_IN_STRING);
-  };
-  text(record.role);
-  text(record.name, true);
-  text(record.toolCallId, true);
-  if (record.content !== null) text(record.content);
+  assertText(record.role, path);
+  if (record.name !== undefined) assertText(record.name, path);
+  if (record.toolCallId !== undefined) assertText(record.toolCallId, path);
+  if (record.content !== null) assertText(record.content, path);
   const calls = record.toolCalls;
   if (calls === undefined) return;
-  if (!Array.isArray(calls)) throw changed();
+  if (!Array.isArray(calls)) throw changedWhileValidated(path);
   record.toolCalls = (calls as unknown[]).map((call) => {
-    if (!isPlainObject(call)) throw changed();
+    if (!isPlainObject(call)) throw changedWhileValidated(path);
     const copy = { id: call.id, name: call.name, arguments: call.arguments };
-    text(copy.id);
-    text(copy.name);
-    text(copy.arguments);
+    assertText(copy.id, path);
+    assertText(copy.name, path);
+    assertText(copy.arguments, path);
     return copy;
   });
+}
+
+/** A field to be written must still be a string (as checked), without U+0000. */
+function assertText(value: unknown, path: string): void {
+  if (typeof value !== 'string') throw changedWhileValidated(path);
+  if (containsNul(value)) throw new InvalidMessageError(path, NUL_IN_STRING);
+}
+
+function changedWhileValidated(path: string): InvalidMessageError {
+  return new InvalidMessageError(path, 'changed while it was being validated');
 }
 
 function assertId(

@@ -25,16 +25,14 @@ export class RedisScript {
   }
 
   /** Runs the script: one round trip, except the first run on a server that has not seen it. */
-  async run(
+  run(
     client: Redis,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown> {
-    try {
-      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
+    return client.evalsha(this.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return client.eval(this.source, keys.length, ...keys, ...args);
-    }
+    });
   }
 }
