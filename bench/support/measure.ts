@@ -10,7 +10,8 @@ export interface Measurement {
 export type Operation = (i: number) => Promise<unknown>;
 
 /**
- * Times the library and its floor call by call, alternating (library, floor, floor, library, …) so
+ * Times the library and its floor call by call, alternating (library, floor, floor, library, …: the
+ * two-operation case of {@link measureRotating}) so
  * that the machine's noise, large on a small box, falls on both alike; after a warm-up of each. Reports
  * throughput (calls / time spent in them) and latency percentiles. One call in flight.
  */
@@ -19,23 +20,7 @@ export async function measurePair(
   floor: Operation,
   iterations: number,
 ): Promise<{ library: Measurement; floor: Measurement }> {
-  const warmup = Math.ceil(iterations / 10);
-  for (let i = 0; i < warmup; i += 1) {
-    await library(-1 - i);
-    await floor(-1 - i);
-  }
-  const samples = { library: new Float64Array(iterations), floor: new Float64Array(iterations) };
-  for (let i = 0; i < iterations; i += 1) {
-    // Who goes first alternates too: the second call of a pair may find caches warmer.
-    if (i % 2 === 0) {
-      samples.library[i] = await timed(library, i);
-      samples.floor[i] = await timed(floor, i);
-    } else {
-      samples.floor[i] = await timed(floor, i);
-      samples.library[i] = await timed(library, i);
-    }
-  }
-  return { library: summarize(samples.library), floor: summarize(samples.floor) };
+  return measureRotating({ library, floor }, iterations);
 }
 
 async function timed(operation: Operation, i: number): Promise<number> {

@@ -1,11 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApp } from '../support/app-harness.js';
+import { TEST_POSTGRES_URL } from '../support/test-databases.js';
 
-/** Bull settings that let another worker take a dead worker's job within seconds. */
-export const FAST_QUEUE_RECOVERY = {
-  QUEUE_LOCK_DURATION_MS: '2000',
-  QUEUE_STALLED_INTERVAL_MS: '1000',
-};
+/**
+ * The app on PostgreSQL (history, runs; no long-term memory) with its Bull queue on `redisUrl`
+ * under a fresh prefix, Bull's locks short enough that another worker takes a dead worker's job
+ * within seconds, and the model at `llmUrl` without retries.
+ */
+export function queuedAppEnv(
+  redisUrl: string,
+  llmUrl: string,
+  label: string,
+): Record<string, string> {
+  return {
+    CHAT_MEMORY_BACKEND: 'postgres',
+    DATABASE_URL: TEST_POSTGRES_URL,
+    LONGTERM_MEMORY_URI: 'off',
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: `${label}-${randomUUID().slice(0, 8)}`,
+    QUEUE_LOCK_DURATION_MS: '2000',
+    QUEUE_STALLED_INTERVAL_MS: '1000',
+    OPENAI_BASE_URL: llmUrl,
+    LLM_MODEL: 'stub',
+    LLM_MAX_RETRIES: '0',
+  };
+}
 
 /**
  * Polls `GET /runs/:runId` every 100 ms, at most `attempts` times, until every run is completed;

@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
-import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
-import { FAST_QUEUE_RECOVERY, storedRoles, waitUntilCompleted } from './queued-runs.js';
+import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { queuedAppEnv, storedRoles, waitUntilCompleted } from './queued-runs.js';
 
 const ASYNC_RUNS = 12;
 const SYNC_TURNS = 8;
@@ -51,17 +51,7 @@ describe('CLIENT KILL of the app’s connections to the shared Redis under load'
 
   beforeAll(async () => {
     const llmUrl = await llm.start();
-    app = await bootApp({
-      CHAT_MEMORY_BACKEND: 'postgres',
-      DATABASE_URL: TEST_POSTGRES_URL,
-      LONGTERM_MEMORY_URI: 'off',
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `kill-${randomUUID().slice(0, 8)}`,
-      ...FAST_QUEUE_RECOVERY,
-      OPENAI_BASE_URL: llmUrl,
-      LLM_MODEL: 'stub',
-      LLM_MAX_RETRIES: '0',
-    });
+    app = await bootApp(queuedAppEnv(TEST_REDIS_URL, llmUrl, 'kill'));
   }, 60_000);
   afterAll(async () => {
     await app?.close();

@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
 import { freePort } from '../support/free-port.js';
-import { FAST_QUEUE_RECOVERY, storedRoles, waitUntilCompleted } from './queued-runs.js';
-import { TEST_POSTGRES_URL, tempDir } from '../support/test-databases.js';
+import { queuedAppEnv, storedRoles, waitUntilCompleted } from './queued-runs.js';
+import { tempDir } from '../support/test-databases.js';
 
 const RUNS = 12;
 
@@ -68,17 +68,7 @@ describe('Redis (AOF) killed and restarted while async runs are in flight', () =
     const llmUrl = await llm.start();
     redis = new OwnRedis(await freePort());
     await redis.start();
-    app = await bootApp({
-      CHAT_MEMORY_BACKEND: 'postgres',
-      DATABASE_URL: TEST_POSTGRES_URL,
-      LONGTERM_MEMORY_URI: 'off',
-      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
-      QUEUE_PREFIX: `aof-${randomUUID().slice(0, 8)}`,
-      ...FAST_QUEUE_RECOVERY,
-      OPENAI_BASE_URL: llmUrl,
-      LLM_MODEL: 'stub',
-      LLM_MAX_RETRIES: '0',
-    });
+    app = await bootApp(queuedAppEnv(`redis://127.0.0.1:${redis.port}`, llmUrl, 'aof'));
   }, 60_000);
   afterAll(async () => {
     await app?.close();
