@@ -25,6 +25,13 @@ export type {
   DataSourceToken,
 } from './modules/connections/sql/data-source-option.js';
 export type { RedisBackendOptions } from './modules/connections/redis/redis-backend.options.js';
+export { type RedisClient, createRedisClient } from './modules/connections/redis/redis-client.js';
+export {
+  type RedisClusterTarget,
+  REDIS_CLUSTER_SCHEMES,
+  isRedisClusterUrl,
+  parseRedisClusterUrl,
+} from './modules/connections/redis/redis-cluster-url.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export type { TypeormMigrationClass } from './modules/connections/migrations/typeorm-migrations.js';
 export { agentMemoryEntitySchemas, agentMemoryMigrations } from './package-schema.js';

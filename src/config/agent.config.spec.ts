@@ -68,6 +68,8 @@ describe('agent configuration', () => {
       [{ REDIS_URL: 'redis://h', QUEUE_LOCK_DURATION_MS: '0' }, 'QUEUE_LOCK_DURATION_MS'],
       [{ REDIS_URL: 'redis://h', QUEUE_STALLED_INTERVAL_MS: '1s' }, 'QUEUE_STALLED_INTERVAL_MS'],
       [{ REDIS_URL: 'postgres://h' }, 'REDIS_URL'],
+      [{ REDIS_URL: 'redis+cluster://h1:7000,,h2:7001' }, 'REDIS_URL'],
+      [{ REDIS_URL: 'redis+cluster://h1:7000/2' }, 'REDIS_URL'],
     ];
     for (const [env, variable] of cases)
       expect(variableAtFault(() => loadAgentConfig(env))).toBe(variable);
@@ -76,5 +78,15 @@ describe('agent configuration', () => {
   it('never prints the Redis password', () => {
     const error = errorOf(() => loadAgentConfig({ REDIS_URL: 'redis://:secret@h:port' }));
     expect(error.message).not.toContain('secret');
+    const cluster = errorOf(() => loadAgentConfig({ REDIS_URL: 'redis+cluster://:secret@h:p' }));
+    expect(cluster.message).not.toContain('secret');
+  });
+
+  it('takes a Redis Cluster URL for the queue', () => {
+    const url = 'redis+cluster://127.0.0.1:7000,127.0.0.1:7001';
+    expect(loadAgentConfig({ REDIS_URL: url }).queue).toMatchObject({
+      driver: 'bull',
+      redisUrl: url,
+    });
   });
 });

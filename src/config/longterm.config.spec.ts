@@ -35,7 +35,12 @@ describe('long-term memory configuration', () => {
         uri,
         migrationsRun: true,
       });
-    for (const uri of ['memory://', 'redis://:p@cache:6379', 'rediss://cache'])
+    for (const uri of [
+      'memory://',
+      'redis://:p@cache:6379',
+      'rediss://cache',
+      'redis+cluster://c1:7000,c2:7001',
+    ])
       expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({ uri });
   });
 
@@ -48,6 +53,7 @@ describe('long-term memory configuration', () => {
       'postgres:///app',
       './relative.sqlite',
       'http://example.com',
+      'redis+cluster://c1:7000/0',
     ])
       expect(variableAtFault(() => loadLongtermConfig({ LONGTERM_MEMORY_URI: uri }))).toBe(
         'LONGTERM_MEMORY_URI',
@@ -58,7 +64,11 @@ describe('long-term memory configuration', () => {
   });
 
   it('never prints a password', () => {
-    for (const uri of ['postgres://u:secret@:5432/app', 'mysql://u:secret@h:bad/app'])
+    for (const uri of [
+      'postgres://u:secret@:5432/app',
+      'mysql://u:secret@h:bad/app',
+      'redis+cluster://u:secret@h:bad',
+    ])
       expect(errorOf(() => loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).message).not.toContain(
         'secret',
       );

@@ -1,14 +1,15 @@
 import { registerAs } from '@nestjs/config';
-import type { LongtermMemoryModuleOptions } from 'nest-agent-memory';
+import { isRedisClusterUrl, type LongtermMemoryModuleOptions } from 'nest-agent-memory';
 import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readString } from './env.js';
+import { checkRedisClusterUrl } from './redis-url.js';
 
 const VARIABLE = 'LONGTERM_MEMORY_URI';
 
 /** The accepted values of `LONGTERM_MEMORY_URI`, as its errors list them. */
 export const LONGTERM_URI_FORMS =
-  'off, memory://, sqlite:<path>, postgres://…, postgresql://…, mysql://…, mariadb://…, redis://… or rediss://…';
+  'off, memory://, sqlite:<path>, postgres://…, postgresql://…, mysql://…, mariadb://…, redis://…, rediss://… or redis+cluster://host:port,…';
 
 /** Where a long-term URI points: its kind decides whether migrations apply. */
 type UriKind = 'memory' | 'sql' | 'redis';
@@ -20,6 +21,8 @@ const SERVER_SCHEMES: Record<string, UriKind | undefined> = {
   'mariadb:': 'sql',
   'redis:': 'redis',
   'rediss:': 'redis',
+  'redis+cluster:': 'redis',
+  'rediss+cluster:': 'redis',
 };
 
 /**
@@ -49,6 +52,10 @@ function kindOfUri(uri: string): UriKind {
   if (scheme === 'sqlite')
     return rest === '' || rest === '//' ? fail('sqlite: needs a path') : 'sql';
   const kind = SERVER_SCHEMES[`${scheme}:`] ?? fail(`unknown scheme "${scheme}:"`);
+  if (isRedisClusterUrl(uri)) {
+    checkRedisClusterUrl(uri, VARIABLE);
+    return kind;
+  }
   let host: string;
   try {
     host = new URL(uri).hostname;

@@ -1,18 +1,21 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { Redis } from 'ioredis';
+import * as ioredis from 'ioredis';
+import { createRedisClient, type RedisClient } from 'nest-agent-memory';
 import { redisConfig } from '../../config/redis.config.js';
 
 /**
- * The app's own Redis client (`REDIS_URL`), for what the library does not own: the shared rate-limit
+ * The app's own Redis client (`REDIS_URL`, a single server or a cluster), for what the library does not own: the shared rate-limit
  * counters and the queue's health check. Absent without `REDIS_URL`.
  */
 @Injectable()
 export class AppRedis implements OnApplicationShutdown {
-  readonly client?: Redis;
+  readonly client?: RedisClient;
 
   constructor(@Inject(redisConfig.KEY) config: ConfigType<typeof redisConfig>) {
-    this.client = config.url ? new Redis(config.url, { maxRetriesPerRequest: 2 }) : undefined;
+    this.client = config.url
+      ? createRedisClient(ioredis, config.url, { maxRetriesPerRequest: 2 })
+      : undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {

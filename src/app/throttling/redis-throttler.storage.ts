@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from 'nest-agent-memory';
 
 /**
  * One fixed window per key: count the hit, start the window on the first, and block for
@@ -23,7 +23,7 @@ return { hits, windowLeft, blockLeft }
  */
 export class RedisThrottlerStorage implements ThrottlerStorage {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'agent-memory:throttle:',
   ) {}
 
@@ -34,7 +34,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     blockDuration: number,
     throttlerName: string,
   ) {
-    const base = `${this.prefix}${throttlerName}:${key}`;
+    // Both keys of a counter share a hash tag, so the script runs on a Redis Cluster too (the
+    // throttler's keys are hex digests: no braces).
+    const base = `${this.prefix}${throttlerName}:{${key}}`;
     const [hits, windowLeft, blockLeft] = (await this.redis.eval(
       INCREMENT,
       2,

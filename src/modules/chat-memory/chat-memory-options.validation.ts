@@ -2,6 +2,8 @@ import { assertDataSourceOption } from '../connections/sql/data-source-option.js
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import { schemesOf, storeOptionsFromUri } from '../connections/store-uri.js';
+import { isRedisClusterUrl, parseRedisClusterUrl } from '../connections/redis/redis-cluster-url.js';
+import type { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import type {
   ChatMemoryBackend,
   ChatMemoryModuleOptions,
@@ -83,6 +85,14 @@ function fromUri(options: Record<string, unknown>): Record<string, unknown> {
 function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): void {
   const schemes = schemesOf(backend);
   assertNonEmptyString(value, 'url', `a ${backend} URL`);
+  if (backend === 'redis' && isRedisClusterUrl(value as string)) {
+    try {
+      parseRedisClusterUrl(value as string);
+    } catch (error) {
+      fail('url', (error as InvalidArgumentError).problem);
+    }
+    return;
+  }
   let protocol: string;
   try {
     protocol = new URL(value as string).protocol;

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis/redis-client.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { ChatMemoryStore } from './interfaces/chat-memory-store.interface.js';
 
@@ -56,7 +56,7 @@ export interface RedisUrlBackendOptions {
 /** A connected ioredis client that you own; the package never closes it. */
 export interface RedisClientBackendOptions {
   backend: 'redis';
-  client: Redis;
+  client: RedisClient;
   /** Prefix of every key (default `agent-memory:chat:`); must not contain `{` or `}`. */
   keyPrefix?: string;
 }

@@ -1,23 +1,20 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
 import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
 import { redactUrl } from '../../common/redact-url.js';
 import { logRedisErrors } from './redis/redis-error-log.js';
+import { createRedisClient, type RedisClient } from './redis/redis-client.js';
+import { redisTargetKey } from './redis/redis-target-key.js';
 import type { ConnectionLease } from './connection-lease.js';
 import { dialectOfDataSource } from './sql/dialect-of-data-source.js';
 import type { FeatureSchema } from './migrations/feature-schema.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
 import type { DataSourceTuning } from './sql/data-source-options.js';
-import {
-  type SqlDialect,
-  type SqlTarget,
-  normalizeConnectionUrl,
-  sqlTargetKey,
-} from './sql/sql-target.js';
+import { type SqlDialect, type SqlTarget, sqlTargetKey } from './sql/sql-target.js';
 
 /** A pooled SQL connection: the package's TypeORM DataSource for one database. */
 export interface SqlConnection {
@@ -58,7 +55,7 @@ const DRIVER_PACKAGES: Record<SqlDialect, string> = {
 export class ConnectionRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger(ConnectionRegistry.name);
   private readonly dataSources = new SharedResourcePool<SqlConnection>();
-  private readonly redisClients = new SharedResourcePool<Redis>();
+  private readonly redisClients = new SharedResourcePool<RedisClient>();
   /** DataSources users handed over: checked for health, never closed. */
   private readonly adopted = new Map<DataSource, SqlConnection>();
   /** Per DataSource, the features whose migrations this registry ran (or is running) on it. */
@@ -113,10 +110,13 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     return connection;
   }
 
-  /** Opens (or shares) a Redis client for `url`. */
-  async acquireRedis(url: string, options: RedisOptions = {}): Promise<ConnectionLease<Redis>> {
+  /** Opens (or shares) a Redis client for `url` (a `redis+cluster://` URL opens a `Cluster`). */
+  async acquireRedis(
+    url: string,
+    options: RedisOptions = {},
+  ): Promise<ConnectionLease<RedisClient>> {
     return this.redisClients.acquire(
-      normalizeConnectionUrl(url),
+      redisTargetKey(url),
       () => this.openRedis(url, options),
       (client) => closeRedis(client),
     );
@@ -126,7 +126,9 @@ export class ConnectionRegistry implements OnApplicationShutdown {
    * The Redis client of a module's options: a client the user passes is used as is and never
    * closed by the package (its lease releases nothing); a URL is opened or shared as above.
    */
-  async useRedis(target: { client: Redis } | { url: string }): Promise<ConnectionLease<Redis>> {
+  async useRedis(
+    target: { client: RedisClient } | { url: string },
+  ): Promise<ConnectionLease<RedisClient>> {
     if ('client' in target) return { value: target.client, release: async () => undefined };
     return this.acquireRedis(target.url);
   }
@@ -230,12 +232,12 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     }
   }
 
-  private async openRedis(url: string, options: RedisOptions): Promise<Redis> {
+  private async openRedis(url: string, options: RedisOptions): Promise<RedisClient> {
     const ioredis = await loadOptionalDependency<typeof import('ioredis')>(
       'ioredis',
       'the redis backend',
     );
-    const client = new ioredis.Redis(url, { lazyConnect: true, ...options });
+    const client = createRedisClient(ioredis, url, { lazyConnect: true, ...options });
     logRedisErrors(client, `redis#${++this.redisOpened}`, this.logger);
     let failure: Error | undefined;
     const noteFailure = (error: Error) => (failure ??= error);
@@ -262,7 +264,7 @@ export interface ConnectionHealth {
   latencyMs: number;
 }
 
-async function closeRedis(client: Redis): Promise<void> {
+async function closeRedis(client: RedisClient): Promise<void> {
   try {
     await client.quit();
   } catch {

@@ -1,6 +1,8 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { SqlTarget } from './sql/sql-target.js';
 import { redactUrl } from '../../common/redact-url.js';
+import type { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { isRedisClusterUrl, parseRedisClusterUrl } from './redis/redis-cluster-url.js';
 
 /** Where a store lives, as read from its URI. */
 export type StoreTarget =
@@ -26,7 +28,7 @@ export function schemesOf(backend: 'postgres' | 'mysql' | 'redis'): string[] {
 
 /** The accepted grammar, for error messages and docs. */
 export const STORE_URI_GRAMMAR =
-  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… (schemes in any case)';
+  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… | redis+cluster://host:port,… | rediss+cluster://host:port,… (schemes in any case)';
 
 /**
  * Parses a store URI — the one form every store module accepts besides its `backend` options —
@@ -71,6 +73,14 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
       target: { dialect: 'sqlite', path: path.startsWith('//') ? path.slice(2) : path },
     };
   }
+  if (isRedisClusterUrl(uri)) {
+    try {
+      parseRedisClusterUrl(uri);
+    } catch (error) {
+      return fail(`"${redactUrl(uri)}" ${(error as InvalidArgumentError).problem}`);
+    }
+    return { kind: 'redis', url: uri };
+  }
   let parsed: URL;
   try {
     parsed = new URL(uri);
@@ -99,4 +109,6 @@ export const SERVER_SCHEMES: Record<string, 'postgres' | 'mysql' | 'redis' | und
   'mariadb:': 'mysql',
   'redis:': 'redis',
   'rediss:': 'redis',
+  'redis+cluster:': 'redis',
+  'rediss+cluster:': 'redis',
 };

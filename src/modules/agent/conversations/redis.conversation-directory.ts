@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { compareCodePoints } from '../../../common/canonical-json.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import {
@@ -15,7 +15,7 @@ import {
  */
 export class RedisConversationDirectory implements ConversationDirectory {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix = 'agent-memory:conversations:',
   ) {}
 

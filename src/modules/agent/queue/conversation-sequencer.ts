@@ -1,5 +1,5 @@
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 
 /**
@@ -39,7 +39,7 @@ export type AcquireOutcome = { acquired: true } | { acquired: false; blockedBy: 
  */
 export class ConversationSequencer {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix: string,
     private readonly retentionMs: number,
   ) {}

@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
+import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
 
@@ -34,7 +35,7 @@ return 1
  */
 export class RedisRunStore implements RunStore {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix = 'agent-memory:runs:',
     private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
   ) {}
@@ -68,10 +69,10 @@ export class RedisRunStore implements RunStore {
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {
-    // One key per run, each in its own slot: plain DELs, pipelined.
+    // One key per run, each in its own slot: plain DELs, pipelined (sent at once on a cluster).
     if (runIds.length === 0) return;
-    const pipeline = this.client.pipeline();
-    for (const runId of runIds) pipeline.del(this.key(runId));
+    const pipeline = new RedisScriptPipeline(this.client);
+    for (const runId of runIds) pipeline.command('del', this.key(runId));
     await pipeline.exec();
   }
 

@@ -1,5 +1,5 @@
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import type {
   BackedChatMemoryStore,
   ChatStoreBacking,
@@ -51,7 +51,7 @@ export class RedisChatMemoryStore extends BaseChatMemoryStore implements BackedC
   readonly backing: ChatStoreBacking;
 
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix: string = DEFAULT_CHAT_REDIS_KEY_PREFIX,
   ) {
     super();

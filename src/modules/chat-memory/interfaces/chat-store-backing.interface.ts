@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -14,7 +14,7 @@ export type ChatStoreBacking =
       /** Whether the package runs migrations on this database (the module's `migrationsRun`). */
       migrationsRun: boolean;
     }
-  | { kind: 'redis'; client: Redis };
+  | { kind: 'redis'; client: RedisClient };
 
 /** A store that says where it keeps its data (every built-in backend does). */
 export interface BackedChatMemoryStore {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
 import { logRedisErrors } from './redis-error-log.js';
+import { createRedisClient, isRedisCluster, type RedisClient } from './redis-client.js';
 
 const logger = new Logger('BullQueue');
 
@@ -17,28 +18,33 @@ export interface OpenedBullQueue {
  * Makes a Bull queue whose plain client is the app's shared Redis client (from the connection
  * registry); Bull's blocking and subscriber clients cannot be shared, so they are made from
  * `redisUrl` and closed with the queue. `bull` and `ioredis` are optional peers, loaded here.
+ *
+ * On a Redis Cluster, Bull's scripts need every key of a queue in one slot: a prefix without a
+ * hash tag is wrapped in one (`bull` → `{bull}`), so the queue's keys are `{bull}:<name>:…`.
  */
 export async function openBullQueue(
   name: string,
   options: { redisUrl: string; prefix?: string; settings?: AdvancedSettings },
-  shared: Redis,
+  shared: RedisClient,
   purpose: string,
 ): Promise<OpenedBullQueue> {
   const bull = await loadOptionalDependency<{ default: typeof import('bull') }>('bull', purpose);
   const ioredis = await loadOptionalDependency<typeof import('ioredis')>('ioredis', purpose);
-  const own: Redis[] = [];
+  const own: RedisClient[] = [];
+  const prefix = options.prefix ?? 'bull';
   const queue = new bull.default(name, {
-    prefix: options.prefix ?? 'bull',
+    prefix: isRedisCluster(shared) ? bullClusterPrefix(prefix) : prefix,
     settings: options.settings,
     createClient: (type) => {
-      if (type === 'client') return shared;
-      const client = new ioredis.Redis(options.redisUrl, {
+      if (type === 'client') return shared as Redis;
+      const client = createRedisClient(ioredis, options.redisUrl, {
         maxRetriesPerRequest: null,
         enableReadyCheck: false,
       });
       logRedisErrors(client, `bull ${name} ${type}`, logger);
       own.push(client);
-      return client;
+      // Bull's types name `Redis` only; it drives a `Cluster` through the same commands.
+      return client as Redis;
     },
   });
   let closing: Promise<void> | undefined;
@@ -50,4 +56,9 @@ export async function openBullQueue(
         await Promise.all(own.map((client) => client.quit().catch(() => client.disconnect())));
       })()),
   };
+}
+
+/** A queue prefix with a hash tag: kept when it has one, else wrapped (`bull` → `{bull}`). */
+export function bullClusterPrefix(prefix: string): string {
+  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
 }

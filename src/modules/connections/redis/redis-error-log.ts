@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { RateLimit } from '../../../common/rate-limit.js';
 
 /** At most one line per client in this window; the rest are counted into the next line. */
@@ -10,7 +10,7 @@ const WINDOW_MS = 10_000;
  * rate-limited, naming the connection by its label. Without one, ioredis prints every failed
  * reconnect to stderr as an unhandled error event during an outage.
  */
-export function logRedisErrors(client: Redis, label: string, logger: Logger): void {
+export function logRedisErrors(client: RedisClient, label: string, logger: Logger): void {
   const limit = new RateLimit(WINDOW_MS);
   client.on('error', (error: Error) => {
     const suppressed = limit.suppressed;

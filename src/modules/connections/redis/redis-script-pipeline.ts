@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { RedisScript } from './redis-script.js';
+import { isRedisCluster, type RedisClient } from './redis-client.js';
 
 type Step =
   | { script: RedisScript; keys: readonly string[]; args: readonly (string | number)[] }
@@ -11,11 +11,16 @@ type Step =
  * after a restart or `SCRIPT FLUSH`), the scripts it refused are sent again with their source in a
  * second pipeline, together with the plain commands, which therefore must be idempotent (`SADD`,
  * `ZADD XX`, …). A script the server ran is never sent twice.
+ *
+ * On a Redis Cluster the steps' keys may live on different nodes, so there is no one pipeline:
+ * the scripts are sent at once, each to its own slot's node, and the plain commands once every
+ * script has answered. A command therefore still follows the scripts before it, as in a pipeline
+ * (the long-term store's sweeper set relies on that); it costs one more round trip.
  */
 export class RedisScriptPipeline {
   private readonly steps: Step[] = [];
 
-  constructor(private readonly client: Redis) {}
+  constructor(private readonly client: RedisClient) {}
 
   /** Adds a script call. */
   script(script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): this {
@@ -31,6 +36,7 @@ export class RedisScriptPipeline {
 
   /** Runs the pipeline; returns each step's result, throwing the first error. */
   async exec(): Promise<unknown[]> {
+    if (isRedisCluster(this.client)) return this.execOnCluster();
     const first = await this.send(this.steps.map(() => 'sha'));
     const refused = first.map(
       ([error], index) => isNoScript(error) && isScript(this.steps[index]!),
@@ -42,6 +48,19 @@ export class RedisScriptPipeline {
       ),
     );
     return first.map((result, index) => unwrap(refused[index] ? second[index]! : result));
+  }
+
+  /** The scripts at once (each falling back to its source on its own), then the commands. */
+  private async execOnCluster(): Promise<unknown[]> {
+    const client = this.client;
+    const results: Array<Promise<unknown>> = this.steps.map((step) =>
+      isScript(step) ? step.script.run(client, step.keys, step.args) : Promise.resolve(),
+    );
+    await Promise.allSettled(results);
+    this.steps.forEach((step, index) => {
+      if (!isScript(step)) results[index] = client.call(step.command, ...step.args);
+    });
+    return Promise.all(results);
   }
 
   /** Sends the steps not skipped, scripts by SHA or by source; results indexed like the steps. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 
 /**
  * A Lua script run by SHA (`EVALSHA`), falling back to `EVAL` once when the server does not know it
@@ -26,7 +27,7 @@ export class RedisScript {
 
   /** Runs the script: one round trip, except the first run on a server that has not seen it. */
   run(
-    client: Redis,
+    client: RedisClient,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown> {

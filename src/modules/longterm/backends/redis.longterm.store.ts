@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { WRITE, SEARCH, ERASE, SWEEP } from './redis.longterm.scripts.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
@@ -21,7 +21,7 @@ import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.j
 export class RedisLongtermStore extends BaseLongtermStore {
   protected readonly system = 'redis' as const;
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,
     settings?: LongtermStoreSettings,
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
@@ -64,7 +64,7 @@ export class SqlSeqCounter implements SeqCounter {
 /** Counters on Redis: `INCR`, durable as far as the server persists. */
 export class RedisSeqCounter implements SeqCounter {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,
   ) {}
 

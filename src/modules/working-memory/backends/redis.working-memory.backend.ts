@@ -1,5 +1,5 @@
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import type {
@@ -109,7 +109,7 @@ return 1
  */
 export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keyPrefix = 'agent-memory:working:',
   ) {}
 

@@ -1,0 +1,39 @@
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import { isRedisClusterUrl, parseRedisClusterUrl } from './redis-cluster-url.js';
+
+/**
+ * An ioredis client the package works with: a single server (`Redis`) or a Redis Cluster
+ * (`Cluster`). Every multi-key script of the package touches the keys of one conversation, entity or
+ * run, which share a hash tag and therefore a slot.
+ */
+export type RedisClient = Redis | Cluster;
+
+/** Whether the client talks to a Redis Cluster. */
+export function isRedisCluster(client: RedisClient): client is Cluster {
+  return client.isCluster;
+}
+
+/**
+ * Makes an ioredis client for a URL: `redis://…`/`rediss://…` a single server, a
+ * `redis+cluster://…` URL a `Cluster` on its seed nodes, every node connection with the URL's
+ * credentials and TLS. `options` apply to each server connection (e.g. `maxRetriesPerRequest`).
+ */
+export function createRedisClient(
+  ioredis: typeof import('ioredis'),
+  url: string,
+  options: RedisOptions = {},
+): RedisClient {
+  if (!isRedisClusterUrl(url)) return new ioredis.Redis(url, options);
+  const { nodes, username, password, tls } = parseRedisClusterUrl(url);
+  const { lazyConnect, enableReadyCheck, ...perNode } = options;
+  return new ioredis.Cluster(nodes, {
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+    redisOptions: {
+      ...perNode,
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+      ...(tls ? { tls: {} } : {}),
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { runChatMemoryStoreConformance } from '../../src/testing/index.js';
+import { openChatMemoryModule } from '../support/chat-memory-instances.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
+
+/** The Redis backend on a 3-master Redis Cluster of the test's own, opened by its URL. */
+const cluster = await OwnRedisCluster.start();
+
+runChatMemoryStoreConformance(
+  'redis cluster',
+  () => openChatMemoryModule({ backend: 'redis', url: cluster.url, keyPrefix: 'test:chat:' }),
+  { describe, it, expect, afterAll },
+  { durable: true, sharedAcrossInstances: true },
+);
+
+// After the conformance suite's own cleanup, which needs the cluster.
+afterAll(() => cluster.stop());
+
+describe('redis cluster: where the keys went', () => {
+  it('spreads conversations over every master', async () => {
+    const { subject, close } = await openChatMemoryModule({ backend: 'redis', url: cluster.url });
+    for (let i = 0; i < 30; i += 1)
+      await subject.add(`spread-${i}`, [{ role: 'user', content: 'x' }]);
+    await close();
+    expect((await cluster.keysPerNode()).every((count) => count > 0)).toBe(true);
+  });
+});

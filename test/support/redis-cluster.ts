@@ -1,0 +1,118 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { tempDir } from './test-databases.js';
+
+const run = promisify(execFile);
+
+/**
+ * A Redis Cluster of the test's own: `masters` `redis-server --cluster-enabled yes` processes on
+ * loopback ports (each in its own directory, no persistence), joined by `redis-cli --cluster
+ * create` with no replicas. Ready when every node reports `cluster_state:ok`.
+ */
+export class OwnRedisCluster {
+  private readonly processes: ChildProcess[] = [];
+
+  private constructor(readonly ports: number[]) {}
+
+  /** Starts and joins the nodes (about 3 s for three). */
+  static async start(masters = 3): Promise<OwnRedisCluster> {
+    const cluster = new OwnRedisCluster(await clusterPorts(masters));
+    const dir = tempDir('redis-cluster-');
+    for (const port of cluster.ports) {
+      const nodeDir = join(dir, String(port));
+      mkdirSync(nodeDir);
+      // Detached: the nodes are stopped by `stop`, never by a signal meant for the test runner.
+      const node = spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir],
+          ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+          ...['--save', '', '--appendonly', 'no'],
+        ],
+        { stdio: 'ignore' },
+      );
+      cluster.processes.push(node);
+    }
+    for (const port of cluster.ports) await waitFor(() => cli(port, 'ping'), 'PONG');
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...cluster.ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const port of cluster.ports)
+      await waitFor(async () => /cluster_state:ok/.test(await cli(port, 'cluster', 'info')), true);
+    return cluster;
+  }
+
+  /** The URL the package reads: `redis+cluster://` and every node as a seed. */
+  get url(): string {
+    return `redis+cluster://${this.ports.map((port) => `127.0.0.1:${port}`).join(',')}`;
+  }
+
+  /** The number of keys each node holds, in port order. */
+  async keysPerNode(): Promise<number[]> {
+    return Promise.all(this.ports.map(async (port) => Number(await cli(port, 'dbsize'))));
+  }
+
+  /** Every key of every node that matches `pattern` (`KEYS` per node: a test's own cluster). */
+  async keys(pattern: string): Promise<string[]> {
+    const lists = await Promise.all(this.ports.map((port) => cli(port, 'keys', pattern)));
+    return lists.flatMap((list) => list.split('\n').filter(Boolean));
+  }
+
+  /** Kills every node (no persistence: nothing survives). */
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.processes.map(
+        (node) =>
+          new Promise((resolve) => {
+            if (node.exitCode !== null) return resolve(undefined);
+            node.once('exit', resolve);
+            node.kill('SIGKILL');
+          }),
+      ),
+    );
+  }
+}
+
+async function cli(port: number, ...args: string[]): Promise<string> {
+  try {
+    return (await run('redis-cli', ['-p', String(port), ...args])).stdout.trim();
+  } catch {
+    return '';
+  }
+}
+
+async function waitFor<T>(probe: () => Promise<T>, expected: T): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    if ((await probe()) === expected) return;
+    await sleep(50);
+  }
+  throw new Error('the Redis Cluster did not come up within 10 s');
+}
+
+/** Free ports whose cluster bus ports (port + 10000) are free too. */
+async function clusterPorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = 20_000 + Math.floor(Math.random() * 25_000);
+    if (ports.includes(port)) continue;
+    if ((await isFree(port)) && (await isFree(port + 10_000))) ports.push(port);
+  }
+  return ports;
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
