@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { OwnRedisCluster } from '../support/redis-cluster.js';
 import { storedRoles, waitUntilCompleted } from './queued-runs.js';
@@ -195,4 +196,48 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
     expect(bullKeys.length).toBeGreaterThan(0);
     expect(bullKeys.every((key) => key.startsWith(`{${prefix}}:`))).toBe(true);
   });
+
+  // Last: the restarted cluster is empty (its nodes keep no data).
+  it('answers a clean 5xx while the whole cluster is down, and serves again once it is back', async () => {
+    await cluster.stop();
+    const started = performance.now();
+    const during = await send(apps[0]!, 'POST', `/conversations/cluster-outage/turns`, {
+      message: 'during',
+    });
+    const waitedMs = performance.now() - started;
+    expect(during.status).toBeGreaterThanOrEqual(500);
+    expect(await during.json()).toHaveProperty('message');
+    await cluster.restart();
+    let status = 0;
+    const back = performance.now();
+    for (let i = 0; i < 100 && status !== 201; i += 1) {
+      const after = await send(apps[1]!, 'POST', `/conversations/cluster-outage/turns`, {
+        message: 'after',
+      });
+      status = after.status;
+      await after.arrayBuffer();
+      if (status !== 201) await sleep(200);
+    }
+    expect(status).toBe(201);
+    const recoveredMs = performance.now() - back;
+    const accepted = await send(
+      apps[0]!,
+      'POST',
+      `/conversations/cluster-outage/turns?async=true`,
+      {
+        message: 'queued after',
+      },
+    );
+    const { runId } = (await accepted.json()) as { runId: string };
+    expect(await waitUntilCompleted(apps[1]!, [{ runId }])).toEqual([]);
+    expect(await storedRoles(apps[0]!, 'cluster-outage')).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    console.info(
+      `Redis Cluster outage over HTTP: ${during.status} after ${Math.round(waitedMs)} ms; serving again ${Math.round(recoveredMs)} ms after the restart`,
+    );
+  }, 90_000);
 });

@@ -16,28 +16,16 @@ const run = promisify(execFile);
 export class OwnRedisCluster {
   private readonly processes: ChildProcess[] = [];
 
-  private constructor(readonly ports: number[]) {}
+  private constructor(
+    readonly ports: number[],
+    private readonly dir: string,
+  ) {}
 
   /** Starts and joins the nodes (about 3 s for three). */
   static async start(masters = 3): Promise<OwnRedisCluster> {
-    const cluster = new OwnRedisCluster(await clusterPorts(masters));
-    const dir = tempDir('redis-cluster-');
-    for (const port of cluster.ports) {
-      const nodeDir = join(dir, String(port));
-      mkdirSync(nodeDir);
-      // Detached: the nodes are stopped by `stop`, never by a signal meant for the test runner.
-      const node = spawn(
-        'redis-server',
-        [
-          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir],
-          ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
-          ...['--save', '', '--appendonly', 'no'],
-        ],
-        { stdio: 'ignore' },
-      );
-      cluster.processes.push(node);
-    }
-    for (const port of cluster.ports) await waitFor(() => cli(port, 'ping'), 'PONG');
+    const cluster = new OwnRedisCluster(await clusterPorts(masters), tempDir('redis-cluster-'));
+    for (const port of cluster.ports) mkdirSync(join(cluster.dir, String(port)));
+    await cluster.spawnNodes();
     await run('redis-cli', [
       '--cluster',
       'create',
@@ -46,9 +34,18 @@ export class OwnRedisCluster {
       '0',
       '--cluster-yes',
     ]);
-    for (const port of cluster.ports)
-      await waitFor(async () => /cluster_state:ok/.test(await cli(port, 'cluster', 'info')), true);
+    await cluster.untilReady();
     return cluster;
+  }
+
+  /**
+   * Starts the killed nodes again on their ports and directories: each finds the cluster it belongs
+   * to in its `nodes.conf`, so the cluster comes back with its slots, empty.
+   */
+  async restart(): Promise<void> {
+    this.processes.length = 0;
+    await this.spawnNodes();
+    await this.untilReady();
   }
 
   /** The URL the package reads: `redis+cluster://` and every node as a seed. */
@@ -65,6 +62,27 @@ export class OwnRedisCluster {
   async keys(pattern: string): Promise<string[]> {
     const lists = await Promise.all(this.ports.map((port) => cli(port, 'keys', pattern)));
     return lists.flatMap((list) => list.split('\n').filter(Boolean));
+  }
+
+  private async spawnNodes(): Promise<void> {
+    for (const port of this.ports) {
+      const node = spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', join(this.dir, String(port))],
+          ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+          ...['--save', '', '--appendonly', 'no'],
+        ],
+        { stdio: 'ignore' },
+      );
+      this.processes.push(node);
+    }
+    for (const port of this.ports) await waitFor(() => cli(port, 'ping'), 'PONG');
+  }
+
+  private async untilReady(): Promise<void> {
+    for (const port of this.ports)
+      await waitFor(async () => /cluster_state:ok/.test(await cli(port, 'cluster', 'info')), true);
   }
 
   /** Kills every node (no persistence: nothing survives). */

@@ -1,5 +1,6 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import { isRedisClusterUrl, parseRedisClusterUrl } from './redis-cluster-url.js';
+import { boundClusterOfflineWait, offlineBoundMs } from './bound-cluster-offline-wait.js';
 
 /**
  * An ioredis client the package works with: a single server (`Redis`) or a Redis Cluster
@@ -16,7 +17,9 @@ export function isRedisCluster(client: RedisClient): client is Cluster {
 /**
  * Makes an ioredis client for a URL: `redis://…`/`rediss://…` a single server, a
  * `redis+cluster://…` URL a `Cluster` on its seed nodes, every node connection with the URL's
- * credentials and TLS. `options` apply to each server connection (e.g. `maxRetriesPerRequest`).
+ * credentials and TLS. `options` apply to each server connection; a Cluster's commands also wait
+ * through an outage only as long as `maxRetriesPerRequest` would keep them on a single server
+ * (about 10 s by default; forever with `null`, as Bull's blocking clients need).
  */
 export function createRedisClient(
   ioredis: typeof import('ioredis'),
@@ -26,7 +29,7 @@ export function createRedisClient(
   if (!isRedisClusterUrl(url)) return new ioredis.Redis(url, options);
   const { nodes, username, password, tls } = parseRedisClusterUrl(url);
   const { lazyConnect, enableReadyCheck, ...perNode } = options;
-  return new ioredis.Cluster(nodes, {
+  const cluster = new ioredis.Cluster(nodes, {
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
     ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
     redisOptions: {
@@ -36,4 +39,7 @@ export function createRedisClient(
       ...(tls ? { tls: {} } : {}),
     },
   });
+  const bound = offlineBoundMs(options.maxRetriesPerRequest);
+  if (bound !== undefined) boundClusterOfflineWait(cluster, bound);
+  return cluster;
 }

@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { RedisChatMemoryStore } from '../../src/modules/chat-memory/backends/redis.chat-memory.store.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
+
+/** ioredis's default `maxRetriesPerRequest` (20) at its default delays: what a single server allows. */
+const BOUND_MS = 10_500;
+
+describe('a Redis Cluster that goes down entirely, then comes back', () => {
+  const registry = new ConnectionRegistry();
+  let cluster: OwnRedisCluster;
+  afterAll(async () => {
+    await registry.onApplicationShutdown();
+    await cluster?.stop();
+  });
+
+  it('fails a command within the single-server bound instead of holding it, and recovers', async () => {
+    cluster = await OwnRedisCluster.start();
+    const client = (await registry.acquireRedis(cluster.url)).value;
+    const store = new RedisChatMemoryStore(client, 'outage:');
+    await store.add('c1', [{ role: 'user', content: 'before' }]);
+
+    await cluster.stop();
+    const started = performance.now();
+    const outcome = await store.add('c1', [{ role: 'user', content: 'during' }]).then(
+      () => 'stored',
+      (error: Error) => error.message,
+    );
+    const waitedMs = performance.now() - started;
+    expect(outcome).toMatch(/Redis Cluster unreachable|Connection is closed|None of startup nodes/);
+    expect(waitedMs).toBeLessThan(BOUND_MS + 2_000);
+
+    await cluster.restart();
+    let recovered = false;
+    for (let i = 0; i < 100 && !recovered; i += 1) {
+      recovered = await store.add('c2', [{ role: 'user', content: 'after' }]).then(
+        () => true,
+        () => false,
+      );
+      if (!recovered) await sleep(200);
+    }
+    expect(recovered).toBe(true);
+    expect((await store.get('c2')).map((message) => message.content)).toEqual(['after']);
+    console.info(`Redis Cluster outage: a write failed after ${Math.round(waitedMs)} ms`);
+  }, 60_000);
+});
