@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
@@ -12,15 +12,18 @@ import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
 import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 
 const prefix = `test-bull-${process.pid}`;
-const drivers: Array<[string, AgentQueueOptions, AgentRunsOptions]> = [
-  ['inline', { driver: 'inline', attempts: 3, backoffMs: 20 }, { backend: 'memory' }],
-  [
-    'bull',
+/** A 3-master Redis Cluster of the test's own: the Bull driver with its queue, leases and runs on it. */
+const cluster = await OwnRedisCluster.start();
+
+/** The Bull driver with its runs on the Redis at `url`. */
+function bullOn(url: string): [AgentQueueOptions, AgentRunsOptions] {
+  return [
     {
       driver: 'bull',
-      redisUrl: TEST_REDIS_URL,
+      redisUrl: url,
       prefix,
       name: `runs-${Date.now()}`,
       attempts: 3,
@@ -28,8 +31,14 @@ const drivers: Array<[string, AgentQueueOptions, AgentRunsOptions]> = [
       leaseMs: 2_000,
       lockDurationMs: 2_000,
     },
-    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: `${prefix}:runs:` },
-  ],
+    { backend: 'redis', url, keyPrefix: `${prefix}:runs:` },
+  ];
+}
+
+const drivers: Array<[string, AgentQueueOptions, AgentRunsOptions]> = [
+  ['inline', { driver: 'inline', attempts: 3, backoffMs: 20 }, { backend: 'memory' }],
+  ['bull', ...bullOn(TEST_REDIS_URL)],
+  ['bull on a Redis Cluster', ...bullOn(cluster.url)],
 ];
 
 let harness: AgentHarness | undefined;
@@ -157,3 +166,5 @@ afterEach(async () => {
     await redis.quit();
   }
 });
+
+afterAll(() => cluster.stop());

@@ -11,6 +11,7 @@ import { RedisConversationDirectory } from '../../src/modules/agent/conversation
 import { SqlConversationDirectory } from '../../src/modules/agent/conversations/sql.conversation-directory.js';
 import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
 import {
   TEST_MYSQL_URL,
@@ -46,6 +47,22 @@ const sqlPair =
     return [await open(), await open()];
   };
 
+/** A 3-master Redis Cluster of the test's own, for the Redis directory's cases. */
+const cluster = await OwnRedisCluster.start();
+afterAll(() => cluster.stop());
+
+/** Two Redis directories on `url`, each with its own client. */
+const redisPair =
+  (url: string): Pair =>
+  async () => {
+    const open = async () =>
+      new RedisConversationDirectory(
+        (await registry().acquireRedis(url)).value,
+        'test:conversations:',
+      );
+    return [await open(), await open()];
+  };
+
 const sqlitePath = join(tempDir(), 'directory.sqlite');
 const backends: Array<[string, Pair]> = [
   [
@@ -58,17 +75,8 @@ const backends: Array<[string, Pair]> = [
   ['sqlite', sqlPair({ dialect: 'sqlite', path: sqlitePath })],
   ['postgres', sqlPair({ dialect: 'postgres', url: TEST_POSTGRES_URL })],
   ['mysql', sqlPair({ dialect: 'mysql', url: TEST_MYSQL_URL })],
-  [
-    'redis',
-    async () => {
-      const open = async () =>
-        new RedisConversationDirectory(
-          (await registry().acquireRedis(TEST_REDIS_URL)).value,
-          'test:conversations:',
-        );
-      return [await open(), await open()];
-    },
-  ],
+  ['redis', redisPair(TEST_REDIS_URL)],
+  ['redis cluster', redisPair(cluster.url)],
 ];
 
 /** Every page of a namespace, following the cursor. */

@@ -6,6 +6,7 @@ import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
 import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
 import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
 import {
   TEST_MYSQL_URL,
@@ -34,6 +35,15 @@ const sql =
       clock.now,
     );
 
+/** A 3-master Redis Cluster of the test's own, for the Redis store's cases. */
+const cluster = await OwnRedisCluster.start();
+afterAll(() => cluster.stop());
+
+const redisStore =
+  (url: string): Factory =>
+  async (_clock, retention) =>
+    new RedisRunStore((await registry.acquireRedis(url)).value, 'test:runs:', retention);
+
 const backends: Array<[string, Factory, { clock: boolean }]> = [
   [
     'memory',
@@ -43,16 +53,8 @@ const backends: Array<[string, Factory, { clock: boolean }]> = [
   ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'runs.sqlite') }), { clock: true }],
   ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL }), { clock: true }],
   ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL }), { clock: true }],
-  [
-    'redis',
-    async (_clock, retention) =>
-      new RedisRunStore(
-        (await registry.acquireRedis(TEST_REDIS_URL)).value,
-        'test:runs:',
-        retention,
-      ),
-    { clock: false },
-  ],
+  ['redis', redisStore(TEST_REDIS_URL), { clock: false }],
+  ['redis cluster', redisStore(cluster.url), { clock: false }],
 ];
 
 describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }) => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
+import * as ioredis from 'ioredis';
 import { join } from 'node:path';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { AgentModule } from '../../src/modules/agent/agent.module.js';
@@ -24,9 +24,15 @@ import { TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
 import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
 import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { waitFor } from '../support/wait-for.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
+import { createRedisClient } from '../../src/modules/connections/redis/redis-client.js';
+import { bullClusterPrefix } from '../../src/modules/connections/redis/open-bull-queue.js';
 
 const prefix = `sweeper-module-${process.pid}-${Date.now()}`;
-const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
+const admin = new ioredis.Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
+/** A 3-master Redis Cluster of the test's own, for the same sweeps with every tier on it. */
+const cluster = await OwnRedisCluster.start();
+const clusterAdmin = createRedisClient(ioredis, cluster.url, { lazyConnect: true });
 const opened: TestingModule[] = [];
 
 afterEach(async () => {
@@ -35,6 +41,8 @@ afterEach(async () => {
 afterAll(async () => {
   await deleteRedisKeys(admin, `${prefix}*`);
   await admin.quit();
+  clusterAdmin.disconnect();
+  await cluster.stop();
 });
 
 async function boot(imports: DynamicModule[]): Promise<TestingModule> {
@@ -45,17 +53,17 @@ async function boot(imports: DynamicModule[]): Promise<TestingModule> {
 }
 
 /** The three tiers with a sweep, on Redis / SQLite, every clock in the test's hand. */
-function tiers(clock: { now: number }, runsPath: string): DynamicModule[] {
+function tiers(clock: { now: number }, runsPath: string, redisUrl: string): DynamicModule[] {
   return [
     LongtermMemoryModule.forRoot({
-      uri: TEST_REDIS_URL,
+      uri: redisUrl,
       keyPrefix: `${prefix}:lt:`,
       sweep: { intervalMs: 200 },
       now: () => clock.now,
     }),
     WorkingMemoryModule.forRoot({
       backend: 'redis',
-      url: TEST_REDIS_URL,
+      url: redisUrl,
       keyPrefix: `${prefix}:wm:`,
       ttlMs: 1_000,
       sweep: { intervalMs: 200 },
@@ -70,16 +78,16 @@ function tiers(clock: { now: number }, runsPath: string): DynamicModule[] {
 }
 
 describe.each([
-  ['in-process timers (no SweeperModule)', [] as DynamicModule[]],
-  [
-    'Bull repeatable jobs (SweeperModule)',
-    [SweeperModule.forRoot({ driver: 'bull', redisUrl: TEST_REDIS_URL, prefix })],
-  ],
-])('sweeps on %s', (_label, sweeper) => {
+  ['in-process timers (no SweeperModule)', TEST_REDIS_URL, false],
+  ['Bull repeatable jobs (SweeperModule)', TEST_REDIS_URL, true],
+  ['Bull repeatable jobs on a Redis Cluster, every tier on it', cluster.url, true],
+] as const)('sweeps on %s', (_label, redisUrl, onBull) => {
+  const sweeper = onBull ? [SweeperModule.forRoot({ driver: 'bull', redisUrl, prefix })] : [];
+  const redis = redisUrl === TEST_REDIS_URL ? admin : clusterAdmin;
   it('removes expired long-term rows, idle working memory and expired run entries', async () => {
     const clock = { now: 1_000_000 };
     const runsPath = join(tempDir(), 'runs.sqlite');
-    const moduleRef = await boot([...sweeper, ...tiers(clock, runsPath)]);
+    const moduleRef = await boot([...sweeper, ...tiers(clock, runsPath, redisUrl)]);
     const entity = `e-${Math.random().toString(36).slice(2)}`;
     await moduleRef.get<LongtermMemoryStore>(LONGTERM_MEMORY_STORE).saveMany(
       Array.from({ length: 5 }, (_, i) => ({
@@ -101,7 +109,7 @@ describe.each([
         db.close();
       }
     };
-    const records = () => admin.hlen(longtermRedisKeys(`${prefix}:lt:`, entity).records);
+    const records = () => redis.hlen(longtermRedisKeys(`${prefix}:lt:`, entity).records);
     expect(await records()).toBe(5);
     expect(await memory.keys()).toEqual(['note']);
 
@@ -119,9 +127,11 @@ describe.each([
       10_000,
       'the run sweep',
     );
-    if (sweeper.length) {
+    if (onBull) {
+      // On a cluster, Bull's keys sit under the prefix given a hash tag: `{prefix}:…`.
+      const queuePrefix = redis === admin ? prefix : bullClusterPrefix(prefix);
       for (const task of ['longterm-expiry', 'working-memory-idle', 'agent-runs'])
-        expect(await admin.zcard(`${prefix}:sweep-${task}:repeat`)).toBe(1);
+        expect(await redis.zcard(`${queuePrefix}:sweep-${task}:repeat`)).toBe(1);
     }
   }, 30_000);
 });

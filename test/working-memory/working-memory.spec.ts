@@ -14,11 +14,15 @@ import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
 import { deleteRedisKeys } from '../support/redis-cleanup.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 
 const prefix = `test-wm-${process.pid}:`;
+/** A 3-master Redis Cluster of the test's own: the Redis backend runs every case on it too. */
+const cluster = await OwnRedisCluster.start();
 const backends: Array<[string, WorkingMemoryModuleOptions]> = [
   ['memory', { backend: 'memory' }],
   ['redis', { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix }],
+  ['redis cluster', { backend: 'redis', url: cluster.url, keyPrefix: prefix }],
 ];
 
 const opened: TestingModule[] = [];
@@ -29,6 +33,7 @@ afterAll(async () => {
   const redis = new Redis(TEST_REDIS_URL);
   await deleteRedisKeys(redis, `${prefix}*`);
   await redis.quit();
+  await cluster.stop();
 });
 
 /** A JSON string value that makes the entry at `key` exactly `bytes` bytes (key and quotes count). */
