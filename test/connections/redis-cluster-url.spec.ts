@@ -71,6 +71,10 @@ describe('Redis Cluster URLs', () => {
     expect(withPassword).not.toContain('pw1');
     expect(redisTargetKey('redis+cluster://:pw2@a:7000,b:7001')).not.toBe(withPassword);
     expect(redisTargetKey('redis://a:7000')).not.toBe(redisTargetKey('redis+cluster://a:7000'));
+    expect(redisTargetKey('redis+cluster://b:7001,A,[::1]:7002')).toBe(
+      'redis+cluster://[::1]:7002,a:6379,b:7001',
+    );
+    expect(withPassword).toMatch(/^redis\+cluster:\/\/:sha256-[\w-]{22}@a:7000,b:7001$/);
   });
 
   it('is a store URI of the redis backend', () => {

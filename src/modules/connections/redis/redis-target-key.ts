@@ -3,9 +3,10 @@ import { isRedisClusterUrl, parseRedisClusterUrl } from './redis-cluster-url.js'
 
 /**
  * The registry's key for a Redis URL, so that spellings of one server (or one cluster) share a
- * client: a server's URL normalized like a database's; a cluster's seed nodes each normalized as a
- * `redis://` (or `rediss://`) URL with the credentials, sorted, so their order does not matter.
- * Credentials appear only as a digest.
+ * client: a server's URL normalized like a database's; a cluster's as
+ * `redis+cluster://[user:<digest>@]host:port,…`, each seed normalized the same way (lower-case
+ * host, explicit port) and the seeds sorted, so their order does not matter. Credentials appear
+ * only as a digest.
  */
 export function redisTargetKey(url: string): string {
   if (!isRedisClusterUrl(url)) return normalizeConnectionUrl(url);
@@ -15,8 +16,13 @@ export function redisTargetKey(url: string): string {
     username || password !== undefined
       ? `${encodeURIComponent(username)}:${encodeURIComponent(password ?? '')}@`
       : '';
-  const keys = nodes.map(({ host, port }) =>
+  // `redis://[user:<digest>@]host:port` per seed: the credentials part is the same for all.
+  const normalized = nodes.map(({ host, port }) =>
     normalizeConnectionUrl(`${scheme}://${auth}${host.includes(':') ? `[${host}]` : host}:${port}`),
   );
-  return `${scheme}+cluster://${[...new Set(keys)].sort().join(',')}`;
+  const credentials = /^[^/]*\/\/([^@]*@)?/.exec(normalized[0]!)![1] ?? '';
+  const hosts = normalized.map((each) =>
+    each.slice(each.lastIndexOf('@') + 1).replace(/^.*\/\//, ''),
+  );
+  return `${scheme}+cluster://${credentials}${[...new Set(hosts)].sort().join(',')}`;
 }
