@@ -25,7 +25,11 @@ export type {
   DataSourceToken,
 } from './modules/connections/sql/data-source-option.js';
 export type { RedisBackendOptions } from './modules/connections/redis/redis-backend.options.js';
-export { type RedisClient, createRedisClient } from './modules/connections/redis/redis-client.js';
+export {
+  type IoRedisModule,
+  type RedisClient,
+  createRedisClient,
+} from './modules/connections/redis/redis-client.js';
 export {
   type RedisClusterTarget,
   REDIS_CLUSTER_SCHEMES,

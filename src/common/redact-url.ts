@@ -9,6 +9,9 @@ const SECRET_PARAM = /pass|secret|token|key|auth|cred|sig/i;
 export function redactUrl(url: string): string {
   let parsed: URL;
   try {
+    // A Redis Cluster URL's credentials may hold a raw `/`, `?` or `#` that the URL parser would
+    // read as the start of a path, query or fragment: always cut it at its last `@`.
+    if (/^rediss?\+cluster:/i.test(url)) throw new TypeError('a Redis Cluster URL');
     parsed = new URL(url);
   } catch {
     // Everything up to the last `@`: the password may hold `/`, `?`, `#` or `@` itself.

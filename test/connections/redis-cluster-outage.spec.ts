@@ -3,6 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import { RedisChatMemoryStore } from '../../src/modules/chat-memory/backends/redis.chat-memory.store.js';
 import { OwnRedisCluster } from '../support/redis-cluster.js';
+import * as ioredis from 'ioredis';
+import { createRedisClient } from '../../src/modules/connections/redis/redis-client.js';
+import { freePort } from '../support/free-port.js';
 
 /** ioredis's default `maxRetriesPerRequest` (20) at its default delays: what a single server allows. */
 const BOUND_MS = 10_500;
@@ -44,4 +47,29 @@ describe('a Redis Cluster that goes down entirely, then comes back', () => {
     expect((await store.get('c2')).map((message) => message.content)).toEqual(['after']);
     console.info(`Redis Cluster outage: a write failed after ${Math.round(waitedMs)} ms`);
   }, 60_000);
+
+  it('stops failing the queue once the client is closed during the outage', async () => {
+    // Nothing listens on these ports; one retry makes the bound 50 ms.
+    const client = createRedisClient(ioredis, `redis+cluster://127.0.0.1:${await freePort()}`, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    });
+    client.on('error', () => undefined);
+    await client.connect().catch(() => undefined);
+    const started = performance.now();
+    await expect(client.get('k')).rejects.toThrow(/Redis Cluster unreachable|None of startup/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const internals = client as unknown as { flushQueue(error: Error): void };
+    let flushes = 0;
+    const flush = internals.flushQueue.bind(client);
+    internals.flushQueue = (error) => {
+      flushes += 1;
+      flush(error);
+    };
+    client.disconnect();
+    await sleep(200);
+    const afterClose = flushes;
+    await sleep(300);
+    expect(flushes).toBe(afterClose);
+  });
 });

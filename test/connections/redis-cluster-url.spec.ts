@@ -48,6 +48,9 @@ describe('Redis Cluster URLs', () => {
     ['redis+cluster://h1:7000/1', 'a path, query or fragment'],
     ['redis+cluster://h1:7000?db=1', 'a path, query or fragment'],
     ['redis+cluster://:%E0%A4%A@h1:7000', 'percent-encoding'],
+    ['redis+cluster://h1:7000,u:%E0pw@h2:7001', 'credentials come first'],
+    ['redis+cluster://h1:0', 'not host[:port]'],
+    ['redis+cluster://h%31:7000', 'percent-encoded host'],
   ])('refuses %s (%s), naming the grammar and never the password', (url, problem) => {
     let error: unknown;
     try {
@@ -87,6 +90,10 @@ describe('Redis Cluster URLs', () => {
       /LongtermMemoryModule.*uri.*a path, query or fragment/,
     );
     expect(() => parseStoreUri('redis+cluster://:pw@h1:7000/db', place)).not.toThrow(/pw/);
+    for (const password of ['/secret', '?secret', '12#secret'])
+      expect(() => parseStoreUri(`redis+cluster://u:${password}@h1:7000/0`, place)).not.toThrow(
+        /secret/,
+      );
   });
 
   it('gives a Bull prefix a hash tag on a cluster, keeping one it has', () => {
@@ -94,5 +101,7 @@ describe('Redis Cluster URLs', () => {
     expect(bullClusterPrefix('{jobs}')).toBe('{jobs}');
     expect(bullClusterPrefix('app:{jobs}')).toBe('app:{jobs}');
     expect(bullClusterPrefix('odd{}')).toBe('{odd{}}');
+    expect(bullClusterPrefix('{}{x}')).toBe('{{}{x}}');
+    expect(bullClusterPrefix('a}b{c}')).toBe('a}b{c}');
   });
 });

@@ -96,6 +96,7 @@ const PUBLIC_API = [
   'InvalidArgumentError',
   'InvalidMessageError',
   'InvalidModuleOptionsError',
+  'IoRedisModule',
   'InvalidToolError',
   'InvokeOptions',
   'InvokeResult',

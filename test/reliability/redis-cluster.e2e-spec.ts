@@ -28,6 +28,8 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
       QUEUE_PREFIX: prefix,
       QUEUE_LOCK_DURATION_MS: '5000',
       QUEUE_STALLED_INTERVAL_MS: '2000',
+      // On, but out of reach: every request runs the counter script on the cluster.
+      RATE_LIMIT_MAX: '1000000',
     };
     for (let i = 0; i < 2; i += 1) apps.push(await bootApp(env));
   }, 90_000);
@@ -195,6 +197,8 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
     const bullKeys = queueKeys.filter((key) => !key.includes(':agent-seq:'));
     expect(bullKeys.length).toBeGreaterThan(0);
     expect(bullKeys.every((key) => key.startsWith(`{${prefix}}:`))).toBe(true);
+    const counters = await cluster.keys('agent-memory:throttle:*:hits');
+    expect(counters.length).toBeGreaterThan(0);
   });
 
   // Last: the restarted cluster is empty (its nodes keep no data).

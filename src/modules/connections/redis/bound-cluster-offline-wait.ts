@@ -21,7 +21,8 @@ export function offlineBoundMs(retries: number | null | undefined): number | und
  * however long that is: a request would hang through a whole cluster outage, where a single
  * server's client gives up after `maxRetriesPerRequest` attempts. This gives the Cluster the same
  * bound: while it is down, every `boundMs` the commands it queued fail with an error saying so, so
- * each fails at most `boundMs` after it was sent. Once the cluster is ready again, nothing changes.
+ * each fails within `boundMs` of being sent (sooner when it was sent late in an interval). Once the
+ * cluster is ready again, or the client is closed, nothing is flushed any more.
  */
 export function boundClusterOfflineWait(cluster: Cluster, boundMs: number): void {
   let timer: NodeJS.Timeout | undefined;
@@ -31,6 +32,8 @@ export function boundClusterOfflineWait(cluster: Cluster, boundMs: number): void
       (cluster as unknown as { flushQueue(error: Error): void }).flushQueue(
         new Error(`Redis Cluster unreachable: no node answered within ${boundMs} ms`),
       );
+      // A client closed during the outage stays `disconnecting` (ioredis emits no `end` then).
+      if (cluster.status === 'disconnecting' || cluster.status === 'end') up();
     }, boundMs).unref();
   };
   const up = () => {

@@ -58,7 +58,12 @@ export async function openBullQueue(
   };
 }
 
-/** A queue prefix with a hash tag: kept when it has one, else wrapped (`bull` → `{bull}`). */
+/**
+ * A queue prefix with a hash tag: kept when it has one, else wrapped (`bull` → `{bull}`). Redis's
+ * rule: the tag is what lies between the first `{` and the first `}` after it, if that is not empty.
+ */
 export function bullClusterPrefix(prefix: string): string {
-  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
+  const open = prefix.indexOf('{');
+  const close = open < 0 ? -1 : prefix.indexOf('}', open + 1);
+  return close > open + 1 ? prefix : `{${prefix}}`;
 }

@@ -9,6 +9,12 @@ import { boundClusterOfflineWait, offlineBoundMs } from './bound-cluster-offline
  */
 export type RedisClient = Redis | Cluster;
 
+/** What {@link createRedisClient} needs of the `ioredis` module: `import * as ioredis from 'ioredis'`. */
+export interface IoRedisModule {
+  Redis: typeof Redis;
+  Cluster: typeof Cluster;
+}
+
 /** Whether the client talks to a Redis Cluster. */
 export function isRedisCluster(client: RedisClient): client is Cluster {
   return client.isCluster;
@@ -17,23 +23,30 @@ export function isRedisCluster(client: RedisClient): client is Cluster {
 /**
  * Makes an ioredis client for a URL: `redis://…`/`rediss://…` a single server, a
  * `redis+cluster://…` URL a `Cluster` on its seed nodes, every node connection with the URL's
- * credentials and TLS. `options` apply to each server connection; a Cluster's commands also wait
- * through an outage only as long as `maxRetriesPerRequest` would keep them on a single server
- * (about 10 s by default; forever with `null`, as Bull's blocking clients need).
+ * credentials and TLS (with TLS, nodes are reached by the names the cluster announces rather than
+ * resolved addresses, so certificates issued for those names verify). `options` apply to each
+ * server connection; a Cluster's commands also wait through an outage of the whole cluster only
+ * as long as `maxRetriesPerRequest` would keep them on a single server (about 10 s by default;
+ * forever with `null`, as Bull's blocking clients need).
  */
 export function createRedisClient(
-  ioredis: typeof import('ioredis'),
+  ioredis: IoRedisModule,
   url: string,
   options: RedisOptions = {},
 ): RedisClient {
   if (!isRedisClusterUrl(url)) return new ioredis.Redis(url, options);
   const { nodes, username, password, tls } = parseRedisClusterUrl(url);
   const { lazyConnect, enableReadyCheck, ...perNode } = options;
+  const readyCheck = enableReadyCheck === undefined ? {} : { enableReadyCheck };
   const cluster = new ioredis.Cluster(nodes, {
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
-    ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+    ...readyCheck,
+    // ioredis connects to resolved addresses unless told otherwise, which fails TLS hostname checks
+    // (its README: "Special Note: AWS ElastiCache Clusters with TLS").
+    ...(tls ? { dnsLookup: (address, found) => found(null, address) } : {}),
     redisOptions: {
       ...perNode,
+      ...readyCheck,
       ...(username === undefined ? {} : { username }),
       ...(password === undefined ? {} : { password }),
       ...(tls ? { tls: {} } : {}),

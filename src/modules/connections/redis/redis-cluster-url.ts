@@ -40,6 +40,10 @@ export function parseRedisClusterUrl(url: string): RedisClusterTarget {
     string,
   ];
   if (hosts === '') return fail('names no node');
+  // A comma before the `@` is a node list with credentials in the middle (`h1:7000,u:p@h2:7001`);
+  // a comma in a password is written %2C.
+  if (userinfo?.includes(','))
+    return fail('has "," before its "@": credentials come first, and a "," in them is %2C');
   const nodes = hosts.split(',').map((node) => {
     let parsed: URL;
     try {
@@ -47,8 +51,9 @@ export function parseRedisClusterUrl(url: string): RedisClusterTarget {
     } catch {
       return fail(`has a node that is not host[:port] ("${node}")`);
     }
-    if (!parsed.hostname || parsed.username || parsed.pathname !== '')
+    if (!parsed.hostname || parsed.username || parsed.pathname !== '' || parsed.port === '0')
       return fail(`has a node that is not host[:port] ("${node}")`);
+    if (parsed.hostname.includes('%')) return fail(`has a percent-encoded host ("${node}")`);
     return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || 6379) };
   });
   const credentials = userinfo === undefined ? {} : readUserinfo(userinfo, fail);
