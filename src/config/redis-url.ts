@@ -1,4 +1,9 @@
-import { isRedisClusterUrl, parseRedisClusterUrl, REDIS_CLUSTER_SCHEMES } from 'nest-agent-memory';
+import {
+  InvalidArgumentError,
+  isRedisClusterUrl,
+  parseRedisClusterUrl,
+  REDIS_CLUSTER_SCHEMES,
+} from 'nest-agent-memory';
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readString, readUrl } from './env.js';
 
@@ -21,6 +26,8 @@ export function checkRedisClusterUrl(url: string, variable: string): void {
   try {
     parseRedisClusterUrl(url);
   } catch (error) {
-    throw new ConfigValidationError(variable, (error as { problem: string }).problem);
+    if (error instanceof InvalidArgumentError)
+      throw new ConfigValidationError(variable, error.problem);
+    throw error;
   }
 }

@@ -7,6 +7,7 @@ import {
 import { redisTargetKey } from '../../src/modules/connections/redis/redis-target-key.js';
 import { bullClusterPrefix } from '../../src/modules/connections/redis/open-bull-queue.js';
 import { parseStoreUri } from '../../src/modules/connections/store-uri.js';
+import { validateChatMemoryOptions } from '../../src/modules/chat-memory/chat-memory-options.validation.js';
 
 describe('Redis Cluster URLs', () => {
   it('reads seed nodes, default ports, IPv6, percent-encoded credentials and TLS', () => {
@@ -94,6 +95,15 @@ describe('Redis Cluster URLs', () => {
       expect(() => parseStoreUri(`redis+cluster://u:${password}@h1:7000/0`, place)).not.toThrow(
         /secret/,
       );
+  });
+
+  it('is a chat memory url, checked at bootstrap', () => {
+    expect(
+      validateChatMemoryOptions({ backend: 'redis', url: 'redis+cluster://h1:7000,h2:7001' }),
+    ).toMatchObject({ url: 'redis+cluster://h1:7000,h2:7001' });
+    expect(() =>
+      validateChatMemoryOptions({ backend: 'redis', url: 'redis+cluster://:pw@h1:7000/1' }),
+    ).toThrow(/ChatMemoryModule.*"url".*a path, query or fragment/);
   });
 
   it('gives a Bull prefix a hash tag on a cluster, keeping one it has', () => {

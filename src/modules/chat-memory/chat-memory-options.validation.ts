@@ -2,8 +2,10 @@ import { assertDataSourceOption } from '../connections/sql/data-source-option.js
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import { schemesOf, storeOptionsFromUri } from '../connections/store-uri.js';
-import { isRedisClusterUrl, parseRedisClusterUrl } from '../connections/redis/redis-cluster-url.js';
-import type { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import {
+  isRedisClusterUrl,
+  redisClusterUrlProblem,
+} from '../connections/redis/redis-cluster-url.js';
 import type {
   ChatMemoryBackend,
   ChatMemoryModuleOptions,
@@ -86,11 +88,8 @@ function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): voi
   const schemes = schemesOf(backend);
   assertNonEmptyString(value, 'url', `a ${backend} URL`);
   if (backend === 'redis' && isRedisClusterUrl(value as string)) {
-    try {
-      parseRedisClusterUrl(value as string);
-    } catch (error) {
-      fail('url', (error as InvalidArgumentError).problem);
-    }
+    const problem = redisClusterUrlProblem(value as string);
+    if (problem) fail('url', problem);
     return;
   }
   let protocol: string;

@@ -1,8 +1,7 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { SqlTarget } from './sql/sql-target.js';
 import { redactUrl } from '../../common/redact-url.js';
-import type { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
-import { isRedisClusterUrl, parseRedisClusterUrl } from './redis/redis-cluster-url.js';
+import { isRedisClusterUrl, redisClusterUrlProblem } from './redis/redis-cluster-url.js';
 
 /** Where a store lives, as read from its URI. */
 export type StoreTarget =
@@ -74,12 +73,8 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
     };
   }
   if (isRedisClusterUrl(uri)) {
-    try {
-      parseRedisClusterUrl(uri);
-    } catch (error) {
-      return fail(`"${redactUrl(uri)}" ${(error as InvalidArgumentError).problem}`);
-    }
-    return { kind: 'redis', url: uri };
+    const problem = redisClusterUrlProblem(uri);
+    return problem ? fail(`"${redactUrl(uri)}" ${problem}`) : { kind: 'redis', url: uri };
   }
   let parsed: URL;
   try {

@@ -80,3 +80,14 @@ function readUserinfo(
     ...(password !== undefined ? { password } : {}),
   };
 }
+
+/** Why `url` is not a valid Redis Cluster URL (the parser's message), or `undefined` if it is. */
+export function redisClusterUrlProblem(url: string): string | undefined {
+  try {
+    parseRedisClusterUrl(url);
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) return error.problem;
+    throw error;
+  }
+}

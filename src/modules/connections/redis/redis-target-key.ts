@@ -20,9 +20,8 @@ export function redisTargetKey(url: string): string {
   const normalized = nodes.map(({ host, port }) =>
     normalizeConnectionUrl(`${scheme}://${auth}${host.includes(':') ? `[${host}]` : host}:${port}`),
   );
-  const credentials = /^[^/]*\/\/([^@]*@)?/.exec(normalized[0]!)![1] ?? '';
-  const hosts = normalized.map((each) =>
-    each.slice(each.lastIndexOf('@') + 1).replace(/^.*\/\//, ''),
-  );
+  const parts = normalized.map((each) => /^[^/]*\/\/([^@]*@)?(.*)$/.exec(each)!);
+  const credentials = parts[0]![1] ?? '';
+  const hosts = parts.map((part) => part[2]!);
   return `${scheme}+cluster://${credentials}${[...new Set(hosts)].sort().join(',')}`;
 }
