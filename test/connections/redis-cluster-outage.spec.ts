@@ -72,4 +72,20 @@ describe('a Redis Cluster that goes down entirely, then comes back', () => {
     await sleep(300);
     expect(flushes).toBe(afterClose);
   });
+
+  it('names the cluster and the failing node, never the password, when it cannot connect at start', async () => {
+    const port = await freePort();
+    const failure = await new ConnectionRegistry()
+      .acquireRedis(`redis+cluster://app:s3cret@127.0.0.1:${port}`)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).toMatch(
+      new RegExp(
+        `Could not connect to the Redis Cluster redis\\+cluster://\\*\\*\\*@127\\.0\\.0\\.1:${port}: .* \\(127\\.0\\.0\\.1:${port}: `,
+      ),
+    );
+    expect(failure?.message).not.toContain('s3cret');
+  });
 });

@@ -61,7 +61,7 @@ describe('Redis Cluster URLs', () => {
     }
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as Error).message).toContain(problem);
-    expect((error as Error).message).toContain('redis+cluster://[user[:password]@]host:port');
+    expect((error as Error).message).toContain('redis+cluster://[user[:password]@]host[:port]');
     expect((error as Error).message).not.toContain('%E0');
   });
 

@@ -6,7 +6,7 @@ import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.er
 import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
 import { redactUrl } from '../../common/redact-url.js';
 import { logRedisErrors } from './redis/redis-error-log.js';
-import { createRedisClient, type RedisClient } from './redis/redis-client.js';
+import { createRedisClient, isRedisCluster, type RedisClient } from './redis/redis-client.js';
 import { redisTargetKey } from './redis/redis-target-key.js';
 import type { ConnectionLease } from './connection-lease.js';
 import { dialectOfDataSource } from './sql/dialect-of-data-source.js';
@@ -241,16 +241,27 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     logRedisErrors(client, `redis#${++this.redisOpened}`, this.logger);
     let failure: Error | undefined;
     const noteFailure = (error: Error) => (failure ??= error);
+    // A cluster's own error ("Failed to refresh slots cache") names no node; its nodes' errors do.
+    let nodeFailure: string | undefined;
+    const noteNodeFailure = (error: Error, node: string) =>
+      (nodeFailure ??= `${node}: ${error.message}`);
     client.on('error', noteFailure);
+    client.on('node error', noteNodeFailure);
     try {
       await client.connect();
     } catch (error) {
       // A client that failed to connect (e.g. a wrong password) would otherwise keep reconnecting;
       // the server's own answer (WRONGPASS, ECONNREFUSED, …) says more than "Connection is closed".
       client.disconnect();
-      throw failure ?? error;
+      const cause = failure ?? error;
+      if (!isRedisCluster(client)) throw cause;
+      throw new Error(
+        `Could not connect to the Redis Cluster ${redactUrl(url)}: ${(cause as Error).message}${nodeFailure ? ` (${nodeFailure})` : ''}`,
+        { cause },
+      );
     } finally {
       client.off('error', noteFailure);
+      client.off('node error', noteNodeFailure);
     }
     return client;
   }

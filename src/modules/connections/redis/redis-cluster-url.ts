@@ -5,7 +5,7 @@ export const REDIS_CLUSTER_SCHEMES = ['redis+cluster:', 'rediss+cluster:'] as co
 
 /** The grammar of a Redis Cluster URL, for error messages and docs. */
 export const REDIS_CLUSTER_URL_GRAMMAR =
-  'redis+cluster://[user[:password]@]host:port[,host:port…] (rediss+cluster:// for TLS)';
+  'redis+cluster://[user[:password]@]host[:port][,host[:port]…] (rediss+cluster:// for TLS)';
 
 /** A Redis Cluster as its URL names it: seed nodes and what every node connection shares. */
 export interface RedisClusterTarget {
@@ -22,7 +22,7 @@ export function isRedisClusterUrl(url: string): boolean {
 }
 
 /**
- * Reads a Redis Cluster URL: `redis+cluster://[user[:password]@]host:port[,host:port…]`, seed
+ * Reads a Redis Cluster URL: `redis+cluster://[user[:password]@]host[:port][,host[:port]…]`, seed
  * nodes separated by commas like the hosts of a multi-host PostgreSQL or MongoDB URL. Each node is
  * read as its own `redis://` URL (IPv6 in brackets, percent-encoded credentials, port 6379 when
  * absent). A cluster has no databases, so a path other than `/` or a query is refused.
