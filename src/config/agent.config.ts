@@ -27,18 +27,22 @@ export interface AgentConfig {
   conflictPolicy: ConflictPolicy;
   /** `AGENT_QUEUE` and its settings. */
   queue: AgentQueueOptions;
+  /** `AGENT_RUN_LEASE_MS` (30,000): how soon a run whose process died is taken over. */
+  runLeaseMs?: number;
 }
 
 /**
  * Reads `AGENT_SYSTEM_PROMPT`, `AGENT_MEMORY_WINDOW` (none), `AGENT_MAX_TOOL_ITERATIONS` (10),
- * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_QUEUE` (`bull` when
+ * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
  * `QUEUE_STALLED_INTERVAL_MS`.
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
   const window = readOptionalInteger(env, 'AGENT_MEMORY_WINDOW', 1, 1_000_000);
+  const runLeaseMs = readOptionalInteger(env, 'AGENT_RUN_LEASE_MS', 1_000, MAX_QUEUE_INTERVAL_MS);
   return {
+    ...(runLeaseMs === undefined ? {} : { runLeaseMs }),
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
     memory: window === undefined ? 'default' : { window },
     maxToolIterations: readInteger(env, 'AGENT_MAX_TOOL_ITERATIONS', 10, 0, 1_000),

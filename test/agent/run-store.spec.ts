@@ -97,6 +97,29 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.get(runId(), 'status')).toBeUndefined();
   });
 
+  it('replaces a value only when it is the expected one, one winner among concurrent writers', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, usesClock ? 1_000 : 150);
+    const id = runId();
+    expect(await store.replaceIf(id, 'status', 'x', 'y')).toBe(false); // nothing there
+    expect(await store.get(id, 'status')).toBeUndefined();
+    await store.put(id, 'status', '{"v":1}');
+    expect(await store.replaceIf(id, 'status', '{"V":1}', 'bad')).toBe(false); // bytes, not case
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        store.replaceIf(id, 'status', '{"v":1}', `{"v":${i + 2}}`),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const winner = outcomes.indexOf(true) + 2;
+    expect(await store.get(id, 'status')).toBe(`{"v":${winner}}`);
+    // An expired value is not there to compare with.
+    if (usesClock) clock.at += 1_001;
+    else await sleep(300);
+    expect(await store.replaceIf(id, 'status', `{"v":${winner}}`, 'late')).toBe(false);
+    expect(await store.get(id, 'status')).toBeUndefined();
+  });
+
   it('forgets entries after the retention, and sweeps them', async () => {
     const clock = new Clock();
     const store = await factory(clock, usesClock ? 1_000 : 150);

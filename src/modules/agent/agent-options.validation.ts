@@ -13,6 +13,7 @@ const KEYS = [
   'maxToolIterations',
   'conflictPolicy',
   'runs',
+  'runLeaseMs',
   'queue',
   'events',
   'longterm',
@@ -42,6 +43,7 @@ const QUEUE_KEYS: Record<string, readonly string[]> = {
     'leaseMs',
     'worker',
     'waitForTurnMs',
+    'maxParkDelayMs',
   ],
 };
 
@@ -66,6 +68,7 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
       check.fail(list, 'must be an array');
   check.string('systemPrompt', options.systemPrompt, true);
   check.integer('maxToolIterations', options.maxToolIterations, 0);
+  check.integer('runLeaseMs', options.runLeaseMs, 100);
   check.oneOf('conflictPolicy', options.conflictPolicy, ['reject', 'retry']);
   check.boolean('longterm', options.longterm);
   if (options.events !== undefined) check.object(options.events, 'events');
@@ -137,8 +140,9 @@ function checkQueue(check: OptionChecker, queue: Record<string, unknown>): void 
   check.keys(queue, QUEUE_KEYS[queue.driver as string]!);
   check.integer('attempts', queue.attempts, 1);
   check.integer('backoffMs', queue.backoffMs, 0);
-  for (const name of ['lockDurationMs', 'stalledIntervalMs', 'leaseMs', 'waitForTurnMs'])
+  for (const name of ['lockDurationMs', 'stalledIntervalMs', 'leaseMs', 'maxParkDelayMs'])
     check.integer(name, queue[name], 1);
+  check.integer('waitForTurnMs', queue.waitForTurnMs, 0);
   check.integer('concurrency', queue.concurrency, 1);
   check.boolean('worker', queue.worker);
   check.string('redisUrl', queue.redisUrl);

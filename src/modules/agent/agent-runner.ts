@@ -200,10 +200,11 @@ export class AgentRunner {
     session: LongtermSession | undefined,
   ): Promise<{ version: number; flushed: FlushResult }> {
     const { provider } = this.deps;
-    const version = provider
-      ? (await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion }))
-          .version
-      : 0;
+    // The turn lands right after `baseVersion` (or is already there, when an earlier attempt stored
+    // it and this append is a no-op): its last message's position is the version it made.
+    if (provider)
+      await provider.append(conversationId, outcome.messages, { expectedVersion: baseVersion });
+    const version = provider ? baseVersion + outcome.messages.length : 0;
     const flushed = session
       ? await session.flush()
       : { flushed: 0, refused: 0, flushedKeys: [], refusedKeys: [] };

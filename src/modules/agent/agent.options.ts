@@ -114,6 +114,14 @@ export interface AgentModuleOptions {
   /** On a version conflict: `'reject'` (default) or `'retry'` with a fresh base, up to 5 times. */
   conflictPolicy?: ConflictPolicy;
   runs?: AgentRunsOptions;
+  /**
+   * The lease of a run's holder (default 30 s, renewed every third of it): a run whose process died
+   * before settling it is taken over by the next caller with its `Idempotency-Key`, and evicted from
+   * its conversation's queue order, once this ran out. Shorter recovers sooner; a process whose
+   * event loop or store stalls longer than this may see a run it still executes taken over (the run
+   * cache makes both converge on one stored turn).
+   */
+  runLeaseMs?: number;
   /** Async runs (default: in-process). */
   queue?: AgentQueueOptions;
   events?: AgentEvents;

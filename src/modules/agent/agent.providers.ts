@@ -110,7 +110,7 @@ async function openAgentRuns(
   const sweep = await scheduleRunSweep(runs.store, runsOptions.sweep, scheduler);
   return {
     value: {
-      records: new RunRecords(runs.store),
+      records: new RunRecords(runs.store, options.runLeaseMs),
       ownership: new RunOwnership(runs.store),
       cache: new ReplayCache(runs.store),
       directory: runs.directory,
@@ -130,11 +130,12 @@ async function openAgentQueueLease(
   runs: AgentRuns,
   registry: ConnectionRegistry,
 ): Promise<Lease<AgentQueue>> {
-  const settled = async (runId: string) => {
-    const status = (await runs.records.get(runId))?.status;
-    return status === 'completed' || status === 'failed';
-  };
-  const opened = await openAgentQueue(options.queue, registry, settled, runs.retentionMs);
+  const opened = await openAgentQueue(
+    options.queue,
+    registry,
+    (runId) => runs.records.headState(runId),
+    runs.retentionMs,
+  );
   return {
     value: opened.queue,
     release: async () => {

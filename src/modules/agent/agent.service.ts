@@ -8,7 +8,6 @@ import {
   Optional,
 } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
-import { randomUUID } from 'node:crypto';
 import { streamOf } from '../../common/async-channel.js';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
@@ -30,15 +29,12 @@ import type {
 } from './interfaces/agent-run.interface.js';
 import type { AgentRunSteps } from './interfaces/agent-run-steps.interface.js';
 import type { ConversationListing } from './conversations/conversation-directory.interface.js';
-import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
+import type { AgentQueue } from './queue/agent-queue.interface.js';
+import { RunLifecycle } from './run-lifecycle.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
 import type { Queue } from 'bull';
 import { RateLimit } from '../../common/rate-limit.js';
 import { assertRunId } from './runs/run-id.js';
-import { turnUserMessage } from './turn-message.js';
-import { ATTR } from '../../common/telemetry/attributes.js';
-import { inSpan } from '../../common/telemetry/spans.js';
-import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
 
 /**
  * The agent: runs turns with its memory provider and commits each atomically; async runs
@@ -55,6 +51,7 @@ export class AgentService
   private readonly runs: AgentRuns;
   private readonly queue: AgentQueue;
   private queueStopped?: Promise<void>;
+  private readonly lifecycle: RunLifecycle;
 
   constructor(
     @Inject(AGENT_OPTIONS) private readonly options: AgentModuleOptions,
@@ -71,6 +68,12 @@ export class AgentService
     this.longterm = options.longterm === false ? undefined : longterm;
     this.runs = runsLease.value;
     this.queue = queueLease.value;
+    this.lifecycle = new RunLifecycle({
+      runs: this.runs,
+      queue: this.queue,
+      runner: () => this.required(this.runner),
+      longterm: this.longterm,
+    });
   }
 
   /**
@@ -109,7 +112,7 @@ export class AgentService
       longterm: this.longterm,
       workingMemory: this.workingMemory,
     });
-    await this.queue.start((job, attempt) => this.process(job, attempt), isFinalRunError);
+    await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
   }
 
   /**
@@ -119,6 +122,7 @@ export class AgentService
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.stopQueue();
+    this.lifecycle.stop();
     await this.runs.stopSweep();
   }
 
@@ -138,23 +142,24 @@ export class AgentService
    * recorded result; one that failed part-way resumes from its recorded steps.
    */
   async run(input: AgentRunInput): Promise<AgentRunResult> {
-    return this.execute(input);
+    return this.lifecycle.execute(input);
   }
 
   /** Like `run`, yielding tokens and tool events, then `{ type: 'result' }`. Leaving early does not stop the turn. */
   stream(input: AgentRunInput): AsyncIterable<AgentStreamEvent> {
     return streamOf(
-      (emit) => this.execute(input, emit),
+      (emit) => this.lifecycle.execute(input, emit),
       (result): AgentStreamEvent => ({ type: 'result', result }),
     );
   }
 
   /**
    * Reserves a run id before running it, for callers that must never run one turn twice (an HTTP
-   * `Idempotency-Key`): atomically records the run `running` and resolves `undefined` to the one
-   * caller that should now `run` it; every other caller gets the existing record (completed with
-   * its result, queued, running). A failed run, or one left running for 10 minutes, is handed to
-   * exactly one later caller again. A run id of another conversation is refused
+   * `Idempotency-Key`): atomically records the run `running`, held by this process under a lease it
+   * renews, and resolves `undefined` to the one caller that should now `run` (or `submit`) it; every
+   * other caller gets the existing record (completed with its result, queued, running). A failed
+   * run, or one whose holder stopped renewing its lease (its process died; 30 s by default), is
+   * handed to exactly one later caller again. A run id of another conversation is refused
    * (`RunBelongsToAnotherConversationError`).
    */
   async reserveRun(input: {
@@ -164,8 +169,7 @@ export class AgentService
   }): Promise<AgentRunRecord | undefined> {
     assertConversationId(input.conversationId);
     assertRunId(input.runId);
-    await this.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
-    return this.runs.records.reserve(input.runId, input.conversationId);
+    return this.lifecycle.reserve(input);
   }
 
   /**
@@ -177,32 +181,7 @@ export class AgentService
     input: Omit<AgentRunInput, 'signal'>,
     options: { reserved?: boolean } = {},
   ): Promise<{ runId: string }> {
-    assertConversationId(input.conversationId);
-    const runId = input.runId ?? randomUUID();
-    assertRunId(runId);
-    // Validated now: a bad message fails the caller, not a worker later.
-    const message = turnUserMessage(input.message, runId);
-    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
-    // A run reserved by this caller (`reserveRun`) has a record already, and is queued all the same.
-    if (!options.reserved && (await this.runs.records.get(runId))) return { runId };
-    // The run's long-term seq is taken now, when the run is created, and travels with the job.
-    const longterm = this.longterm;
-    const seq =
-      input.seq ??
-      (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
-    const job: AgentRunJob = {
-      runId,
-      conversationId: input.conversationId,
-      entityId: input.entityId,
-      message,
-      seq,
-    };
-    await Promise.all([
-      this.runs.records.set(runId, input.conversationId, 'queued'),
-      this.touch(input.conversationId),
-    ]);
-    await this.queue.submit(job);
-    return { runId };
+    return { runId: await this.lifecycle.submit(input, options.reserved ?? false) };
   }
 
   /**
@@ -314,85 +293,6 @@ export class AgentService
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.store.deleteEntity(entityId);
     await this.runs.ownership.forgetEntity(entityId);
-  }
-
-  private async execute(
-    input: AgentRunInput,
-    onEvent?: (event: AgentStreamEvent) => void,
-  ): Promise<AgentRunResult> {
-    const runner = this.required(this.runner);
-    const records = this.runs.records;
-    const runId = input.runId ?? randomUUID();
-    assertConversationId(input.conversationId);
-    assertRunId(runId);
-    // Before anything is read: a run id of another conversation must not hand out its result.
-    await this.runs.ownership.claim(runId, input.conversationId, input.entityId);
-    const previous = await records.get(runId);
-    if (previous?.status === 'completed' && previous.result) return previous.result;
-    return inSpan(
-      RUN_SPAN,
-      () => runSpanAttributes({ ...input, runId }),
-      async (span) => {
-        const [record] = await Promise.all([
-          records.set(runId, input.conversationId, 'running', { startsAttempt: true }),
-          this.touch(input.conversationId),
-        ]);
-        span.setAttribute(ATTR.attempt, record.attempts ?? 1);
-        try {
-          const result = await runner.run({ ...input, runId }, onEvent);
-          await records.set(runId, input.conversationId, 'completed', { result });
-          recordRunResult(span, result);
-          return result;
-        } catch (error) {
-          span.setAttribute(ATTR.outcome, 'failed');
-          await records.set(runId, input.conversationId, 'failed', { error });
-          throw error;
-        }
-      },
-    );
-  }
-
-  /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
-  private async process(job: AgentRunJob, attempt: JobAttempt): Promise<void> {
-    const records = this.runs.records;
-    const previous = await records.get(job.runId);
-    if (previous?.status === 'completed') return;
-    await inSpan(
-      RUN_SPAN,
-      () => runSpanAttributes(job),
-      async (span) => {
-        span.setAttribute(ATTR.attempt, attempt.number);
-        await Promise.all([
-          records.set(job.runId, job.conversationId, 'running', { startsAttempt: true }),
-          this.touch(job.conversationId),
-        ]);
-        try {
-          const result = await this.required(this.runner).run(job);
-          await records.set(job.runId, job.conversationId, 'completed', { result });
-          recordRunResult(span, result);
-        } catch (error) {
-          const final = attempt.last || isFinalRunError(error);
-          span.setAttribute(ATTR.outcome, final ? 'failed' : 'retrying');
-          await records.set(job.runId, job.conversationId, final ? 'failed' : 'queued', { error });
-          throw error;
-        }
-      },
-    );
-  }
-
-  /**
-   * Lists the conversation as active now (a run was queued or an attempt starts), beside the run
-   * record's own write. Best effort: the directory is bookkeeping, so a failed touch is logged and
-   * the turn goes on.
-   */
-  private async touch(conversationId: string): Promise<void> {
-    try {
-      await this.runs.directory.touch(conversationId, Date.now());
-    } catch (error) {
-      this.logger.warn(
-        `Conversation directory not updated for ${conversationId}: ${(error as Error).message}`,
-      );
-    }
   }
 
   private required<T>(value: T | undefined): T {

@@ -35,7 +35,10 @@ export interface AgentRunResult {
   messages: ChatMessage[];
   toolCalls: AgentToolCall[];
   usage: Usage;
-  /** The conversation's version after the commit (0 without memory). */
+  /**
+   * The conversation's version right after this turn's commit: the position of the turn's last
+   * message (also when a retried attempt found the turn already stored); 0 without memory.
+   */
   version: number;
   /** Long-term rows flushed after the commit, and refused as stale. */
   longterm: { flushed: number; refused: number };

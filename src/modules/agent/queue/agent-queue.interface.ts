@@ -28,6 +28,8 @@ export type AgentJobHandler = (job: AgentRunJob, attempt: JobAttempt) => Promise
  * exponential backoff unless `isFinal(error)`.
  */
 export interface AgentQueue {
+  /** Whether a queued job outlives this process (Bull: yes; in-process: no). */
+  readonly durable: boolean;
   start(handler: AgentJobHandler, isFinal: (error: unknown) => boolean): Promise<void>;
   submit(job: AgentRunJob): Promise<void>;
   close(): Promise<void>;

@@ -11,6 +11,7 @@ import {
   type QueueRetryOptions,
 } from './agent-queue.interface.js';
 import type { ConversationSequencer } from './conversation-sequencer.js';
+import { guardBullWorkerName } from '../../connections/redis/bull-worker-name.js';
 
 /** Settings of the Bull driver. */
 export interface BullAgentQueueSettings extends QueueRetryOptions {
@@ -20,9 +21,28 @@ export interface BullAgentQueueSettings extends QueueRetryOptions {
   leaseMs?: number;
   /** Process jobs in this instance (default true; false for a producer-only instance). */
   worker?: boolean;
-  /** How long a job waits for its conversation's turn before it is re-queued with a delay (default 1 s). */
+  /**
+   * How long a job may hold its worker slot waiting for its conversation's turn before it is parked
+   * as a delayed job (default 0: parked at once, so waiting costs no slot).
+   */
   waitForTurnMs?: number;
+  /**
+   * Longest delay of a parked job before it looks at its conversation again (default 5 s). The
+   * delay starts at 250 ms and doubles; the run ahead of it wakes it as soon as it settles, so this
+   * bounds only how long a missed wake-up (its worker died) can delay the conversation.
+   */
+  maxParkDelayMs?: number;
 }
+
+/** What the driver needs to know about a run that heads a conversation's order. */
+export type HeadRunState = 'settled' | 'abandoned' | 'live';
+
+/** First delay of a parked job. */
+const FIRST_PARK_DELAY_MS = 250;
+/** Default longest delay of a parked job. */
+export const DEFAULT_MAX_PARK_DELAY_MS = 5_000;
+/** Heads evicted at most by one attempt before it parks (each eviction is one settled run). */
+const MAX_EVICTIONS_PER_ATTEMPT = 16;
 
 /** What a deferred copy of a job carries besides the job. */
 interface QueuedJob extends AgentRunJob {
@@ -34,13 +54,16 @@ interface QueuedJob extends AgentRunJob {
 
 /**
  * The Bull driver (a `bull` Queue, as `@nestjs/bull` provides). Jobs retry with exponential backoff;
- * final errors are discarded (no retry). A job whose conversation is busy is not failed: it waits a
- * moment for its turn, then is re-queued as a delayed copy (same run, attempts carried over). A
- * worker killed mid-run leaves a stalled job that Bull hands to another worker once its lock
- * expires, and a lease that expires with it; the run cache and message ids make the second attempt
- * converge on the same stored turn.
+ * final errors are discarded (no retry). A job whose conversation is busy is not failed and holds no
+ * worker slot: it is parked as a delayed copy (same run, attempts carried over; the delay doubles up
+ * to `maxParkDelayMs`), and the run ahead of it promotes that copy the moment it settles. A head of
+ * the order that settled, or that nobody will run (its submitter died before the queue had it), is
+ * evicted by the next job of the conversation. A worker killed mid-run leaves a stalled job that Bull
+ * hands to another worker once its lock expires, and a lease that expires with it; the run cache and
+ * message ids make the second attempt converge on the same stored turn.
  */
 export class BullAgentQueue implements AgentQueue {
+  readonly durable = true;
   private readonly logger = new Logger('BullAgentQueue');
   private handler?: AgentJobHandler;
   private isFinal: (error: unknown) => boolean = () => false;
@@ -54,7 +77,7 @@ export class BullAgentQueue implements AgentQueue {
   constructor(
     private readonly queue: Queue,
     private readonly sequencer: ConversationSequencer,
-    private readonly isSettled: (runId: string) => Promise<boolean>,
+    private readonly headState: (runId: string) => Promise<HeadRunState>,
     private readonly settings: BullAgentQueueSettings = {},
   ) {}
 
@@ -62,6 +85,7 @@ export class BullAgentQueue implements AgentQueue {
     this.handler = handler;
     this.isFinal = isFinal;
     if (this.settings.worker === false) return;
+    guardBullWorkerName(this.queue); // a queue of the app's own, too
     void this.queue.process(this.settings.concurrency ?? 4, (job) => this.process(job));
   }
 
@@ -93,7 +117,7 @@ export class BullAgentQueue implements AgentQueue {
   private async process(job: Job<QueuedJob>): Promise<string> {
     const data = job.data;
     const leaseMs = this.settings.leaseMs ?? 30_000;
-    if (!(await this.waitForTurn(data, leaseMs))) return this.defer(job);
+    if (!(await this.waitForTurn(data, leaseMs))) return this.park(job);
     const renew = setInterval(
       () => void this.sequencer.renew(data.conversationId, data.runId, leaseMs),
       leaseMs / 3,
@@ -120,18 +144,28 @@ export class BullAgentQueue implements AgentQueue {
       throw error;
     } finally {
       clearInterval(renew);
-      await this.sequencer.release(data.conversationId, data.runId, settled);
+      const head = await this.sequencer.release(data.conversationId, data.runId, settled);
+      if (settled && head !== undefined) await this.wake(data.conversationId, head);
     }
   }
 
-  /** Waits for the conversation's turn; evicts a head that has settled (e.g. a worker died after it). */
+  /**
+   * Takes the conversation's turn if it is this run's; evicts heads that settled or that nobody will
+   * run. Waits only up to `waitForTurnMs` (default: not at all).
+   */
   private async waitForTurn(data: QueuedJob, leaseMs: number): Promise<boolean> {
-    const deadline = Date.now() + (this.settings.waitForTurnMs ?? 1_000);
-    for (;;) {
+    const deadline = Date.now() + (this.settings.waitForTurnMs ?? 0);
+    for (let evictions = 0; ;) {
       const outcome = await this.sequencer.tryAcquire(data.conversationId, data.runId, leaseMs);
       if (outcome.acquired) return true;
-      if (outcome.blockedBy !== data.runId && (await this.isSettled(outcome.blockedBy))) {
-        await this.sequencer.evict(data.conversationId, outcome.blockedBy);
+      const head = outcome.blockedBy;
+      if (
+        head !== data.runId &&
+        evictions < MAX_EVICTIONS_PER_ATTEMPT &&
+        (await this.evictable(data.conversationId, head))
+      ) {
+        await this.sequencer.evict(data.conversationId, head);
+        evictions += 1;
         continue;
       }
       if (Date.now() >= deadline || this.closed) return false;
@@ -139,17 +173,59 @@ export class BullAgentQueue implements AgentQueue {
     }
   }
 
-  /** Re-queues the run with a short delay, carrying its attempts; this copy completes. */
-  private async defer(job: Job<QueuedJob>): Promise<string> {
+  /** A head that settled, or whose run nobody holds and that has no job in the queue. */
+  private async evictable(conversationId: string, runId: string): Promise<boolean> {
+    const state = await this.headState(runId);
+    if (state === 'settled') return true;
+    if (state === 'live') return false;
+    const parked = await this.sequencer.parkedJob(conversationId, runId);
+    const jobs = [bullJobId(runId), ...(parked ? [parked] : [])];
+    for (const jobId of jobs) if (await this.jobPending(jobId)) return false;
+    this.logger.warn(`Run ${runId} heads its conversation but nobody will run it: evicted`);
+    return true;
+  }
+
+  private async jobPending(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    return state === 'waiting' || state === 'active' || state === 'delayed' || state === 'paused';
+  }
+
+  /**
+   * Parks the run as a delayed copy of its job (attempts carried over) and notes it, so the run ahead
+   * wakes it when it settles; this copy completes.
+   */
+  private async park(job: Job<QueuedJob>): Promise<string> {
     const deferrals = (job.data.deferrals ?? 0) + 1;
     const attemptsUsed = (job.data.attemptsUsed ?? 0) + job.attemptsMade;
     const remaining = Math.max(1, this.attempts - attemptsUsed);
+    const delay = Math.min(
+      FIRST_PARK_DELAY_MS * 2 ** Math.min(deferrals - 1, 20),
+      this.settings.maxParkDelayMs ?? DEFAULT_MAX_PARK_DELAY_MS,
+    );
+    const jobId = `${bullJobId(job.data.runId)}:parked:${deferrals}`;
+    await this.sequencer.park(job.data.conversationId, job.data.runId, jobId);
     await this.queue.add(
       { ...job.data, deferrals, attemptsUsed },
-      this.jobOptions(`${bullJobId(job.data.runId)}:deferred:${deferrals}`, remaining, 250),
+      this.jobOptions(jobId, remaining, delay),
     );
-    this.logger.debug(`Run ${job.data.runId} waits for its conversation; deferred (${deferrals})`);
-    return 'deferred';
+    this.logger.debug(`Run ${job.data.runId} waits for its conversation; parked (${deferrals})`);
+    // The head may have settled between the look and the park: wake the copy if it is now first.
+    const head = await this.sequencer.release(job.data.conversationId, job.data.runId, false);
+    if (head === job.data.runId) await this.wake(job.data.conversationId, head);
+    return 'parked';
+  }
+
+  /** Promotes the parked job of the run now heading the conversation (best effort: it wakes anyway). */
+  private async wake(conversationId: string, runId: string): Promise<void> {
+    try {
+      const jobId = await this.sequencer.parkedJob(conversationId, runId);
+      const job = jobId ? await this.queue.getJob(jobId) : null;
+      if (job && (await job.isDelayed())) await job.promote();
+    } catch (error) {
+      this.logger.debug(`Run ${runId} not woken (its delay runs out): ${String(error)}`);
+    }
   }
 }
 

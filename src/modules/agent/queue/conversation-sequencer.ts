@@ -21,10 +21,23 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 `);
 
-/** KEYS: order list, lease. ARGV: runId, 1 to leave the order (final) or 0. Frees the lease. */
+/**
+ * KEYS: order list, lease, parked jobs. ARGV: runId, 1 to leave the order (final) or 0. Frees the
+ * lease; a run that leaves also leaves the parked jobs. Returns the head of the order, or false.
+ */
 const RELEASE = new RedisScript(`
-if ARGV[2] == '1' then redis.call('LREM', KEYS[1], 1, ARGV[1]) end
+if ARGV[2] == '1' then
+  redis.call('LREM', KEYS[1], 1, ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+end
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return redis.call('LINDEX', KEYS[1], 0)
+`);
+
+/** KEYS: parked jobs. ARGV: runId, job id, retention ms. Notes where a waiting run's job is. */
+const PARK = new RedisScript(`
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `);
 
@@ -63,14 +76,40 @@ export class ConversationSequencer {
     return (await RENEW.run(this.client, [this.leaseKey(conversationId)], [runId, leaseMs])) === 1;
   }
 
-  /** Frees the lease; with `leave`, the run also leaves the order (it reached a final state). */
-  async release(conversationId: string, runId: string, leave: boolean): Promise<void> {
-    await RELEASE.run(this.client, this.keys(conversationId), [runId, leave ? '1' : '0']);
+  /**
+   * Frees the lease; with `leave`, the run also leaves the order (it reached a final state). Resolves
+   * the run now heading the order, if any.
+   */
+  async release(
+    conversationId: string,
+    runId: string,
+    leave: boolean,
+  ): Promise<string | undefined> {
+    const head = await RELEASE.run(
+      this.client,
+      [...this.keys(conversationId), this.parkedKey(conversationId)],
+      [runId, leave ? '1' : '0'],
+    );
+    return typeof head === 'string' ? head : undefined;
   }
 
-  /** Removes a run that is stuck at the head although it has settled. */
+  /** Removes a run from the head of the order: it settled, or nobody will ever run it. */
   async evict(conversationId: string, runId: string): Promise<void> {
-    await this.client.lrem(this.orderKey(conversationId), 1, runId);
+    await RELEASE.run(
+      this.client,
+      [...this.keys(conversationId), this.parkedKey(conversationId)],
+      [runId, '1'],
+    );
+  }
+
+  /** Notes the job a waiting run is parked as (a delayed job), so its turn can wake it. */
+  async park(conversationId: string, runId: string, jobId: string): Promise<void> {
+    await PARK.run(this.client, [this.parkedKey(conversationId)], [runId, jobId, this.retentionMs]);
+  }
+
+  /** The job a waiting run is parked as, if any. */
+  async parkedJob(conversationId: string, runId: string): Promise<string | undefined> {
+    return (await this.client.hget(this.parkedKey(conversationId), runId)) ?? undefined;
   }
 
   private orderKey(conversationId: string): string {
@@ -79,6 +118,10 @@ export class ConversationSequencer {
 
   private leaseKey(conversationId: string): string {
     return `${this.keyPrefix}${taggedRedisId(conversationId)}:lease`;
+  }
+
+  private parkedKey(conversationId: string): string {
+    return `${this.keyPrefix}${taggedRedisId(conversationId)}:parked`;
   }
 
   private keys(conversationId: string): [string, string] {

@@ -16,6 +16,7 @@ import {
  * one process only; use the Bull driver across processes.
  */
 export class InlineAgentQueue implements AgentQueue {
+  readonly durable = false;
   private readonly logger = new Logger('InlineAgentQueue');
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();

@@ -34,6 +34,15 @@ export class InMemoryRunStore implements RunStore {
     return run && run.expiresAt > this.now() ? [...run.entries] : [];
   }
 
+  async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
+    // No await between the read and the write: atomic within the process.
+    const run = this.runs.get(runId);
+    if (!run || run.expiresAt <= this.now() || run.entries.get(key) !== expected) return false;
+    this.writable(runId).set(key, value);
+    run.expiresAt = this.now() + this.retentionMs;
+    return true;
+  }
+
   async put(runId: string, key: string, value: string): Promise<void> {
     this.writable(runId).set(key, value);
     this.runs.get(runId)!.expiresAt = this.now() + this.retentionMs;

@@ -18,6 +18,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `);
 
+/** KEYS[1] the run's hash; ARGV key, expected, value, retention ms. Compare-and-set; 1 if replaced. */
+const REPLACE_IF = new RedisScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`);
+
 /**
  * KEYS[1] the index (a sorted set of run ids by expiry); ARGV run id, now, retention ms. Adds the
  * run, drops the entries that expired, and keeps the set alive as long as its newest entry.
@@ -54,6 +62,15 @@ export class RedisRunStore implements RunStore {
 
   async entries(runId: string): Promise<Array<[string, string]>> {
     return Object.entries(await this.client.hgetall(this.key(runId)));
+  }
+
+  async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
+    const replaced = await REPLACE_IF.run(
+      this.client,
+      [this.key(runId)],
+      [key, expected, value, this.retentionMs],
+    );
+    return replaced === 1;
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {

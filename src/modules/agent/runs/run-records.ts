@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   AgentRunRecord,
   AgentRunResult,
@@ -7,79 +6,195 @@ import type {
 import type { RunStore } from './run-store.interface.js';
 
 const STATUS_KEY = 'status';
-const RESERVATION_KEY = 'reservation';
 
 /**
- * How long a run may stay `running` before `reserve` lets another caller take it over (its process
- * is presumed dead): 10 minutes.
+ * How long a run record written by an older version of the package (one without a lease) may stay
+ * `running` before `reserve` lets another caller take it over: 10 minutes.
  */
 export const STALE_RUNNING_MS = 10 * 60 * 1000;
 
-/** Reads and writes run records (status, result, error) in the run store. */
+/** Default lease of a run's owner: 30 s, renewed every 10 s while the owner holds the run. */
+export const DEFAULT_RUN_LEASE_MS = 30_000;
+
+/** Who holds a run while it is not settled, and until when. Never shown to callers. */
+interface RunLeaseFields {
+  /** A random token of the holder (one process's execution of the run). */
+  owner?: string;
+  /** Until when the holder is presumed alive (ms since the epoch); renewed while it holds the run. */
+  leaseUntil?: number;
+}
+
+/** The record as stored: the public record and its lease. */
+type StoredRecord = AgentRunRecord & RunLeaseFields;
+
+/** What a transition writes besides the status. */
+export interface RunTransition {
+  result?: AgentRunResult;
+  error?: unknown;
+  /** Counts one more attempt. */
+  startsAttempt?: boolean;
+  /** The holder after the write: its token (the lease runs from now), or none (e.g. a durable queue holds it). */
+  owner?: string;
+  /** Writes only while the record is held by this token (and not settled), in this status if given. */
+  onlyIfHeld?: { owner: string; status?: AgentRunStatus };
+}
+
+/** Transitions tried again when another writer changed the record in between. */
+const MAX_CAS_ROUNDS = 20;
+
+/**
+ * Run records (status, result, error, attempts) in the run store. Every write is one atomic
+ * compare-and-set of the whole record, so a record is never half-written and never overwritten by a
+ * writer that read an older one. A run that is not settled is held by an owner under a lease the
+ * owner renews ({@link renew}); a run whose owner stopped renewing (its process died) is taken over
+ * by the next `reserve` once the lease ran out.
+ */
 export class RunRecords {
   constructor(
     private readonly store: RunStore,
+    private readonly leaseMs = DEFAULT_RUN_LEASE_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The lease every owner gets, in ms. */
+  get lease(): number {
+    return this.leaseMs;
+  }
+
   async get(runId: string): Promise<AgentRunRecord | undefined> {
-    const json = await this.store.get(runId, STATUS_KEY);
-    return json ? (JSON.parse(json) as AgentRunRecord) : undefined;
+    const stored = await this.read(runId);
+    return stored && publicRecord(stored.record);
   }
 
   /**
-   * Records the run `running` unless it has a record (atomically: the first caller wins) and
-   * returns `undefined` to the winner; otherwise returns the record. A `failed` run, or one left
-   * `running` past {@link STALE_RUNNING_MS}, may be taken over once per record version: the winner
-   * gets `undefined`, everyone else the record.
+   * Reserves the run for `owner`: records it `running` under `owner`'s lease unless it has a record
+   * (one atomic write: the first caller wins) and resolves `undefined` to the winner; otherwise the
+   * record. A `failed` run, or one whose owner's lease ran out, is taken over the same way (one
+   * compare-and-set: exactly one caller wins).
    */
-  async reserve(runId: string, conversationId: string): Promise<AgentRunRecord | undefined> {
-    // A random token, so two callers in the same millisecond cannot both read the entry as theirs.
-    const won = await this.claim(runId, RESERVATION_KEY);
-    const existing = await this.get(runId);
-    if (won && !existing) {
-      await this.set(runId, conversationId, 'running');
+  async reserve(
+    runId: string,
+    conversationId: string,
+    owner: string,
+  ): Promise<AgentRunRecord | undefined> {
+    const mine = this.build(undefined, runId, conversationId, 'running', { owner });
+    const json = JSON.stringify(mine);
+    const stored = await this.store.putIfAbsent(runId, STATUS_KEY, json);
+    if (stored === json) return undefined;
+    const record = JSON.parse(stored) as StoredRecord;
+    if (!this.takeable(record)) return publicRecord(record);
+    const taken = this.build(record, runId, conversationId, 'running', { owner });
+    if (await this.store.replaceIf(runId, STATUS_KEY, stored, JSON.stringify(taken)))
       return undefined;
-    }
-    const now = this.now();
-    // Without a record, the winner has not written its status yet: it is running.
-    const record = existing ?? {
-      runId,
-      conversationId,
-      status: 'running' as const,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const takeable =
-      record.status === 'failed' ||
-      (record.status === 'running' && now - record.updatedAt > STALE_RUNNING_MS);
-    if (!takeable || !(await this.claim(runId, `takeover:${record.status}:${record.updatedAt}`)))
-      return record;
-    await this.set(runId, conversationId, 'running');
-    return undefined;
-  }
-
-  /** Whether this caller is the first to put a (random) token under `key`. */
-  private async claim(runId: string, key: string): Promise<boolean> {
-    const token = randomUUID();
-    return (await this.store.putIfAbsent(runId, key, token)) === token;
+    // Another caller took it first (or its owner wrote meanwhile): theirs is the answer.
+    return this.get(runId);
   }
 
   /**
-   * Writes the new status, keeping the creation time and counting attempts (`startsAttempt`); a
-   * completed run is never downgraded.
+   * Moves the run to `status` (one compare-and-set, tried again if another writer came first);
+   * resolves the record written, or the current one when the transition does not apply: a completed
+   * run is never downgraded, a record of another conversation is never written over, and
+   * `onlyIfHeld` writes only while that owner holds the run.
    */
   async set(
     runId: string,
     conversationId: string,
     status: AgentRunStatus,
-    details: { result?: AgentRunResult; error?: unknown; startsAttempt?: boolean } = {},
+    details: RunTransition = {},
   ): Promise<AgentRunRecord> {
-    const previous = await this.get(runId);
-    if (previous?.status === 'completed' && status !== 'completed') return previous;
+    for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+      const current = await this.read(runId);
+      const previous = current?.record;
+      if (previous && !this.applies(previous, conversationId, status, details))
+        return publicRecord(previous);
+      if (!previous && details.onlyIfHeld)
+        return this.build(undefined, runId, conversationId, status);
+      const next = this.build(previous, runId, conversationId, status, details);
+      const json = JSON.stringify(next);
+      const written = current
+        ? await this.store.replaceIf(runId, STATUS_KEY, current.json, json)
+        : (await this.store.putIfAbsent(runId, STATUS_KEY, json)) === json;
+      if (written) return publicRecord(next);
+    }
+    throw new Error(`Run ${runId}: its record kept changing; status ${status} not written`);
+  }
+
+  /**
+   * Extends `owner`'s lease on the run; false when the run is settled or held by someone else (the
+   * owner lost it: its lease ran out and another caller took the run over).
+   */
+  async renew(runId: string, owner: string): Promise<boolean> {
+    const current = await this.read(runId);
+    if (!current || !this.heldBy(current.record, owner)) return false;
+    const renewed: StoredRecord = { ...current.record, leaseUntil: this.now() + this.leaseMs };
+    return this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(renewed));
+  }
+
+  /**
+   * How a run stands for the queue's order: `settled` (completed, failed, or unknown: expired or
+   * erased), `abandoned` (queued or running under a lease that ran out: its holder died, and a queue
+   * may or may not still have it), or `live`.
+   */
+  async headState(runId: string): Promise<'settled' | 'abandoned' | 'live'> {
+    const current = await this.read(runId);
+    if (!current) return 'settled';
+    const { record } = current;
+    if (record.status === 'completed' || record.status === 'failed') return 'settled';
+    return this.expired(record) ? 'abandoned' : 'live';
+  }
+
+  private applies(
+    previous: StoredRecord,
+    conversationId: string,
+    status: AgentRunStatus,
+    { onlyIfHeld }: RunTransition,
+  ): boolean {
+    if (previous.conversationId !== conversationId) return false;
+    if (previous.status === 'completed' && status !== 'completed') return false;
+    if (!onlyIfHeld) return true;
+    return (
+      this.heldBy(previous, onlyIfHeld.owner) &&
+      (onlyIfHeld.status === undefined || previous.status === onlyIfHeld.status)
+    );
+  }
+
+  private async read(runId: string): Promise<{ json: string; record: StoredRecord } | undefined> {
+    const json = await this.store.get(runId, STATUS_KEY);
+    return json === undefined ? undefined : { json, record: JSON.parse(json) as StoredRecord };
+  }
+
+  private heldBy(record: StoredRecord | undefined, owner: string): boolean {
+    return (
+      record !== undefined &&
+      record.owner === owner &&
+      record.status !== 'completed' &&
+      record.status !== 'failed'
+    );
+  }
+
+  private expired(record: StoredRecord): boolean {
+    return record.leaseUntil !== undefined && record.leaseUntil < this.now();
+  }
+
+  /** Failed, or held under a lease that ran out; a record of an older version: running for 10 min. */
+  private takeable(record: StoredRecord): boolean {
+    if (record.status === 'failed') return true;
+    if (record.status === 'completed') return false;
+    if (record.leaseUntil !== undefined) return this.expired(record);
+    return record.status === 'running' && this.now() - record.updatedAt > STALE_RUNNING_MS;
+  }
+
+  private build(
+    previous: StoredRecord | undefined,
+    runId: string,
+    conversationId: string,
+    status: AgentRunStatus,
+    details: RunTransition = {},
+  ): StoredRecord {
     const now = this.now();
     const attempts = (previous?.attempts ?? 0) + (details.startsAttempt ? 1 : 0);
-    const record: AgentRunRecord = {
+    const settled = status === 'completed' || status === 'failed';
+    return {
       runId,
       conversationId,
       status,
@@ -88,10 +203,17 @@ export class RunRecords {
       ...(attempts > 0 ? { attempts } : {}),
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
+      ...(details.owner !== undefined && !settled
+        ? { owner: details.owner, leaseUntil: now + this.leaseMs }
+        : {}),
     };
-    await this.store.put(runId, STATUS_KEY, JSON.stringify(record));
-    return record;
   }
+}
+
+/** The record without its lease. */
+function publicRecord(record: StoredRecord): AgentRunRecord {
+  const { owner: _owner, leaseUntil: _leaseUntil, ...shown } = record;
+  return shown;
 }
 
 function describeError(error: unknown): { name: string; message: string } {

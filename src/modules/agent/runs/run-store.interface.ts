@@ -10,6 +10,11 @@ export interface RunStore {
   get(runId: string, key: string): Promise<string | undefined>;
   /** Every live entry of a run, as `[key, value]` pairs (any order); `[]` for an unknown run. */
   entries(runId: string): Promise<Array<[string, string]>>;
+  /**
+   * Replaces the live value under (`runId`, `key`) with `value` only if it is exactly `expected`
+   * (compare-and-set, atomic; renews the entry's retention). Resolves whether it replaced it.
+   */
+  replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean>;
   /** Stores `value`, replacing any (and renewing the entry's retention). */
   put(runId: string, key: string, value: string): Promise<void>;
   /** Adds a run to an index (e.g. the runs of a conversation); each entry expires on its own. */

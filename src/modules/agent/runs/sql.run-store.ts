@@ -11,6 +11,8 @@ interface DialectSql {
   putIfAbsent: string;
   get: string;
   put: string;
+  /** value, expires at, run id, key, expected, now */
+  replaceIf: string;
   /** run id, now */
   keys: string;
   /** run id, now */
@@ -27,6 +29,8 @@ const POSTGRES: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  replaceIf: `UPDATE agent_run_entries SET value = $1, expires_at = $2
+    WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
@@ -41,6 +45,9 @@ const MYSQL: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
+  // The value column compares bytes (utf8mb4_bin).
+  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
+    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
@@ -55,6 +62,8 @@ const SQLITE: DialectSql = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
+    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
@@ -141,6 +150,17 @@ export class SqlRunStore implements RunStore {
       return;
     }
     await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
+  }
+
+  async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
+    const now = this.now();
+    const params = [value, now + this.retentionMs, runId, key, expected, now];
+    if (this.sqlite) return this.statements!.get(this.sql.replaceIf).run(...params).changes === 1;
+    const result: unknown = await this.execute('run_replace_if', this.sql.replaceIf, params);
+    // PostgreSQL returns the updated row; mysql2 a result header.
+    return Array.isArray(result)
+      ? result.length === 1
+      : (result as { affectedRows?: number }).affectedRows === 1;
   }
 
   /** An index is a run whose entries are keyed by run id; each row expires on its own. */

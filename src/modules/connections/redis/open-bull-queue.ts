@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
 import { logRedisErrors } from './redis-error-log.js';
 import { createRedisClient, isRedisCluster, type RedisClient } from './redis-client.js';
+import { guardBullWorkerName } from './bull-worker-name.js';
 
 const logger = new Logger('BullQueue');
 
@@ -47,6 +48,7 @@ export async function openBullQueue(
       return client as Redis;
     },
   });
+  guardBullWorkerName(queue);
   let closing: Promise<void> | undefined;
   return {
     queue,

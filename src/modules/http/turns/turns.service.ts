@@ -73,7 +73,7 @@ export class TurnsService {
   /**
    * Queues the turn: 202 with its run id. With a key, concurrent POSTs queue it once (the same
    * reservation as a synchronous turn); a repeated key answers its run as it stands, and a run that
-   * failed for good is not queued again (send a new key).
+   * failed for good after an attempt is not queued again (send a new key).
    */
   async submit(scope: TenantScope, request: TurnRequest): Promise<TurnOutcome> {
     const agent = this.services.agent;
@@ -81,11 +81,16 @@ export class TurnsService {
       const { runId } = await agent.submit(this.inputOf(scope, request));
       return { status: 202, run: { runId, status: 'queued' } };
     }
-    // A run that failed for good is not queued again (its job may still be in the queue's failed
-    // set under the same id): the answer says so, and a new key runs the turn anew.
+    // A run that failed for good after it ran is not queued again (its job may still be in the
+    // queue's failed set under the same id): the answer says so, and a new key runs the turn anew.
+    // One that failed before any attempt (its submission did) is queued again with the same key.
     const conversationId = scope.scoped(request.conversationId, 'conversationId');
     const known = await agent.getRun(runIdOfIdempotencyKey(scope.tenant, request.idempotencyKey));
-    if (known?.status === 'failed' && known.conversationId === conversationId)
+    if (
+      known?.status === 'failed' &&
+      (known.attempts ?? 0) > 0 &&
+      known.conversationId === conversationId
+    )
       return outcomeOf(scope, known);
     // Otherwise the same atomic reservation as a synchronous turn: one caller queues it.
     const { input, earlier } = await this.prepare(scope, request);

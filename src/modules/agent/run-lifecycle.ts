@@ -1,0 +1,271 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assertConversationId } from '../../common/messages/message-validation.js';
+import { ATTR } from '../../common/telemetry/attributes.js';
+import { inSpan } from '../../common/telemetry/spans.js';
+import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { AgentRunner } from './agent-runner.js';
+import type { AgentRuns } from './agent.providers.js';
+import { RunBelongsToAnotherConversationError } from './errors/agent.errors.js';
+import { isFinalRunError } from './errors/final-run-error.js';
+import type {
+  AgentRunInput,
+  AgentRunResult,
+  AgentRunStatus,
+  AgentStreamEvent,
+} from './interfaces/agent-run.interface.js';
+import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
+import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
+import { assertRunId } from './runs/run-id.js';
+import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
+import type { RunTransition } from './runs/run-records.js';
+import { turnUserMessage } from './turn-message.js';
+
+/** Tries of a run record's final write before it is left to the lease (about 3 s in all). */
+const SETTLE_TRIES = 5;
+const SETTLE_FIRST_DELAY_MS = 100;
+
+/** What the lifecycle works with. */
+export interface RunLifecycleDeps {
+  runs: AgentRuns;
+  queue: AgentQueue;
+  runner: () => AgentRunner;
+  longterm?: LongtermMemoryService;
+}
+
+/**
+ * The bookkeeping around a run, so that every run settles: a run is held under its owner's lease
+ * from its reservation (or submission) until a final state is written; every failure path writes
+ * `failed` (or `queued` while a retry is pending); a failure after the turn was committed never
+ * reports `failed` (the result stands); and a run whose owner died is taken over once its lease
+ * runs out.
+ */
+export class RunLifecycle {
+  private readonly logger = new Logger('Agent');
+  readonly leases: RunLeaseKeeper;
+
+  constructor(private readonly deps: RunLifecycleDeps) {
+    this.leases = new RunLeaseKeeper(deps.runs.records);
+  }
+
+  /** Reserves a run for this process (see `AgentService.reserveRun`). */
+  async reserve(input: { runId: string; conversationId: string; entityId?: string }) {
+    await this.deps.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
+    return this.deps.runs.records.reserve(input.runId, input.conversationId, this.leases.owner);
+  }
+
+  /** Runs a turn now, to its commit; resolves a completed run's recorded result. */
+  async execute(
+    input: AgentRunInput,
+    onEvent?: (event: AgentStreamEvent) => void,
+  ): Promise<AgentRunResult> {
+    const runner = this.deps.runner();
+    const { records, ownership } = this.deps.runs;
+    const runId = input.runId ?? randomUUID();
+    const { conversationId } = input;
+    assertConversationId(conversationId);
+    assertRunId(runId);
+    const release = this.leases.hold(runId);
+    let result: AgentRunResult;
+    try {
+      // Before anything is read: a run id of another conversation must not hand out its result.
+      await ownership.claim(runId, conversationId, input.entityId);
+      const previous = await records.get(runId);
+      if (previous?.status === 'completed' && previous.result) return previous.result;
+      result = await inSpan(
+        RUN_SPAN,
+        () => runSpanAttributes({ ...input, runId }),
+        async (span) => {
+          const record = await this.startAttempt(runId, conversationId);
+          span.setAttribute(ATTR.attempt, record.attempts ?? 1);
+          try {
+            const committed = await runner.run({ ...input, runId }, onEvent);
+            recordRunResult(span, committed);
+            return committed;
+          } catch (error) {
+            span.setAttribute(ATTR.outcome, 'failed');
+            throw error;
+          }
+        },
+      );
+    } catch (error) {
+      await this.settleFailure(runId, conversationId, error);
+      throw error;
+    } finally {
+      release();
+    }
+    // The turn is stored: its result stands even if the record cannot be written now.
+    await this.settle(runId, conversationId, 'completed', { result });
+    return result;
+  }
+
+  /**
+   * Queues a turn: the run is held (`queued`, under this process's lease) until the queue has it,
+   * so a submitter that dies in between leaves a run the next caller takes over.
+   */
+  async submit(input: Omit<AgentRunInput, 'signal'>, reserved: boolean): Promise<string> {
+    const { records, ownership } = this.deps.runs;
+    assertConversationId(input.conversationId);
+    const runId = input.runId ?? randomUUID();
+    assertRunId(runId);
+    // Validated now: a bad message fails the caller, not a worker later.
+    const message = turnUserMessage(input.message, runId);
+    const { conversationId } = input;
+    const release = this.leases.hold(runId);
+    try {
+      await ownership.claim(runId, conversationId, input.entityId);
+      if (!reserved && (await records.get(runId))) {
+        release();
+        return runId;
+      }
+      // The run's long-term seq is taken now, when the run is created, and travels with the job.
+      const longterm = this.deps.longterm;
+      const seq =
+        input.seq ??
+        (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
+      const job: AgentRunJob = { runId, conversationId, entityId: input.entityId, message, seq };
+      await Promise.all([
+        records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
+        this.touch(conversationId),
+      ]);
+      await this.deps.queue.submit(job);
+    } catch (error) {
+      // Nothing ran: `failed` without attempts, so the same Idempotency-Key queues it again.
+      await this.settleFailure(runId, conversationId, error);
+      release();
+      throw error;
+    }
+    if (this.deps.queue.durable) {
+      release();
+      // The queue holds it now (unless a worker took it already).
+      await this.settle(runId, conversationId, 'queued', {
+        onlyIfHeld: this.held('queued'),
+      });
+    } else this.inlineHolds.set(runId, release); // held until the in-process queue settles it
+    return runId;
+  }
+
+  /** Runs held by this process while they wait in the in-process queue. */
+  private readonly inlineHolds = new Map<string, () => void>();
+
+  /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
+  async process(job: AgentRunJob, attempt: JobAttempt): Promise<void> {
+    const { records } = this.deps.runs;
+    const release = this.leases.hold(job.runId);
+    let result: AgentRunResult;
+    let final = true;
+    try {
+      const previous = await records.get(job.runId);
+      if (previous?.status === 'completed') return;
+      result = await inSpan(
+        RUN_SPAN,
+        () => runSpanAttributes(job),
+        async (span) => {
+          span.setAttribute(ATTR.attempt, attempt.number);
+          await this.startAttempt(job.runId, job.conversationId);
+          try {
+            const committed = await this.deps.runner().run(job);
+            recordRunResult(span, committed);
+            return committed;
+          } catch (error) {
+            span.setAttribute(
+              ATTR.outcome,
+              attempt.last || isFinalRunError(error) ? 'failed' : 'retrying',
+            );
+            throw error;
+          }
+        },
+      );
+    } catch (error) {
+      final = attempt.last || isFinalRunError(error);
+      const durable = this.deps.queue.durable;
+      // A pending retry: a durable queue holds the run; the in-process queue holds it in this process.
+      await this.settle(job.runId, job.conversationId, final ? 'failed' : 'queued', {
+        error,
+        ...(final || durable ? {} : { owner: this.leases.owner }),
+      });
+      throw error;
+    } finally {
+      release();
+      if (final) this.releaseInline(job.runId);
+    }
+    if (!(await this.settle(job.runId, job.conversationId, 'completed', { result })))
+      // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
+      throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
+  }
+
+  /** Lets go of the runs held for the in-process queue (at shutdown: their leases run out). */
+  stop(): void {
+    for (const release of this.inlineHolds.values()) release();
+    this.inlineHolds.clear();
+    this.leases.stop();
+  }
+
+  private releaseInline(runId: string): void {
+    this.inlineHolds.get(runId)?.();
+    this.inlineHolds.delete(runId);
+  }
+
+  /** Records a failure of a run this process holds; a run id of another conversation is left alone. */
+  private async settleFailure(runId: string, conversationId: string, error: unknown) {
+    if (error instanceof RunBelongsToAnotherConversationError) return;
+    await this.settle(runId, conversationId, 'failed', { error, onlyIfHeld: this.held() });
+  }
+
+  private held(status?: AgentRunStatus): NonNullable<RunTransition['onlyIfHeld']> {
+    return { owner: this.leases.owner, ...(status ? { status } : {}) };
+  }
+
+  /** An attempt begins: `running`, one more attempt, held by this process; the conversation is active. */
+  private async startAttempt(runId: string, conversationId: string) {
+    const [record] = await Promise.all([
+      this.deps.runs.records.set(runId, conversationId, 'running', {
+        startsAttempt: true,
+        owner: this.leases.owner,
+      }),
+      this.touch(conversationId),
+    ]);
+    return record;
+  }
+
+  /**
+   * Writes a run's state, trying again through a passing store fault; resolves false if it could not
+   * (the lease then runs out, and the run is taken over or reported by its queue). Never throws.
+   */
+  private async settle(
+    runId: string,
+    conversationId: string,
+    status: AgentRunStatus,
+    details: RunTransition,
+  ): Promise<boolean> {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        await this.deps.runs.records.set(runId, conversationId, status, details);
+        return true;
+      } catch (error) {
+        if (tries >= SETTLE_TRIES) {
+          this.logger.error(
+            `Run ${runId}: status ${status} not recorded after ${tries} tries: ${(error as Error).message}`,
+          );
+          return false;
+        }
+        await sleep(SETTLE_FIRST_DELAY_MS * 2 ** (tries - 1));
+      }
+    }
+  }
+
+  /**
+   * Lists the conversation as active now (a run was queued or an attempt starts). Best effort: the
+   * directory is bookkeeping, so a failed touch is logged and the turn goes on.
+   */
+  async touch(conversationId: string): Promise<void> {
+    try {
+      await this.deps.runs.directory.touch(conversationId, Date.now());
+    } catch (error) {
+      this.logger.warn(
+        `Conversation directory not updated for ${conversationId}: ${(error as Error).message}`,
+      );
+    }
+  }
+}
