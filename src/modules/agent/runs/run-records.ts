@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type {
   AgentRunRecord,
   AgentRunResult,
@@ -22,6 +23,8 @@ interface RunLeaseFields {
   owner?: string;
   /** Until when the holder is presumed alive (ms since the epoch); renewed while it holds the run. */
   leaseUntil?: number;
+  /** Unique per write, so a compare-and-set always tells its own write from an equal one. */
+  rev?: string;
 }
 
 /** The record as stored: the public record and its lease. */
@@ -126,7 +129,11 @@ export class RunRecords {
   async renew(runId: string, owner: string): Promise<boolean> {
     const current = await this.read(runId);
     if (!current || !this.heldBy(current.record, owner)) return false;
-    const renewed: StoredRecord = { ...current.record, leaseUntil: this.now() + this.leaseMs };
+    const renewed: StoredRecord = {
+      ...current.record,
+      leaseUntil: this.now() + this.leaseMs,
+      rev: newRev(),
+    };
     return this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(renewed));
   }
 
@@ -206,14 +213,22 @@ export class RunRecords {
       ...(details.owner !== undefined && !settled
         ? { owner: details.owner, leaseUntil: now + this.leaseMs }
         : {}),
+      rev: newRev(),
     };
   }
 }
 
 /** The record without its lease. */
 function publicRecord(record: StoredRecord): AgentRunRecord {
-  const { owner: _owner, leaseUntil: _leaseUntil, ...shown } = record;
+  const shown: StoredRecord = { ...record };
+  delete shown.owner;
+  delete shown.leaseUntil;
+  delete shown.rev;
   return shown;
+}
+
+function newRev(): string {
+  return randomBytes(9).toString('base64url');
 }
 
 function describeError(error: unknown): { name: string; message: string } {

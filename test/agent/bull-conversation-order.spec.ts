@@ -1,0 +1,127 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Lease } from '../../src/common/lease.js';
+import { AGENT_QUEUE, AGENT_RUNS } from '../../src/modules/agent/agent.constants.js';
+import type { AgentRuns } from '../../src/modules/agent/agent.providers.js';
+import type { AgentRunRecord } from '../../src/modules/agent/interfaces/agent-run.interface.js';
+import type { AgentQueue } from '../../src/modules/agent/queue/agent-queue.interface.js';
+import type { ConversationSequencer } from '../../src/modules/agent/queue/conversation-sequencer.js';
+import type { LlmRequest } from '../../src/modules/llm/interfaces/llm.interface.js';
+import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
+import { ScriptedLlm } from '../support/scripted-llm.js';
+import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { waitFor } from '../support/wait-for.js';
+
+const prefix = `test-bull-order-${process.pid}`;
+const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+afterAll(async () => {
+  await deleteRedisKeys(admin, `${prefix}*`);
+  await admin.quit();
+});
+
+let harness: AgentHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const LEASE_MS = 400;
+const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2)}`;
+const settled = (record: AgentRunRecord | undefined) =>
+  record?.status === 'completed' || record?.status === 'failed';
+
+/** A model that answers every call with its own user message, slowly when it says "slow". */
+function echoingLlm(): ScriptedLlm {
+  const llm = new ScriptedLlm();
+  llm.chat = async (request: LlmRequest) => {
+    const asked = String(request.messages.at(-1)?.content ?? '');
+    if (asked.startsWith('slow')) await sleep(1_200);
+    return {
+      message: { role: 'assistant', content: `re: ${asked}` },
+      finishReason: 'stop',
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    };
+  };
+  return llm;
+}
+
+async function bootBull(concurrency: number) {
+  harness = await bootAgent({
+    llm: echoingLlm(),
+    runLeaseMs: LEASE_MS,
+    runs: { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: `${prefix}:runs:` },
+    queue: {
+      driver: 'bull',
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      name: unique('order'),
+      concurrency,
+      attempts: 3,
+      backoffMs: 20,
+    },
+  });
+  return harness.agent;
+}
+
+const completedAt = async (runId: string) => {
+  const record = await waitFor(() => harness!.agent.getRun(runId), settled, 20_000, runId);
+  expect(record?.status).toBe('completed');
+  return record!.updatedAt;
+};
+
+describe('the Bull driver’s per-conversation order', () => {
+  it('keeps waiting runs out of the worker slots: another conversation goes at once', async () => {
+    const agent = await bootBull(2);
+    const busy = unique('busy');
+    const head = await agent.submit({ conversationId: busy, message: 'slow head' });
+    await waitFor(
+      () => agent.getRun(head.runId),
+      (r) => r?.status === 'running',
+      5_000,
+      'head',
+    );
+    const waiting = [];
+    for (let i = 0; i < 4; i += 1)
+      waiting.push(await agent.submit({ conversationId: busy, message: `waits ${i}` }));
+    await sleep(100);
+    const started = Date.now();
+    const other = await agent.submit({ conversationId: unique('other'), message: 'quick' });
+    const otherDone = await completedAt(other.runId);
+    const headDone = await completedAt(head.runId);
+    // The other conversation did not wait behind the busy one's parked runs.
+    expect(otherDone).toBeLessThan(headDone);
+    expect(otherDone - started).toBeLessThan(600);
+    for (const run of waiting) await completedAt(run.runId);
+  }, 30_000);
+
+  it('wakes the next run of the conversation as soon as the one ahead settles', async () => {
+    const agent = await bootBull(2);
+    const conversationId = unique('wake');
+    const first = await agent.submit({ conversationId, message: 'slow first' });
+    const second = await agent.submit({ conversationId, message: 'second' });
+    const firstDone = await completedAt(first.runId);
+    const secondDone = await completedAt(second.runId);
+    // Parked with delays of 250, 500, 1,000 ms while the first ran 1.2 s: only a wake-up is this quick.
+    expect(secondDone - firstDone).toBeLessThan(200);
+  }, 30_000);
+
+  it('evicts a head nobody will run (its submitter died before the queue had it)', async () => {
+    const agent = await bootBull(2);
+    const conversationId = unique('orphan');
+    const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
+    const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
+    const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
+    // What a submitter killed between joining the order and adding the job leaves behind.
+    const orphan = unique('orphan-run');
+    await runs.records.set(orphan, conversationId, 'queued', { owner: 'dead-process' });
+    await sequencer.join(conversationId, orphan);
+    const started = Date.now();
+    const next = await agent.submit({ conversationId, message: 'after the orphan' });
+    const done = await completedAt(next.runId);
+    // Blocked at most until the dead submitter's lease ran out, plus a parked delay or two.
+    expect(done - started).toBeLessThan(LEASE_MS + 2_000);
+    expect(done - started).toBeGreaterThanOrEqual(LEASE_MS - 100);
+  }, 30_000);
+});
