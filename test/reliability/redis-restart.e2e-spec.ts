@@ -1,58 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
 import { freePort } from '../support/free-port.js';
 import { queuedAppEnv, storedRoles, waitUntilCompleted } from './queued-runs.js';
-import { tempDir } from '../support/test-databases.js';
+import { OwnRedis } from '../support/own-redis.js';
 
 const RUNS = 12;
-
-/** A Redis of the test's own on loopback, with AOF fsynced on every write, in its own directory. */
-class OwnRedis {
-  private process?: ChildProcess;
-  readonly dir = tempDir('redis-aof-');
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    this.process = spawn('redis-server', [
-      '--port',
-      String(this.port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      this.dir,
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'always',
-      '--save',
-      '',
-    ]);
-    for (let i = 0; i < 100; i += 1) {
-      if (await this.ping()) return;
-      await sleep(50);
-    }
-    throw new Error('redis-server did not start');
-  }
-
-  /** SIGKILL: no shutdown save; what survives is what the AOF fsynced. */
-  async kill(): Promise<void> {
-    const exited = new Promise((resolve) => this.process!.once('exit', resolve));
-    this.process!.kill('SIGKILL');
-    await exited;
-  }
-
-  private async ping(): Promise<boolean> {
-    const cli = spawn('redis-cli', ['-p', String(this.port), 'ping']);
-    let out = '';
-    cli.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await new Promise((resolve) => cli.once('exit', resolve));
-    return out.trim() === 'PONG';
-  }
-}
 
 /**
  * The Redis that holds the Bull queue killed and restarted (AOF on) while async turns are queued
