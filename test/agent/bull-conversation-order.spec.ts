@@ -94,6 +94,9 @@ describe('the Bull driver’s per-conversation order', () => {
     expect(otherDone).toBeLessThan(headDone);
     expect(otherDone - started).toBeLessThan(600);
     for (const run of waiting) await completedAt(run.runId);
+    console.info(
+      `Parked runs hold no slot: with 2 slots, one busy conversation and 4 runs waiting behind it, another conversation's turn completed ${otherDone - started} ms after its submission`,
+    );
   }, 30_000);
 
   it('wakes the next run of the conversation as soon as the one ahead settles', async () => {
@@ -105,6 +108,9 @@ describe('the Bull driver’s per-conversation order', () => {
     const secondDone = await completedAt(second.runId);
     // Parked with delays of 250, 500, 1,000 ms while the first ran 1.2 s: only a wake-up is this quick.
     expect(secondDone - firstDone).toBeLessThan(200);
+    console.info(
+      `Wake-up: the next run completed ${secondDone - firstDone} ms after the one ahead`,
+    );
   }, 30_000);
 
   it('evicts a head nobody will run (its submitter died before the queue had it)', async () => {

@@ -66,7 +66,7 @@ describe('every run settles through an instance kill, a Redis kill and a termina
 
     clients.phase = 'instance-kill';
     apps[1]!.kill('SIGKILL');
-    await apps[1]!.exited;
+    expect((await apps[1]!.exited).signal).toBe('SIGKILL');
     apps[1] = undefined;
     await sleep(1_000);
     apps[1] = await boot();
@@ -175,7 +175,7 @@ describe('every run settles through an instance kill, a Redis kill and a termina
       const failed = of.filter((o) => o.status === 'failed').length;
       const lost = of.filter((o) => !o.acknowledged).length;
       const ms = (v: number) => (Number.isNaN(v) ? '-' : `${Math.round(v)}`);
-      return `${phase}: ${of.length} turns, ${of.length - lost} acknowledged, ${failed} failed, ${lost} refused (5xx/cut, unkeyed); settle p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, max ${ms(Math.max(...times))} ms; ${of.reduce((n, o) => n + o.posts, 0)} POSTs`;
+      return `${phase}: ${of.length} turns, ${of.length - lost} acknowledged, ${failed} failed, ${lost} refused (5xx/cut, unkeyed); settle p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, max ${ms(Math.max(...times))} ms; ${of.reduce((n, o) => n + o.posts, 0)} POSTs, ${of.reduce((n, o) => n + o.errors, 0)} answered 5xx or cut`;
     });
     console.info(
       `Runs settle (${CLIENTS} clients, lease ${RUN_LEASE_MS} ms, bound ${SETTLE_BOUND_MS} ms, client limit ${SETTLE_LIMIT_MS} ms; ${terminated} backends terminated):\n${lines.join('\n')}`,

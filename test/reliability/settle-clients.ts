@@ -21,6 +21,8 @@ export interface TurnOutcome {
   settleMs?: number;
   /** POSTs sent for this turn (a keyed turn is sent again after an error). */
   posts: number;
+  /** Answers that were errors: a 5xx, or no answer (the connection was cut). */
+  errors: number;
 }
 
 /** How long a client waits for one turn to settle before it reports it unsettled. */
@@ -67,6 +69,7 @@ export class SettleClients {
         phase: this.phase,
         acknowledged: false,
         posts: 0,
+        errors: 0,
       };
       this.outcomes.push(outcome);
       await this.send(outcome, c + t);
@@ -104,6 +107,7 @@ export class SettleClients {
         // A keyed run that failed or is still pending: the same key, sent again.
         continue;
       }
+      outcome.errors += 1;
       if (!keyed) return; // an error without a key: given up, never acknowledged
       await sleep(200);
     }
