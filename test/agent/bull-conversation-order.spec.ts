@@ -130,4 +130,18 @@ describe('the Bull driver’s per-conversation order', () => {
     expect(done - started).toBeLessThan(LEASE_MS + 2_000);
     expect(done - started).toBeGreaterThanOrEqual(LEASE_MS - 100);
   }, 30_000);
+
+  it('evicts a queued head whose job the queue lost (a Redis without persistence restarted)', async () => {
+    const agent = await bootBull(2);
+    const conversationId = unique('lost');
+    const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
+    const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
+    const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
+    const lost = unique('lost-run');
+    await runs.records.set(lost, conversationId, 'queued'); // handed to the queue, no lease
+    await sequencer.join(conversationId, lost);
+    const started = Date.now();
+    const next = await agent.submit({ conversationId, message: 'after the lost one' });
+    expect((await completedAt(next.runId)) - started).toBeLessThan(1_000);
+  }, 30_000);
 });

@@ -65,7 +65,7 @@ describe('RunRecords', () => {
     await runs.set('q', 'c1', 'queued');
     clock.at += 10 * 60_000;
     expect(await runs.reserve('q', 'c1', 'a')).toMatchObject({ status: 'queued' });
-    expect(await runs.headState('q')).toBe('live');
+    expect(await runs.headState('q')).toBe('queued');
   });
 
   it('takes over a queued run whose submitter died before the queue had it', async () => {

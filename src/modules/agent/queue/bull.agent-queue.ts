@@ -34,8 +34,11 @@ export interface BullAgentQueueSettings extends QueueRetryOptions {
   maxParkDelayMs?: number;
 }
 
-/** What the driver needs to know about a run that heads a conversation's order. */
-export type HeadRunState = 'settled' | 'abandoned' | 'live';
+/**
+ * What the driver needs to know about a run that heads a conversation's order: settled; abandoned
+ * (its holder died); queued (a queue holds it: it should have a job); live (held under a lease).
+ */
+export type HeadRunState = 'settled' | 'abandoned' | 'queued' | 'live';
 
 /** First delay of a parked job. */
 const FIRST_PARK_DELAY_MS = 250;
@@ -173,7 +176,10 @@ export class BullAgentQueue implements AgentQueue {
     }
   }
 
-  /** A head that settled, or whose run nobody holds and that has no job in the queue. */
+  /**
+   * A head that settled, or that nobody holds and that has no job in the queue (its submitter died
+   * before adding it, or the queue lost it: a Redis without persistence restarted).
+   */
   private async evictable(conversationId: string, runId: string): Promise<boolean> {
     const state = await this.headState(runId);
     if (state === 'settled') return true;
@@ -181,7 +187,7 @@ export class BullAgentQueue implements AgentQueue {
     const parked = await this.sequencer.parkedJob(conversationId, runId);
     const jobs = [bullJobId(runId), ...(parked ? [parked] : [])];
     for (const jobId of jobs) if (await this.jobPending(jobId)) return false;
-    this.logger.warn(`Run ${runId} heads its conversation but nobody will run it: evicted`);
+    this.logger.warn(`Run ${runId} heads its conversation but has no job: evicted (${state})`);
     return true;
   }
 

@@ -139,14 +139,15 @@ export class RunRecords {
 
   /**
    * How a run stands for the queue's order: `settled` (completed, failed, or unknown: expired or
-   * erased), `abandoned` (queued or running under a lease that ran out: its holder died, and a queue
-   * may or may not still have it), or `live`.
+   * erased); `abandoned` (queued or running under a lease that ran out: its holder died); `queued`
+   * (handed to a durable queue, which holds it without a lease); `live` (held under a lease).
    */
-  async headState(runId: string): Promise<'settled' | 'abandoned' | 'live'> {
+  async headState(runId: string): Promise<'settled' | 'abandoned' | 'queued' | 'live'> {
     const current = await this.read(runId);
     if (!current) return 'settled';
     const { record } = current;
     if (record.status === 'completed' || record.status === 'failed') return 'settled';
+    if (record.leaseUntil === undefined) return record.status === 'queued' ? 'queued' : 'live';
     return this.expired(record) ? 'abandoned' : 'live';
   }
 
