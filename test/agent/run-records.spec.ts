@@ -47,13 +47,16 @@ describe('RunRecords', () => {
     await runs.reserve('r1', 'c1', 'a');
     for (let i = 0; i < 5; i += 1) {
       clock.at += 600;
-      expect(await runs.renew('r1', 'a')).toBe(true);
+      expect(await runs.renew('r1', 'a')).toBe('renewed');
       expect(await runs.reserve('r1', 'c1', 'b')).toMatchObject({ status: 'running' });
     }
     clock.at += 1_001;
     expect(await runs.reserve('r1', 'c1', 'b')).toBeUndefined();
-    expect(await runs.renew('r1', 'a')).toBe(false);
-    expect(await runs.renew('r1', 'b')).toBe(true);
+    expect(await runs.renew('r1', 'a')).toBe('gone');
+    expect(await runs.renew('r1', 'b')).toBe('renewed');
+    expect(await runs.renew('unknown', 'a')).toBe('waiting'); // not written yet: keep holding
+    await runs.set('q', 'c1', 'queued');
+    expect(await runs.renew('q', 'a')).toBe('waiting'); // a queue holds it until the attempt starts
   });
 
   it('takes over a failed run, never a completed one; a queued run held by a queue has no lease', async () => {
@@ -75,6 +78,23 @@ describe('RunRecords', () => {
     clock.at += 1_001;
     expect(await runs.headState('q')).toBe('abandoned');
     expect(await runs.reserve('q', 'c1', 'retry')).toBeUndefined();
+  });
+
+  it('records a run whose job is gone as failed, unless it settled or is held under a live lease', async () => {
+    const { records: runs, clock } = records(1_000);
+    await runs.set('lost', 'c1', 'queued');
+    expect(await runs.markLost('lost', 'c1')).toBe(true);
+    expect(await runs.get('lost')).toMatchObject({
+      status: 'failed',
+      error: { name: 'RunLostError' },
+    });
+    expect(await runs.reserve('lost', 'c1', 'retry')).toBeUndefined(); // the same key runs it again
+    await runs.set('held', 'c1', 'queued', { owner: 'submitter' });
+    expect(await runs.markLost('held', 'c1')).toBe(false);
+    clock.at += 1_001;
+    expect(await runs.markLost('held', 'c1')).toBe(true);
+    await runs.set('done', 'c1', 'completed');
+    expect(await runs.markLost('done', 'c1')).toBe(false);
   });
 
   it('takes over a running record of an older version (no lease) after 10 minutes only', async () => {

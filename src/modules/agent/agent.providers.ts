@@ -133,7 +133,12 @@ async function openAgentQueueLease(
   const opened = await openAgentQueue(
     options.queue,
     registry,
-    (runId) => runs.records.headState(runId),
+    {
+      state: (runId) => runs.records.headState(runId),
+      lost: async (runId, conversationId) => {
+        await runs.records.markLost(runId, conversationId);
+      },
+    },
     runs.retentionMs,
   );
   return {

@@ -22,7 +22,7 @@ import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
 import type { RunTransition } from './runs/run-records.js';
 import { turnUserMessage } from './turn-message.js';
 
-/** Tries of a run record's final write before it is left to the lease (about 3 s in all). */
+/** Tries of a run record's final write before it is left to the lease (1.5 s of waits in all). */
 const SETTLE_TRIES = 5;
 const SETTLE_FIRST_DELAY_MS = 100;
 
@@ -109,11 +109,11 @@ export class RunLifecycle {
     assertConversationId(input.conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
-    // Validated now: a bad message fails the caller, not a worker later.
-    const message = turnUserMessage(input.message, runId);
     const { conversationId } = input;
     const release = this.leases.hold(runId);
     try {
+      // Validated now: a bad message fails the caller (and a reserved run), not a worker later.
+      const message = turnUserMessage(input.message, runId);
       await ownership.claim(runId, conversationId, input.entityId);
       if (!reserved && (await records.get(runId))) {
         release();
@@ -129,10 +129,14 @@ export class RunLifecycle {
         records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
         this.touch(conversationId),
       ]);
+      // The in-process queue's runs stay held here until it settles them.
+      if (!this.deps.queue.durable) this.inlineHolds.set(runId, release);
       await this.deps.queue.submit(job);
     } catch (error) {
-      // Nothing ran: `failed` without attempts, so the same Idempotency-Key queues it again.
+      // Nothing ran: `failed` without attempts. Such a run never runs (a job of it that reached the
+      // queue all the same is skipped), and the same Idempotency-Key queues it again.
       await this.settleFailure(runId, conversationId, error);
+      this.releaseInline(runId);
       release();
       throw error;
     }
@@ -142,7 +146,7 @@ export class RunLifecycle {
       await this.settle(runId, conversationId, 'queued', {
         onlyIfHeld: this.held('queued'),
       });
-    } else this.inlineHolds.set(runId, release); // held until the in-process queue settles it
+    }
     return runId;
   }
 
@@ -158,6 +162,9 @@ export class RunLifecycle {
     try {
       const previous = await records.get(job.runId);
       if (previous?.status === 'completed') return;
+      // Its submission failed and the caller was told so: a job that reached the queue anyway
+      // (its answer was lost) does not run it behind the caller's back.
+      if (previous?.status === 'failed' && previous.attempts === undefined) return;
       result = await inSpan(
         RUN_SPAN,
         () => runSpanAttributes(job),

@@ -5,7 +5,7 @@ import { type ConnectionRegistry } from '../../connections/connection-registry.j
 import { openBullQueue } from '../../connections/redis/open-bull-queue.js';
 import type { AgentQueueOptions } from '../agent.options.js';
 import type { AgentQueue } from './agent-queue.interface.js';
-import { BullAgentQueue, type HeadRunState } from './bull.agent-queue.js';
+import { BullAgentQueue, type HeadRuns } from './bull.agent-queue.js';
 import { ConversationSequencer } from './conversation-sequencer.js';
 import { InlineAgentQueue } from './inline.agent-queue.js';
 
@@ -16,7 +16,7 @@ export const DEFAULT_BULL_LOCK_DURATION_MS = 30_000;
 export async function openAgentQueue(
   options: AgentQueueOptions | undefined,
   registry: ConnectionRegistry,
-  headState: (runId: string) => Promise<HeadRunState>,
+  heads: HeadRuns,
   retentionMs: number,
 ): Promise<{ queue: AgentQueue; cleanup: Cleanup }> {
   if (!options || options.driver === 'inline')
@@ -49,7 +49,7 @@ export async function openAgentQueue(
     `${options.prefix ?? 'bull'}:agent-seq:`,
     retentionMs,
   );
-  const driver = new BullAgentQueue(queue, sequencer, headState, options);
+  const driver = new BullAgentQueue(queue, sequencer, heads, options);
   return {
     queue: driver,
     cleanup: async () => {

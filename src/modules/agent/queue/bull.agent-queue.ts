@@ -40,6 +40,13 @@ export interface BullAgentQueueSettings extends QueueRetryOptions {
  */
 export type HeadRunState = 'settled' | 'abandoned' | 'queued' | 'live';
 
+/** What the driver reads and writes of the runs heading conversations' orders. */
+export interface HeadRuns {
+  state(runId: string): Promise<HeadRunState>;
+  /** Records a run whose job is gone as failed (unless it settled or is held meanwhile). */
+  lost(runId: string, conversationId: string): Promise<void>;
+}
+
 /** First delay of a parked job. */
 const FIRST_PARK_DELAY_MS = 250;
 /** Default longest delay of a parked job. */
@@ -80,7 +87,7 @@ export class BullAgentQueue implements AgentQueue {
   constructor(
     private readonly queue: Queue,
     private readonly sequencer: ConversationSequencer,
-    private readonly headState: (runId: string) => Promise<HeadRunState>,
+    private readonly heads: HeadRuns,
     private readonly settings: BullAgentQueueSettings = {},
   ) {}
 
@@ -165,9 +172,8 @@ export class BullAgentQueue implements AgentQueue {
       if (
         head !== data.runId &&
         evictions < MAX_EVICTIONS_PER_ATTEMPT &&
-        (await this.evictable(data.conversationId, head))
+        (await this.evictIfDead(data.conversationId, head))
       ) {
-        await this.sequencer.evict(data.conversationId, head);
         evictions += 1;
         continue;
       }
@@ -177,17 +183,23 @@ export class BullAgentQueue implements AgentQueue {
   }
 
   /**
-   * A head that settled, or that nobody holds and that has no job in the queue (its submitter died
-   * before adding it, or the queue lost it: a Redis without persistence restarted).
+   * Evicts a head that settled, or that nobody holds and that has no job in the queue (its submitter
+   * died before adding it, or the queue lost it: a Redis without persistence restarted), recording
+   * the latter `failed`. Resolves whether the head is gone.
    */
-  private async evictable(conversationId: string, runId: string): Promise<boolean> {
-    const state = await this.headState(runId);
-    if (state === 'settled') return true;
+  private async evictIfDead(conversationId: string, runId: string): Promise<boolean> {
+    const state = await this.heads.state(runId);
     if (state === 'live') return false;
-    const parked = await this.sequencer.parkedJob(conversationId, runId);
-    const jobs = [bullJobId(runId), ...(parked ? [parked] : [])];
-    for (const jobId of jobs) if (await this.jobPending(jobId)) return false;
-    this.logger.warn(`Run ${runId} heads its conversation but has no job: evicted (${state})`);
+    if (state !== 'settled') {
+      const parked = await this.sequencer.parkedJob(conversationId, runId);
+      const jobs = [bullJobId(runId), ...(parked ? [parked] : [])];
+      for (const jobId of jobs) if (await this.jobPending(jobId)) return false;
+    }
+    if (!(await this.sequencer.evict(conversationId, runId))) return false;
+    if (state !== 'settled') {
+      this.logger.warn(`Run ${runId} headed its conversation without a job: evicted (${state})`);
+      await this.heads.lost(runId, conversationId);
+    }
     return true;
   }
 
@@ -211,11 +223,12 @@ export class BullAgentQueue implements AgentQueue {
       this.settings.maxParkDelayMs ?? DEFAULT_MAX_PARK_DELAY_MS,
     );
     const jobId = `${bullJobId(job.data.runId)}:parked:${deferrals}`;
-    await this.sequencer.park(job.data.conversationId, job.data.runId, jobId);
+    // The copy first, then its note: while the copy is being made, this job is still active.
     await this.queue.add(
       { ...job.data, deferrals, attemptsUsed },
       this.jobOptions(jobId, remaining, delay),
     );
+    await this.sequencer.park(job.data.conversationId, job.data.runId, jobId);
     this.logger.debug(`Run ${job.data.runId} waits for its conversation; parked (${deferrals})`);
     // The head may have settled between the look and the park: wake the copy if it is now first.
     const head = await this.sequencer.release(job.data.conversationId, job.data.runId, false);

@@ -34,6 +34,17 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 return redis.call('LINDEX', KEYS[1], 0)
 `);
 
+/**
+ * KEYS: order list, lease, parked jobs. ARGV: runId. Removes the run only while it heads the order
+ * and does not hold the lease (it did not start meanwhile). Returns 1 if removed.
+ */
+const EVICT = new RedisScript(`
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] or redis.call('GET', KEYS[2]) == ARGV[1] then return 0 end
+redis.call('LPOP', KEYS[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+`);
+
 /** KEYS: parked jobs. ARGV: runId, job id, retention ms. Notes where a waiting run's job is. */
 const PARK = new RedisScript(`
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -93,13 +104,17 @@ export class ConversationSequencer {
     return typeof head === 'string' ? head : undefined;
   }
 
-  /** Removes a run from the head of the order: it settled, or nobody will ever run it. */
-  async evict(conversationId: string, runId: string): Promise<void> {
-    await RELEASE.run(
+  /**
+   * Removes a run from the head of the order (it settled, or nobody will ever run it), only if it
+   * still heads it and has not taken the lease meanwhile; resolves whether it did.
+   */
+  async evict(conversationId: string, runId: string): Promise<boolean> {
+    const removed = await EVICT.run(
       this.client,
       [...this.keys(conversationId), this.parkedKey(conversationId)],
-      [runId, '1'],
+      [runId],
     );
+    return removed === 1;
   }
 
   /** Notes the job a waiting run is parked as (a delayed job), so its turn can wake it. */

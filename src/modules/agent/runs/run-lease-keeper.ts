@@ -51,7 +51,7 @@ export class RunLeaseKeeper {
       await Promise.all(
         [...this.held.keys()].map(async (runId) => {
           try {
-            if (!(await this.records.renew(runId, this.owner))) this.held.delete(runId);
+            if ((await this.records.renew(runId, this.owner)) === 'gone') this.held.delete(runId);
           } catch (error) {
             this.logger.warn(`Lease of run ${runId} not renewed: ${(error as Error).message}`);
           }

@@ -123,18 +123,49 @@ export class RunRecords {
   }
 
   /**
-   * Extends `owner`'s lease on the run; false when the run is settled or held by someone else (the
-   * owner lost it: its lease ran out and another caller took the run over).
+   * Extends `owner`'s lease on the run. `gone` when the run is settled or held by another owner (its
+   * lease ran out and another caller took it over): stop renewing. `waiting` when it is not held by
+   * anyone yet (no record, or a queue holds it until the attempt starts): keep the hold.
    */
-  async renew(runId: string, owner: string): Promise<boolean> {
-    const current = await this.read(runId);
-    if (!current || !this.heldBy(current.record, owner)) return false;
-    const renewed: StoredRecord = {
-      ...current.record,
-      leaseUntil: this.now() + this.leaseMs,
-      rev: newRev(),
-    };
-    return this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(renewed));
+  async renew(runId: string, owner: string): Promise<'renewed' | 'gone' | 'waiting'> {
+    for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+      const current = await this.read(runId);
+      if (!current) return 'waiting';
+      const { record } = current;
+      if (record.status === 'completed' || record.status === 'failed') return 'gone';
+      if (record.owner === undefined) return 'waiting';
+      if (record.owner !== owner) return 'gone';
+      const renewed: StoredRecord = {
+        ...record,
+        leaseUntil: this.now() + this.leaseMs,
+        rev: newRev(),
+      };
+      if (await this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(renewed)))
+        return 'renewed';
+      // Another write of the record came first (this process's own, often): read it again.
+    }
+    return 'waiting';
+  }
+
+  /**
+   * Records a run nobody will run as `failed` (its job is gone: a queue lost it, or its submitter
+   * died before adding it), unless it settled or is held under a live lease meanwhile. Resolves
+   * whether it wrote.
+   */
+  async markLost(runId: string, conversationId: string): Promise<boolean> {
+    for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+      const current = await this.read(runId);
+      if (!current) return false;
+      const { record } = current;
+      const held = record.leaseUntil !== undefined && !this.expired(record);
+      if (record.status === 'completed' || record.status === 'failed' || held) return false;
+      const lost = this.build(record, runId, conversationId, 'failed', {
+        error: new RunLostError(runId),
+      });
+      if (await this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(lost)))
+        return true;
+    }
+    return false;
   }
 
   /**
@@ -147,8 +178,10 @@ export class RunRecords {
     if (!current) return 'settled';
     const { record } = current;
     if (record.status === 'completed' || record.status === 'failed') return 'settled';
-    if (record.leaseUntil === undefined) return record.status === 'queued' ? 'queued' : 'live';
-    return this.expired(record) ? 'abandoned' : 'live';
+    if (record.leaseUntil !== undefined) return this.expired(record) ? 'abandoned' : 'live';
+    if (record.status === 'queued') return 'queued';
+    // A running record of an older version (no lease): abandoned after the old takeover time.
+    return this.now() - record.updatedAt > STALE_RUNNING_MS ? 'abandoned' : 'live';
   }
 
   private applies(
@@ -216,6 +249,14 @@ export class RunRecords {
         : {}),
       rev: newRev(),
     };
+  }
+}
+
+/** The error of a run whose job nobody will process. */
+export class RunLostError extends Error {
+  constructor(runId: string) {
+    super(`Run ${runId} was lost before it ran to the end (its queued job is gone): send it again`);
+    this.name = 'RunLostError';
   }
 }
 
