@@ -3,9 +3,11 @@
  * React, the AI SDK client and the page in one file, no CDN at run time. Run by `npm run build`.
  */
 import { build } from 'esbuild';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 
 const out = 'dist/web';
+// A fresh folder: nothing of an earlier build (a source map, say) is left to be served.
+rmSync(out, { recursive: true, force: true });
 mkdirSync(`${out}/assets`, { recursive: true });
 cpSync('web/public/index.html', `${out}/index.html`);
 cpSync('web/public/app.css', `${out}/assets/app.css`);
@@ -16,7 +18,8 @@ await build({
   format: 'esm',
   target: 'es2022',
   minify: true,
-  sourcemap: true,
+  // No source map: it would be served beside the bundle to anyone (the page's source is in web/src).
+  sourcemap: false,
   jsx: 'automatic',
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',

@@ -25,6 +25,7 @@ import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
 import { AppRedis } from './app/redis/app-redis.provider.js';
 import { AppRedisModule } from './app/redis/app-redis.module.js';
 import { throttlerOptions } from './app/throttling/throttler-options.js';
+import { AuthFailureLimiter } from './app/auth/auth-failure-limiter.js';
 import { TenantThrottlerGuard } from './app/throttling/tenant-throttler.guard.js';
 import { agentConfig } from './config/agent.config.js';
 import { httpConfig } from './config/http.config.js';
@@ -77,13 +78,14 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
   controllers: [HealthController, WebController],
   providers: [
     ApiKeyAuthenticator,
+    AuthFailureLimiter,
     InFlightRequests,
     // Auth first, so the throttler counts per tenant.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TenantThrottlerGuard },
     { provide: APP_FILTER, useClass: AgentMemoryExceptionFilter },
   ],
-  exports: [ApiKeyAuthenticator, InFlightRequests],
+  exports: [ApiKeyAuthenticator, AuthFailureLimiter, InFlightRequests],
 })
 export class AppModule {
   /**

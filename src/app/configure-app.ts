@@ -2,18 +2,22 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AgentService } from 'nest-agent-memory';
 import type { AllConfig } from '../config/validate-env.js';
 import { join } from 'node:path';
-import { adminKeyAuth } from './admin/admin-key.middleware.js';
+import { adminKeyAuth, guardedMiddleware } from './admin/admin-key.middleware.js';
+import { AuthFailureLimiter } from './auth/auth-failure-limiter.js';
 import { mountQueueBoard, QUEUE_BOARD_PATH } from './admin/queue-board.js';
 import { WEB_ROOT } from './web/web-assets.js';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
 import { jsonBody } from './http-server/json-body.js';
+import { allowedHostsMiddleware } from './http-server/allowed-hosts.js';
+import { securityHeaders } from './http-server/security-headers.js';
 import { AppMetrics } from './telemetry/app-metrics.js';
 import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
 
 /**
- * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: JSON bodies up to
+ * What the app needs beyond its modules, shared by `main.ts` and the e2e tests: the Host check
+ * (DNS rebinding), security headers (helmet), JSON bodies up to
  * the limit (413 from the Content-Length alone, or as soon as a chunked body passes it, and the
  * connection closes unread), in-flight request counting for
  * graceful shutdown, the OpenAPI docs behind the same auth as the API, and (with the Bull queue)
@@ -21,10 +25,20 @@ import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
  * `bodyParser: false`.
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
+  const authenticator = app.get(ApiKeyAuthenticator);
+  app.use(
+    allowedHostsMiddleware({
+      allowedHosts: config.http.allowedHosts,
+      open: !authenticator.enabled,
+    }),
+  );
+  app.disable('x-powered-by');
+  app.use(securityHeaders({ docs: '/docs', queueBoard: QUEUE_BOARD_PATH }));
   app.use(jsonBody(config.http.bodyLimitBytes));
   app.use(app.get(InFlightRequests).middleware);
-  const authenticator = app.get(ApiKeyAuthenticator);
-  app.use(['/docs', '/docs-json', '/docs-yaml'], bearerAuth(authenticator));
+  const failures = app.get(AuthFailureLimiter);
+  if (authenticator.enabled)
+    app.use(['/docs', '/docs-json', '/docs-yaml'], bearerAuth(authenticator, failures));
   setupDocs(app);
   // The web page's bundle (React, the AI SDK client): served from the app, no CDN.
   app.useStaticAssets(join(WEB_ROOT, 'assets'), { prefix: '/assets/', maxAge: '1h' });
@@ -32,32 +46,30 @@ export function configureApp(app: NestExpressApplication, config: AllConfig): vo
   const { adminKey } = config.auth;
   // The board shows every tenant's jobs: with API keys it needs the admin key, or it is not served.
   if (queue && (adminKey || !authenticator.enabled)) {
-    if (adminKey) app.use(QUEUE_BOARD_PATH, adminKeyAuth(adminKey));
+    if (adminKey) app.use(QUEUE_BOARD_PATH, adminKeyAuth(adminKey, failures));
     mountQueueBoard(app, queue);
   }
   // The metrics too: the admin key with API keys, open when the API is.
   const metrics = app.get(AppMetrics);
   if (queue) metrics.watchQueue(queue);
   if (adminKey || !authenticator.enabled) {
-    if (adminKey) app.use(METRICS_PATH, adminKeyAuth(adminKey, 'GET /metrics'));
+    if (adminKey) app.use(METRICS_PATH, adminKeyAuth(adminKey, failures, 'GET /metrics'));
     mountMetrics(app, metrics);
   }
 }
 
-/** Bearer auth for the docs and the queue board, which Express serves outside Nest's guards. */
-function bearerAuth(authenticator: ApiKeyAuthenticator) {
-  return (
-    request: Parameters<ApiKeyAuthenticator['authenticate']>[0],
-    response: { status(code: number): { json(body: unknown): void } },
-    next: () => void,
-  ): void => {
-    try {
-      authenticator.authenticate(request);
-      next();
-    } catch {
-      response
-        .status(401)
-        .json({ statusCode: 401, error: 'Unauthorized', message: 'Invalid API key' });
-    }
-  };
+/** Bearer auth for the docs, which Express serves outside Nest's guards. */
+function bearerAuth(authenticator: ApiKeyAuthenticator, failures: AuthFailureLimiter) {
+  return guardedMiddleware(
+    (request) => {
+      try {
+        authenticator.authenticate(request);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    'Invalid API key',
+    failures,
+  );
 }

@@ -8,6 +8,9 @@ export interface TenantApiKey {
 
 const TENANT = /^[A-Za-z0-9_.-]{1,50}$/;
 
+/** The shortest API key accepted (tenant keys and the admin key alike). */
+export const MIN_KEY_LENGTH = 16;
+
 /**
  * Parses `tenantA:key1,tenantB:key2` (a tenant may hold several keys; a key belongs to one
  * tenant). Errors name the variable and the entry's position, never a key or a tenant (an entry
@@ -30,6 +33,9 @@ export function parseApiKeys(raw: string, variable: string): TenantApiKey[] {
       fail(`${at}: the tenant id must be 1 to 50 characters of A-Z, a-z, 0-9, _, . or -`);
     if (key === '') fail(`${at}: the key is empty`);
     if (/\s/.test(key)) fail(`${at}: the key holds whitespace`);
+    // A short key falls to guessing; the admin key has the same floor.
+    if (key.length < MIN_KEY_LENGTH)
+      fail(`${at}: the key must be at least ${MIN_KEY_LENGTH} characters`);
     const first = firstEntryOfKey.get(key);
     if (first !== undefined) fail(`${at} repeats the key of entry ${first}`);
     firstEntryOfKey.set(key, index + 1);

@@ -10,28 +10,37 @@ describe('auth configuration', () => {
 
   it('reads tenant:key pairs, several keys per tenant', () => {
     expect(
-      loadAuthConfig({ API_KEYS: 'tenant-A:key1, tenant_b.2:k:with:colons,tenant-A:key2' }),
+      loadAuthConfig({
+        API_KEYS:
+          'tenant-A:first-key-of-tenant-a, tenant_b.2:k:with:colons:and:more,tenant-A:second-key-of-tenant',
+      }),
     ).toEqual({
       apiKeys: [
-        { tenant: 'tenant-A', key: 'key1' },
-        { tenant: 'tenant_b.2', key: 'k:with:colons' },
-        { tenant: 'tenant-A', key: 'key2' },
+        { tenant: 'tenant-A', key: 'first-key-of-tenant-a' },
+        { tenant: 'tenant_b.2', key: 'k:with:colons:and:more' },
+        { tenant: 'tenant-A', key: 'second-key-of-tenant' },
       ],
     });
-    expect(loadAuthConfig({ API_KEYS: `${'t'.repeat(50)}:k` }).apiKeys).toHaveLength(1);
+    expect(
+      loadAuthConfig({ API_KEYS: `${'t'.repeat(50)}:${'k'.repeat(16)}` }).apiKeys,
+    ).toHaveLength(1);
   });
 
   it('refuses malformed entries and repeated keys, naming API_KEYS and never a key', () => {
     const cases: Array<[string, string]> = [
-      ['a:supersecret1,', 'entry 2 is empty'],
-      ['supersecret1', 'entry 1 is not tenant:key'],
-      [':supersecret1', 'entry 1: the tenant id'],
-      ['bad tenant:supersecret1', 'entry 1: the tenant id'],
-      [`${'t'.repeat(51)}:supersecret1`, 'entry 1: the tenant id'],
-      ['ténant:supersecret1', 'entry 1: the tenant id'],
+      ['a:supersecret1-long-enough,', 'entry 2 is empty'],
+      ['supersecret1-long-enough', 'entry 1 is not tenant:key'],
+      [':supersecret1-long-enough', 'entry 1: the tenant id'],
+      ['bad tenant:supersecret1-long-enough', 'entry 1: the tenant id'],
+      [`${'t'.repeat(51)}:supersecret1-long-enough`, 'entry 1: the tenant id'],
+      ['ténant:supersecret1-long-enough', 'entry 1: the tenant id'],
       ['a:', 'entry 1: the key is empty'],
-      ['a:super secret1', 'entry 1: the key holds whitespace'],
-      ['a:supersecret1,b:x,c:supersecret1', 'entry 3 repeats the key of entry 1'],
+      ['a:super secret1-long-enough', 'entry 1: the key holds whitespace'],
+      ['a:supersecret15', 'entry 1: the key must be at least 16 characters'],
+      [
+        'a:supersecret1-long-enough,b:other-key-long-enough,c:supersecret1-long-enough',
+        'entry 3 repeats the key of entry 1',
+      ],
     ];
     for (const [value, problem] of cases) {
       const error = errorOf(() => loadAuthConfig({ API_KEYS: value }));
@@ -43,7 +52,8 @@ describe('auth configuration', () => {
 
   it('reads ADMIN_API_KEY: long enough, apart from the tenant keys, never echoed', () => {
     expect(
-      loadAuthConfig({ API_KEYS: 'a:key-one', ADMIN_API_KEY: 'admin-key-0123456789' }).adminKey,
+      loadAuthConfig({ API_KEYS: 'a:key-one-of-tenant-a', ADMIN_API_KEY: 'admin-key-0123456789' })
+        .adminKey,
     ).toBe('admin-key-0123456789');
     for (const env of [
       { ADMIN_API_KEY: 'short-secret' },

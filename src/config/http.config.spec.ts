@@ -8,8 +8,11 @@ describe('HTTP configuration', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       rateLimit: { ttlMs: 60_000, limit: 120 },
+      turnsRateLimit: { ttlMs: 60_000, limit: 20 },
+      authFailureLimit: { ttlMs: 60_000, limit: 20 },
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      allowedHosts: [],
     });
   });
 
@@ -40,15 +43,24 @@ describe('HTTP configuration', () => {
         SHUTDOWN_TIMEOUT_MS: '0',
         RATE_LIMIT_TTL_MS: '1000',
         RATE_LIMIT_MAX: '5',
+        RATE_LIMIT_TURNS_MAX: '2',
+        AUTH_FAILURES_MAX: '3',
+        ALLOWED_HOSTS: 'Memory.Example.com, [::1]',
       }),
     ).toEqual({
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 0,
       rateLimit: { ttlMs: 1000, limit: 5 },
+      turnsRateLimit: { ttlMs: 1000, limit: 2 },
+      authFailureLimit: { ttlMs: 60_000, limit: 3 },
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      allowedHosts: ['memory.example.com', '[::1]'],
     });
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBe(false);
+    expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).turnsRateLimit).toBe(false);
+    expect(loadHttpConfig({ RATE_LIMIT_TURNS_MAX: '0' }).turnsRateLimit).toBe(false);
+    expect(loadHttpConfig({ AUTH_FAILURES_MAX: '0' }).authFailureLimit).toBe(false);
   });
 
   it('names the variable at fault', () => {
@@ -63,6 +75,11 @@ describe('HTTP configuration', () => {
       [{ RATE_LIMIT_TTL_MS: '0' }, 'RATE_LIMIT_TTL_MS'],
       [{ RATE_LIMIT_MAX: '-1' }, 'RATE_LIMIT_MAX'],
       [{ RATE_LIMIT_MAX: 'lots' }, 'RATE_LIMIT_MAX'],
+      [{ RATE_LIMIT_TURNS_MAX: '-1' }, 'RATE_LIMIT_TURNS_MAX'],
+      [{ AUTH_FAILURES_MAX: 'x' }, 'AUTH_FAILURES_MAX'],
+      [{ ALLOWED_HOSTS: 'https://memory.example.com' }, 'ALLOWED_HOSTS'],
+      [{ ALLOWED_HOSTS: 'memory.example.com:443' }, 'ALLOWED_HOSTS'],
+      [{ ALLOWED_HOSTS: 'a,,b' }, 'ALLOWED_HOSTS'],
     ];
     for (const [env, variable] of cases)
       expect(variableAtFault(() => loadHttpConfig(env))).toBe(variable);

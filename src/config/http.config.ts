@@ -1,5 +1,6 @@
 import { registerAs } from '@nestjs/config';
-import { type Env, readByteSize, readInteger } from './env.js';
+import { ConfigValidationError } from './config-validation.error.js';
+import { type Env, readByteSize, readInteger, readString } from './env.js';
 
 /** `HTTP_BODY_LIMIT`'s default: 1 MiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -18,28 +19,46 @@ export interface HttpConfig {
   bodyLimitBytes: number;
   /** `SHUTDOWN_TIMEOUT_MS` (10000): how long in-flight work may take to finish at shutdown. */
   shutdownTimeoutMs: number;
-  /** The per-tenant rate limit, or `false` when `RATE_LIMIT_MAX=0` turns it off. */
+  /** The per-tenant rate limit across all routes, or `false` when `RATE_LIMIT_MAX=0` turns it off. */
   rateLimit: RateLimitConfig | false;
+  /**
+   * The per-tenant budget of the routes that call the model (turns, chat, queued turns), in the same
+   * window: `RATE_LIMIT_TURNS_MAX` (20; 0 turns it off, and so does `RATE_LIMIT_MAX=0`).
+   */
+  turnsRateLimit: RateLimitConfig | false;
+  /**
+   * Failed authentications per client address per minute before every request of that address is
+   * answered 429 for the rest of the minute: `AUTH_FAILURES_MAX` (20; 0 turns it off).
+   */
+  authFailureLimit: RateLimitConfig | false;
   /** `HTTP_HEADERS_TIMEOUT_MS` (10000): how long a client may take to send a request's headers. */
   headersTimeoutMs: number;
   /** `HTTP_REQUEST_TIMEOUT_MS` (30000): how long it may take to send a whole request. */
   requestTimeoutMs: number;
+  /** `ALLOWED_HOSTS` (none): host names served besides loopback ones (comma-separated). */
+  allowedHosts: string[];
 }
 
 /**
  * Reads `HTTP_BODY_LIMIT` (`1mb`; a byte count or `<n>kb` / `<n>mb`), `SHUTDOWN_TIMEOUT_MS`
  * (10000), `RATE_LIMIT_TTL_MS` (60000), `RATE_LIMIT_MAX` (120; 0 turns the limit off),
- * `HTTP_HEADERS_TIMEOUT_MS` (10000) and `HTTP_REQUEST_TIMEOUT_MS` (30000; at least the headers
- * timeout).
+ * `RATE_LIMIT_TURNS_MAX` (20; 0: off), `AUTH_FAILURES_MAX` (20 a minute; 0: off),
+ * `HTTP_HEADERS_TIMEOUT_MS` (10000), `HTTP_REQUEST_TIMEOUT_MS` (30000; at least the headers
+ * timeout) and `ALLOWED_HOSTS` (none).
  */
 export function loadHttpConfig(env: Env = process.env): HttpConfig {
   const ttlMs = readInteger(env, 'RATE_LIMIT_TTL_MS', 60_000, 1, 86_400_000);
   const limit = readInteger(env, 'RATE_LIMIT_MAX', 120, 0, 1_000_000);
+  const turnsLimit = readInteger(env, 'RATE_LIMIT_TURNS_MAX', 20, 0, 1_000_000);
+  const authFailures = readInteger(env, 'AUTH_FAILURES_MAX', 20, 0, 1_000_000);
   const headersTimeoutMs = readInteger(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
   return {
     bodyLimitBytes: readByteSize(env, 'HTTP_BODY_LIMIT', DEFAULT_BODY_LIMIT_BYTES, 1, 1024 ** 3),
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
     rateLimit: limit === 0 ? false : { ttlMs, limit },
+    // `RATE_LIMIT_MAX=0` turns every rate limit off, the model routes' budget included.
+    turnsRateLimit: limit === 0 || turnsLimit === 0 ? false : { ttlMs, limit: turnsLimit },
+    authFailureLimit: authFailures === 0 ? false : { ttlMs: 60_000, limit: authFailures },
     headersTimeoutMs,
     requestTimeoutMs: readInteger(
       env,
@@ -48,7 +67,26 @@ export function loadHttpConfig(env: Env = process.env): HttpConfig {
       headersTimeoutMs,
       3_600_000,
     ),
+    allowedHosts: readAllowedHosts(env),
   };
+}
+
+const HOST_NAME =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/i;
+
+/** `ALLOWED_HOSTS`: comma-separated host names (no port, no scheme). */
+function readAllowedHosts(env: Env): string[] {
+  const raw = readString(env, 'ALLOWED_HOSTS');
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry, index) => {
+    const name = entry.trim().toLowerCase();
+    if (!HOST_NAME.test(name))
+      throw new ConfigValidationError(
+        'ALLOWED_HOSTS',
+        `entry ${index + 1} is not a host name (expected names such as memory.example.com, comma-separated, without port or scheme)`,
+      );
+    return name;
+  });
 }
 
 /** The `http` config namespace. */

@@ -117,6 +117,9 @@ describe('configuration errors stop the app, naming the variable', () => {
     [{ AGENT_CONFLICT_POLICY: 'maybe' }, 'AGENT_CONFLICT_POLICY'],
     [{ AGENT_QUEUE: 'bull' }, 'AGENT_QUEUE'],
     [{ API_KEYS: 'no-colon-here' }, 'API_KEYS'],
+    [{ API_KEYS: 'acme:fifteen-chars!!' }, 'API_KEYS'], // 15: tenant keys need 16 or more
+    [{ ALLOWED_HOSTS: 'https://memory.example.com' }, 'ALLOWED_HOSTS'],
+    [{ RATE_LIMIT_TURNS_MAX: '-1' }, 'RATE_LIMIT_TURNS_MAX'],
     [{ HTTP_BODY_LIMIT: 'lots' }, 'HTTP_BODY_LIMIT'],
     [{ RATE_LIMIT_MAX: '-1' }, 'RATE_LIMIT_MAX'],
   ];

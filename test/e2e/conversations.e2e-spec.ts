@@ -97,6 +97,31 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
     }
   });
 
+  it('refuses cursors it did not give — control characters, bytes that are not UTF-8, over-long — with a 400', async () => {
+    const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');
+    const cursors = [
+      b64('1700000000000:a\u0000b'), // a NUL reached PostgreSQL ("invalid byte sequence"): a 500
+      b64('1700000000000:line\nbreak'),
+      b64(Buffer.concat([Buffer.from('1700000000000:'), Buffer.from([0xc3, 0x28])])), // not UTF-8
+      b64(`1700000000000:${'x'.repeat(400)}`), // longer than any id
+      'not+base64/url==',
+      'A'.repeat(10_000),
+    ];
+    for (const route of ['/conversations', `${path}/runs`])
+      for (const cursor of cursors) {
+        const response = await get(`${route}?cursor=${encodeURIComponent(cursor)}`);
+        expect([route, cursor.slice(0, 20), response.status]).toEqual([
+          route,
+          cursor.slice(0, 20),
+          400,
+        ]);
+        expect(await response.json()).toMatchObject({
+          statusCode: 400,
+          message: expect.stringContaining('cursor'),
+        });
+      }
+  });
+
   it('rejects a conversation id over 200 characters with a JSON 400', async () => {
     const response = await get(`/conversations/${'x'.repeat(300)}/messages`);
     expect(response.status).toBe(400);

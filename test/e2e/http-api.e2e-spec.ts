@@ -398,13 +398,13 @@ describe.each([
 });
 
 describe('HTTP API: auth, tenants and limits (embedded default)', () => {
-  const A = { Authorization: 'Bearer key-of-tenant-a' };
-  const B = { Authorization: 'Bearer key-of-tenant-b' };
+  const A = { Authorization: 'Bearer key-of-tenant-a-0001' };
+  const B = { Authorization: 'Bearer key-of-tenant-b-0001' };
   const running = appPerSuite(
     () => ({
       ...embeddedEnv(),
       ...llmEnv(),
-      API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
+      API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001',
       HTTP_BODY_LIMIT: '4kb',
       AGENT_MEMORY_WINDOW: '3',
       LLM_TIMEOUT_MS: '1000',
@@ -568,7 +568,7 @@ describe('HTTP API: the queue board needs the admin key (Postgres + Redis + Bull
     () => ({
       ...serverEnv(),
       ...llmEnv(),
-      API_KEYS: 'tenantA:key-of-tenant-a',
+      API_KEYS: 'tenantA:key-of-tenant-a-0001',
       ADMIN_API_KEY: 'admin-key-0123456789',
     }),
     { beforeAll, afterAll },
@@ -577,7 +577,7 @@ describe('HTTP API: the queue board needs the admin key (Postgres + Redis + Bull
   it("refuses a tenant's key (it would show every tenant's jobs) and takes the admin key", async () => {
     const board = (key: string) =>
       request(running().url).get('/admin/queues/api/queues').set('Authorization', `Bearer ${key}`);
-    expect((await board('key-of-tenant-a')).status).toBe(401);
+    expect((await board('key-of-tenant-a-0001')).status).toBe(401);
     const admin = await board('admin-key-0123456789');
     expect(admin.status).toBe(200);
     expect(admin.body.queues[0].readOnlyMode).toBe(true);

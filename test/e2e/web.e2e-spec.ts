@@ -25,7 +25,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
-      API_KEYS: 'tenantA:key-of-tenant-a,tenantB:key-of-tenant-b',
+      API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001',
     }),
     {
       beforeAll: (fn) =>
@@ -59,12 +59,20 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     llm.reset();
     llm.enqueue(answer('Hello Ada, nice to meet you.'));
     await page.goto(running().url);
-    await useKey('key-of-tenant-a');
+    await useKey('key-of-tenant-a-0001');
     await page.getByTestId('composer').fill('Hi, I am Ada');
     await page.getByTestId('send').click();
     const reply = page.getByTestId('message-assistant').last();
     await reply.getByText('Hello Ada, nice to meet you.').waitFor();
     await shot('1-streamed-reply');
+    // The key lives in this tab's session only, never in local storage.
+    expect(
+      await page.evaluate(
+        "[sessionStorage.getItem('agent-memory:api-key'), localStorage.getItem('agent-memory:api-key')]",
+      ),
+    ).toEqual(['key-of-tenant-a-0001', null]);
+    // The bundle is served without its source map.
+    expect((await fetch(`${running().url}/assets/app.js.map`)).status).toBe(404);
   }, 30_000);
 
   it('shows a tool call and its result inline', async () => {
@@ -138,7 +146,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     const listed = page.waitForResponse((response) =>
       response.url().includes('/conversations?limit='),
     );
-    await useKey('key-of-tenant-b');
+    await useKey('key-of-tenant-b-0001');
     const served = await listed;
     expect(served.status()).toBe(200);
     expect(((await served.json()) as { conversations: unknown[] }).conversations).toEqual([]);
@@ -159,13 +167,16 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     for (let i = 0; i < 101; i += 1) {
       const response = await fetch(`${running().url}/conversations/long/turns`, {
         method: 'POST',
-        headers: { Authorization: 'Bearer key-of-tenant-a', 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: 'Bearer key-of-tenant-a-0001',
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify({ message: `question ${i}` }),
       });
       expect(response.status).toBe(201);
     }
     await page.goto(running().url);
-    await useKey('key-of-tenant-a');
+    await useKey('key-of-tenant-a-0001');
     await page.getByTestId('conversations').getByRole('button', { name: 'long' }).click();
     await page.getByText('question 100').waitFor();
     expect(await page.getByTestId('message-user').count()).toBe(100);

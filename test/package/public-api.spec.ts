@@ -255,6 +255,8 @@ describe('the public API (src/index.ts)', () => {
 /** `nest-agent-memory/http`: the opt-in HTTP API, pinned the same way. */
 const HTTP_API = [
   'AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS',
+  'CALLS_MODEL',
+  'CallsModel',
   'AGENT_MEMORY_HTTP_OPTIONS',
   'AcceptedRunDto',
   'AgentMemoryExceptionFilter',

@@ -35,6 +35,8 @@ const APP_VARIABLES = [
   'HTTP_BODY_LIMIT',
   'RATE_LIMIT_MAX',
   'RATE_LIMIT_TTL_MS',
+  'RATE_LIMIT_TURNS_MAX',
+  'AUTH_FAILURES_MAX',
   'LOG_LEVEL',
   'LLM_MAX_RETRIES',
   'LLM_TIMEOUT_MS',
@@ -44,6 +46,7 @@ const APP_VARIABLES = [
   'OTEL_CAPTURE_CONTENT',
   'HTTP_HEADERS_TIMEOUT_MS',
   'HTTP_REQUEST_TIMEOUT_MS',
+  'ALLOWED_HOSTS',
 ];
 
 /** The embedded default: SQLite files in a fresh directory, inline queue. */
@@ -117,6 +120,7 @@ export async function bootApp(env: Record<string, string>, main = MAIN): Promise
       NODE_OPTIONS: '',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
+      AUTH_FAILURES_MAX: '0',
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

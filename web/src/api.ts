@@ -1,13 +1,19 @@
-/** The API key the page sends (`Authorization: Bearer`), kept in this browser only. */
+/**
+ * The API key the page sends (`Authorization: Bearer`), kept in this tab's session storage: it is
+ * gone when the tab closes, and other tabs and later visits never read it (a key in local storage
+ * would outlive the session on a shared machine).
+ */
 const KEY_STORAGE = 'agent-memory:api-key';
 
 export function apiKey(): string {
-  return localStorage.getItem(KEY_STORAGE) ?? '';
+  return sessionStorage.getItem(KEY_STORAGE) ?? '';
 }
 
 export function setApiKey(key: string): void {
-  if (key) localStorage.setItem(KEY_STORAGE, key);
-  else localStorage.removeItem(KEY_STORAGE);
+  if (key) sessionStorage.setItem(KEY_STORAGE, key);
+  else sessionStorage.removeItem(KEY_STORAGE);
+  // A key kept by an earlier version of the page goes.
+  localStorage.removeItem(KEY_STORAGE);
 }
 
 export function authHeaders(): Record<string, string> {

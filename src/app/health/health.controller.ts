@@ -10,6 +10,7 @@ import {
 import type { Queue } from 'bull';
 import { AgentMemoryHealthService, AgentService } from 'nest-agent-memory';
 import { Public } from '../auth/public.decorator.js';
+import { SkipThrottle } from '@nestjs/throttler';
 
 /**
  * `GET /health` (no auth): one indicator per backend the app connected to, named by kind only
@@ -29,6 +30,8 @@ export class HealthController {
 
   @Get()
   @Public()
+  // Probes poll it: never rate limited, and never eating a client's budget.
+  @SkipThrottle()
   @HealthCheck()
   @ApiOperation({ summary: 'Liveness and readiness of every configured backend' })
   async check(

@@ -35,7 +35,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     throttlerName: string,
   ) {
     // Both keys of a counter share a hash tag, so the script runs on a Redis Cluster too (the
-    // throttler's keys are hex digests: no braces).
+    // keys are `<budget>:tenant:<id>` or `<budget>:ip:<address>`: no braces).
     const base = `${this.prefix}${throttlerName}:{${key}}`;
     const [hits, windowLeft, blockLeft] = (await this.redis.eval(
       INCREMENT,

@@ -20,6 +20,7 @@ export {
 } from './tenancy/tenant-resolver.js';
 export { HTTP_ID_PATTERN, TENANT_ID_PATTERN, TenantScope } from './tenancy/tenant-scope.js';
 export { RequestTenant } from './tenancy/request-tenant.decorator.js';
+export { CALLS_MODEL, CallsModel } from './controllers/calls-model.decorator.js';
 export { AgentMemoryTools } from './tools/agent-memory.tools.js';
 export { TurnRequestDto, TurnQueryDto } from './dto/turn.dto.js';
 export { ChatRequestDto, type UiMessageInput, UiMessageStreamDto } from './dto/chat.dto.js';

@@ -9,6 +9,7 @@ import type { SseResponse } from '../turns/sse-stream.js';
 import { TurnsService } from '../turns/turns.service.js';
 import { UiMessageStreamWriter } from '../turns/ui-message-stream.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
+import { CallsModel } from './calls-model.decorator.js';
 
 /** Turns for the Vercel AI SDK's `useChat`, in its UI message stream protocol. */
 @ApiTags('turns')
@@ -21,6 +22,7 @@ export class ChatController {
   ) {}
 
   @Post(':conversationId/chat')
+  @CallsModel()
   @ApiOperation({
     summary: 'Run a turn for useChat (AI SDK UI message stream protocol v1)',
     description:

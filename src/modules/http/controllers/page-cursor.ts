@@ -11,9 +11,21 @@ export function encodePageCursor(position: PagePosition): string {
   return Buffer.from(`${position.at}:${position.id}`).toString('base64url');
 }
 
-/** The position a `cursor` holds; a cursor this API did not give is a 400. */
+/** The longest cursor a route gives: a 15-digit time and an id of up to 255 bytes, in base64url. */
+const MAX_CURSOR_LENGTH = 364;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** C0 controls, DEL, and the replacement character that stands for bytes that were not UTF-8. */
+const UNFIT_IN_ID = /[\u0000-\u001f\u007f\ufffd]/;
+
+/**
+ * The position a `cursor` holds; a cursor this API did not give is a 400 — an over-long one, one
+ * that is not base64url, or one whose id holds control characters or bytes that are not UTF-8 (which
+ * a database would refuse with an error of its own).
+ */
 export function decodePageCursor(cursor: string): PagePosition {
+  const refused = () => new BadRequestException('cursor is not one this route gave');
+  if (cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) throw refused();
   const match = /^(\d{1,15}):(.+)$/s.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new BadRequestException('cursor is not one this route gave');
+  if (!match || UNFIT_IN_ID.test(match[2]!) || Buffer.byteLength(match[2]!) > 255) throw refused();
   return { at: Number(match[1]), id: match[2]! };
 }

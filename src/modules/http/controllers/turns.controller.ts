@@ -16,6 +16,7 @@ import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { type SseResponse, SseStream } from '../turns/sse-stream.js';
 import { type TurnOutcome, TurnsService } from '../turns/turns.service.js';
+import { CallsModel } from './calls-model.decorator.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 
 /** The minimal response the route writes to. */
@@ -31,6 +32,7 @@ export class TurnsController {
   constructor(private readonly turns: TurnsService) {}
 
   @Post(':conversationId/turns')
+  @CallsModel()
   @ApiOperation({
     summary: 'Run a turn',
     description:

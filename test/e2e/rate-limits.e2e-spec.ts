@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
+import { TEST_REDIS_URL } from '../support/test-databases.js';
+
+/** Three tenants of one app: one per budget under test. */
+const tenants = () => {
+  const id = randomUUID().slice(0, 8);
+  return { a: `key-a-${id}-0000000`, b: `key-b-${id}-0000000`, c: `key-c-${id}-0000000` };
+};
+
+const layouts: Array<[string, () => Record<string, string>]> = [
+  ['process memory (embedded default)', () => embeddedEnv()],
+  [
+    'Redis counters',
+    () => ({
+      ...embeddedEnv(),
+      REDIS_URL: TEST_REDIS_URL,
+      AGENT_QUEUE: 'inline',
+      QUEUE_PREFIX: `rl-${randomUUID().slice(0, 8)}`,
+    }),
+  ],
+];
+
+/**
+ * The example app's limits hold as configured: `RATE_LIMIT_MAX` per tenant across every route (not
+ * per route), `RATE_LIMIT_TURNS_MAX` on the routes that call the model, and `AUTH_FAILURES_MAX`
+ * failed authentications per client address, after which the address is refused whatever key it
+ * sends — on the API and on the routes Express serves itself (`/docs-json`).
+ */
+describe.each(layouts)('rate limits (%s)', (_name, env) => {
+  const keys = tenants();
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+  let app: RunningApp;
+  beforeAll(async () => {
+    await deleteRedisKeys(redis, 'agent-memory:auth-failures:*');
+    app = await bootApp({
+      ...env(),
+      API_KEYS: `ta-${keys.a.slice(6, 14)}:${keys.a},tb-${keys.b.slice(6, 14)}:${keys.b},tc-${keys.c.slice(6, 14)}:${keys.c}`,
+      RATE_LIMIT_MAX: '6',
+      RATE_LIMIT_TTL_MS: '60000',
+      RATE_LIMIT_TURNS_MAX: '2',
+      AUTH_FAILURES_MAX: '3',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deleteRedisKeys(redis, 'agent-memory:auth-failures:*');
+    await redis.quit();
+  });
+
+  const call = (key: string, path: string, init: RequestInit = {}) =>
+    fetch(`${app.url}${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        ...init.headers,
+      },
+    });
+  const turn = (key: string, path: string) =>
+    call(key, path, { method: 'POST', body: JSON.stringify({ message: 'hi' }) });
+
+  it('counts a tenant’s requests across every route, not per route', async () => {
+    const routes = ['/conversations', '/conversations/x/messages', '/conversations/x/runs'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await call(keys.a, routes[i % 3]!)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    const seventh = await call(keys.a, '/conversations/y/messages');
+    expect(seventh.status).toBe(429);
+    expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another tenant has its own budget.
+    expect((await call(keys.c, '/conversations')).status).toBe(200);
+  });
+
+  it('gives the routes that call the model a budget of their own', async () => {
+    expect((await turn(keys.b, '/conversations/t/turns')).status).toBe(201);
+    expect((await turn(keys.b, '/conversations/t/turns?async=true')).status).toBe(202);
+    const third = await turn(keys.b, '/conversations/u/turns');
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call(keys.b, '/conversations/t/messages')).status).toBe(200); // reads go on
+  });
+
+  it('refuses an address after too many failed authentications, whatever key it then sends', async () => {
+    for (let i = 0; i < 3; i += 1)
+      expect((await call(`wrong-key-${i}-000000000`, '/conversations')).status).toBe(401);
+    const blocked = await call(keys.c, '/conversations');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await blocked.json()).toMatchObject({
+      statusCode: 429,
+      message: expect.stringContaining('failed authentications'),
+    });
+    expect((await call(keys.c, '/docs-json')).status).toBe(429);
+  });
+});
+
+describe('failed authentications on the routes Express serves itself', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await bootApp({
+      ...embeddedEnv(),
+      API_KEYS: 'acme:key-of-acme-00000001',
+      AUTH_FAILURES_MAX: '2',
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('counts them on /docs-json too', async () => {
+    const docs = (key: string) =>
+      fetch(`${app.url}/docs-json`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await docs('key-of-acme-00000001')).status).toBe(200);
+    expect((await docs('wrong-0000000000001')).status).toBe(401);
+    expect((await docs('wrong-0000000000002')).status).toBe(401);
+    const blocked = await docs('key-of-acme-00000001');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

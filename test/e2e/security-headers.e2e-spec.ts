@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Browser, chromium } from 'playwright-core';
+import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(header: string | null): Record<string, string> {
+  return Object.fromEntries(
+    (header ?? '')
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [name, ...values] = part.split(/\s+/);
+        return [name!, values.join(' ')];
+      }),
+  );
+}
+
+/**
+ * Browser-facing defences of the example app (helmet): a strict Content-Security-Policy on the
+ * page, Swagger UI's own, `nosniff`, no referrer, no `X-Powered-By`, `Cache-Control: no-store` on
+ * everything but the bundle; and the page and the docs render under them in Chromium with no
+ * violation.
+ */
+describe('security headers', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    app = await bootApp(embeddedEnv());
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('gives the page a strict policy', async () => {
+    const response = await fetch(`${app.url}/`);
+    const csp = directives(response.headers.get('content-security-policy'));
+    expect(csp).toMatchObject({
+      'default-src': "'self'",
+      'script-src': "'self'",
+      'frame-ancestors': "'none'",
+      'base-uri': "'none'",
+      'object-src': "'none'",
+    });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('marks API answers nosniff and no-store, and caches only the bundle', async () => {
+    for (const path of [
+      '/conversations',
+      '/conversations/c/messages',
+      '/runs/unknown',
+      '/health',
+    ]) {
+      const response = await fetch(`${app.url}${path}`);
+      expect([path, response.headers.get('cache-control')]).toEqual([
+        path,
+        expect.stringContaining('no-store'),
+      ]);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+    const bundle = await fetch(`${app.url}/assets/app.js`);
+    expect(bundle.headers.get('cache-control')).toMatch(/max-age=3600/);
+  });
+
+  it('gives Swagger UI its own policy (inline styles, data: images, scripts from files only)', async () => {
+    const csp = directives((await fetch(`${app.url}/docs`)).headers.get('content-security-policy'));
+    expect(csp).toMatchObject({
+      'script-src': "'self'",
+      'style-src': "'self' 'unsafe-inline'",
+      'frame-ancestors': "'none'",
+    });
+  });
+
+  it('renders the page and the docs in Chromium without a policy violation', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text()))
+        violations.push(message.text());
+    });
+    await page.goto(app.url);
+    await page.getByTestId('composer').waitFor();
+    await page.goto(`${app.url}/docs`);
+    await page.locator('.swagger-ui .info').waitFor();
+    await page.close();
+    expect(violations).toEqual([]);
+  }, 30_000);
+});
