@@ -65,6 +65,15 @@ async function bootBull(concurrency: number) {
   return harness.agent;
 }
 
+/** A `queued` run at the head of the conversation's order with no job in the queue. */
+async function headWithoutJob(conversationId: string, runId: string, holder: { owner?: string }) {
+  const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
+  const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
+  const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
+  await runs.records.set(runId, conversationId, 'queued', holder);
+  await sequencer.join(conversationId, runId);
+}
+
 const completedAt = async (runId: string) => {
   const record = await waitFor(() => harness!.agent.getRun(runId), settled, 20_000, runId);
   expect(record?.status).toBe('completed');
@@ -117,13 +126,9 @@ describe('the Bull driver’s per-conversation order', () => {
   it('evicts a head nobody will run (its submitter died before the queue had it)', async () => {
     const agent = await bootBull(2);
     const conversationId = unique('orphan');
-    const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
-    const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
-    const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
     // What a submitter killed between joining the order and adding the job leaves behind.
     const orphan = unique('orphan-run');
-    await runs.records.set(orphan, conversationId, 'queued', { owner: 'dead-process' });
-    await sequencer.join(conversationId, orphan);
+    await headWithoutJob(conversationId, orphan, { owner: 'dead-process' });
     const started = Date.now();
     const next = await agent.submit({ conversationId, message: 'after the orphan' });
     const done = await completedAt(next.runId);
@@ -135,12 +140,8 @@ describe('the Bull driver’s per-conversation order', () => {
   it('evicts a queued head whose job the queue lost (a Redis without persistence restarted)', async () => {
     const agent = await bootBull(2);
     const conversationId = unique('lost');
-    const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
-    const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
-    const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
     const lost = unique('lost-run');
-    await runs.records.set(lost, conversationId, 'queued'); // handed to the queue, no lease
-    await sequencer.join(conversationId, lost);
+    await headWithoutJob(conversationId, lost, {}); // handed to the queue (no lease), job gone
     const started = Date.now();
     const next = await agent.submit({ conversationId, message: 'after the lost one' });
     expect((await completedAt(next.runId)) - started).toBeLessThan(1_500);
