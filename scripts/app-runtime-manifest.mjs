@@ -27,6 +27,7 @@ const RUNTIME = [
   'rxjs',
   '@bull-board/api',
   '@bull-board/express',
+  'helmet',
   // The library's dependency and the drivers of every backend the app can be configured with
   'ajv',
   'typeorm',

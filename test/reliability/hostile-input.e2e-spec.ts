@@ -292,7 +292,7 @@ describe('hostile transport over HTTP (embedded default)', () => {
     let sent = 0;
     const result = await streamUntilAnswered(
       base(),
-      'GET /health HTTP/1.1\r\nHost: x\r\n',
+      'GET /health HTTP/1.1\r\nHost: localhost\r\n',
       () => (sent++ < 100 ? Buffer.from(`X-Slow-${sent}: y\r\n`) : undefined),
       200,
       10_000,
@@ -306,7 +306,7 @@ describe('hostile transport over HTTP (embedded default)', () => {
     let sent = 0;
     const result = await streamUntilAnswered(
       base(),
-      'POST /conversations/slow/turns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+      'POST /conversations/slow/turns HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
       () => (sent++ < 200 ? Buffer.from(' ') : undefined),
       100,
       15_000,
@@ -320,7 +320,7 @@ describe('hostile transport over HTTP (embedded default)', () => {
     let left = 100 * 1024 * 1024;
     const result = await streamUntilAnswered(
       base(),
-      'POST /conversations/big/turns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n',
+      'POST /conversations/big/turns HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n',
       () => {
         if (left <= 0) return undefined;
         left -= chunk.length;
@@ -344,7 +344,7 @@ describe('hostile transport over HTTP (embedded default)', () => {
     let left = 100 * 1024 * 1024;
     const result = await streamUntilAnswered(
       base(),
-      'POST /conversations/big/turns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+      'POST /conversations/big/turns HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
       () => {
         if (left <= 0) return undefined;
         left -= data.length;

@@ -30,6 +30,7 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
       QUEUE_STALLED_INTERVAL_MS: '2000',
       // On, but out of reach: every request runs the counter script on the cluster.
       RATE_LIMIT_MAX: '1000000',
+      RATE_LIMIT_TURNS_MAX: '1000000',
     };
     for (let i = 0; i < 2; i += 1) apps.push(await bootApp(env));
   }, 90_000);
