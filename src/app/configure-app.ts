@@ -26,14 +26,23 @@ import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
  */
 export function configureApp(app: NestExpressApplication, config: AllConfig): void {
   const authenticator = app.get(ApiKeyAuthenticator);
+  app.disable('x-powered-by');
+  // The client's address (rate limits, failed authentications) as the trusted proxies report it.
+  if (config.http.trustProxy !== undefined) app.set('trust proxy', config.http.trustProxy);
+  // Before the Host check, so its 421 carries the headers too.
+  app.use(
+    securityHeaders({
+      docs: '/docs',
+      queueBoard: QUEUE_BOARD_PATH,
+      hsts: config.http.allowedHosts.length > 0,
+    }),
+  );
   app.use(
     allowedHostsMiddleware({
       allowedHosts: config.http.allowedHosts,
       open: !authenticator.enabled,
     }),
   );
-  app.disable('x-powered-by');
-  app.use(securityHeaders({ docs: '/docs', queueBoard: QUEUE_BOARD_PATH }));
   app.use(jsonBody(config.http.bodyLimitBytes));
   app.use(app.get(InFlightRequests).middleware);
   const failures = app.get(AuthFailureLimiter);

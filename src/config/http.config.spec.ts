@@ -61,6 +61,10 @@ describe('HTTP configuration', () => {
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).turnsRateLimit).toBe(false);
     expect(loadHttpConfig({ RATE_LIMIT_TURNS_MAX: '0' }).turnsRateLimit).toBe(false);
     expect(loadHttpConfig({ AUTH_FAILURES_MAX: '0' }).authFailureLimit).toBe(false);
+    expect(loadHttpConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadHttpConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe(
+      'loopback,10.0.0.0/8',
+    );
   });
 
   it('names the variable at fault', () => {
@@ -80,6 +84,7 @@ describe('HTTP configuration', () => {
       [{ ALLOWED_HOSTS: 'https://memory.example.com' }, 'ALLOWED_HOSTS'],
       [{ ALLOWED_HOSTS: 'memory.example.com:443' }, 'ALLOWED_HOSTS'],
       [{ ALLOWED_HOSTS: 'a,,b' }, 'ALLOWED_HOSTS'],
+      [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
     ];
     for (const [env, variable] of cases)
       expect(variableAtFault(() => loadHttpConfig(env))).toBe(variable);

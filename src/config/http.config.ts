@@ -37,6 +37,12 @@ export interface HttpConfig {
   requestTimeoutMs: number;
   /** `ALLOWED_HOSTS` (none): host names served besides loopback ones (comma-separated). */
   allowedHosts: string[];
+  /**
+   * `TRUST_PROXY` (none): which proxies in front of the app to believe about the client's address
+   * (`X-Forwarded-For`), as Express's `trust proxy` takes it: a number of hops, or addresses and
+   * subnets (`loopback`, `10.0.0.0/8`, …). Unset: the connecting address is the client.
+   */
+  trustProxy?: number | string;
 }
 
 /**
@@ -68,7 +74,24 @@ export function loadHttpConfig(env: Env = process.env): HttpConfig {
       3_600_000,
     ),
     allowedHosts: readAllowedHosts(env),
+    ...readTrustProxy(env),
   };
+}
+
+const PROXY_ENTRY = /^(?:loopback|linklocal|uniquelocal|[0-9a-f:.]+(?:\/\d{1,3})?)$/i;
+
+/** `TRUST_PROXY`: a hop count, or comma-separated addresses, subnets and Express's names. */
+function readTrustProxy(env: Env): { trustProxy?: number | string } {
+  const raw = readString(env, 'TRUST_PROXY');
+  if (raw === undefined) return {};
+  if (/^\d{1,2}$/.test(raw)) return { trustProxy: Number(raw) };
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (!entries.every((entry) => PROXY_ENTRY.test(entry)))
+    throw new ConfigValidationError(
+      'TRUST_PROXY',
+      'must be a number of hops or comma-separated addresses and subnets (loopback, 10.0.0.0/8, …)',
+    );
+  return { trustProxy: entries.join(',') };
 }
 
 const HOST_NAME =

@@ -9,7 +9,7 @@ function withHost(
   path: string,
   host: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const url = new URL(app.url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -17,7 +17,7 @@ function withHost(
       (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
       },
     );
     req.on('error', reject);
@@ -43,6 +43,7 @@ describe('DNS rebinding: the open demo serves loopback names only', () => {
     ] as const) {
       const answer = await withHost(app, method, path, `${ATTACKER}:${new URL(app.url).port}`);
       expect([method, path, answer.status]).toEqual([method, path, 421]);
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(JSON.parse(answer.body)).toMatchObject({
         statusCode: 421,
         message: expect.stringContaining('ALLOWED_HOSTS'),
@@ -94,6 +95,9 @@ describe('ALLOWED_HOSTS for real deployments', () => {
     ).toBe(200);
     expect((await withHost(listed, 'GET', '/conversations', ATTACKER, KEY)).status).toBe(421);
     expect((await withHost(listed, 'GET', '/conversations', 'localhost', KEY)).status).toBe(200);
+    // A deployment with its own names gets HSTS.
+    const named = await withHost(listed, 'GET', '/conversations', 'memory.example.com', KEY);
+    expect(named.headers['strict-transport-security']).toMatch(/max-age=/);
   });
 
   it('refuses a malformed ALLOWED_HOSTS at startup, naming it', async () => {

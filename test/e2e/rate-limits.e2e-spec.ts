@@ -98,25 +98,44 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
   });
 });
 
-describe('failed authentications on the routes Express serves itself', () => {
+describe('failed authentications: the routes Express serves, missing keys, proxies', () => {
   let app: RunningApp;
   beforeAll(async () => {
     app = await bootApp({
       ...embeddedEnv(),
       API_KEYS: 'acme:key-of-acme-00000001',
+      ADMIN_API_KEY: 'admin-key-0123456789',
       AUTH_FAILURES_MAX: '2',
+      TRUST_PROXY: 'loopback',
     });
   });
   afterAll(() => app?.close());
 
-  it('counts them on /docs-json too', async () => {
-    const docs = (key: string) =>
-      fetch(`${app.url}/docs-json`, { headers: { authorization: `Bearer ${key}` } });
-    expect((await docs('key-of-acme-00000001')).status).toBe(200);
-    expect((await docs('wrong-0000000000001')).status).toBe(401);
-    expect((await docs('wrong-0000000000002')).status).toBe(401);
-    const blocked = await docs('key-of-acme-00000001');
+  /** A request as the proxy in front reports it, from `client`. */
+  const from = (client: string, path: string, key?: string) =>
+    fetch(`${app.url}${path}`, {
+      headers: {
+        'x-forwarded-for': client,
+        ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+      },
+    });
+
+  it('counts them on /docs-json and /metrics too, per client address behind a trusted proxy', async () => {
+    expect((await from('10.0.0.1', '/docs-json', 'key-of-acme-00000001')).status).toBe(200);
+    expect((await from('10.0.0.1', '/docs-json', 'wrong-0000000000001')).status).toBe(401);
+    expect((await from('10.0.0.1', '/metrics', 'wrong-0000000000002')).status).toBe(401);
+    const blocked = await from('10.0.0.1', '/docs-json', 'key-of-acme-00000001');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await from('10.0.0.1', '/conversations', 'key-of-acme-00000001')).status).toBe(429);
+    // Another client behind the same proxy is not blocked by the first one's guesses.
+    expect((await from('10.0.0.2', '/conversations', 'key-of-acme-00000001')).status).toBe(200);
+    expect((await from('10.0.0.2', '/metrics', 'admin-key-0123456789')).status).toBe(200);
+  });
+
+  it('does not count requests without a key (a page before its key is typed)', async () => {
+    for (let i = 0; i < 5; i += 1)
+      expect((await from('10.0.0.3', '/conversations')).status).toBe(401);
+    expect((await from('10.0.0.3', '/conversations', 'key-of-acme-00000001')).status).toBe(200);
   });
 });

@@ -49,6 +49,8 @@ describe('security headers', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     expect(response.headers.get('x-powered-by')).toBeNull();
+    // No HSTS on a local app (it would pin localhost to HTTPS for a year).
+    expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 
   it('marks API answers nosniff and no-store, and caches only the bundle', async () => {
@@ -71,12 +73,24 @@ describe('security headers', () => {
   });
 
   it('gives Swagger UI its own policy (inline styles, data: images, scripts from files only)', async () => {
-    const csp = directives((await fetch(`${app.url}/docs`)).headers.get('content-security-policy'));
-    expect(csp).toMatchObject({
-      'script-src': "'self'",
-      'style-src': "'self' 'unsafe-inline'",
-      'frame-ancestors': "'none'",
-    });
+    for (const path of ['/docs', '/docs-json', '/DOCS']) {
+      const csp = directives(
+        (await fetch(`${app.url}${path}`)).headers.get('content-security-policy'),
+      );
+      expect([path, csp]).toMatchObject([
+        path,
+        {
+          'script-src': "'self'",
+          'style-src': "'self' 'unsafe-inline'",
+          'frame-ancestors': "'none'",
+        },
+      ]);
+    }
+    // Nothing else under a name that merely starts like it.
+    const other = directives(
+      (await fetch(`${app.url}/docsx`)).headers.get('content-security-policy'),
+    );
+    expect(other['style-src']).toBe("'self'");
   });
 
   it('renders the page and the docs in Chromium without a policy violation', async () => {

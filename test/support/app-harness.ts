@@ -47,6 +47,7 @@ const APP_VARIABLES = [
   'HTTP_HEADERS_TIMEOUT_MS',
   'HTTP_REQUEST_TIMEOUT_MS',
   'ALLOWED_HOSTS',
+  'TRUST_PROXY',
 ];
 
 /** The embedded default: SQLite files in a fresh directory, inline queue. */

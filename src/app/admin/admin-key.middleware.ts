@@ -14,25 +14,30 @@ export interface MiddlewareResponse {
 
 /**
  * Auth for routes Express serves outside Nest's guards: `check` says whether the request may pass.
- * Failed attempts count against the client address like the API's (`AUTH_FAILURES_MAX`), and a
- * blocked address gets 429 with `Retry-After`; `refused` is the 401's message.
+ * A request that presents a key counts against the client address like the API's
+ * (`AUTH_FAILURES_MAX`), and a blocked address gets 429 with `Retry-After`; `refused` is the 401's
+ * message.
  */
 export function guardedMiddleware(
   check: (request: MiddlewareRequest) => boolean,
   refused: string,
   failures: AuthFailureLimiter,
 ) {
+  const unauthorized = (response: MiddlewareResponse) =>
+    response.status(401).json({ statusCode: 401, error: 'Unauthorized', message: refused });
   return (
     request: MiddlewareRequest,
     response: MiddlewareResponse,
     next: (error?: unknown) => void,
   ): void => {
+    if (bearerToken(request.headers) === undefined) return unauthorized(response);
     void (async () => {
-      const refusal = await failures.refusal(request.ip, response);
-      if (refusal) return response.status(429).json(refusal);
-      if (check(request)) return next();
-      await failures.recordFailure(request.ip);
-      response.status(401).json({ statusCode: 401, error: 'Unauthorized', message: refused });
+      const attempt = await failures.attempt(request.ip, response);
+      if (attempt.refused) return response.status(429).json(attempt.refused);
+      const passed = check(request);
+      attempt.settle(passed);
+      if (passed) return next();
+      unauthorized(response);
     })().catch(next);
   };
 }

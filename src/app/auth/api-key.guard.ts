@@ -7,12 +7,13 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ApiKeyAuthenticator, type AuthenticatedRequest } from './api-key-authenticator.js';
 import { AuthFailureLimiter, tooManyFailures } from './auth-failure-limiter.js';
+import { bearerToken } from './bearer-token.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 /**
  * Bearer auth on every route but those marked `@Public()` (401 `{ statusCode, error, message }`).
- * Failed attempts are counted per client address: past `AUTH_FAILURES_MAX` a minute, the address
- * gets 429 with `Retry-After` whatever key it sends.
+ * Requests that present a key are counted per client address: past `AUTH_FAILURES_MAX` failures a
+ * minute, the address gets 429 with `Retry-After` whatever key it sends.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -30,14 +31,20 @@ export class ApiKeyGuard implements CanActivate {
     if (isPublic || !this.authenticator.enabled) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest & { ip?: string }>();
-    const refusal = await this.failures.refusal(request.ip, http.getResponse());
-    if (refusal) throw tooManyFailures(refusal);
+    // No key at all (a page before its key is typed): a plain 401, not a guess.
+    if (bearerToken(request.headers) === undefined) {
+      this.authenticator.authenticate(request);
+      return true;
+    }
+    const attempt = await this.failures.attempt(request.ip, http.getResponse());
+    if (attempt.refused) throw tooManyFailures(attempt.refused);
     try {
       this.authenticator.authenticate(request);
     } catch (error) {
-      if (error instanceof UnauthorizedException) await this.failures.recordFailure(request.ip);
+      attempt.settle(!(error instanceof UnauthorizedException));
       throw error;
     }
+    attempt.settle(true);
     return true;
   }
 }

@@ -51,20 +51,30 @@ export const DOCS_CSP = {
  * `Cache-Control: no-store` on every answer but the bundle's static assets, so no tenant data is
  * kept by a browser or a proxy.
  */
-export function securityHeaders(paths: { docs: string; queueBoard: string }): Middleware {
-  const options = { referrerPolicy: { policy: 'no-referrer' as const } };
+export function securityHeaders(paths: {
+  docs: string;
+  queueBoard: string;
+  /** Send HSTS (only for a deployment with its own names, `ALLOWED_HOSTS`; never to localhost). */
+  hsts: boolean;
+}): Middleware {
+  const options = {
+    referrerPolicy: { policy: 'no-referrer' as const },
+    strictTransportSecurity: paths.hsts,
+  };
   const page = helmet({ ...options, contentSecurityPolicy: PAGE_CSP });
   const docs = helmet({ ...options, contentSecurityPolicy: DOCS_CSP });
   const board = helmet({ ...options, contentSecurityPolicy: false });
-  const under = (url: string, prefix: string) =>
-    url === prefix ||
-    url.startsWith(`${prefix}/`) ||
-    url.startsWith(`${prefix}?`) ||
-    url.startsWith(`${prefix}-`);
+  const docsPaths = [paths.docs, `${paths.docs}-json`, `${paths.docs}-yaml`];
+  // Express matches routes case-insensitively: so does this.
+  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
   return (request, response, next) => {
-    const url = request.url ?? '/';
-    if (!url.startsWith('/assets/')) response.setHeader('cache-control', 'no-store');
-    const chosen = under(url, paths.docs) ? docs : under(url, paths.queueBoard) ? board : page;
+    const path = (request.url ?? '/').split('?')[0]!.toLowerCase();
+    if (!path.startsWith('/assets/')) response.setHeader('cache-control', 'no-store');
+    const chosen = docsPaths.some((prefix) => under(path, prefix))
+      ? docs
+      : under(path, paths.queueBoard)
+        ? board
+        : page;
     chosen(request, response, next);
   };
 }
