@@ -25,7 +25,8 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
-      API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001',
+      API_KEYS:
+        'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001,tenantC:key-of-tenant-c-0001',
     }),
     {
       beforeAll: (fn) =>
@@ -55,7 +56,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await page.getByTestId('save-key').click();
   }
 
-  it('streams a reply to a message', async () => {
+  const streamsAReply = async () => {
     llm.reset();
     llm.enqueue(answer('Hello Ada, nice to meet you.'));
     await page.goto(running().url);
@@ -73,9 +74,9 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     ).toEqual(['key-of-tenant-a-0001', null]);
     // The bundle is served without its source map.
     expect((await fetch(`${running().url}/assets/app.js.map`)).status).toBe(404);
-  }, 30_000);
+  };
 
-  it('shows a tool call and its result inline', async () => {
+  const showsAToolCall = async () => {
     llm.reset();
     llm.enqueue(
       answer(null, [
@@ -90,9 +91,9 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await tool.getByTestId('tool-output').getByText('"saved":"profile/city"').waitFor();
     await page.getByText('Noted: you live in Lisbon.').waitFor();
     await shot('2-tool-call');
-  }, 30_000);
+  };
 
-  it('shows the history after a reload', async () => {
+  const keepsTheHistoryOverAReload = async () => {
     await page.reload();
     await page.getByText('Hi, I am Ada').waitFor();
     await page.getByText('Noted: you live in Lisbon.').waitFor();
@@ -110,9 +111,9 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     expect(served.conversations.map((c) => c.conversationId)).toEqual(shown);
     expect(shown).toHaveLength(1);
     await shot('3-after-reload');
-  }, 30_000);
+  };
 
-  it('finds the run, its steps and the long-term row it wrote in the inspector', async () => {
+  const findsTheRunInTheInspector = async () => {
     await page.goto(`${running().url}/inspector`);
     const conversations = page.getByTestId('conversations').locator('li');
     await conversations.first().waitFor();
@@ -141,9 +142,20 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await page.getByTestId('search-records').click();
     await page.getByTestId('records').getByText('"Lisbon"').waitFor();
     await shot('4-inspector');
-  }, 30_000);
+  };
+
+  // One scenario in one browser session: each step builds on the one before, so they are one test
+  // (a random test order must not split them).
+  it('streams a reply, shows a tool call, keeps the history over a reload, and shows the run in the inspector', async () => {
+    await streamsAReply();
+    await showsAToolCall();
+    await keepsTheHistoryOverAReload();
+    await findsTheRunInTheInspector();
+  }, 120_000);
 
   it('shows a second tenant none of it', async () => {
+    await page.goto(`${running().url}/inspector`);
+    await page.waitForLoadState('networkidle'); // the list of whichever key the tab held
     const listed = page.waitForResponse((response) =>
       response.url().includes('/conversations?limit='),
     );
@@ -164,12 +176,12 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
   it('pages a long history: the newest 200 messages, then earlier ones on demand', async () => {
     llm.reset();
     llm.fallback = openAiAnswer('ok');
-    // 101 turns of 2 messages each, sent through the API as tenant A.
+    // 101 turns of 2 messages each, sent through the API as tenant C.
     for (let i = 0; i < 101; i += 1) {
       const response = await fetch(`${running().url}/conversations/long/turns`, {
         method: 'POST',
         headers: {
-          Authorization: 'Bearer key-of-tenant-a-0001',
+          Authorization: 'Bearer key-of-tenant-c-0001',
           'Content-Type': 'application/json',
         },
         body: JSON.stringify({ message: `question ${i}` }),
@@ -177,7 +189,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
       expect(response.status).toBe(201);
     }
     await page.goto(running().url);
-    await useKey('key-of-tenant-a-0001');
+    await useKey('key-of-tenant-c-0001');
     await page.getByTestId('conversations').getByRole('button', { name: 'long' }).click();
     await page.getByText('question 100').waitFor();
     expect(await page.getByTestId('message-user').count()).toBe(100);

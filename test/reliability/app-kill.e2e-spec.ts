@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp, serverEnv } from '../support/app-harness.js';
@@ -40,6 +40,11 @@ describe('the app killed mid-turn (PostgreSQL + Redis + Bull, two processes)', (
     apps.push(app);
     return app;
   };
+  // Each test with processes of its own: a survivor of another test, a worker on the same queue,
+  // could otherwise take this test's job (the tests run in any order).
+  beforeEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+  });
   const post = (app: RunningApp, path: string, body: object) =>
     fetch(`${app.url}${path}`, {
       method: 'POST',
