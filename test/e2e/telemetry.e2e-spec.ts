@@ -77,7 +77,7 @@ describe('the example app’s traces and metrics', () => {
       body: JSON.stringify(body),
     });
 
-  it('counts turns, model and tool calls, tokens and store operations at GET /metrics', async () => {
+  it('counts turns, model and tool calls, tokens and store operations at GET /metrics, and exports the spans over OTLP/HTTP', async () => {
     llm.enqueue(
       openAiAnswer(null, [
         { id: 'call_0', name: 'memory_save', arguments: '{"key":"city","value":"Lisbon"}' },
@@ -136,9 +136,9 @@ describe('the example app’s traces and metrics', () => {
     expect(sample(text, 'agent_memory_run_retries_total')).toBe(0);
     expect(text).toContain('# TYPE agent_memory_queue_jobs gauge');
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
-  });
 
-  it('exports the spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (flushed at shutdown)', async () => {
+    // The same turns' spans went to the OTLP/HTTP collector, flushed at shutdown (one test: this
+    // step needs the turns above, whatever order the tests run in).
     await app.close();
     const exported = collector.traces.join('\n');
     expect(exported).toContain('invoke_agent');
