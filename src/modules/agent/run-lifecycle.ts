@@ -44,6 +44,8 @@ export interface RunLifecycleDeps {
 export class RunLifecycle {
   private readonly logger = new Logger('Agent');
   readonly leases: RunLeaseKeeper;
+  /** Runs held by this process while they wait in the in-process queue. */
+  private readonly inlineHolds = new Map<string, () => void>();
 
   constructor(private readonly deps: RunLifecycleDeps) {
     this.leases = new RunLeaseKeeper(deps.runs.records);
@@ -136,7 +138,7 @@ export class RunLifecycle {
       // Nothing ran: `failed` without attempts. Such a run never runs (a job of it that reached the
       // queue all the same is skipped), and the same Idempotency-Key queues it again.
       await this.settleFailure(runId, conversationId, error);
-      this.releaseInline(runId);
+      this.inlineHolds.delete(runId);
       release();
       throw error;
     }
@@ -149,9 +151,6 @@ export class RunLifecycle {
     }
     return runId;
   }
-
-  /** Runs held by this process while they wait in the in-process queue. */
-  private readonly inlineHolds = new Map<string, () => void>();
 
   /** One attempt of a queued run; the record says `queued` again while a retry is pending. */
   async process(job: AgentRunJob, attempt: JobAttempt): Promise<void> {
@@ -266,7 +265,7 @@ export class RunLifecycle {
    * Lists the conversation as active now (a run was queued or an attempt starts). Best effort: the
    * directory is bookkeeping, so a failed touch is logged and the turn goes on.
    */
-  async touch(conversationId: string): Promise<void> {
+  private async touch(conversationId: string): Promise<void> {
     try {
       await this.deps.runs.directory.touch(conversationId, Date.now());
     } catch (error) {
