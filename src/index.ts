@@ -11,6 +11,7 @@
 // Errors shared by every module
 export { AgentMemoryError } from './common/errors/agent-memory.error.js';
 export { InvalidArgumentError } from './common/errors/invalid-argument.error.js';
+export { ValueTooLargeError } from './common/errors/value-too-large.error.js';
 export { InvalidModuleOptionsError } from './common/errors/invalid-module-options.error.js';
 export { MigrationsNotRunError } from './common/errors/migrations-not-run.error.js';
 export { MissingDriverError } from './common/errors/missing-driver.error.js';
@@ -268,7 +269,11 @@ export { WorkingMemoryModule } from './modules/working-memory/working-memory.mod
 export { WorkingMemoryService } from './modules/working-memory/working-memory.service.js';
 export { WORKING_MEMORY_STORE } from './modules/working-memory/working-memory.constants.js';
 export { InjectWorkingMemoryStore } from './modules/working-memory/working-memory.decorators.js';
-export type { WorkingMemoryModuleOptions } from './modules/working-memory/working-memory.options.js';
+export type {
+  WorkingMemoryModuleOptions,
+  WorkingMemoryQuota,
+} from './modules/working-memory/working-memory.options.js';
+export type { InMemoryCapacity } from './modules/working-memory/backends/in-memory.working-memory.backend.js';
 export type {
   SummaryCache,
   WorkingMemoryExpireHook,
@@ -290,7 +295,9 @@ export {
 } from './modules/working-memory/compactors/summarize.compactor.js';
 export {
   WorkingMemoryContentionError,
+  WorkingMemoryFullError,
   WorkingMemoryOverflowError,
+  WorkingMemoryQuotaError,
 } from './modules/working-memory/errors/working-memory.errors.js';
 
 // Sweeps (long-term expiry, idle working memory, run retention)

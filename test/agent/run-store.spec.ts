@@ -137,4 +137,36 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
       expect(await store.sweep(1_000)).toBe(0);
     }
   });
+
+  it('pages an ordered index newest first, ties by run id, through a cursor', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, 60_000);
+    const index = `#o:${runId()}`;
+    const base = clock.at - 1_000;
+    // Out of order, with three runs in one millisecond.
+    const added = [
+      { runId: 'r-b', at: base + 5 },
+      { runId: 'r-a', at: base + 1 },
+      { runId: 'r-z', at: base + 5 },
+      { runId: 'r-c', at: base + 9 },
+      { runId: 'r-m', at: base + 5 },
+    ];
+    for (const entry of added) {
+      await store.put(entry.runId, 'status', '{}');
+      await store.addToOrderedIndex(index, entry.runId, entry.at);
+    }
+    await store.addToOrderedIndex(index, 'r-b', base + 5); // again: no duplicate
+    const all = await store.orderedPage(index, 10);
+    expect(all.map((entry) => entry.runId)).toEqual(['r-c', 'r-z', 'r-m', 'r-b', 'r-a']);
+    expect(all[0]).toEqual({ runId: 'r-c', at: base + 9 });
+    const first = await store.orderedPage(index, 2);
+    expect(first.map((entry) => entry.runId)).toEqual(['r-c', 'r-z']);
+    const second = await store.orderedPage(index, 2, first.at(-1));
+    expect(second.map((entry) => entry.runId)).toEqual(['r-m', 'r-b']);
+    const third = await store.orderedPage(index, 2, second.at(-1));
+    expect(third).toEqual([{ runId: 'r-a', at: base + 1 }]);
+    expect(await store.orderedPage(`#o:${runId()}`, 5)).toEqual([]);
+    await store.deleteRuns([index]);
+    expect(await store.orderedPage(index, 10)).toEqual([]);
+  });
 });

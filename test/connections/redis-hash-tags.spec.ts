@@ -1,3 +1,4 @@
+import { WorkingMemoryCapacity } from '../../src/modules/working-memory/working-memory-capacity.js';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
@@ -49,8 +50,18 @@ describe('Redis keys of one conversation or entity share a cluster slot, whateve
 
   it.each(hostile)('working memory: %s', async (id) => {
     const keyPrefix = `${prefix}wm:${hostile.indexOf(id)}:`;
+    const backend = new RedisWorkingMemoryBackend(redis, keyPrefix);
     const memory = new DefaultWorkingMemoryHandle(id, {
-      backend: new RedisWorkingMemoryBackend(redis, keyPrefix),
+      backend,
+      capacity: new WorkingMemoryCapacity({
+        backend,
+        maxValueBytes: 1_000,
+        reclaimAfterIdleMs: 60_000,
+        now: Date.now,
+        parse: () => {
+          throw new Error('no hook here');
+        },
+      }),
       limits: { capBytes: 10_000, softCapBytes: 9_000 },
       now: Date.now,
     });

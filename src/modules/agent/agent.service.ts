@@ -214,27 +214,29 @@ export class AgentService
 
   /**
    * A conversation's runs, newest first, `limit` at a time (1–100): pass the last record's
-   * `createdAt` and `runId` as `after` for the next page. Reads the conversation's run index (runs
-   * live for the retention, 7 days by default) and the records of that index.
+   * `createdAt` and `runId` as `after` for the next page. Reads `limit` entries of the
+   * conversation's run index and their records, however many runs it has (runs live for the
+   * retention, 7 days by default).
    */
   async runsOf(
     conversationId: string,
     page: { limit: number; after?: { createdAt: number; runId: string } },
   ): Promise<AgentRunRecord[]> {
     assertConversationId(conversationId);
-    const ids = await this.runs.ownership.runsOf(conversationId);
-    const records = await Promise.all(ids.map((runId) => this.runs.records.get(runId)));
-    const after = page.after;
-    return records
-      .filter((record): record is AgentRunRecord => record !== undefined)
-      .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
-      .filter(
-        (record) =>
-          !after ||
-          record.createdAt < after.createdAt ||
-          (record.createdAt === after.createdAt && record.runId < after.runId),
-      )
-      .slice(0, page.limit);
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100)
+      throw new InvalidArgumentError('limit', 'must be an integer from 1 to 100');
+    const found: AgentRunRecord[] = [];
+    let before = page.after && { at: page.after.createdAt, runId: page.after.runId };
+    // A run deleted between the index read and its record's leaves a gap: read on past it.
+    for (let round = 0; round < 5 && found.length < page.limit; round += 1) {
+      const wanted = page.limit - found.length;
+      const entries = await this.runs.ownership.page(conversationId, wanted, before);
+      const records = await Promise.all(entries.map(({ runId }) => this.runs.records.get(runId)));
+      found.push(...records.filter((record): record is AgentRunRecord => record !== undefined));
+      if (entries.length < wanted) break;
+      before = entries.at(-1);
+    }
+    return found;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
 import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
 
-const KEYS = ['tenantResolver', 'longtermDisabledHint'];
+const KEYS = ['tenantResolver', 'longtermDisabledHint', 'pageBytes'];
 
 /**
  * Checks `AgentMemoryHttpModule` options at bootstrap and returns them typed, or throws
@@ -12,6 +12,7 @@ export function validateAgentMemoryHttpOptions(value: unknown = {}): AgentMemory
   const options = check.object(value);
   check.keys(options, KEYS);
   check.string('longtermDisabledHint', options['longtermDisabledHint']);
+  check.integer('pageBytes', options['pageBytes'], 1024);
   const resolver = options['tenantResolver'];
   if (
     resolver !== undefined &&

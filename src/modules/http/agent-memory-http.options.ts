@@ -8,6 +8,12 @@ export interface AgentMemoryHttpModuleOptions {
    * Default: one tenant, ids stored as given.
    */
   tenantResolver?: TenantResolver | Type<TenantResolver>;
+  /**
+   * Most bytes of JSON one page of a list may hold (messages, runs, conversations, memory search);
+   * a page reaching it ends early, with the cursor for the rest (always at least one item).
+   * Default 1 MiB.
+   */
+  pageBytes?: number;
   /** Appended to the 503 of a memory route while the long-term tier is off (how to turn it on). */
   longtermDisabledHint?: string;
 }

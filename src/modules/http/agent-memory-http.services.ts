@@ -1,4 +1,5 @@
 import {
+  Inject,
   Injectable,
   type OnModuleInit,
   ServiceUnavailableException,
@@ -11,6 +12,11 @@ import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-stor
 import { LongtermMemoryDisabledError } from '../longterm/errors/longterm.errors.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
+import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
+import { AGENT_MEMORY_HTTP_OPTIONS } from './http.constants.js';
+
+/** Default byte budget of one page of a list: 1 MiB of JSON. */
+export const DEFAULT_PAGE_BYTES = 1024 * 1024;
 
 /**
  * The services the routes use, found in whatever modules the app configured (`AgentModule`,
@@ -24,7 +30,15 @@ export class AgentMemoryHttpServices implements OnModuleInit {
   private longtermService?: LongtermMemoryService;
   private workingMemoryService?: WorkingMemoryService;
 
-  constructor(private readonly moduleRef: ModuleRef) {}
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    @Inject(AGENT_MEMORY_HTTP_OPTIONS) private readonly options: AgentMemoryHttpModuleOptions,
+  ) {}
+
+  /** Most bytes of JSON one page of a list may hold. */
+  get pageBytes(): number {
+    return this.options.pageBytes ?? DEFAULT_PAGE_BYTES;
+  }
 
   onModuleInit(): void {
     this.agentService = this.find(AgentService);
@@ -51,10 +65,7 @@ export class AgentMemoryHttpServices implements OnModuleInit {
 
   /** Removes a conversation's working memory, if the app has the module. */
   async clearWorkingMemory(conversationId: string): Promise<void> {
-    const service = this.workingMemoryService;
-    if (!service) return;
-    const memory = service.for(conversationId);
-    for (const key of await memory.keys()) await memory.delete(key);
+    await this.workingMemoryService?.clear(conversationId);
   }
 
   get workingMemory(): WorkingMemoryService {

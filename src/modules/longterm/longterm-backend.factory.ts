@@ -41,6 +41,7 @@ export async function openLongtermBackend(
   const settings = {
     defaultTtlMs: options.defaultTtlMs,
     tombstoneTtlMs: options.tombstoneTtlMs,
+    maxValueBytes: options.maxValueBytes,
     now: options.now,
   };
   const none = async () => undefined;

@@ -8,6 +8,7 @@ const KEYS = [
   'dataSource',
   'defaultTtlMs',
   'tombstoneTtlMs',
+  'maxValueBytes',
   'keyPrefix',
   'sweep',
   'migrationsRun',
@@ -28,6 +29,7 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   assertDataSourceOption(options.dataSource, 'LongtermMemoryModule', 'dataSource');
   check.integer('defaultTtlMs', options.defaultTtlMs, 1);
   check.integer('tombstoneTtlMs', options.tombstoneTtlMs, 1);
+  check.integer('maxValueBytes', options.maxValueBytes, 1);
   check.string('keyPrefix', options.keyPrefix);
   if (typeof options.keyPrefix === 'string' && /[{}]/.test(options.keyPrefix))
     check.fail('keyPrefix', 'must not hold "{" or "}" (they would break the cluster hash tag)');

@@ -23,6 +23,11 @@ export interface LongtermMemoryModuleOptions {
    * retention). Keep it at least as long as a run can be retried.
    */
   tombstoneTtlMs?: number;
+  /**
+   * Most UTF-8 bytes of one record's value as JSON (default 256 KiB); a larger save fails with
+   * `ValueTooLargeError` (HTTP 413) before anything is written.
+   */
+  maxValueBytes?: number;
   /** Redis key prefix (default `agent-memory:longterm:`). */
   keyPrefix?: string;
   /**

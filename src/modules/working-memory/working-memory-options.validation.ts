@@ -12,14 +12,20 @@ const COMMON_KEYS = [
   'onExpire',
   'sweep',
   'now',
+  'maxValueBytes',
+  'quota',
+  'reclaimAfterIdleMs',
 ];
 const KEYS: Record<string, readonly string[]> = {
-  memory: COMMON_KEYS,
+  memory: [...COMMON_KEYS, 'capacity'],
   redis: [...COMMON_KEYS, 'url', 'client', 'keyPrefix'],
 };
 
 /** The default hard cap per conversation: 1 MiB. */
 export const DEFAULT_WORKING_MEMORY_CAP_BYTES = 1024 * 1024;
+
+/** The default most bytes of one value's JSON: 256 KiB. */
+export const DEFAULT_WORKING_MEMORY_MAX_VALUE_BYTES = 256 * 1024;
 
 /**
  * Checks `WorkingMemoryModule` options at bootstrap and returns them typed, or throws
@@ -39,6 +45,21 @@ export function validateWorkingMemoryOptions(value: unknown): WorkingMemoryModul
     check.string('keyPrefix', options.keyPrefix);
   }
   check.integer('capBytes', options.capBytes, 1);
+  check.integer('maxValueBytes', options.maxValueBytes, 1);
+  check.integer('reclaimAfterIdleMs', options.reclaimAfterIdleMs, 0);
+  if (options.capacity !== undefined) {
+    const capacity = check.object(options.capacity, 'capacity');
+    check.keys(capacity, ['maxTotalBytes', 'maxConversations']);
+    check.integer('capacity.maxTotalBytes', capacity.maxTotalBytes, 1);
+    check.integer('capacity.maxConversations', capacity.maxConversations, 1);
+  }
+  if (options.quota !== undefined) {
+    const quota = check.object(options.quota, 'quota');
+    check.keys(quota, ['maxBytes', 'maxConversations', 'ownerOf']);
+    check.integer('quota.maxBytes', quota.maxBytes, 1);
+    check.integer('quota.maxConversations', quota.maxConversations, 1);
+    check.function('quota.ownerOf', quota.ownerOf);
+  }
   check.number('softCapRatio', options.softCapRatio, { min: 0, max: 1 });
   check.integer('ttlMs', options.ttlMs, 1);
   check.function('onExpire', options.onExpire);

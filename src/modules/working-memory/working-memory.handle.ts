@@ -19,9 +19,12 @@ import type {
   WorkingMemoryLimits,
 } from './interfaces/working-memory.interface.js';
 
+import type { WorkingMemoryCapacity } from './working-memory-capacity.js';
 /** What every handle of a service shares. */
 export interface HandleSettings {
   backend: WorkingMemoryBackend;
+  /** Every write goes through it: value size, tenant quota, process capacity. */
+  capacity: WorkingMemoryCapacity;
   limits: WorkingMemoryLimits;
   compactor?: DropOldestCompactor | SummarizeCompactor;
   now: () => number;
@@ -58,12 +61,14 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
   async set(key: string, value: unknown): Promise<void> {
     assertKey(key);
     const json = toJson(key, value);
+    this.settings.capacity.checkValue(key, json);
     await this.untilWritten(key, () => this.write(key, json));
   }
 
   async delete(key: string): Promise<void> {
     assertKey(key);
-    await this.settings.backend.remove(this.conversationId, key, this.settings.now());
+    const freed = await this.settings.backend.remove(this.conversationId, key, this.settings.now());
+    await this.settings.capacity.released(this.conversationId, freed);
   }
 
   async append(key: string, item: unknown, maxItems = 64): Promise<void> {
@@ -71,6 +76,7 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     if (!Number.isInteger(maxItems) || maxItems < 1)
       throw new InvalidArgumentError('maxItems', 'must be a positive integer');
     const itemJson = toJson(key, item);
+    this.settings.capacity.checkValue(key, itemJson);
     await this.untilWritten(key, async () => {
       const { json, touch } = await this.settings.backend.read(
         this.conversationId,
@@ -119,10 +125,10 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
    * changes nothing — neither the entry nor the rings.
    */
   private async write(key: string, json: string, expectedTouch?: number): Promise<WriteOutcome> {
-    const { backend, limits, compactor, now } = this.settings;
+    const { capacity, limits, compactor, now } = this.settings;
     const eviction =
       compactor instanceof DropOldestCompactor ? compactor.policyFor(limits) : undefined;
-    let outcome = await backend.write(this.conversationId, {
+    let outcome = await capacity.write(this.conversationId, {
       key,
       json,
       limits,
@@ -160,7 +166,7 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
       return { status: 'conflict' };
     const also = await this.foldRings(compactor, snapshot, key);
     if (also.length === 0) return overflow;
-    return this.settings.backend.write(this.conversationId, {
+    return this.settings.capacity.write(this.conversationId, {
       key,
       json,
       also,
@@ -177,7 +183,7 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     const [first, ...also] = await this.foldRings(compactor, snapshot);
     if (!first) return;
     // A conflict means another write came first: the next pass folds again.
-    await this.settings.backend.write(this.conversationId, {
+    await this.settings.capacity.write(this.conversationId, {
       ...first,
       also,
       limits: this.settings.limits,

@@ -4,7 +4,10 @@ import { ConnectionRegistry } from '../connections/connection-registry.js';
 import { withFeatureProviders } from '../connections/feature-module.js';
 import type { Lease } from '../../common/lease.js';
 import type { WorkingMemoryBackend } from './backends/working-memory-backend.interface.js';
-import { InMemoryWorkingMemoryBackend } from './backends/in-memory.working-memory.backend.js';
+import {
+  InMemoryWorkingMemoryBackend,
+  DEFAULT_IN_MEMORY_CAPACITY,
+} from './backends/in-memory.working-memory.backend.js';
 import { RedisWorkingMemoryBackend } from './backends/redis.working-memory.backend.js';
 import {
   WORKING_MEMORY_STORE,
@@ -30,7 +33,13 @@ async function openBackend(
 ): Promise<Lease<WorkingMemoryBackend>> {
   switch (options?.backend) {
     case 'memory':
-      return { value: new InMemoryWorkingMemoryBackend(), release: async () => undefined };
+      return {
+        value: new InMemoryWorkingMemoryBackend({
+          ...DEFAULT_IN_MEMORY_CAPACITY,
+          ...options.capacity,
+        }),
+        release: async () => undefined,
+      };
     case 'redis': {
       const lease = await registry.useRedis(options);
       return {

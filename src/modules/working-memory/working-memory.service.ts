@@ -2,7 +2,6 @@ import { WORKING_MEMORY_BACKEND, WORKING_MEMORY_OPTIONS } from './working-memory
 import {
   Inject,
   Injectable,
-  Logger,
   type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleInit,
@@ -30,12 +29,20 @@ import type {
 } from './interfaces/working-memory.interface.js';
 import { DefaultWorkingMemoryHandle, type HandleSettings } from './working-memory.handle.js';
 import type { WorkingMemoryModuleOptions } from './working-memory.options.js';
-import { DEFAULT_WORKING_MEMORY_CAP_BYTES } from './working-memory-options.validation.js';
+import {
+  DEFAULT_WORKING_MEMORY_CAP_BYTES,
+  DEFAULT_WORKING_MEMORY_MAX_VALUE_BYTES,
+} from './working-memory-options.validation.js';
+import { WorkingMemoryCapacity } from './working-memory-capacity.js';
 
 /** Default period of the idle sweep: every minute. */
 const DEFAULT_IDLE_SWEEP_INTERVAL_MS = 60_000;
-/** Default number of idle memories one sweep pass reclaims. */
+/** Default number of idle memories one sweep batch reclaims. */
 const DEFAULT_IDLE_SWEEP_BATCH = 100;
+/** Most batches of one sweep pass. */
+const MAX_SWEEP_ROUNDS = 100;
+/** Default idle time before a full process may reclaim a memory: 60 s. */
+const DEFAULT_RECLAIM_AFTER_IDLE_MS = 60_000;
 
 /**
  * Per-conversation scratchpads: `for(conversationId)` gives a handle; a sweep (task
@@ -47,8 +54,8 @@ const DEFAULT_IDLE_SWEEP_BATCH = 100;
 export class WorkingMemoryService
   implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
 {
-  private readonly logger = new Logger(WorkingMemoryService.name);
   private readonly settings: HandleSettings;
+  private readonly capacity: WorkingMemoryCapacity;
   private sweeping?: ScheduledSweep;
 
   constructor(
@@ -58,12 +65,23 @@ export class WorkingMemoryService
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
   ) {
     const capBytes = options.capBytes ?? DEFAULT_WORKING_MEMORY_CAP_BYTES;
+    const now = options.now ?? Date.now;
+    this.capacity = new WorkingMemoryCapacity({
+      backend: opened.value,
+      maxValueBytes: options.maxValueBytes ?? DEFAULT_WORKING_MEMORY_MAX_VALUE_BYTES,
+      ...(options.quota ? { quota: options.quota } : {}),
+      reclaimAfterIdleMs: options.reclaimAfterIdleMs ?? DEFAULT_RECLAIM_AFTER_IDLE_MS,
+      ...(options.onExpire ? { onExpire: options.onExpire } : {}),
+      now,
+      parse: parsedSnapshot,
+    });
     this.settings = {
       backend: opened.value,
+      capacity: this.capacity,
       limits: { capBytes, softCapBytes: Math.floor(capBytes * (options.softCapRatio ?? 0.75)) },
       compactor:
         options.compactor === false ? undefined : (options.compactor ?? new DropOldestCompactor()),
-      now: options.now ?? Date.now,
+      now,
     };
   }
 
@@ -86,25 +104,32 @@ export class WorkingMemoryService
     return snapshot && parsedSnapshot(conversationId, snapshot);
   }
 
-  /** Reclaims memories idle past the TTL now (the sweeper's pass); returns how many were deleted. */
+  /**
+   * Deletes a conversation's whole working memory now (no on-expire hook: it is cleared on
+   * purpose), unless a write lands meanwhile; resolves whether it went.
+   */
+  async clear(conversationId: string): Promise<boolean> {
+    assertConversationId(conversationId);
+    return this.capacity.expire(conversationId, false);
+  }
+
+  /**
+   * Reclaims memories idle past the TTL now (the sweeper's pass), `batchSize` at a time until none
+   * is left (at most {@link MAX_SWEEP_ROUNDS} batches, and only while a batch reclaims any);
+   * returns how many were deleted.
+   */
   async sweep(
     batchSize = (this.options.sweep && this.options.sweep.batchSize) || DEFAULT_IDLE_SWEEP_BATCH,
   ): Promise<number> {
     const { backend, now } = this.settings;
-    const idle = await backend.idle(now() - (this.options.ttlMs ?? 60 * 60 * 1000), batchSize);
     let deleted = 0;
-    for (const conversationId of idle) {
-      const snapshot = await backend.snapshot(conversationId);
-      if (!snapshot) continue;
-      try {
-        await this.options.onExpire?.(parsedSnapshot(conversationId, snapshot));
-      } catch (error) {
-        this.logger.warn(
-          `On-expire hook failed for ${conversationId}; its working memory is kept: ${String(error)}`,
-        );
-        continue;
-      }
-      if (await backend.deleteIfUntouched(conversationId, snapshot.touch)) deleted += 1;
+    for (let round = 0; round < MAX_SWEEP_ROUNDS; round += 1) {
+      const idle = await backend.idle(now() - (this.options.ttlMs ?? 60 * 60 * 1000), batchSize);
+      let reclaimed = 0;
+      for (const conversationId of idle)
+        if (await this.capacity.expire(conversationId)) reclaimed += 1;
+      deleted += reclaimed;
+      if (idle.length < batchSize || reclaimed === 0) break;
     }
     return deleted;
   }

@@ -1,4 +1,9 @@
-import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
+import { newestFirst, pastCursor } from './ordered-index.js';
+import {
+  DEFAULT_RUN_RETENTION_MS,
+  type OrderedIndexEntry,
+  type RunStore,
+} from './run-store.interface.js';
 
 /** How many runs the in-memory run store keeps at most (the oldest go first). */
 export const DEFAULT_IN_MEMORY_MAX_RUNS = 5_000;
@@ -11,6 +16,8 @@ export class InMemoryRunStore implements RunStore {
   private readonly runs = new Map<string, { expiresAt: number; entries: Map<string, string> }>();
   /** Index → run id → expiry; not counted against `maxRuns`, trimmed as it grows. */
   private readonly indexes = new Map<string, Map<string, number>>();
+  /** Ordered index → run id → the time it was added at. */
+  private readonly ordered = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
@@ -57,6 +64,28 @@ export class InMemoryRunStore implements RunStore {
     this.indexes.set(index, entries);
   }
 
+  async addToOrderedIndex(index: string, runId: string, at: number): Promise<void> {
+    const entries = this.ordered.get(index) ?? new Map<string, number>();
+    for (const [id, addedAt] of entries)
+      if (addedAt + this.retentionMs <= this.now() || !this.runs.has(id)) entries.delete(id);
+    entries.set(runId, at);
+    this.ordered.set(index, entries);
+  }
+
+  /** Sorts the index on each read: bounded by `maxRuns`, as everything in this store. */
+  async orderedPage(
+    index: string,
+    limit: number,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]> {
+    const live = this.now() - this.retentionMs;
+    return [...(this.ordered.get(index) ?? [])]
+      .map(([runId, at]) => ({ runId, at }))
+      .filter((entry) => entry.at > live && this.runs.has(entry.runId) && pastCursor(entry, before))
+      .sort(newestFirst)
+      .slice(0, limit);
+  }
+
   async indexed(index: string): Promise<string[]> {
     const now = this.now();
     return [...(this.indexes.get(index) ?? [])]
@@ -68,6 +97,7 @@ export class InMemoryRunStore implements RunStore {
     for (const runId of runIds) {
       this.runs.delete(runId);
       this.indexes.delete(runId);
+      this.ordered.delete(runId);
     }
   }
 

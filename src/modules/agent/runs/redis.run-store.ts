@@ -2,7 +2,11 @@ import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
-import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
+import {
+  DEFAULT_RUN_RETENTION_MS,
+  type OrderedIndexEntry,
+  type RunStore,
+} from './run-store.interface.js';
 
 /** KEYS[1] the run's hash; ARGV key, value, retention ms. Sets the expiry on the hash's first write. */
 const PUT_IF_ABSENT = new RedisScript(`
@@ -35,6 +39,45 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
+`);
+
+/**
+ * KEYS[1] an ordered index (a sorted set of run ids by the time they were added); ARGV run id, at,
+ * now, retention ms. Adds the run, drops the entries past the retention, keeps the set alive.
+ */
+const ADD_TO_ORDERED_INDEX = new RedisScript(`
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[4]))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`);
+
+/**
+ * KEYS[1] an ordered index; ARGV oldest live time (exclusive), limit, cursor time ('' for none),
+ * cursor run id. Newest first, ties by run id descending (Redis's own order for equal scores): the
+ * cursor's time first (the few runs of the same millisecond past its run id), then older ones.
+ * Returns a flat list of run id, time.
+ */
+const ORDERED_PAGE = new RedisScript(`
+local limit = tonumber(ARGV[2])
+local out = {}
+local max = '+inf'
+if ARGV[3] ~= '' then
+  local tied = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[3], ARGV[3])
+  for _, id in ipairs(tied) do
+    if #out < limit * 2 and id < ARGV[4] then
+      out[#out + 1] = id
+      out[#out + 1] = ARGV[3]
+    end
+  end
+  max = '(' .. ARGV[3]
+end
+local left = limit - #out / 2
+if left > 0 then
+  local older = redis.call('ZREVRANGEBYSCORE', KEYS[1], max, '(' .. ARGV[1], 'WITHSCORES', 'LIMIT', 0, left)
+  for _, item in ipairs(older) do out[#out + 1] = item end
+end
+return out
 `);
 
 /**
@@ -83,6 +126,30 @@ export class RedisRunStore implements RunStore {
 
   indexed(index: string): Promise<string[]> {
     return this.client.zrangebyscore(this.key(index), Date.now(), '+inf');
+  }
+
+  async addToOrderedIndex(index: string, runId: string, at: number): Promise<void> {
+    await ADD_TO_ORDERED_INDEX.run(
+      this.client,
+      [this.key(index)],
+      [runId, at, Date.now(), this.retentionMs],
+    );
+  }
+
+  async orderedPage(
+    index: string,
+    limit: number,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]> {
+    const flat = (await ORDERED_PAGE.run(
+      this.client,
+      [this.key(index)],
+      [Date.now() - this.retentionMs, limit, before?.at ?? '', before?.runId ?? ''],
+    )) as string[];
+    const page: OrderedIndexEntry[] = [];
+    for (let i = 0; i < flat.length; i += 2)
+      page.push({ runId: flat[i]!, at: Number(flat[i + 1]) });
+    return page;
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import { RunBelongsToAnotherConversationError } from '../errors/agent.errors.js';
-import type { RunStore } from './run-store.interface.js';
+import { newestFirst, pastCursor } from './ordered-index.js';
+import { CLAIMED_AT_KEY, STATUS_KEY } from './run-entry-keys.js';
+import type { OrderedIndexEntry, RunStore } from './run-store.interface.js';
 
 /** The run-cache key holding the conversation a run belongs to. */
 const OWNER_KEY = 'conversation';
 
+/** Entries of an ordered index read per round when every run of it goes. */
+const FORGET_PAGE = 1_000;
+
 /**
  * The id of an index of runs in the run store. It starts with `#`, which no run id may hold, and
- * carries a digest of the indexed id (ids may be longer than a run id column allows).
+ * carries a digest of the indexed id (ids may be longer than a run id column allows). Kinds: `o`
+ * a conversation's runs by creation time; `c` the same, unordered, as versions before the ordered
+ * index wrote it (read until its entries expire with the retention); `e` an entity's runs.
  */
-function indexId(kind: 'c' | 'e', id: string): string {
+function indexId(kind: 'o' | 'c' | 'e', id: string): string {
   return `#${kind}:${createHash('sha256').update(id).digest('base64url')}`;
 }
 
@@ -20,28 +27,53 @@ function indexId(kind: 'c' | 'e', id: string): string {
  * or erasing an entity must leave no copy of its turns in the run cache.
  */
 export class RunOwnership {
-  constructor(private readonly store: RunStore) {}
+  constructor(
+    private readonly store: RunStore,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Binds `runId` to `conversationId` (the first caller wins, atomically) and indexes it under the
-   * conversation and the entity. Throws `RunBelongsToAnotherConversationError` if the run id is
-   * already bound to another conversation.
+   * conversation (at the time of the first claim) and the entity. Throws
+   * `RunBelongsToAnotherConversationError` if the run id is already bound to another conversation.
    */
   async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
     const owner = await this.store.putIfAbsent(runId, OWNER_KEY, conversationId);
     if (owner !== conversationId) throw new RunBelongsToAnotherConversationError(runId);
-    await this.store.addToIndex(indexId('c', conversationId), runId);
+    const at = Number(await this.store.putIfAbsent(runId, CLAIMED_AT_KEY, String(this.now())));
+    await this.store.addToOrderedIndex(indexId('o', conversationId), runId, at);
     if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
   }
 
-  /** The live run ids of a conversation (any order). */
-  runsOf(conversationId: string): Promise<string[]> {
-    return this.store.indexed(indexId('c', conversationId));
+  /**
+   * A page of a conversation's runs, newest first, strictly after `before`: read through the ordered
+   * index (`limit` rows, whatever the number of runs). Runs of versions before the ordered index
+   * follow the others (they are older), read from the unordered index once the ordered one is done.
+   */
+  async page(
+    conversationId: string,
+    limit: number,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]> {
+    const page = await this.store.orderedPage(indexId('o', conversationId), limit, before);
+    if (page.length === limit) return page;
+    const legacy = await this.legacyRuns(conversationId, before);
+    return [...page, ...legacy].slice(0, limit);
   }
 
-  /** Removes every run of the conversation (records and cached steps), and its index. */
-  forgetConversation(conversationId: string): Promise<void> {
-    return this.forget(indexId('c', conversationId));
+  /** Removes every run of the conversation (records and cached steps), and its indexes. */
+  async forgetConversation(conversationId: string): Promise<void> {
+    const ordered = indexId('o', conversationId);
+    let before: OrderedIndexEntry | undefined;
+    // A page at a time, each after the last: bounded by the runs the index holds.
+    for (;;) {
+      const page = await this.store.orderedPage(ordered, FORGET_PAGE, before);
+      await this.store.deleteRuns(page.map((entry) => entry.runId));
+      if (page.length < FORGET_PAGE) break;
+      before = page.at(-1);
+    }
+    await this.forget(indexId('c', conversationId));
+    await this.store.deleteRuns([ordered]);
   }
 
   /** Removes every run made for the entity (records and cached steps), and its index. */
@@ -52,5 +84,27 @@ export class RunOwnership {
   private async forget(index: string): Promise<void> {
     const runIds = await this.store.indexed(index);
     await this.store.deleteRuns([...runIds, index]);
+  }
+
+  /** Runs claimed by a version before the ordered index (never claimed since), oldest last. */
+  private async legacyRuns(
+    conversationId: string,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]> {
+    const runIds = await this.store.indexed(indexId('c', conversationId));
+    const entries = await Promise.all(
+      runIds.map(async (runId) => {
+        const [claimedAt, record] = await Promise.all([
+          this.store.get(runId, CLAIMED_AT_KEY),
+          this.store.get(runId, STATUS_KEY),
+        ]);
+        if (claimedAt !== undefined || record === undefined) return undefined;
+        return { runId, at: (JSON.parse(record) as { createdAt: number }).createdAt };
+      }),
+    );
+    return entries
+      .filter((entry): entry is OrderedIndexEntry => entry !== undefined)
+      .filter((entry) => pastCursor(entry, before))
+      .sort(newestFirst);
   }
 }

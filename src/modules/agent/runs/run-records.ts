@@ -5,8 +5,7 @@ import type {
   AgentRunStatus,
 } from '../interfaces/agent-run.interface.js';
 import type { RunStore } from './run-store.interface.js';
-
-const STATUS_KEY = 'status';
+import { CLAIMED_AT_KEY, STATUS_KEY } from './run-entry-keys.js';
 
 /**
  * How long a run record written by an older version of the package (one without a lease) may stay
@@ -40,6 +39,8 @@ export interface RunTransition {
   owner?: string;
   /** Writes only while the record is held by this token (and not settled), in this status if given. */
   onlyIfHeld?: { owner: string; status?: AgentRunStatus };
+  /** For a record's first write: when the run was claimed (default: now). */
+  createdAt?: number;
 }
 
 /** Transitions tried again when another writer changed the record in between. */
@@ -80,7 +81,10 @@ export class RunRecords {
     conversationId: string,
     owner: string,
   ): Promise<AgentRunRecord | undefined> {
-    const mine = this.build(undefined, runId, conversationId, 'running', { owner });
+    const mine = this.build(undefined, runId, conversationId, 'running', {
+      owner,
+      createdAt: await this.claimedAt(runId),
+    });
     const json = JSON.stringify(mine);
     const stored = await this.store.putIfAbsent(runId, STATUS_KEY, json);
     if (stored === json) return undefined;
@@ -112,7 +116,10 @@ export class RunRecords {
         return publicRecord(previous);
       if (!previous && details.onlyIfHeld)
         return this.build(undefined, runId, conversationId, status);
-      const next = this.build(previous, runId, conversationId, status, details);
+      const next = this.build(previous, runId, conversationId, status, {
+        ...details,
+        ...(previous ? {} : { createdAt: await this.claimedAt(runId) }),
+      });
       const json = JSON.stringify(next);
       const written = current
         ? await this.store.replaceIf(runId, STATUS_KEY, current.json, json)
@@ -199,6 +206,12 @@ export class RunRecords {
     );
   }
 
+  /** When the run was claimed (its place in the conversation's run list), if it was. */
+  private async claimedAt(runId: string): Promise<number | undefined> {
+    const stored = await this.store.get(runId, CLAIMED_AT_KEY);
+    return stored === undefined ? undefined : Number(stored);
+  }
+
   private async read(runId: string): Promise<{ json: string; record: StoredRecord } | undefined> {
     const json = await this.store.get(runId, STATUS_KEY);
     return json === undefined ? undefined : { json, record: JSON.parse(json) as StoredRecord };
@@ -242,7 +255,7 @@ export class RunRecords {
       ...(details.result ? { result: details.result } : {}),
       ...(details.error !== undefined ? { error: describeError(details.error) } : {}),
       ...(attempts > 0 ? { attempts } : {}),
-      createdAt: previous?.createdAt ?? now,
+      createdAt: previous?.createdAt ?? details.createdAt ?? now,
       updatedAt: now,
       ...(details.owner !== undefined && !settled
         ? { owner: details.owner, leaseUntil: now + this.leaseMs }

@@ -21,7 +21,23 @@ export interface RunStore {
   addToIndex(index: string, runId: string): Promise<void>;
   /** The live runs of an index (any order). */
   indexed(index: string): Promise<string[]>;
-  /** Removes every entry of the given runs, and the given indexes. */
+  /**
+   * Adds a run to an ordered index (e.g. the runs of a conversation, by creation time) at time
+   * `at` (ms); the entry expires with the retention counted from `at`. Adding it again with the same
+   * `at` changes nothing.
+   */
+  addToOrderedIndex(index: string, runId: string, at: number): Promise<void>;
+  /**
+   * Up to `limit` live entries of an ordered index, newest first (ties by run id, descending),
+   * strictly after `before` in that order when given; read through the index, so a page costs the
+   * same however many entries the index holds.
+   */
+  orderedPage(
+    index: string,
+    limit: number,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]>;
+  /** Removes every entry of the given runs, and the given indexes (plain or ordered). */
   deleteRuns(runIds: readonly string[]): Promise<void>;
   /** Removes expired entries, at most `limit`; returns how many went. */
   sweep(limit: number): Promise<number>;
@@ -29,3 +45,10 @@ export interface RunStore {
 
 /** Default retention of runs, jobs and the run cache: 7 days. */
 export const DEFAULT_RUN_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A run's place in an ordered index. */
+export interface OrderedIndexEntry {
+  runId: string;
+  /** The time it was added at, in ms. */
+  at: number;
+}

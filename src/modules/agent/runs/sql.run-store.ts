@@ -4,7 +4,12 @@ import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-e
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
-import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './run-store.interface.js';
+import { orderedKey, parseOrderedKey } from './ordered-index.js';
+import {
+  DEFAULT_RUN_RETENTION_MS,
+  type OrderedIndexEntry,
+  type RunStore,
+} from './run-store.interface.js';
 
 interface DialectSql {
   /** Inserts, or revives an expired row; returns the value stored (PostgreSQL and SQLite, one statement). */
@@ -17,6 +22,8 @@ interface DialectSql {
   keys: string;
   /** run id, now */
   entries: string;
+  /** index, now, before key, limit: newest first, through the primary key */
+  orderedPage: string;
   sweep: string;
 }
 
@@ -33,6 +40,8 @@ const POSTGRES: DialectSql = {
     WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2
+    AND entry_key < $3 ORDER BY entry_key DESC LIMIT $4`,
   sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
     SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 };
@@ -50,6 +59,8 @@ const MYSQL: DialectSql = {
     WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
+    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
   sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
 };
 
@@ -66,6 +77,8 @@ const SQLITE: DialectSql = {
     WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
+    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
   sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
     SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
 };
@@ -175,6 +188,27 @@ export class SqlRunStore implements RunStore {
       : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [index, now]);
     // Binary columns (MariaDB) come back as buffers.
     return rows.map((row) => String(row.entry_key));
+  }
+
+  addToOrderedIndex(index: string, runId: string, at: number): Promise<void> {
+    return this.put(index, orderedKey({ at, runId }), '');
+  }
+
+  async orderedPage(
+    index: string,
+    limit: number,
+    before?: OrderedIndexEntry,
+  ): Promise<OrderedIndexEntry[]> {
+    // Keys start with digits: `~` sorts after every one.
+    const params = [index, this.now(), before ? orderedKey(before) : '~', limit];
+    const rows = this.sqlite
+      ? (this.statements!.get(this.sql.orderedPage).all(...params) as Array<{ entry_key: unknown }>)
+      : await this.execute<{ entry_key: unknown }>(
+          'run_ordered_page',
+          this.sql.orderedPage,
+          params,
+        );
+    return rows.map((row) => parseOrderedKey(String(row.entry_key)));
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

@@ -19,8 +19,9 @@ import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 import { decodePageCursor, encodePageCursor } from './page-cursor.js';
+import { headWithinBudget, messagesWithinBudget } from './page-budget.js';
 
-/** Default page size of `?before=`. */
+/** Default page size of the messages route. */
 const DEFAULT_PAGE = 50;
 
 /** Default page size of the conversation and run lists. */
@@ -56,14 +57,15 @@ export class ConversationsController {
       limit,
       ...(after ? { after } : {}),
     });
-    const conversations = listed.map(({ conversationId, lastActiveAt }) => ({
+    const shown = listed.map(({ conversationId, lastActiveAt }) => ({
       conversationId: scope.owned(conversationId, 'Conversation not found'),
       lastActiveAt,
     }));
+    const conversations = headWithinBudget(shown, this.services.pageBytes);
     const last = conversations.at(-1);
     return {
       conversations,
-      ...(listed.length === limit && last
+      ...((listed.length === limit || conversations.length < listed.length) && last
         ? { cursor: encodePageCursor({ at: last.lastActiveAt, id: last.conversationId }) }
         : {}),
     };
@@ -71,9 +73,9 @@ export class ConversationsController {
 
   @Get(':conversationId/messages')
   @ApiOperation({
-    summary: "A conversation's messages, oldest first",
+    summary: "A conversation's messages, oldest first, a page at a time from the newest",
     description:
-      '`?last=N`: the newest N. `?before=P&limit=N`: the N messages before position P (1-based, append-only), for paging backwards; the answer’s `before` is the position for the next page. Neither: the whole history. An unknown conversation is empty, version 0.',
+      'Without a query: the newest 50. `?last=N`: the newest N (at most 1000). `?before=P&limit=N`: the N messages before position P (1-based, append-only), for paging backwards. A page also ends early when its messages reach the byte budget (1 MiB of JSON by default); the answer’s `before` is the position for the next page, absent on the first message. An unknown conversation is empty, version 0.',
   })
   @ApiOkResponse({ type: MessagesPageDto })
   async messages(
@@ -85,17 +87,15 @@ export class ConversationsController {
     const store = this.services.chat;
     if (query.last !== undefined && query.before !== undefined)
       throw new BadRequestException('Give either last or before, not both');
-    const size = query.last ?? query.limit;
-    if (query.before === undefined && size === undefined) {
-      const messages = await store.get(id);
-      return { conversationId, version: messages.length, messages };
-    }
     // The version first, then the range up to it: the page and its `before` cursor agree even
     // while turns arrive (positions are append-only). A `before` past the end pages from the end.
     const version = await store.version(id);
     const end = query.before === undefined ? version : Math.min(query.before - 1, version);
-    const from = Math.max(0, end - (size ?? DEFAULT_PAGE));
-    const messages = end > from ? await store.range(id, from, end - from) : [];
+    const { messages, from } = await messagesWithinBudget(store, id, {
+      end,
+      count: query.last ?? query.limit ?? DEFAULT_PAGE,
+      budget: this.services.pageBytes,
+    });
     return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
   }
 
@@ -113,11 +113,12 @@ export class ConversationsController {
     const limit = query.limit ?? DEFAULT_LIST_PAGE;
     const position = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
     const after = position && { createdAt: position.at, runId: position.id };
-    const runs = await this.services.agent.runsOf(id, { limit, ...(after ? { after } : {}) });
+    const listed = await this.services.agent.runsOf(id, { limit, ...(after ? { after } : {}) });
+    const runs = headWithinBudget(listed, this.services.pageBytes);
     const last = runs.at(-1);
     return {
       runs: runs.map((record) => presentRecord(scope, record)),
-      ...(runs.length === limit && last
+      ...((listed.length === limit || runs.length < listed.length) && last
         ? { cursor: encodePageCursor({ at: last.createdAt, id: last.runId }) }
         : {}),
     };

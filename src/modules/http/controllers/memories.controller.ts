@@ -28,6 +28,8 @@ import {
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
+import { recordsWithinBudget } from './page-budget.js';
+import { decodeKeyCursor, encodeKeyCursor } from './page-cursor.js';
 
 /** Default `limit` of a search. */
 const DEFAULT_SEARCH_LIMIT = 100;
@@ -42,7 +44,8 @@ export class MemoriesController {
 
   @Get()
   @ApiOperation({
-    summary: "Search an entity's records by key prefix (literal, case-sensitive, code-point order)",
+    summary:
+      "Search an entity's records by key prefix (literal, case-sensitive, code-point order, cursor-paged)",
   })
   @ApiOkResponse({ type: MemoryRecordsDto })
   async search(
@@ -51,12 +54,17 @@ export class MemoriesController {
     @Query() query: MemorySearchQueryDto,
   ): Promise<MemoryRecordsDto> {
     const id = scope.scoped(entityId, 'entityId');
-    const records = await this.services.longterm.store.search(
-      id,
-      query.prefix ?? '',
-      query.limit ?? DEFAULT_SEARCH_LIMIT,
+    const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
+    const { records, more } = await recordsWithinBudget(
+      (chunk, from) => this.services.longterm.store.search(id, query.prefix ?? '', chunk, from),
+      { limit, after, budget: this.services.pageBytes },
     );
-    return { records: records.map((record) => shown(record, entityId)) };
+    const last = records.at(-1);
+    return {
+      records: records.map((record) => shown(record, entityId)),
+      ...(more && last ? { cursor: encodeKeyCursor(last.key) } : {}),
+    };
   }
 
   @Get(':key')

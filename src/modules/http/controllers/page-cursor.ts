@@ -29,3 +29,26 @@ export function decodePageCursor(cursor: string): PagePosition {
   if (!match || UNFIT_IN_ID.test(match[2]!) || Buffer.byteLength(match[2]!) > 255) throw refused();
   return { at: Number(match[1]), id: match[2]! };
 }
+
+/** The opaque `cursor` of a page of keys that ends at `key`. */
+export function encodeKeyCursor(key: string): string {
+  return Buffer.from(key).toString('base64url');
+}
+
+/** The longest key cursor: a key of up to 512 UTF-8 bytes, in base64url. */
+const MAX_KEY_CURSOR_LENGTH = 683;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The key a key `cursor` holds; one that is over-long, not base64url, or not UTF-8 is a 400 (the
+ * store checks the key itself).
+ */
+export function decodeKeyCursor(cursor: string): string {
+  const refused = () => new BadRequestException('cursor is not one this route gave');
+  if (cursor.length > MAX_KEY_CURSOR_LENGTH || !BASE64URL.test(cursor)) throw refused();
+  try {
+    return STRICT_UTF8.decode(Buffer.from(cursor, 'base64url'));
+  } catch {
+    throw refused();
+  }
+}

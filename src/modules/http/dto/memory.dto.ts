@@ -12,13 +12,23 @@ export class MemorySearchQueryDto {
   @IsString()
   prefix?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Most records in the page; a page also ends at the byte budget (1 MiB by default)',
+  })
   @IsOptional()
   @Type(() => Number)
   @Max(1000)
   @Min(1)
   @IsInt()
   limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
 }
 
 /** `PUT /entities/:entityId/memories/:key` body. */

@@ -8,7 +8,8 @@ export const MAX_PAGE_SIZE = 1000;
 /**
  * `GET /conversations/:conversationId/messages` query: `last=N` (the newest N), or
  * `before=<position>&limit=N` (the N messages before a 1-based position, for paging backwards;
- * `limit` alone is `last`); none of them → the whole history.
+ * `limit` alone is `last`); none of them → the newest 50. Every page also ends at the module's byte
+ * budget (`pageBytes`).
  */
 export class MessagesQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'The newest N messages' })

@@ -105,6 +105,10 @@ export class MemoryRecordDto {
 /** `GET /entities/:entityId/memories`. */
 export class MemoryRecordsDto {
   @ApiProperty({ type: [MemoryRecordDto] }) records!: MemoryRecordDto[];
+  @ApiPropertyOptional({
+    description: 'Present when more records may follow: pass it as `cursor` for the next page',
+  })
+  cursor?: string;
 }
 
 /** `PUT /entities/:entityId/memories/:key`. */

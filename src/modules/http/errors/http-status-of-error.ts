@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { ValueTooLargeError } from '../../../common/errors/value-too-large.error.js';
 import { InvalidMessageError } from '../../../common/messages/invalid-message.error.js';
 import { ConversationVersionConflictError } from '../../chat-memory/errors/conversation-version-conflict.error.js';
 import {
@@ -9,7 +10,9 @@ import {
 } from '../../longterm/errors/longterm.errors.js';
 import {
   WorkingMemoryContentionError,
+  WorkingMemoryFullError,
   WorkingMemoryOverflowError,
+  WorkingMemoryQuotaError,
 } from '../../working-memory/errors/working-memory.errors.js';
 import { LlmError, LlmTimeoutError } from '../../llm/llm-errors.js';
 import { MaxToolIterationsError } from '../../kernel/errors/kernel.errors.js';
@@ -20,6 +23,7 @@ import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.e
 type ErrorClass = { prototype: Error };
 
 const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
+  [ValueTooLargeError, HttpStatus.PAYLOAD_TOO_LARGE],
   [InvalidArgumentError, HttpStatus.BAD_REQUEST],
   [InvalidMessageError, HttpStatus.BAD_REQUEST],
   [LongtermNoEntityError, HttpStatus.BAD_REQUEST],
@@ -27,6 +31,8 @@ const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
   [RunBelongsToAnotherConversationError, HttpStatus.CONFLICT],
   [WorkingMemoryContentionError, HttpStatus.CONFLICT],
   [WorkingMemoryOverflowError, HttpStatus.PAYLOAD_TOO_LARGE],
+  [WorkingMemoryQuotaError, HttpStatus.INSUFFICIENT_STORAGE],
+  [WorkingMemoryFullError, HttpStatus.INSUFFICIENT_STORAGE],
   [LongtermMemoryDisabledError, HttpStatus.SERVICE_UNAVAILABLE],
   [LongtermFlushError, HttpStatus.SERVICE_UNAVAILABLE],
   [LlmTimeoutError, HttpStatus.GATEWAY_TIMEOUT],
@@ -35,8 +41,9 @@ const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
 ];
 
 /**
- * The HTTP status of a library error: 400 invalid input, 409 a conflict, 413 a working-memory write
- * over its cap, 503 the long-term tier off or failing, 502/504 the model failing or timing out;
+ * The HTTP status of a library error: 400 invalid input, 409 a conflict, 413 a value over its
+ * per-write limit or a working-memory write over its cap, 507 a tenant's working-memory quota or
+ * the process's capacity reached, 503 the long-term tier off or failing, 502/504 the model failing or timing out;
  * `undefined` for anything else (an unexpected error: 500).
  */
 export function httpStatusOfError(error: unknown): HttpStatus | undefined {

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type {
   LongtermMemoryStore,
   LongtermRecord,
@@ -12,6 +13,8 @@ import {
   assertSeq,
   prepareBatch,
   prepareRecord,
+  type RecordRules,
+  DEFAULT_MAX_LONGTERM_VALUE_BYTES,
 } from '../validation/longterm-arguments.js';
 import { prefixUpperBound } from '../validation/prefix-range.js';
 import type { StoreSystem } from '../../../common/telemetry/attributes.js';
@@ -39,6 +42,8 @@ export interface LongtermStoreSettings {
    * (`deleteEntity`) never expires.
    */
   tombstoneTtlMs?: number;
+  /** Most UTF-8 bytes of one value's JSON (default 256 KiB); larger saves are `ValueTooLargeError`. */
+  maxValueBytes?: number;
 }
 
 /** Default lifetime of a delete tombstone: the run retention. */
@@ -55,12 +60,15 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   /** The backend's `db.system.name`, on the span of each operation. */
   protected abstract readonly system: StoreSystem;
   protected readonly now: () => number;
-  private readonly defaultTtlMs?: number;
+  private readonly rules: RecordRules;
   private readonly tombstoneTtlMs: number;
 
   protected constructor(settings: LongtermStoreSettings = {}) {
     this.now = settings.now ?? Date.now;
-    this.defaultTtlMs = settings.defaultTtlMs;
+    this.rules = {
+      defaultTtlMs: settings.defaultTtlMs,
+      maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+    };
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
 
@@ -94,7 +102,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
     const now = this.now();
-    const row = prepareRecord(record, now, this.defaultTtlMs);
+    const row = prepareRecord(record, now, this.rules);
     return this.traced('save', async () => {
       const [applied] = await this.writeBatch([row], now);
       return { applied: applied! };
@@ -103,7 +111,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   async saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }> {
     const now = this.now();
-    const rows = prepareBatch(records, now, this.defaultTtlMs);
+    const rows = prepareBatch(records, now, this.rules);
     if (rows.length === 0) return { applied: [] };
     return this.traced('save_many', async () => ({ applied: await this.writeBatch(rows, now) }));
   }
@@ -132,12 +140,27 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     await this.traced('delete_entity', () => this.eraseEntity(entityId, this.now()));
   }
 
-  async search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]> {
+  async search(
+    entityId: string,
+    prefix: string,
+    limit: number,
+    after?: string,
+  ): Promise<LongtermRecord[]> {
     assertEntityId(entityId);
     assertPrefix(prefix);
     assertLimit(limit);
+    if (after !== undefined) {
+      assertKey(after, 'after');
+      if (!after.startsWith(prefix))
+        throw new InvalidArgumentError(
+          'after',
+          'must be a key the search returned (it starts with prefix)',
+        );
+    }
+    // Keys never hold U+0000, so the first key after `after` is at least `after` + U+0001.
+    const lower = after === undefined ? prefix : `${after}\u0001`;
     return this.traced('search', async () =>
-      (await this.readRange(entityId, prefix, prefixUpperBound(prefix), limit, this.now())).map(
+      (await this.readRange(entityId, lower, prefixUpperBound(prefix), limit, this.now())).map(
         decode,
       ),
     );

@@ -47,8 +47,16 @@ export interface LongtermMemoryStore {
    * The entity's counter is raised to the mark, so new runs take seqs above it.
    */
   deleteEntity(entityId: string): Promise<void>;
-  /** Live records whose key starts with `prefix` (literally, case-sensitively), in code-point order. */
-  search(entityId: string, prefix: string, limit: number): Promise<LongtermRecord[]>;
+  /**
+   * Live records whose key starts with `prefix` (literally, case-sensitively), in code-point order;
+   * with `after` (a key), only keys after it — the next page of a search.
+   */
+  search(
+    entityId: string,
+    prefix: string,
+    limit: number,
+    after?: string,
+  ): Promise<LongtermRecord[]>;
   /** Removes expired rows, at most `limit`; returns how many went (the sweeper's job). */
   sweepExpired(limit: number): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import { ValueTooLargeError } from '../../../common/errors/value-too-large.error.js';
 import { canonicalJson } from '../../../common/canonical-json.js';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import {
@@ -64,13 +65,25 @@ export function assertPrefix(value: unknown): asserts value is string {
   if (hasLoneSurrogate(value)) throw new InvalidArgumentError('prefix', LONE_SURROGATE_MESSAGE);
 }
 
+/** What a save must satisfy beyond its own fields. */
+export interface RecordRules {
+  /** TTL of a save that gives none. */
+  defaultTtlMs: number | undefined;
+  /** Most UTF-8 bytes of a value's JSON. */
+  maxValueBytes: number;
+}
+
+/** Default most bytes of one long-term value's JSON: 256 KiB. */
+export const DEFAULT_MAX_LONGTERM_VALUE_BYTES = 256 * 1024;
+
 /** Validates a save and computes its stored form (`expiresAt = updatedAt + ttlMs`). */
 export function prepareRecord(
   input: LongtermSaveInput,
   now: number,
-  defaultTtlMs: number | undefined,
+  rules: RecordRules,
   path = 'record',
 ): PreparedRecord {
+  const { defaultTtlMs, maxValueBytes } = rules;
   if (typeof input !== 'object' || input === null)
     throw new InvalidArgumentError(path, 'must be an object');
   assertEntityId(input.entityId, `${path}.entityId`);
@@ -97,6 +110,9 @@ export function prepareRecord(
   } catch (error) {
     throw new InvalidArgumentError(`${path}.value`, (error as Error).message);
   }
+  const valueBytes = Buffer.byteLength(value);
+  if (valueBytes > maxValueBytes)
+    throw new ValueTooLargeError(`${path}.value`, valueBytes, maxValueBytes);
   return {
     entityId: input.entityId,
     key: input.key,
@@ -108,15 +124,11 @@ export function prepareRecord(
 }
 
 /** Validates a batch: every row first, and no (entity, key) twice. */
-export function prepareBatch(
-  inputs: unknown,
-  now: number,
-  defaultTtlMs: number | undefined,
-): PreparedRecord[] {
+export function prepareBatch(inputs: unknown, now: number, rules: RecordRules): PreparedRecord[] {
   if (!Array.isArray(inputs)) throw new InvalidArgumentError('records', 'must be an array');
   const seen = new Set<string>();
   return inputs.map((input: LongtermSaveInput, index) => {
-    const prepared = prepareRecord(input, now, defaultTtlMs, `records[${index}]`);
+    const prepared = prepareRecord(input, now, rules, `records[${index}]`);
     const identity = `${prepared.entityId}\u0000${prepared.key}`; // U+0000 is in no id
     if (seen.has(identity))
       throw new InvalidArgumentError(

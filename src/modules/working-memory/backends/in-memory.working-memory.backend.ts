@@ -1,4 +1,5 @@
 import {
+  type Admission,
   type BackendSnapshot,
   type WorkingMemoryBackend,
   type WriteOutcome,
@@ -16,9 +17,32 @@ interface Memory {
   lastUsedAt: number;
 }
 
-/** Process-local working memory (`backend: 'memory'`). Every operation is atomic (synchronous). */
+/** What one process may hold in working memory on the memory backend. */
+export interface InMemoryCapacity {
+  /** Bytes of keys and values of every memory together. */
+  maxTotalBytes: number;
+  /** Memories (conversations) together. */
+  maxConversations: number;
+}
+
+/** Default capacity of the memory backend: 64 MiB in 10,000 memories. */
+export const DEFAULT_IN_MEMORY_CAPACITY: InMemoryCapacity = {
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxConversations: 10_000,
+};
+
+/**
+ * Process-local working memory (`backend: 'memory'`). Every operation is atomic (synchronous). The
+ * memories are kept least recently used first (a use moves a memory to the end), so idle ones are
+ * found from the front, and the whole process stays within its {@link InMemoryCapacity}: a write
+ * past it is refused (`full`), and the service frees idle memories first.
+ */
 export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
   private readonly memories = new Map<string, Memory>();
+  private readonly owners = new Map<string, { bytes: number; conversations: number }>();
+  private totalBytes = 0;
+
+  constructor(private readonly capacity: InMemoryCapacity = DEFAULT_IN_MEMORY_CAPACITY) {}
 
   async read(
     conversationId: string,
@@ -28,12 +52,13 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
   ): Promise<{ json?: string; touch: number }> {
     const memory = this.memories.get(conversationId);
     const json = memory?.values.get(key);
-    if (memory && json !== undefined && touch) this.use(memory, key, now);
+    if (memory && json !== undefined && touch) this.use(conversationId, memory, key, now);
     return { json, touch: memory?.touch ?? 0 };
   }
 
   async write(conversationId: string, request: WriteRequest): Promise<WriteOutcome> {
-    const memory = this.memories.get(conversationId) ?? {
+    const existing = this.memories.get(conversationId);
+    const memory = existing ?? {
       values: new Map(),
       uses: new Map(),
       size: 0,
@@ -65,6 +90,11 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
       }
     }
     if (size > request.limits.capBytes) return { status: 'overflow', attemptedBytes: size };
+    if (
+      this.totalBytes - memory.size + size > this.capacity.maxTotalBytes ||
+      (!existing && this.memories.size >= this.capacity.maxConversations)
+    )
+      return { status: 'full' };
     for (const key of evicted) {
       memory.values.delete(key);
       memory.uses.delete(key);
@@ -73,20 +103,32 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
       memory.values.set(key, json);
       if (!memory.uses.has(key)) memory.uses.set(key, ++memory.tick);
     }
+    const previousSizeBytes = memory.size;
+    this.totalBytes += size - previousSizeBytes;
     memory.size = size;
-    this.memories.set(conversationId, memory);
-    this.use(memory, request.key, request.now);
-    return { status: 'ok', sizeBytes: size, evicted, crossedSoftCap };
+    this.use(conversationId, memory, request.key, request.now);
+    return {
+      status: 'ok',
+      sizeBytes: size,
+      previousSizeBytes,
+      created: !existing,
+      evicted,
+      crossedSoftCap,
+    };
   }
 
-  async remove(conversationId: string, key: string, now: number): Promise<void> {
+  async remove(conversationId: string, key: string, now: number): Promise<number> {
     const memory = this.memories.get(conversationId);
-    if (!memory?.values.has(key)) return;
-    memory.size -= entryBytes(key, memory.values.get(key));
+    if (!memory?.values.has(key)) return 0;
+    const freed = entryBytes(key, memory.values.get(key));
+    memory.size -= freed;
+    this.totalBytes -= freed;
     memory.values.delete(key);
     memory.uses.delete(key);
     memory.touch += 1;
     memory.lastUsedAt = now;
+    this.moveToEnd(conversationId, memory);
+    return freed;
   }
 
   async keys(conversationId: string): Promise<string[]> {
@@ -98,11 +140,14 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     return this.memories.get(conversationId)?.size ?? 0;
   }
 
+  /** From the front of the LRU order: stops at the first memory used after `before`. */
   async idle(before: number, limit: number): Promise<string[]> {
-    return [...this.memories.entries()]
-      .filter(([, memory]) => memory.lastUsedAt <= before)
-      .slice(0, limit)
-      .map(([conversationId]) => conversationId);
+    const idle: string[] = [];
+    for (const [conversationId, memory] of this.memories) {
+      if (idle.length >= limit || memory.lastUsedAt > before) break;
+      idle.push(conversationId);
+    }
+    return idle;
   }
 
   async snapshot(conversationId: string): Promise<BackendSnapshot | undefined> {
@@ -121,13 +166,40 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     const memory = this.memories.get(conversationId);
     if (!memory || memory.touch !== touch) return false;
     this.memories.delete(conversationId);
+    this.totalBytes -= memory.size;
     return true;
   }
 
-  private use(memory: Memory, key: string, now: number): void {
+  async admission(owner: string, conversationId: string, key: string): Promise<Admission> {
+    const usage = this.owners.get(owner);
+    const memory = this.memories.get(conversationId);
+    return {
+      ownerBytes: usage?.bytes ?? 0,
+      ownerConversations: usage?.conversations ?? 0,
+      exists: memory !== undefined,
+      entryBytes: entryBytes(key, memory?.values.get(key)),
+    };
+  }
+
+  async charge(owner: string, bytes: number, conversations: number): Promise<void> {
+    const usage = this.owners.get(owner) ?? { bytes: 0, conversations: 0 };
+    usage.bytes += bytes;
+    usage.conversations += conversations;
+    if (usage.bytes <= 0 && usage.conversations <= 0) this.owners.delete(owner);
+    else this.owners.set(owner, usage);
+  }
+
+  private use(conversationId: string, memory: Memory, key: string, now: number): void {
     memory.tick += 1;
     memory.uses.set(key, memory.tick);
     memory.touch += 1;
     memory.lastUsedAt = now;
+    this.moveToEnd(conversationId, memory);
+  }
+
+  /** Keeps the map least recently used first. */
+  private moveToEnd(conversationId: string, memory: Memory): void {
+    this.memories.delete(conversationId);
+    this.memories.set(conversationId, memory);
   }
 }

@@ -3,6 +3,7 @@ import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import type {
+  Admission,
   BackendSnapshot,
   WorkingMemoryBackend,
   WriteOutcome,
@@ -28,9 +29,11 @@ return {'', 0, touch}
  * any), now, n, then n pairs of (key, json) written along (folded rings), then protected prefixes.
  * An entry's size is its key's bytes plus its value's. Decides the caps and the evictions, then
  * applies everything or nothing. Evictions go in chunks (Lua's `unpack` is bounded by its stack).
- * Returns {'ok', size, crossedSoftCap, {evicted…}} | {'overflow', attempted} | {'conflict'}.
+ * Returns {'ok', size, crossedSoftCap, {evicted…}, previous size, created (1/0)} |
+ * {'overflow', attempted} | {'conflict'}.
  */
 const WRITE = new RedisScript(`
+local created = redis.call('EXISTS', KEYS[3]) == 0
 local touch = tonumber(redis.call('HGET', KEYS[3], 'touch') or '0')
 if ARGV[7] ~= '' and tonumber(ARGV[7]) ~= touch then return {'conflict'} end
 local written, order = {[ARGV[1]] = ARGV[2]}, {ARGV[1]}
@@ -46,6 +49,7 @@ local function bytes(k)
   return len + #k
 end
 local size = tonumber(redis.call('HGET', KEYS[3], 'size') or '0')
+local previous = size
 for _, k in ipairs(order) do size = size - bytes(k) + #k + #written[k] end
 local crossed = size > tonumber(ARGV[4])
 local evicted = {}
@@ -79,10 +83,10 @@ local tick = redis.call('HINCRBY', KEYS[3], 'tick', 1)
 redis.call('ZADD', KEYS[2], tick, ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'touch', 1)
 redis.call('HSET', KEYS[3], 'size', size, 'last', ARGV[8])
-return {'ok', size, crossed and 1 or 0, evicted}
+return {'ok', size, crossed and 1 or 0, evicted, previous, created and 1 or 0}
 `);
 
-/** KEYS: values, lru, meta. ARGV: key, now. */
+/** KEYS: values, lru, meta. ARGV: key, now. Returns the bytes freed. */
 const REMOVE = new RedisScript(`
 local bytes = redis.call('HSTRLEN', KEYS[1], ARGV[1]) + #ARGV[1]
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -90,13 +94,21 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'size', -bytes)
 redis.call('HINCRBY', KEYS[3], 'touch', 1)
 redis.call('HSET', KEYS[3], 'last', ARGV[2])
-return 1
+return bytes
 `);
 
 /** KEYS: values, lru, meta. ARGV: touch. Deletes the memory iff its use counter is still ARGV[1]. */
 const DELETE_IF_UNTOUCHED = new RedisScript(`
 if tonumber(redis.call('HGET', KEYS[3], 'touch') or '-1') ~= tonumber(ARGV[1]) then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1
+`);
+
+/** KEYS: an owner's usage hash. ARGV: bytes, conversations (deltas). Deletes the hash at zero. */
+const CHARGE = new RedisScript(`
+local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', ARGV[1])
+local conversations = redis.call('HINCRBY', KEYS[1], 'conversations', ARGV[2])
+if bytes <= 0 and conversations <= 0 then redis.call('DEL', KEYS[1]) end
 return 1
 `);
 
@@ -142,7 +154,7 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       request.also?.length ?? 0,
       ...(request.also ?? []).flatMap(({ key, json }) => [key, json]),
       ...(request.eviction?.protectedPrefixes ?? []),
-    ])) as [string, number?, number?, string[]?];
+    ])) as [string, number?, number?, string[]?, number?, number?];
     const [status, ...rest] = result;
     if (status === 'conflict') return { status };
     if (status === 'overflow') return { status, attemptedBytes: Number(rest[0]) };
@@ -152,14 +164,17 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       sizeBytes: Number(rest[0]),
       crossedSoftCap: rest[1] === 1,
       evicted: (rest[2] ?? []).map(String),
+      previousSizeBytes: Number(rest[3] ?? 0),
+      created: rest[4] === 1,
     };
   }
 
-  async remove(conversationId: string, key: string, now: number): Promise<void> {
-    await new RedisScriptPipeline(this.client)
+  async remove(conversationId: string, key: string, now: number): Promise<number> {
+    const [freed] = (await new RedisScriptPipeline(this.client)
       .script(REMOVE, this.slotKeys(conversationId), [key, now])
       .command('zadd', this.idleKey(), 'XX', now, conversationId)
-      .exec();
+      .exec()) as [number];
+    return Number(freed);
   }
 
   keys(conversationId: string): Promise<string[]> {
@@ -201,6 +216,33 @@ export class RedisWorkingMemoryBackend implements WorkingMemoryBackend {
       (await DELETE_IF_UNTOUCHED.run(this.client, this.slotKeys(conversationId), [touch])) === 1;
     if (deleted) await this.client.zrem(this.idleKey(), conversationId);
     return deleted;
+  }
+
+  /**
+   * The owner's usage (a hash of its own) and the entry's size: two reads, sent together. Usage is
+   * checked before a write and charged after it, so concurrent writes of one owner can pass the
+   * quota by what they write together (each within the per-conversation cap).
+   */
+  async admission(owner: string, conversationId: string, key: string): Promise<Admission> {
+    const [usage, entry, exists] = (await new RedisScriptPipeline(this.client)
+      .command('hmget', this.ownerKey(owner), 'bytes', 'conversations')
+      .command('hstrlen', this.valuesKey(conversationId), key)
+      .command('exists', this.metaKey(conversationId))
+      .exec()) as [[string | null, string | null], number, number];
+    return {
+      ownerBytes: Number(usage[0] ?? 0),
+      ownerConversations: Number(usage[1] ?? 0),
+      exists: exists === 1,
+      entryBytes: entry === 0 ? 0 : entry + Buffer.byteLength(key),
+    };
+  }
+
+  async charge(owner: string, bytes: number, conversations: number): Promise<void> {
+    await CHARGE.run(this.client, [this.ownerKey(owner)], [bytes, conversations]);
+  }
+
+  private ownerKey(owner: string): string {
+    return `${this.keyPrefix}owner:${taggedRedisId(owner)}`;
   }
 
   private valuesKey(conversationId: string): string {

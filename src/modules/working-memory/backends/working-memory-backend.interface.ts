@@ -35,9 +35,31 @@ export interface WriteRequest {
 
 /** What a write did. */
 export type WriteOutcome =
-  | { status: 'ok'; sizeBytes: number; evicted: string[]; crossedSoftCap: boolean }
+  | {
+      status: 'ok';
+      sizeBytes: number;
+      /** The memory's size before the write (0 for a new memory). */
+      previousSizeBytes: number;
+      /** Whether the write created the memory. */
+      created: boolean;
+      evicted: string[];
+      crossedSoftCap: boolean;
+    }
   | { status: 'overflow'; attemptedBytes: number }
+  /** The process-wide capacity of an in-process backend is reached (nothing was changed). */
+  | { status: 'full' }
   | { status: 'conflict' };
+
+/** What a write must be checked against before it is made: its owner's usage and the entry's. */
+export interface Admission {
+  /** Bytes and memories the owner (a tenant) holds. */
+  ownerBytes: number;
+  ownerConversations: number;
+  /** Whether the conversation has a memory already. */
+  exists: boolean;
+  /** Bytes the entry being written takes now (0 if absent). */
+  entryBytes: number;
+}
 
 /** A whole memory, for the on-expire hook. */
 export interface BackendSnapshot {
@@ -63,7 +85,8 @@ export interface WorkingMemoryBackend {
     now: number,
   ): Promise<{ json?: string; touch: number }>;
   write(conversationId: string, request: WriteRequest): Promise<WriteOutcome>;
-  remove(conversationId: string, key: string, now: number): Promise<void>;
+  /** Removes an entry; resolves the bytes it freed (0 if it was absent). */
+  remove(conversationId: string, key: string, now: number): Promise<number>;
   /** Keys from least to most recently used. */
   keys(conversationId: string): Promise<string[]>;
   size(conversationId: string): Promise<number>;
@@ -72,4 +95,8 @@ export interface WorkingMemoryBackend {
   snapshot(conversationId: string): Promise<BackendSnapshot | undefined>;
   /** Deletes the memory if nothing used it since `touch`; returns whether it did. */
   deleteIfUntouched(conversationId: string, touch: number): Promise<boolean>;
+  /** The owner's usage and the entry's current size, for a quota check before a write. */
+  admission(owner: string, conversationId: string, key: string): Promise<Admission>;
+  /** Adds to the owner's usage (negative to release). */
+  charge(owner: string, bytes: number, conversations: number): Promise<void>;
 }
