@@ -70,9 +70,13 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
         filters: [new OpenTelemetryFilter({ captureContent: telemetry.captureContent })],
       }),
     }),
-    AgentMemoryHttpModule.forRoot({
-      tenantResolver: ApiKeyTenantResolver,
-      longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
+    AgentMemoryHttpModule.forRootAsync({
+      inject: [httpConfig.KEY],
+      useFactory: (http: ConfigType<typeof httpConfig>) => ({
+        tenantResolver: ApiKeyTenantResolver,
+        longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
+        pageBytes: http.pageBytes,
+      }),
     }),
   ],
   controllers: [HealthController, WebController],

@@ -3,9 +3,21 @@ import { loadAgentConfig } from './agent.config.js';
 import { errorOf, variableAtFault } from './config-error.testing.js';
 
 describe('agent configuration', () => {
-  it('defaults to the shared store, 10 tool iterations, reject, inline queue of 5 attempts', () => {
+  it('sends what fits a token budget, the whole history with 0, and refuses both policies at once', () => {
+    expect(loadAgentConfig({ AGENT_MEMORY_MAX_TOKENS: '20000' }).memory).toEqual({
+      maxTokens: 20_000,
+    });
+    expect(loadAgentConfig({ AGENT_MEMORY_MAX_TOKENS: '0' }).memory).toBe('default');
+    expect(
+      variableAtFault(() =>
+        loadAgentConfig({ AGENT_MEMORY_WINDOW: '10', AGENT_MEMORY_MAX_TOKENS: '100' }),
+      ),
+    ).toBe('AGENT_MEMORY_MAX_TOKENS');
+  });
+
+  it('defaults to the shared store under a 6,000-token budget, 10 tool iterations, reject, inline queue of 5 attempts', () => {
     expect(loadAgentConfig({})).toEqual({
-      memory: 'default',
+      memory: { maxTokens: 6_000 },
       maxToolIterations: 10,
       conflictPolicy: 'reject',
       queue: { driver: 'inline', attempts: 5 },

@@ -9,6 +9,9 @@ export const AGENT_QUEUE_DRIVERS = ['inline', 'bull'] as const;
 
 const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['reject', 'retry'];
 
+/** Tokens of history (with the system prompt and tool schemas) a turn sends by default. */
+export const DEFAULT_MEMORY_MAX_TOKENS = 6_000;
+
 /** Longest accepted queue lock or stalled-job interval: one day. */
 const MAX_QUEUE_INTERVAL_MS = 86_400_000;
 
@@ -19,8 +22,11 @@ const MAX_QUEUE_INTERVAL_MS = 86_400_000;
 export interface AgentConfig {
   /** `AGENT_SYSTEM_PROMPT`, if set. */
   systemPrompt?: string;
-  /** The shared chat store: whole history, or the newest `AGENT_MEMORY_WINDOW` messages. */
-  memory: 'default' | { window: number };
+  /**
+   * The shared chat store, sending the newest `AGENT_MEMORY_WINDOW` messages, or what fits in
+   * `AGENT_MEMORY_MAX_TOKENS` (6,000 by default; `0`: the whole history).
+   */
+  memory: 'default' | { window: number } | { maxTokens: number };
   /** `AGENT_MAX_TOOL_ITERATIONS` (10). */
   maxToolIterations: number;
   /** `AGENT_CONFLICT_POLICY` (`reject`). */
@@ -32,7 +38,8 @@ export interface AgentConfig {
 }
 
 /**
- * Reads `AGENT_SYSTEM_PROMPT`, `AGENT_MEMORY_WINDOW` (none), `AGENT_MAX_TOOL_ITERATIONS` (10),
+ * Reads `AGENT_SYSTEM_PROMPT`, `AGENT_MEMORY_WINDOW` (none) or `AGENT_MEMORY_MAX_TOKENS` (6,000),
+ * `AGENT_MAX_TOOL_ITERATIONS` (10),
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
  * `QUEUE_STALLED_INTERVAL_MS`.
@@ -40,15 +47,31 @@ export interface AgentConfig {
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
   const window = readOptionalInteger(env, 'AGENT_MEMORY_WINDOW', 1, 1_000_000);
+  const maxTokens = readOptionalInteger(env, 'AGENT_MEMORY_MAX_TOKENS', 0, 10_000_000);
+  if (window !== undefined && maxTokens !== undefined)
+    throw new ConfigValidationError(
+      'AGENT_MEMORY_MAX_TOKENS',
+      'give either AGENT_MEMORY_WINDOW or AGENT_MEMORY_MAX_TOKENS, not both',
+    );
   const runLeaseMs = readOptionalInteger(env, 'AGENT_RUN_LEASE_MS', 1_000, MAX_QUEUE_INTERVAL_MS);
   return {
     ...(runLeaseMs === undefined ? {} : { runLeaseMs }),
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
-    memory: window === undefined ? 'default' : { window },
+    memory: memoryPolicy(window, maxTokens),
     maxToolIterations: readInteger(env, 'AGENT_MAX_TOOL_ITERATIONS', 10, 0, 1_000),
     conflictPolicy: readChoice(env, 'AGENT_CONFLICT_POLICY', CONFLICT_POLICIES, 'reject'),
     queue: loadQueue(env),
   };
+}
+
+/**
+ * A turn's cost must not grow with its conversation: without a window, a token budget that fits
+ * models with an 8k context (the reply included) is the default; `0` sends the whole history.
+ */
+function memoryPolicy(window?: number, maxTokens?: number): AgentConfig['memory'] {
+  if (window !== undefined) return { window };
+  if (maxTokens === 0) return 'default';
+  return { maxTokens: maxTokens ?? DEFAULT_MEMORY_MAX_TOKENS };
 }
 
 function loadQueue(env: Env): AgentQueueOptions {

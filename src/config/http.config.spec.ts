@@ -12,6 +12,8 @@ describe('HTTP configuration', () => {
       authFailureLimit: { ttlMs: 60_000, limit: 20 },
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      sendTimeoutMs: 10_000,
+      pageBytes: 1_048_576,
       allowedHosts: [],
     });
   });
@@ -55,9 +57,13 @@ describe('HTTP configuration', () => {
       authFailureLimit: { ttlMs: 60_000, limit: 3 },
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      sendTimeoutMs: 10_000,
+      pageBytes: 1_048_576,
       allowedHosts: ['memory.example.com', '[::1]'],
     });
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBe(false);
+    expect(loadHttpConfig({ HTTP_SEND_TIMEOUT_MS: '0' }).sendTimeoutMs).toBe(0);
+    expect(loadHttpConfig({ HTTP_PAGE_BYTES: '64kb' }).pageBytes).toBe(65_536);
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).turnsRateLimit).toBe(false);
     expect(loadHttpConfig({ RATE_LIMIT_TURNS_MAX: '0' }).turnsRateLimit).toBe(false);
     expect(loadHttpConfig({ AUTH_FAILURES_MAX: '0' }).authFailureLimit).toBe(false);
@@ -85,6 +91,8 @@ describe('HTTP configuration', () => {
       [{ ALLOWED_HOSTS: 'memory.example.com:443' }, 'ALLOWED_HOSTS'],
       [{ ALLOWED_HOSTS: 'a,,b' }, 'ALLOWED_HOSTS'],
       [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+      [{ HTTP_SEND_TIMEOUT_MS: '500' }, 'HTTP_SEND_TIMEOUT_MS'],
+      [{ HTTP_PAGE_BYTES: '100' }, 'HTTP_PAGE_BYTES'],
     ];
     for (const [env, variable] of cases)
       expect(variableAtFault(() => loadHttpConfig(env))).toBe(variable);

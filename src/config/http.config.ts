@@ -35,6 +35,13 @@ export interface HttpConfig {
   headersTimeoutMs: number;
   /** `HTTP_REQUEST_TIMEOUT_MS` (30000): how long it may take to send a whole request. */
   requestTimeoutMs: number;
+  /**
+   * `HTTP_SEND_TIMEOUT_MS` (10000; 0: off): how long a client may leave an answer unread (bytes
+   * waiting, none taken) before its connection is cut and the answer's memory released.
+   */
+  sendTimeoutMs: number;
+  /** `HTTP_PAGE_BYTES` (`1mb`): most bytes of JSON one page of a list holds. */
+  pageBytes: number;
   /** `ALLOWED_HOSTS` (none): host names served besides loopback ones (comma-separated). */
   allowedHosts: string[];
   /**
@@ -50,7 +57,8 @@ export interface HttpConfig {
  * (10000), `RATE_LIMIT_TTL_MS` (60000), `RATE_LIMIT_MAX` (120; 0 turns the limit off),
  * `RATE_LIMIT_TURNS_MAX` (20; 0: off), `AUTH_FAILURES_MAX` (20 a minute; 0: off),
  * `HTTP_HEADERS_TIMEOUT_MS` (10000), `HTTP_REQUEST_TIMEOUT_MS` (30000; at least the headers
- * timeout) and `ALLOWED_HOSTS` (none).
+ * timeout), `HTTP_SEND_TIMEOUT_MS` (10000; 0: off), `HTTP_PAGE_BYTES` (`1mb`) and `ALLOWED_HOSTS`
+ * (none).
  */
 export function loadHttpConfig(env: Env = process.env): HttpConfig {
   const ttlMs = readInteger(env, 'RATE_LIMIT_TTL_MS', 60_000, 1, 86_400_000);
@@ -73,9 +81,22 @@ export function loadHttpConfig(env: Env = process.env): HttpConfig {
       headersTimeoutMs,
       3_600_000,
     ),
+    sendTimeoutMs: readNonZeroMin(
+      'HTTP_SEND_TIMEOUT_MS',
+      readInteger(env, 'HTTP_SEND_TIMEOUT_MS', 10_000, 0, 3_600_000),
+      1_000,
+    ),
+    pageBytes: readByteSize(env, 'HTTP_PAGE_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 ** 3),
     allowedHosts: readAllowedHosts(env),
     ...readTrustProxy(env),
   };
+}
+
+/** A value that is 0 (off) or at least `min`. */
+function readNonZeroMin(variable: string, value: number, min: number): number {
+  if (value !== 0 && value < min)
+    throw new ConfigValidationError(variable, `must be 0 (off) or at least ${min}, got ${value}`);
+  return value;
 }
 
 const PROXY_ENTRY = /^(?:loopback|linklocal|uniquelocal|[0-9a-f:.]+(?:\/\d{1,3})?)$/i;

@@ -2,7 +2,7 @@ import { registerAs } from '@nestjs/config';
 import { isRedisClusterUrl, type LongtermMemoryModuleOptions } from 'nest-agent-memory';
 import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
 import { ConfigValidationError } from './config-validation.error.js';
-import { type Env, readBoolean, readString } from './env.js';
+import { type Env, readBoolean, readByteSize, readString } from './env.js';
 import { checkRedisClusterUrl } from './redis-url.js';
 
 const VARIABLE = 'LONGTERM_MEMORY_URI';
@@ -27,16 +27,21 @@ const SERVER_SCHEMES: Record<string, UriKind | undefined> = {
 
 /**
  * Builds `LongtermMemoryModule` options from `LONGTERM_MEMORY_URI` (default `sqlite:` +
- * `SQLITE_PATH`, the chat store's file; `off` turns the tier off: no `uri`) and, for SQL stores,
- * `DB_MIGRATIONS_RUN` (`true`).
+ * `SQLITE_PATH`, the chat store's file; `off` turns the tier off: no `uri`), for SQL stores
+ * `DB_MIGRATIONS_RUN` (`true`), and `LONGTERM_MAX_VALUE_BYTES` (the module's 256 KiB when unset).
  */
 export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModuleOptions {
   const raw = readString(env, VARIABLE);
   if (raw?.toLowerCase() === 'off') return {};
   const uri = raw ?? `sqlite:${readString(env, 'SQLITE_PATH') ?? DEFAULT_SQLITE_PATH}`;
+  // Unset: the module's own limit (256 KiB).
+  const maxValueBytes =
+    readString(env, 'LONGTERM_MAX_VALUE_BYTES') === undefined
+      ? {}
+      : { maxValueBytes: readByteSize(env, 'LONGTERM_MAX_VALUE_BYTES', 0, 1, 1024 ** 3) };
   return kindOfUri(uri) === 'sql'
-    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true) }
-    : { uri };
+    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true), ...maxValueBytes }
+    : { uri, ...maxValueBytes };
 }
 
 /** Checks a store URI as the module reads it; errors never show it (it may hold a password). */

@@ -10,13 +10,13 @@ describe('loadAllConfig', () => {
     );
     expect(config.llm.echoByDefault).toBe(true);
     expect(config.agent.queue).toEqual({ driver: 'inline', attempts: 5 });
-    expect(config.workingMemory).toEqual({ backend: 'memory' });
+    expect(config.workingMemory).toMatchObject({ backend: 'memory' });
   });
 
   it('shares REDIS_URL between the queue and working memory', () => {
     const config = loadAllConfig({ REDIS_URL: 'redis://cache:6379' });
     expect(config.agent.queue).toMatchObject({ driver: 'bull', redisUrl: 'redis://cache:6379' });
-    expect(config.workingMemory).toEqual({ backend: 'redis', url: 'redis://cache:6379' });
+    expect(config.workingMemory).toMatchObject({ backend: 'redis', url: 'redis://cache:6379' });
   });
 
   it('throws the first invalid variable of any namespace', () => {

@@ -1,6 +1,7 @@
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { DefaultMemoryProvider } from '../memory-provider/providers/default.memory-provider.js';
+import { TokenBudgetMemoryProvider } from '../memory-provider/providers/token-budget.memory-provider.js';
 import { DeferredChatMemoryStore } from '../memory-provider/deferred-chat-memory.store.js';
 import {
   type ChatStoreBacking,
@@ -21,7 +22,13 @@ export function resolveAgentMemory(
   if (option === undefined || option === 'default')
     return new DefaultMemoryProvider(defaultStore());
   if (isMemoryProvider(option)) return option as MemoryProvider;
-  const { store, window } = option as { store?: ChatMemoryStore; window?: number };
+  const { store, window, maxTokens } = option as {
+    store?: ChatMemoryStore;
+    window?: number;
+    maxTokens?: number;
+  };
+  if (maxTokens !== undefined)
+    return new TokenBudgetMemoryProvider(store ?? defaultStore(), { maxTokens });
   return new DefaultMemoryProvider(store ?? defaultStore(), window ?? Infinity);
 }
 

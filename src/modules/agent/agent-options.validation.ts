@@ -87,19 +87,26 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
 
 /**
  * The five memory forms (and `'none'`, the same as `false`), checked: an object that is not a
- * `MemoryProvider` may hold only `window` and `store`, each valid.
+ * `MemoryProvider` may hold only `window` or `maxTokens`, and `store`, each valid.
  */
 function normalizeMemory(check: OptionChecker, memory: unknown): AgentMemoryOption | undefined {
   if (memory === undefined || memory === 'default' || memory === false) return memory;
   if (memory === 'none') return false;
   const forms =
-    "must be 'default', 'none' or false, { window }, { store }, { store, window } or a MemoryProvider";
+    "must be 'default', 'none' or false, { window }, { maxTokens }, { store } (with window or maxTokens) or a MemoryProvider";
   if (typeof memory !== 'object' || memory === null || Array.isArray(memory))
     return check.fail('memory', `${forms}, got ${memory === null ? 'null' : typeof memory}`);
   if (isMemoryProvider(memory)) return memory as AgentMemoryOption;
   const form = memory as Record<string, unknown>;
   const nested = check.nested('memory');
-  nested.keys(form, ['window', 'store']);
+  nested.keys(form, ['window', 'store', 'maxTokens']);
+  if ('window' in form && 'maxTokens' in form)
+    nested.fail('maxTokens', 'give either window or maxTokens, not both');
+  if (
+    'maxTokens' in form &&
+    !(Number.isSafeInteger(form.maxTokens) && (form.maxTokens as number) > 0)
+  )
+    nested.fail('maxTokens', `must be a positive integer, got ${String(form.maxTokens)}`);
   if (Object.keys(form).length === 0) return check.fail('memory', `${forms}, got {}`);
   if ('window' in form && !isWindow(form.window))
     nested.fail('window', `must be a positive integer or Infinity, got ${String(form.window)}`);

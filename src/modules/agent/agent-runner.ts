@@ -16,7 +16,7 @@ import type {
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
-import { providerHistory, toolTiers } from './turn-context.js';
+import { historyAtBase, providerHistory, toolTiers } from './turn-context.js';
 import { RecordedSteps } from './runs/recorded-steps.js';
 import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
@@ -99,12 +99,10 @@ export class AgentRunner {
   ): Promise<AgentRunResult> {
     const { provider, cache, engine } = this.deps;
     const { conversationId, entityId } = input;
-    const current = provider
-      ? await provider.history(conversationId)
-      : { messages: [], version: 0 };
-    const baseVersion = await cache.baseVersion(runId, scope, current.version);
     // Every attempt of this scope sees the history as it was when the scope began.
-    const history = current.messages.slice(0, baseVersion);
+    const { history, baseVersion } = await historyAtBase(provider, conversationId, (version) =>
+      cache.baseVersion(runId, scope, version),
+    );
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };

@@ -20,6 +20,8 @@ import type { BullAgentQueueSettings } from './queue/bull.agent-queue.js';
  * - absent or `'default'` → the app's one shared chat store (`CHAT_MEMORY_STORE`), no window;
  * - `{ window: N }` → that shared store, sending the newest N messages (safe window);
  * - `{ store }` → that store, no window; `{ store, window: N }` → that store with a window;
+ * - `{ maxTokens: N }` (and `{ store, maxTokens }`) → a token budget (`TokenBudgetMemoryProvider`,
+ *   needs `gpt-tokenizer`), reading only the newest messages the budget can hold;
  * - a `MemoryProvider` → used as is;
  * - `false` (or `'none'`) → no memory: the turn accumulates locally and nothing is stored.
  */
@@ -28,6 +30,7 @@ export type AgentMemoryOption =
   | 'none'
   | { window: number; store?: ChatMemoryStore }
   | { store: ChatMemoryStore; window?: number }
+  | { maxTokens: number; store?: ChatMemoryStore }
   | MemoryProvider
   | false;
 

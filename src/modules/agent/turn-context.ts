@@ -1,4 +1,7 @@
-import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../common/messages/chat-message.interface.js';
 import type { ToolContext } from '../kernel/interfaces/kernel-tool.interface.js';
 import type { HistoryStrategy } from '../kernel/loop/history-strategy.js';
 import {
@@ -14,6 +17,30 @@ import type {
 } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { ReplayCache } from './runs/replay-cache.js';
+
+/**
+ * The history a scope of a run sees: everything before its base version (taken, once per scope,
+ * from the version current when the scope began). A bounded provider's `recentHistory` reads only
+ * the part its policy can send.
+ */
+export async function historyAtBase(
+  provider: MemoryProvider | undefined,
+  conversationId: string,
+  baseVersionOf: (current: number) => Promise<number>,
+): Promise<{ history: StoredChatMessage[]; baseVersion: number }> {
+  if (!provider) return { history: [], baseVersion: await baseVersionOf(0) };
+  if (!provider.recentHistory) {
+    const { messages, version } = await provider.history(conversationId);
+    const baseVersion = await baseVersionOf(version);
+    return { history: messages.slice(0, baseVersion), baseVersion };
+  }
+  let recent = await provider.recentHistory(conversationId);
+  const baseVersion = await baseVersionOf(recent.version);
+  // A retried scope began at an older version: read the part that ends there.
+  if (baseVersion !== recent.version)
+    recent = await provider.recentHistory(conversationId, baseVersion);
+  return { history: recent.messages, baseVersion };
+}
 
 /** The provider as the loop's history: `prepare(history + turn)` before each model call. */
 export function providerHistory(

@@ -1,6 +1,9 @@
 /** Library errors whose messages hold nothing but what the caller sent or the limits it hit. */
 const SAFE_AS_IS = new Set([
   'InvalidArgumentError',
+  'ValueTooLargeError',
+  'WorkingMemoryQuotaError',
+  'WorkingMemoryFullError',
   'InvalidMessageError',
   'MaxToolIterationsError',
   'LongtermNoEntityError',

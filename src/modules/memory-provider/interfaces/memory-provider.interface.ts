@@ -21,6 +21,16 @@ export interface PrepareOptions {
 export interface MemoryProvider {
   /** The whole stored history and its version (read-your-writes). */
   history(conversationId: string): Promise<{ messages: StoredChatMessage[]; version: number }>;
+  /**
+   * Optional: the newest part of the history that `prepare` can use, ending at version `end`
+   * (default: the current one) — what a bounded policy (a window, a token budget) reads instead of
+   * the whole history, so a turn costs the same at message 10 and at message 10,000. `from` is the
+   * version the part starts after; `version` the current version.
+   */
+  recentHistory?(
+    conversationId: string,
+    end?: number,
+  ): Promise<{ messages: StoredChatMessage[]; version: number; from: number }>;
   /** Appends messages (atomically, idempotently by id; optimistic `expectedVersion`). */
   append(
     conversationId: string,

@@ -1,6 +1,9 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../../common/messages/chat-message.interface.js';
 import { safeWindow } from '../window/safe-window.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';
 
@@ -29,6 +32,21 @@ export class DefaultMemoryProvider extends StoreBackedMemoryProvider {
   ) {
     super(store);
     assertWindow(window);
+  }
+
+  /**
+   * With a finite window, only the newest `window` messages: the window's output is the same as
+   * over the whole history, but for system messages stored before them (turns store none; add
+   * standing instructions as the agent's `systemPrompt`).
+   */
+  get recentHistory():
+    | ((
+        conversationId: string,
+        end?: number,
+      ) => Promise<{ messages: StoredChatMessage[]; version: number; from: number }>)
+    | undefined {
+    if (!Number.isFinite(this.window)) return undefined;
+    return (conversationId, end) => this.tailBefore(conversationId, this.window, end);
   }
 
   async prepare(_conversationId: string, messages: ChatMessage[]): Promise<ChatMessage[]> {

@@ -35,6 +35,23 @@ export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnMod
     return { messages, version: messages.length };
   }
 
+  /**
+   * The messages at versions `from + 1 … end` for the newest `count` before `end` (default: the
+   * current version), and the current version: read by position, so the part and its bounds agree
+   * while turns arrive.
+   */
+  protected async tailBefore(
+    conversationId: string,
+    count: number,
+    end?: number,
+  ): Promise<{ messages: StoredChatMessage[]; version: number; from: number }> {
+    const version = await this.store.version(conversationId);
+    const last = Math.min(end ?? version, version);
+    const from = Math.max(0, last - count);
+    const messages = last > from ? await this.store.range(conversationId, from, last - from) : [];
+    return { messages, version, from };
+  }
+
   async append(
     conversationId: string,
     messages: ChatMessage[],

@@ -1,10 +1,14 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../../common/messages/chat-message.interface.js';
 import type { PrepareOptions } from '../interfaces/memory-provider.interface.js';
 import { safeWindow } from '../window/safe-window.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';
+import { slicedTokenCount } from './sliced-token-count.js';
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
@@ -13,12 +17,20 @@ export type TokenCounter = (text: string) => number;
 export interface TokenBudgetOptions {
   /** The budget for everything sent: messages, system prompts and tool schemas. */
   maxTokens: number;
-  /** The tokenizer (default: `gpt-tokenizer`'s `countTokens`, the o200k encoding; install it). */
+  /**
+   * The tokenizer (default: `gpt-tokenizer`'s `countTokens`, the o200k encoding, given at most
+   * 1,000 characters at a time so pasted blobs stay cheap; install it).
+   */
   counter?: TokenCounter;
 }
 
 /** Tokens a chat format spends per message besides its text (role markers, separators). */
 const PER_MESSAGE_OVERHEAD = 4;
+
+/** Messages first read from the end of a history; each further read takes 4× as many. */
+const FIRST_TAIL = 16;
+/** Most reads of one history (16 · 4⁸ messages: past it, the rest is not read). */
+const MAX_TAIL_READS = 9;
 
 /**
  * Trims to a token budget with the rules of the safe window: the largest window whose output, plus
@@ -28,6 +40,8 @@ const PER_MESSAGE_OVERHEAD = 4;
  */
 export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
   private counter?: TokenCounter;
+  /** Each message's tokens, while the message lives (the turn's rounds send the same history). */
+  private readonly tokensOf = new WeakMap<ChatMessage, number>();
 
   constructor(
     store: ChatMemoryStore,
@@ -43,6 +57,29 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
     this.counter = options.counter;
   }
 
+  /**
+   * Only the newest messages: read from the end, 16 first and 4× more each time, until their
+   * tokens alone reach the budget (so the budget's window lies inside them) or the history is read.
+   * The window is the same as over the whole history, but for system messages stored before them.
+   */
+  async recentHistory(
+    conversationId: string,
+    end?: number,
+  ): Promise<{ messages: StoredChatMessage[]; version: number; from: number }> {
+    const count = await this.tokenCounter();
+    let size = FIRST_TAIL;
+    for (let read = 1; ; read += 1) {
+      const part = await this.tailBefore(conversationId, size, end);
+      if (part.from === 0 || read >= MAX_TAIL_READS) return part;
+      // Newest first, and only until the budget is reached.
+      let tokens = 0;
+      for (let i = part.messages.length - 1; i >= 0 && tokens < this.options.maxTokens; i -= 1)
+        tokens += this.messageTokens(part.messages[i]!, count);
+      if (tokens >= this.options.maxTokens) return part;
+      size *= 4;
+    }
+  }
+
   async prepare(
     _conversationId: string,
     messages: ChatMessage[],
@@ -54,9 +91,8 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
         (sum, prompt) => sum + count(prompt) + PER_MESSAGE_OVERHEAD,
         0,
       ) + (options.tools?.length ? count(JSON.stringify(options.tools)) : 0);
-    const cache = new Map<ChatMessage, number>();
     const cost = (output: ChatMessage[]) =>
-      output.reduce((sum, message) => sum + this.messageTokens(message, count, cache), fixed);
+      output.reduce((sum, message) => sum + this.messageTokens(message, count), fixed);
     const bodyLength = messages.filter((message) => message.role !== 'system').length;
     // The largest window that fits; output size grows with the window, so a binary search finds it.
     let low = 1;
@@ -76,12 +112,8 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
   }
 
   /** The tokens one message costs: its text, its tool calls, its name, and the per-message overhead. */
-  private messageTokens(
-    message: ChatMessage,
-    count: TokenCounter,
-    cache: Map<ChatMessage, number>,
-  ): number {
-    let tokens = cache.get(message);
+  private messageTokens(message: ChatMessage, count: TokenCounter): number {
+    let tokens = this.tokensOf.get(message);
     if (tokens === undefined) {
       tokens =
         PER_MESSAGE_OVERHEAD +
@@ -89,7 +121,7 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
         (message.name ? count(message.name) : 0);
       for (const call of message.toolCalls ?? [])
         tokens += count(call.name) + count(call.arguments);
-      cache.set(message, tokens);
+      this.tokensOf.set(message, tokens);
     }
     return tokens;
   }
@@ -100,7 +132,9 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
         'gpt-tokenizer',
         'TokenBudgetMemoryProvider without a counter',
       );
-      this.counter = (text) => (text ? tokenizer.countTokens(text) : 0);
+      // Past the budget, a text's exact count does not matter: it can never be sent whole.
+      const enough = this.options.maxTokens;
+      this.counter = (text) => slicedTokenCount(text, tokenizer.countTokens, enough);
     }
     return this.counter;
   }

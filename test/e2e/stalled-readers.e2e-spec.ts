@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
+
+/** Asks for a conversation's whole history (tens of MB here) and reads nothing for `idleMs`; then reads. */
+async function readLate(app: RunningApp, path: string, idleMs: number): Promise<number> {
+  const { port } = new URL(app.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  await sleep(idleMs); // the socket is paused: kernel buffers fill, then the server's
+  let received = 0;
+  await new Promise<void>((resolve) => {
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.on('error', () => resolve());
+    socket.on('close', () => resolve());
+    socket.resume();
+    setTimeout(() => {
+      socket.destroy();
+      resolve();
+    }, 20_000).unref();
+  });
+  return received;
+}
+
+/**
+ * A client that asks for a large answer and never reads it is cut after `HTTP_SEND_TIMEOUT_MS`, so
+ * the answer it pinned is released; with the timeout off, the same client gets the whole answer
+ * when it finally reads (the control).
+ */
+describe.each([
+  ['cut after the send timeout', '1500', false],
+  ['kept with the timeout off (control)', '0', true],
+])('a stalled reader is %s', (_name, sendTimeout, served) => {
+  let app: RunningApp;
+  const path = '/conversations/stalled/messages?last=1000';
+  beforeAll(async () => {
+    app = await bootApp({
+      ...embeddedEnv(),
+      HTTP_PAGE_BYTES: '64mb',
+      HTTP_BODY_LIMIT: '8mb',
+      HTTP_SEND_TIMEOUT_MS: sendTimeout,
+    });
+    const big = 'y'.repeat(6_000_000);
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(`${app.url}/conversations/stalled/turns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: big }),
+      });
+      expect(response.status).toBe(201);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('after 4 s without reading', async () => {
+    const whole = Buffer.byteLength(await (await fetch(`${app.url}${path}`)).text());
+    expect(whole).toBeGreaterThan(20_000_000);
+    const received = await readLate(app, path, 4_000);
+    if (served) expect(received).toBeGreaterThan(whole);
+    else expect(received).toBeLessThan(whole / 2);
+  }, 60_000);
+});

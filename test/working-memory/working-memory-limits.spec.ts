@@ -1,0 +1,135 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Redis } from 'ioredis';
+import { ValueTooLargeError } from '../../src/common/errors/value-too-large.error.js';
+import {
+  WorkingMemoryFullError,
+  WorkingMemoryQuotaError,
+} from '../../src/modules/working-memory/errors/working-memory.errors.js';
+import type { WorkingMemorySnapshot } from '../../src/modules/working-memory/interfaces/working-memory.interface.js';
+import { WorkingMemoryModule } from '../../src/modules/working-memory/working-memory.module.js';
+import type { WorkingMemoryModuleOptions } from '../../src/modules/working-memory/working-memory.options.js';
+import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
+import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { deleteRedisKeys } from '../support/redis-cleanup.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
+import { TEST_REDIS_URL } from '../support/test-databases.js';
+
+const prefix = `test-wm-limits-${process.pid}:`;
+const cluster = await OwnRedisCluster.start();
+const backends: Array<[string, WorkingMemoryModuleOptions]> = [
+  ['memory', { backend: 'memory' }],
+  ['redis', { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix }],
+  ['redis cluster', { backend: 'redis', url: cluster.url, keyPrefix: prefix }],
+];
+
+const opened: TestingModule[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((m) => m.close()));
+});
+afterAll(async () => {
+  const redis = new Redis(TEST_REDIS_URL);
+  await deleteRedisKeys(redis, `${prefix}*`);
+  await redis.quit();
+  await cluster.stop();
+});
+
+let clock = 1_000_000;
+async function open(options: WorkingMemoryModuleOptions): Promise<WorkingMemoryService> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [WorkingMemoryModule.forRoot({ sweep: false, now: () => clock, ...options })],
+  }).compile();
+  opened.push(moduleRef);
+  await moduleRef.init();
+  return moduleRef.get(WorkingMemoryService);
+}
+const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2)}`;
+/** A string value whose entry takes exactly `bytes` bytes under `key`. */
+const sized = (key: string, bytes: number) => 'x'.repeat(bytes - 2 - Buffer.byteLength(key));
+
+describe.each(backends)('working memory limits (%s)', (_name, base) => {
+  it('refuses a value over maxValueBytes before writing anything', async () => {
+    const memory = (await open({ ...base, maxValueBytes: 100 })).for(unique('c'));
+    await memory.set('ok', 'x'.repeat(98)); // 100 bytes of JSON
+    const error = await rejectionOf(memory.set('big', 'x'.repeat(99)));
+    expect(error).toBeInstanceOf(ValueTooLargeError);
+    expect((error as Error).message).toContain('101 bytes of JSON, over the limit of 100');
+    expect(await rejectionOf(memory.append('log', 'x'.repeat(99)))).toBeInstanceOf(
+      ValueTooLargeError,
+    );
+    expect(await memory.keys()).toEqual(['ok']);
+  });
+
+  it('holds each tenant to its byte quota across conversations; others are not affected', async () => {
+    const service = await open({ ...base, quota: { maxBytes: 1_000 } });
+    const [tenant, other] = [unique('t'), unique('u')];
+    const a = service.for(`${tenant}/a`);
+    const b = service.for(`${tenant}/b`);
+    await a.set('k', sized('k', 600));
+    const error = await rejectionOf(b.set('k', sized('k', 500)));
+    expect(error).toBeInstanceOf(WorkingMemoryQuotaError);
+    expect(await b.keys()).toEqual([]);
+    await service.for(`${other}/a`).set('k', sized('k', 900)); // another tenant's own quota
+    await a.set('k', sized('k', 200)); // replacing counts the difference
+    await b.set('k', sized('k', 700));
+    expect(await rejectionOf(b.set('more', sized('more', 200)))).toBeInstanceOf(
+      WorkingMemoryQuotaError,
+    );
+    await a.delete('k'); // frees 200
+    await b.set('more', sized('more', 200));
+  });
+
+  it('holds each tenant to its count of conversations; a cleared or swept one frees its place', async () => {
+    const service = await open({ ...base, quota: { maxConversations: 2 }, ttlMs: 1_000 });
+    const tenant = unique('t');
+    await service.for(`${tenant}/1`).set('k', 1);
+    await service.for(`${tenant}/2`).set('k', 1);
+    await service.for(`${tenant}/2`).set('k2', 2); // same conversation: no new place taken
+    const third = service.for(`${tenant}/3`);
+    expect(await rejectionOf(third.set('k', 1))).toBeInstanceOf(WorkingMemoryQuotaError);
+    expect(await service.clear(`${tenant}/1`)).toBe(true);
+    await third.set('k', 1);
+    clock += 2_000;
+    expect(await service.sweep()).toBeGreaterThanOrEqual(2);
+    await service.for(`${tenant}/4`).set('k', 1);
+    await service.for(`${tenant}/5`).set('k', 1);
+  });
+
+  it('sweeps every idle memory in one pass, batch after batch', async () => {
+    const service = await open({ ...base, ttlMs: 1_000, sweep: { batchSize: 10 } });
+    const ids = Array.from({ length: 35 }, () => unique('idle'));
+    for (const id of ids) await service.for(id).set('k', 1);
+    clock += 2_000;
+    expect(await service.sweep()).toBeGreaterThanOrEqual(35);
+    for (const id of ids) expect(await service.inspect(id)).toBeUndefined();
+  });
+});
+
+describe('the memory backend’s process capacity', () => {
+  it('reclaims idle memories least recently used first, else refuses the write', async () => {
+    const expired: WorkingMemorySnapshot[] = [];
+    const service = await open({
+      backend: 'memory',
+      capacity: { maxTotalBytes: 10_000, maxConversations: 3 },
+      reclaimAfterIdleMs: 1_000,
+      onExpire: async (snapshot) => {
+        expired.push(snapshot);
+      },
+    });
+    await service.for('one').set('k', 1);
+    await service.for('two').set('k', 2);
+    await service.for('three').set('k', 3);
+    const error = await rejectionOf(service.for('four').set('k', 4));
+    expect(error).toBeInstanceOf(WorkingMemoryFullError); // none idle long enough
+    clock += 1_500;
+    expect(await service.for('one').get('k')).toBe(1); // a use: 'two' is now the oldest
+    await service.for('four').set('k', 4);
+    expect(expired.map((snapshot) => snapshot.conversationId)).toContain('two');
+    expect(expired.map((snapshot) => snapshot.conversationId)).not.toContain('one');
+    expect(await service.inspect('one')).toBeDefined();
+    // Bytes too: one write larger than what is free, with nothing idle.
+    expect(await rejectionOf(service.for('five').set('big', sized('big', 9_999)))).toBeInstanceOf(
+      WorkingMemoryFullError,
+    );
+  });
+});
