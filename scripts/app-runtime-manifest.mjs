@@ -28,6 +28,8 @@ const RUNTIME = [
   '@bull-board/api',
   '@bull-board/express',
   'helmet',
+  // The default memory policy's token counts (AGENT_MEMORY_MAX_TOKENS)
+  'gpt-tokenizer',
   // The library's dependency and the drivers of every backend the app can be configured with
   'ajv',
   'typeorm',

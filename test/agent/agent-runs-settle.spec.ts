@@ -36,7 +36,14 @@ async function agentWithFaults(llm: ScriptedLlm) {
     when: (args: unknown[]) => boolean;
     times: number;
   }> = [];
-  for (const method of ['putIfAbsent', 'get', 'put', 'replaceIf', 'addToIndex'] as const) {
+  for (const method of [
+    'putIfAbsent',
+    'get',
+    'put',
+    'replaceIf',
+    'addToIndex',
+    'addToOrderedIndex',
+  ] as const) {
     const original = (store[method] as (...args: unknown[]) => Promise<unknown>).bind(store);
     (store as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
       const fault = faults.find((f) => f.method === method && f.times > 0 && f.when(args));
@@ -68,9 +75,9 @@ describe('every run settles', () => {
     const { agent, fail } = await agentWithFaults(new ScriptedLlm([{ content: 'hello' }]));
     const input = { runId: unique('key'), conversationId: unique('c'), message: 'hi' };
     expect(await agent.reserveRun(input)).toBeUndefined();
-    fail('addToIndex', 1); // the run's own ownership check, before anything else
+    fail('addToOrderedIndex', 1); // the run's own ownership check, before anything else
     expect(await rejectionOf(agent.run(input))).toMatchObject({
-      message: 'injected addToIndex fault',
+      message: 'injected addToOrderedIndex fault',
     });
     expect(await agent.getRun(input.runId)).toMatchObject({ status: 'failed' });
     expect(await agent.reserveRun(input)).toBeUndefined(); // a failed run is handed out again

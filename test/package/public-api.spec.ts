@@ -244,6 +244,12 @@ const PUBLIC_API = [
   'parseRedisClusterUrl',
   'replaceKernelRequest',
   'safeWindow',
+  // Bounded memory and answers
+  'InMemoryCapacity',
+  'ValueTooLargeError',
+  'WorkingMemoryFullError',
+  'WorkingMemoryQuota',
+  'WorkingMemoryQuotaError',
 ];
 
 describe('the public API (src/index.ts)', () => {

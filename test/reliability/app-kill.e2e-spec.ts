@@ -52,7 +52,7 @@ describe('the app killed mid-turn (PostgreSQL + Redis + Bull, two processes)', (
       body: JSON.stringify(body),
     });
   const messages = async (app: RunningApp, id: string) =>
-    (await (await fetch(`${app.url}/conversations/${id}/messages`)).json()) as {
+    (await (await fetch(`${app.url}/conversations/${id}/messages?last=1000`)).json()) as {
       version: number;
       messages: Array<{ role: string; content: string | null }>;
     };

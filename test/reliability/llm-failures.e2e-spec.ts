@@ -54,7 +54,7 @@ describe('LLM failures over HTTP (embedded default, OpenAI-compatible stub)', ()
   };
   const version = async (id: string) =>
     (
-      (await (await fetch(`${running().url}/conversations/${id}/messages`)).json()) as {
+      (await (await fetch(`${running().url}/conversations/${id}/messages?last=1000`)).json()) as {
         version: number;
       }
     ).version;

@@ -72,7 +72,9 @@ describe('PostgreSQL connections terminated under load', () => {
 
     // Whole turns only: user, assistant, user, assistant…, each user message once.
     for (const id of conversations) {
-      const page = (await (await fetch(`${app.url}/conversations/${id}/messages`)).json()) as {
+      const page = (await (
+        await fetch(`${app.url}/conversations/${id}/messages?last=1000`)
+      ).json()) as {
         version: number;
         messages: Array<{ role: string; content: string }>;
       };

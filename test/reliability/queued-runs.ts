@@ -50,7 +50,7 @@ export async function waitUntilCompleted<Run extends { runId: string }>(
 /** The roles of a conversation's stored messages, oldest first. */
 export async function storedRoles(app: RunningApp, conversationId: string): Promise<string[]> {
   const page = (await (
-    await fetch(`${app.url}/conversations/${conversationId}/messages`)
+    await fetch(`${app.url}/conversations/${conversationId}/messages?last=1000`)
   ).json()) as { messages: Array<{ role: string }> };
   return page.messages.map((message) => message.role);
 }

@@ -87,7 +87,9 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
       expect(await storedRoles(apps[c % 2]!, id)).toEqual(
         Array.from({ length: TURNS * 2 }, (_, i) => (i % 2 === 0 ? 'user' : 'assistant')),
       );
-      const page = (await (await fetch(`${apps[0]!.url}/conversations/${id}/messages`)).json()) as {
+      const page = (await (
+        await fetch(`${apps[0]!.url}/conversations/${id}/messages?last=1000`)
+      ).json()) as {
         version: number;
         messages: Array<{ role: string; content: string }>;
       };
@@ -119,7 +121,9 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
       }),
     );
     expect(await waitUntilCompleted(apps[1]!, runs)).toEqual([]);
-    const page = (await (await fetch(`${apps[0]!.url}/conversations/${id}/messages`)).json()) as {
+    const page = (await (
+      await fetch(`${apps[0]!.url}/conversations/${id}/messages?last=1000`)
+    ).json()) as {
       messages: Array<{ role: string; content: string }>;
     };
     expect(page.messages.map((m) => m.role)).toEqual(

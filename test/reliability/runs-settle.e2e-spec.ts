@@ -109,7 +109,7 @@ describe('every run settles through an instance kill, a Redis kill and a termina
     for (let c = 0; c < CLIENTS; c += 1) {
       const conversationId = clients.conversationOf(c);
       const page = (await (
-        await fetch(`${live()[0]}/conversations/${conversationId}/messages`)
+        await fetch(`${live()[0]}/conversations/${conversationId}/messages?last=1000`)
       ).json()) as { messages: Array<{ role: string; content: string }> };
       const asked = page.messages.filter((m) => m.role === 'user').map((m) => m.content);
       page.messages.forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant'));

@@ -74,7 +74,9 @@ describe('scale-out: four processes on one PostgreSQL and one Redis', () => {
 
     let turns = 0;
     for (const [id, done] of succeeded) {
-      const page = (await (await fetch(`${apps[1]!.url}/conversations/${id}/messages`)).json()) as {
+      const page = (await (
+        await fetch(`${apps[1]!.url}/conversations/${id}/messages?last=1000`)
+      ).json()) as {
         version: number;
         messages: Array<{ role: string; content: string }>;
       };

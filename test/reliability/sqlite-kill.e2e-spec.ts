@@ -70,7 +70,9 @@ describe('SQLite: the app killed during a write burst', () => {
         expect(((await response.json()) as { value: string }).value).toBe(key);
       }
       for (const key of acked.turns) {
-        const page = (await (await fetch(`${again.url}/conversations/${key}/messages`)).json()) as {
+        const page = (await (
+          await fetch(`${again.url}/conversations/${key}/messages?last=1000`)
+        ).json()) as {
           version: number;
           messages: Array<{ role: string; content: string }>;
         };
@@ -83,7 +85,7 @@ describe('SQLite: the app killed during a write burst', () => {
       };
       for (const { conversationId } of search.conversations) {
         const page = (await (
-          await fetch(`${again.url}/conversations/${conversationId}/messages`)
+          await fetch(`${again.url}/conversations/${conversationId}/messages?last=1000`)
         ).json()) as { version: number };
         expect([0, 2]).toContain(page.version);
       }

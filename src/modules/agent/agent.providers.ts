@@ -15,6 +15,7 @@ import {
   AGENT_RUNS,
 } from './agent.constants.js';
 import { providerBacking, resolveAgentMemory } from './agent-memory.resolver.js';
+import { TokenBudgetMemoryProvider } from '../memory-provider/providers/token-budget.memory-provider.js';
 import { validateAgentOptions } from './agent-options.validation.js';
 import { AGENT_MODULE_OPTIONS } from './agent.module-definition.js';
 import type { AgentModuleOptions, AgentRunsBackendOptions } from './agent.options.js';
@@ -56,13 +57,16 @@ export const AGENT_PROVIDERS: Provider[] = [
   { provide: AGENT_OPTIONS, useFactory: validateAgentOptions, inject: [AGENT_MODULE_OPTIONS] },
   {
     provide: AGENT_MEMORY,
-    useFactory: (
+    useFactory: async (
       options: AgentModuleOptions,
       chatStore: ChatMemoryStore | undefined,
       fallback: () => ChatMemoryStore,
-    ): AgentMemory => ({
-      provider: resolveAgentMemory(options.memory, () => chatStore ?? fallback()),
-    }),
+    ): Promise<AgentMemory> => {
+      const provider = resolveAgentMemory(options.memory, () => chatStore ?? fallback());
+      // A token budget's tokenizer is an optional package: missing, it stops bootstrap.
+      if (provider instanceof TokenBudgetMemoryProvider) await provider.ready();
+      return { provider };
+    },
     inject: [
       AGENT_OPTIONS,
       { token: CHAT_MEMORY_STORE, optional: true },

@@ -1,4 +1,4 @@
-import { newestFirst, pastCursor } from './ordered-index.js';
+import { newestFirst } from './ordered-index.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
   type OrderedIndexEntry,
@@ -16,8 +16,8 @@ export class InMemoryRunStore implements RunStore {
   private readonly runs = new Map<string, { expiresAt: number; entries: Map<string, string> }>();
   /** Index → run id → expiry; not counted against `maxRuns`, trimmed as it grows. */
   private readonly indexes = new Map<string, Map<string, number>>();
-  /** Ordered index → run id → the time it was added at. */
-  private readonly ordered = new Map<string, Map<string, number>>();
+  /** Ordered index → its entries, oldest first (ties by run id). */
+  private readonly ordered = new Map<string, OrderedIndexEntry[]>();
 
   constructor(
     private readonly retentionMs = DEFAULT_RUN_RETENTION_MS,
@@ -65,25 +65,33 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async addToOrderedIndex(index: string, runId: string, at: number): Promise<void> {
-    const entries = this.ordered.get(index) ?? new Map<string, number>();
-    for (const [id, addedAt] of entries)
-      if (addedAt + this.retentionMs <= this.now() || !this.runs.has(id)) entries.delete(id);
-    entries.set(runId, at);
+    const entries = this.ordered.get(index) ?? [];
+    const live = this.now() - this.retentionMs;
+    // Trimmed from the oldest end as it grows: what expired or was evicted goes.
+    while (entries.length > 0 && (entries[0]!.at <= live || !this.runs.has(entries[0]!.runId)))
+      entries.shift();
+    const entry = { runId, at };
+    const place = sortedPlace(entries, entry);
+    if (entries[place]?.runId !== runId || entries[place]?.at !== at)
+      entries.splice(place, 0, entry);
     this.ordered.set(index, entries);
   }
 
-  /** Sorts the index on each read: bounded by `maxRuns`, as everything in this store. */
+  /** From the cursor's place in the index (kept sorted), newest first: `limit` live entries. */
   async orderedPage(
     index: string,
     limit: number,
     before?: OrderedIndexEntry,
   ): Promise<OrderedIndexEntry[]> {
+    const entries = this.ordered.get(index) ?? [];
     const live = this.now() - this.retentionMs;
-    return [...(this.ordered.get(index) ?? [])]
-      .map(([runId, at]) => ({ runId, at }))
-      .filter((entry) => entry.at > live && this.runs.has(entry.runId) && pastCursor(entry, before))
-      .sort(newestFirst)
-      .slice(0, limit);
+    const page: OrderedIndexEntry[] = [];
+    let i = (before ? sortedPlace(entries, before) : entries.length) - 1;
+    for (; i >= 0 && page.length < limit; i -= 1) {
+      const entry = entries[i]!;
+      if (entry.at > live && this.runs.has(entry.runId)) page.push({ ...entry });
+    }
+    return page;
   }
 
   async indexed(index: string): Promise<string[]> {
@@ -125,4 +133,16 @@ export class InMemoryRunStore implements RunStore {
     while (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value!);
     return run.entries;
   }
+}
+
+/** Where `entry` goes in `entries` (oldest first): the first place whose entry is not older. */
+function sortedPlace(entries: readonly OrderedIndexEntry[], entry: OrderedIndexEntry): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (newestFirst(entries[middle]!, entry) > 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

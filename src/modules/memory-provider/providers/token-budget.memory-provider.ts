@@ -58,6 +58,14 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
   }
 
   /**
+   * Loads the tokenizer now (the agent calls it at bootstrap), so a missing `gpt-tokenizer` stops the
+   * app at startup naming the package, not its first turn.
+   */
+  async ready(): Promise<void> {
+    await this.tokenCounter();
+  }
+
+  /**
    * Only the newest messages: read from the end, 16 first and 4× more each time, until their
    * tokens alone reach the budget (so the budget's window lies inside them) or the history is read.
    * The window is the same as over the whole history, but for system messages stored before them.
