@@ -78,28 +78,44 @@ describe('the ordered run index', () => {
     store.reads = 0;
     const page = await ownership.page('busy', 2);
     expect(page.map((entry) => entry.runId)).toEqual(['run-499', 'run-498']);
-    expect(store.reads).toBe(0); // no per-run read, no unordered index read
+    expect(store.reads).toBe(1); // no per-run read; the earlier versions' index, empty
   });
 
-  it('lists runs an earlier version indexed unordered, after the others, until they expire', async () => {
-    const store = new InMemoryRunStore();
-    const ownership = new RunOwnership(store);
+  it('merges the runs an earlier version indexed unordered, in time order, each once', async () => {
+    let now = 1_000;
+    const store = new InMemoryRunStore(undefined, () => now);
+    const ownership = new RunOwnership(store, () => now);
     const digest = createHash('sha256').update('old').digest('base64url');
-    // What the earlier version wrote: the owner, the unordered index entry, the record.
-    for (const [runId, createdAt] of [
-      ['legacy-1', 1_000],
-      ['legacy-2', 2_000],
-    ] as const) {
+    /** What the earlier version wrote: the owner, the unordered index entry, the record. */
+    const legacy = async (runId: string, createdAt: number) => {
       await store.putIfAbsent(runId, 'conversation', 'old');
       await store.addToIndex(`#c:${digest}`, runId);
       await store.put(runId, 'status', JSON.stringify({ runId, createdAt }));
+    };
+    const fresh = async (runId: string, at: number) => {
+      now = at;
+      await ownership.claim(runId, 'old');
+      await store.put(runId, 'status', JSON.stringify({ runId, createdAt: at }));
+    };
+    // A rolling upgrade: old and new instances take turns.
+    await legacy('legacy-1', 1_000);
+    await fresh('new-1', 2_000);
+    await legacy('legacy-2', 3_000);
+    await fresh('new-2', 4_000);
+    const order = ['new-2', 'legacy-2', 'new-1', 'legacy-1'];
+    const seen: string[] = [];
+    let before: { runId: string; at: number } | undefined;
+    for (let round = 0; round < 5; round += 1) {
+      const page = await ownership.page('old', 2, before);
+      seen.push(...page.map((entry) => entry.runId));
+      if (page.length < 2) break;
+      before = page.at(-1);
     }
-    await ownership.claim('new-1', 'old');
-    await store.put('new-1', 'status', '{}');
-    const first = await ownership.page('old', 2);
-    expect(first.map((entry) => entry.runId)).toEqual(['new-1', 'legacy-2']);
-    const rest = await ownership.page('old', 2, first.at(-1));
-    expect(rest).toEqual([{ runId: 'legacy-1', at: 1_000 }]);
+    expect(seen).toEqual(order);
+    // A legacy run claimed again (its key resent) keeps its place.
+    now = 9_000;
+    await ownership.claim('legacy-1', 'old');
+    expect((await ownership.page('old', 10)).map((entry) => entry.runId)).toEqual(order);
     await ownership.forgetConversation('old');
     expect(await ownership.page('old', 5)).toEqual([]);
     expect(await store.get('legacy-1', 'status')).toBeUndefined();

@@ -4,6 +4,7 @@ import { LongtermFlushError } from '../../src/modules/longterm/errors/longterm.e
 import type { LongtermMemoryStore } from '../../src/modules/longterm/interfaces/longterm-store.interface.js';
 import { LongtermSession } from '../../src/modules/longterm/session/longterm-session.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { ValueTooLargeError } from '../../src/common/errors/value-too-large.error.js';
 
 /** Counts the calls that reach the store: the subject here is what the session does without it. */
 function counted(store: LongtermMemoryStore): { store: LongtermMemoryStore; calls: string[] } {
@@ -34,6 +35,15 @@ describe('LongtermSession', () => {
       { key: 'b', value: '2', ttlMs: 500 },
       { key: 'a', value: '{"y":2,"z":1}' },
     ]);
+  });
+
+  it('refuses a value over the limit when it is staged, so the flush of the others goes through', async () => {
+    const store = new InMemoryLongtermStore();
+    const session = new LongtermSession(store, 'e', 4, 1_000, 100);
+    session.save('small', 'x'.repeat(98));
+    expect(() => session.save('big', 'x'.repeat(99))).toThrow(ValueTooLargeError);
+    expect(session.staged().map((row) => row.key)).toEqual(['small']);
+    expect((await session.flush()).flushedKeys).toEqual(['small']);
   });
 
   it('overlays staged rows on the store for load and search', async () => {

@@ -7,6 +7,8 @@ import {
   WorkingMemoryQuotaError,
 } from '../../src/modules/working-memory/errors/working-memory.errors.js';
 import type { WorkingMemorySnapshot } from '../../src/modules/working-memory/interfaces/working-memory.interface.js';
+import type { WorkingMemoryBackend } from '../../src/modules/working-memory/backends/working-memory-backend.interface.js';
+import { WORKING_MEMORY_BACKEND } from '../../src/modules/working-memory/working-memory.constants.js';
 import { WorkingMemoryModule } from '../../src/modules/working-memory/working-memory.module.js';
 import type { WorkingMemoryModuleOptions } from '../../src/modules/working-memory/working-memory.options.js';
 import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
@@ -131,5 +133,86 @@ describe('the memory backend’s process capacity', () => {
     expect(await rejectionOf(service.for('five').set('big', sized('big', 9_999)))).toBeInstanceOf(
       WorkingMemoryFullError,
     );
+  });
+});
+
+describe.each(backends)('working memory accounting (%s)', (_name, base) => {
+  async function openWithBackend(options: Partial<WorkingMemoryModuleOptions>) {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        WorkingMemoryModule.forRoot({
+          sweep: false,
+          now: () => clock,
+          ...base,
+          ...options,
+        } as WorkingMemoryModuleOptions),
+      ],
+    }).compile();
+    opened.push(moduleRef);
+    await moduleRef.init();
+    return {
+      service: moduleRef.get(WorkingMemoryService),
+      backend: moduleRef.get<{ value: WorkingMemoryBackend }>(WORKING_MEMORY_BACKEND).value,
+    };
+  }
+
+  it('stays exact when a memory is cleared between its write and the write’s charge', async () => {
+    const { service, backend } = await openWithBackend({ quota: { maxConversations: 1 } });
+    const tenant = unique('t');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const charge = backend.charge.bind(backend);
+    let first = true;
+    backend.charge = async (...args) => {
+      if (first) {
+        first = false;
+        await gate;
+      }
+      return charge(...args);
+    };
+    const writing = service.for(`${tenant}/a`).set('k', 1);
+    for (let i = 0; i < 100 && (await service.inspect(`${tenant}/a`)) === undefined; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await service.clear(`${tenant}/a`)).toBe(true); // its release lands first
+    open();
+    await writing;
+    // Usage is back to nothing: the tenant's one place is free.
+    await service.for(`${tenant}/b`).set('k', 1);
+  });
+
+  it('frees a conversation’s place when its last entry is deleted', async () => {
+    const service = await open({ ...base, quota: { maxConversations: 1 } });
+    const tenant = unique('t');
+    await service.for(`${tenant}/a`).set('k', 1);
+    await service.for(`${tenant}/a`).delete('k');
+    expect(await service.inspect(`${tenant}/a`)).toBeUndefined();
+    await service.for(`${tenant}/b`).set('k', 1);
+  });
+
+  it('clears a memory even when it is being used', async () => {
+    const service = await open(base);
+    const id = unique('c');
+    await service.for(id).set('k', 1);
+    const [, cleared] = await Promise.all([service.for(id).get('k'), service.clear(id)]);
+    expect(cleared).toBe(true);
+    expect(await service.inspect(id)).toBeUndefined();
+  });
+
+  it('sweeps past memories whose on-expire hook fails, and tries them a TTL later', async () => {
+    const service = await open({
+      ...base,
+      ttlMs: 1_000,
+      sweep: { batchSize: 5 },
+      onExpire: async (snapshot) => {
+        if (snapshot.conversationId.startsWith('bad')) throw new Error('archive down');
+      },
+    });
+    const bad = Array.from({ length: 12 }, () => unique('bad'));
+    const good = Array.from({ length: 3 }, () => unique('good'));
+    for (const id of [...bad, ...good]) await service.for(id).set('k', 1);
+    clock += 2_000;
+    expect(await service.sweep()).toBeGreaterThanOrEqual(3); // other tests' idle memories too, on Redis
+    for (const id of good) expect(await service.inspect(id)).toBeUndefined();
+    for (const id of bad) expect(await service.inspect(id)).toBeDefined();
   });
 });

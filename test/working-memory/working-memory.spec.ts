@@ -261,6 +261,9 @@ describe.each(backends)('working memory (%s)', (_name, base) => {
     failHook = false;
     touchDuringHook = () => memory.get('a');
     await svc.sweep();
+    expect(await memory.keys()).toEqual(['a', 'b']); // a failed hook is tried again a TTL later
+    clock += 1_001;
+    await svc.sweep();
     expect(await memory.keys()).toEqual(['b', 'a']);
     touchDuringHook = undefined;
     clock += 1_001;

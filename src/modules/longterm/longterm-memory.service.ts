@@ -58,7 +58,13 @@ export class LongtermMemoryService
 
   /** A run's staging session: saves are staged and written by `flush()` with the run's seq and time. */
   session(entityId: string, run: { seq: number; updatedAt: number }): LongtermSession {
-    return new LongtermSession(this.require().store, entityId, run.seq, run.updatedAt);
+    return new LongtermSession(
+      this.require().store,
+      entityId,
+      run.seq,
+      run.updatedAt,
+      this.options.maxValueBytes,
+    );
   }
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */

@@ -13,6 +13,8 @@ import type { WorkingMemoryQuota } from './working-memory.options.js';
 
 /** Memories one attempt to make room on a full process may reclaim. */
 const MAKE_ROOM_BATCH = 20;
+/** Attempts to make room for one write before it is refused. */
+const MAKE_ROOM_ROUNDS = 5;
 
 /** What {@link WorkingMemoryCapacity} enforces. */
 export interface CapacitySettings {
@@ -57,8 +59,10 @@ export class WorkingMemoryCapacity {
     const owner = quota ? ownerOf(quota, conversationId) : undefined;
     if (owner !== undefined) await this.admit(owner, conversationId, request);
     let outcome = await backend.write(conversationId, request);
-    if (outcome.status === 'full' && (await this.makeRoom(conversationId)))
+    for (let round = 0; outcome.status === 'full' && round < MAKE_ROOM_ROUNDS; round += 1) {
+      if (!(await this.makeRoom(conversationId))) break;
       outcome = await backend.write(conversationId, request);
+    }
     if (outcome.status === 'full') throw new WorkingMemoryFullError(request.key);
     if (outcome.status === 'ok' && owner !== undefined)
       await backend.charge(
@@ -76,21 +80,31 @@ export class WorkingMemoryCapacity {
     await backend.charge(ownerOf(quota, conversationId), -bytes, -conversations);
   }
 
+  /** Deletes a memory now, whatever uses it (no hook); resolves whether it had one. */
+  async drop(conversationId: string): Promise<boolean> {
+    const size = await this.settings.backend.drop(conversationId);
+    if (size === undefined) return false;
+    await this.released(conversationId, size, 1);
+    return true;
+  }
+
   /**
-   * Deletes a memory if nothing uses it meanwhile, after the on-expire hook (`hook: false` skips it:
-   * the memory is being cleared on purpose); resolves whether it went.
+   * Deletes an idle memory after the on-expire hook, unless something used it meanwhile; resolves
+   * whether it went. A memory whose hook fails is kept and counted idle from now: it is tried
+   * again a TTL later, and does not block the memories behind it.
    */
-  async expire(conversationId: string, hook = true): Promise<boolean> {
-    const { backend, onExpire, parse } = this.settings;
+  async expire(conversationId: string): Promise<boolean> {
+    const { backend, onExpire, parse, now } = this.settings;
     const snapshot = await backend.snapshot(conversationId);
     if (!snapshot) return false;
-    if (hook && onExpire) {
+    if (onExpire) {
       try {
         await onExpire(parse(conversationId, snapshot));
       } catch (error) {
         this.logger.warn(
           `On-expire hook failed for ${conversationId}; its working memory is kept: ${String(error)}`,
         );
+        await backend.postpone(conversationId, now());
         return false;
       }
     }
@@ -127,7 +141,14 @@ export class WorkingMemoryCapacity {
 
 /** The owner of a conversation under a quota: the text before its first `/` by default. */
 function ownerOf(quota: WorkingMemoryQuota, conversationId: string): string {
-  if (quota.ownerOf) return quota.ownerOf(conversationId);
+  if (quota.ownerOf) {
+    const owner = quota.ownerOf(conversationId);
+    if (typeof owner !== 'string')
+      throw new Error(
+        `WorkingMemoryModule quota.ownerOf must return a string, got ${typeof owner} for a conversation`,
+      );
+    return owner;
+  }
   const slash = conversationId.indexOf('/');
   return slash < 0 ? '' : conversationId.slice(0, slash);
 }

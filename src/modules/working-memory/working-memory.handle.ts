@@ -67,8 +67,12 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
 
   async delete(key: string): Promise<void> {
     assertKey(key);
-    const freed = await this.settings.backend.remove(this.conversationId, key, this.settings.now());
-    await this.settings.capacity.released(this.conversationId, freed);
+    const { freedBytes, emptied } = await this.settings.backend.remove(
+      this.conversationId,
+      key,
+      this.settings.now(),
+    );
+    await this.settings.capacity.released(this.conversationId, freedBytes, emptied ? 1 : 0);
   }
 
   async append(key: string, item: unknown, maxItems = 64): Promise<void> {

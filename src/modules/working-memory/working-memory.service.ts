@@ -105,18 +105,18 @@ export class WorkingMemoryService
   }
 
   /**
-   * Deletes a conversation's whole working memory now (no on-expire hook: it is cleared on
-   * purpose), unless a write lands meanwhile; resolves whether it went.
+   * Deletes a conversation's whole working memory now, in one atomic step, whatever uses it (no
+   * on-expire hook: it is cleared on purpose); resolves whether it had one.
    */
   async clear(conversationId: string): Promise<boolean> {
     assertConversationId(conversationId);
-    return this.capacity.expire(conversationId, false);
+    return this.capacity.drop(conversationId);
   }
 
   /**
    * Reclaims memories idle past the TTL now (the sweeper's pass), `batchSize` at a time until none
-   * is left (at most {@link MAX_SWEEP_ROUNDS} batches, and only while a batch reclaims any);
-   * returns how many were deleted.
+   * is left (at most {@link MAX_SWEEP_ROUNDS} batches; a memory whose hook fails is counted idle
+   * from now, so the next batch moves past it); returns how many were deleted.
    */
   async sweep(
     batchSize = (this.options.sweep && this.options.sweep.batchSize) || DEFAULT_IDLE_SWEEP_BATCH,
@@ -129,7 +129,7 @@ export class WorkingMemoryService
       for (const conversationId of idle)
         if (await this.capacity.expire(conversationId)) reclaimed += 1;
       deleted += reclaimed;
-      if (idle.length < batchSize || reclaimed === 0) break;
+      if (idle.length < batchSize) break;
     }
     return deleted;
   }

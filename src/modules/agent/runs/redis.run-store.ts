@@ -53,34 +53,6 @@ return 1
 `);
 
 /**
- * KEYS[1] an ordered index; ARGV oldest live time (exclusive), limit, cursor time ('' for none),
- * cursor run id. Newest first, ties by run id descending (Redis's own order for equal scores): the
- * cursor's time first (the few runs of the same millisecond past its run id), then older ones.
- * Returns a flat list of run id, time.
- */
-const ORDERED_PAGE = new RedisScript(`
-local limit = tonumber(ARGV[2])
-local out = {}
-local max = '+inf'
-if ARGV[3] ~= '' then
-  local tied = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[3], ARGV[3])
-  for _, id in ipairs(tied) do
-    if #out < limit * 2 and id < ARGV[4] then
-      out[#out + 1] = id
-      out[#out + 1] = ARGV[3]
-    end
-  end
-  max = '(' .. ARGV[3]
-end
-local left = limit - #out / 2
-if left > 0 then
-  local older = redis.call('ZREVRANGEBYSCORE', KEYS[1], max, '(' .. ARGV[1], 'WITHSCORES', 'LIMIT', 0, left)
-  for _, item in ipairs(older) do out[#out + 1] = item end
-end
-return out
-`);
-
-/**
  * Run store on Redis: one hash per run (its key hash-tagged with a digest of the run id), expiring
  * with the retention (Redis itself sweeps).
  */
@@ -136,20 +108,29 @@ export class RedisRunStore implements RunStore {
     );
   }
 
+  /**
+   * Newest first: the runs of the cursor's own millisecond past its run id (a handful, filtered
+   * here in byte order, Redis's own order of equal scores; not in a script, whose string compare
+   * follows the server's locale), then `limit` older ones; both reads sent at once.
+   */
   async orderedPage(
     index: string,
     limit: number,
     before?: OrderedIndexEntry,
   ): Promise<OrderedIndexEntry[]> {
-    const flat = (await ORDERED_PAGE.run(
-      this.client,
-      [this.key(index)],
-      [Date.now() - this.retentionMs, limit, before?.at ?? '', before?.runId ?? ''],
-    )) as string[];
-    const page: OrderedIndexEntry[] = [];
-    for (let i = 0; i < flat.length; i += 2)
-      page.push({ runId: flat[i]!, at: Number(flat[i + 1]) });
-    return page;
+    const key = this.key(index);
+    const oldest = `(${Date.now() - this.retentionMs}`;
+    const newest = before ? `(${before.at}` : '+inf';
+    const [older, tied] = await Promise.all([
+      this.client.zrevrangebyscore(key, newest, oldest, 'WITHSCORES', 'LIMIT', 0, limit),
+      before ? this.client.zrevrangebyscore(key, before.at, before.at) : Promise.resolve([]),
+    ]);
+    const page: OrderedIndexEntry[] = tied
+      .filter((runId) => runId < before!.runId)
+      .map((runId) => ({ runId, at: before!.at }));
+    for (let i = 0; i < older.length; i += 2)
+      page.push({ runId: older[i]!, at: Number(older[i + 1]) });
+    return page.slice(0, limit);
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

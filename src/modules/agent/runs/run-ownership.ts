@@ -40,25 +40,30 @@ export class RunOwnership {
   async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
     const owner = await this.store.putIfAbsent(runId, OWNER_KEY, conversationId);
     if (owner !== conversationId) throw new RunBelongsToAnotherConversationError(runId);
-    const at = Number(await this.store.putIfAbsent(runId, CLAIMED_AT_KEY, String(this.now())));
+    // A run recorded by a version before the ordered index keeps its place: its record's time.
+    const record = await this.store.get(runId, STATUS_KEY);
+    const candidate = record ? (JSON.parse(record) as { createdAt: number }).createdAt : this.now();
+    const at = Number(await this.store.putIfAbsent(runId, CLAIMED_AT_KEY, String(candidate)));
     await this.store.addToOrderedIndex(indexId('o', conversationId), runId, at);
     if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
   }
 
   /**
    * A page of a conversation's runs, newest first, strictly after `before`: read through the ordered
-   * index (`limit` rows, whatever the number of runs). Runs of versions before the ordered index
-   * follow the others (they are older), read from the unordered index once the ordered one is done.
+   * index (`limit` rows, whatever the number of runs), merged with the runs that versions before the
+   * ordered index made (read from their unordered index, which empties as they expire with the
+   * retention; during a rolling upgrade older instances still add to it).
    */
   async page(
     conversationId: string,
     limit: number,
     before?: OrderedIndexEntry,
   ): Promise<OrderedIndexEntry[]> {
-    const page = await this.store.orderedPage(indexId('o', conversationId), limit, before);
-    if (page.length === limit) return page;
-    const legacy = await this.legacyRuns(conversationId, before);
-    return [...page, ...legacy].slice(0, limit);
+    const [page, legacy] = await Promise.all([
+      this.store.orderedPage(indexId('o', conversationId), limit, before),
+      this.legacyRuns(conversationId, before),
+    ]);
+    return legacy.length === 0 ? page : [...page, ...legacy].sort(newestFirst).slice(0, limit);
   }
 
   /** Removes every run of the conversation (records and cached steps), and its indexes. */
@@ -86,7 +91,7 @@ export class RunOwnership {
     await this.store.deleteRuns([...runIds, index]);
   }
 
-  /** Runs claimed by a version before the ordered index (never claimed since), oldest last. */
+  /** Runs claimed by a version before the ordered index (never claimed since), newest first. */
   private async legacyRuns(
     conversationId: string,
     before?: OrderedIndexEntry,

@@ -1,8 +1,17 @@
 import type { StoredChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
 
-/** Messages or records read from a store per round while a page fills. */
+/** Most messages or records read from a store per round while a page fills. */
 const CHUNK = 50;
+/** The first round's size: then as many as the budget left holds at the average size so far. */
+const FIRST_CHUNK = 8;
+
+/** How many items the next round reads: what the budget left holds at the average so far, plus one. */
+function nextChunk(used: number, taken: number, budget: number): number {
+  if (taken === 0) return FIRST_CHUNK;
+  const average = Math.max(1, used / taken);
+  return Math.max(1, Math.min(CHUNK, Math.ceil((budget - used) / average) + 1));
+}
 
 /** The bytes `value` takes as JSON text (UTF-8). */
 export function jsonBytes(value: unknown): number {
@@ -25,8 +34,8 @@ export function headWithinBudget<T>(items: readonly T[], budget: number): T[] {
 /**
  * Up to `count` messages ending just before 0-based position `end`, newest read first, stopping
  * early when the next older message would take the page over `budget` bytes (the newest one is
- * always taken). Reads the store a chunk at a time, so memory stays near the budget however large
- * the history. Returns the messages oldest first and the 0-based position of the first one.
+ * always taken). Reads the store a chunk at a time, each sized by what the budget left holds at the
+ * average size so far, so memory stays near the budget however large the history. Returns the messages oldest first and the 0-based position of the first one.
  */
 export async function messagesWithinBudget(
   store: ChatMemoryStore,
@@ -37,7 +46,11 @@ export async function messagesWithinBudget(
   let used = 0;
   let from = page.end;
   while (from > 0 && taken.length < page.count) {
-    const size = Math.min(CHUNK, page.count - taken.length, from);
+    const size = Math.min(
+      nextChunk(used, taken.length, page.budget),
+      page.count - taken.length,
+      from,
+    );
     const chunk = await store.range(conversationId, from - size, size);
     if (chunk.length < size) break; // cleared meanwhile: the page ends here
     for (let i = chunk.length - 1; i >= 0; i -= 1) {
@@ -51,7 +64,7 @@ export async function messagesWithinBudget(
 }
 
 /**
- * Up to `limit` records of a key-ordered search after key `after`, read `CHUNK` at a time, ending
+ * Up to `limit` records of a key-ordered search after key `after`, read a chunk at a time, ending
  * early when the next one would take the page over `budget` bytes (the first is always taken);
  * `more` when records may follow.
  */
@@ -63,7 +76,10 @@ export async function recordsWithinBudget<T extends { key: string }>(
   let used = 0;
   let after = page.after;
   while (records.length < page.limit) {
-    const size = Math.min(CHUNK, page.limit - records.length);
+    const size = Math.min(
+      nextChunk(used, records.length, page.budget),
+      page.limit - records.length,
+    );
     const chunk = await search(size, after);
     for (const record of chunk) {
       used += jsonBytes(record);

@@ -1,3 +1,5 @@
+import { ValueTooLargeError } from '../../../common/errors/value-too-large.error.js';
+import { DEFAULT_MAX_LONGTERM_VALUE_BYTES } from '../validation/longterm-arguments.js';
 import { Logger } from '@nestjs/common';
 import { canonicalJson, compareCodePoints } from '../../../common/canonical-json.js';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
@@ -54,13 +56,15 @@ export class LongtermSession implements LongtermRunView {
     readonly entityId: string,
     readonly seq: number,
     readonly updatedAt: number,
+    /** Most bytes of one value's JSON: a larger one is refused when it is staged, not at flush. */
+    private readonly maxValueBytes = DEFAULT_MAX_LONGTERM_VALUE_BYTES,
   ) {
     assertEntityId(entityId);
     assertSeq(seq);
   }
 
   save(key: string, value: unknown, options: { ttlMs?: number } = {}): void {
-    this.stage(toStaged(key, value, options.ttlMs));
+    this.stage(toStaged(key, value, options.ttlMs, this.maxValueBytes));
   }
 
   async load(key: string): Promise<LongtermRecord | null> {
@@ -97,7 +101,7 @@ export class LongtermSession implements LongtermRunView {
     return {
       entityId: this.entityId,
       save: (key, value, options = {}) => {
-        const row = toStaged(key, value, options.ttlMs);
+        const row = toStaged(key, value, options.ttlMs, this.maxValueBytes);
         mine.set(row.key, row);
         this.stage(row);
       },
@@ -161,7 +165,12 @@ export class LongtermSession implements LongtermRunView {
   }
 }
 
-function toStaged(key: string, value: unknown, ttlMs: number | undefined): StagedRow {
+function toStaged(
+  key: string,
+  value: unknown,
+  ttlMs: number | undefined,
+  maxValueBytes: number,
+): StagedRow {
   assertKey(key);
   if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs > 0))
     throw new InvalidArgumentError('ttlMs', 'must be a positive integer');
@@ -173,5 +182,7 @@ function toStaged(key: string, value: unknown, ttlMs: number | undefined): Stage
   } catch (error) {
     throw new InvalidArgumentError('value', (error as Error).message);
   }
+  const size = Buffer.byteLength(text);
+  if (size > maxValueBytes) throw new ValueTooLargeError('value', size, maxValueBytes);
   return { key, value: text, ...(ttlMs === undefined ? {} : { ttlMs }) };
 }

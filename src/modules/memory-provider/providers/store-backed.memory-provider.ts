@@ -38,13 +38,20 @@ export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnMod
   /**
    * The messages at versions `from + 1 … end` for the newest `count` before `end` (default: the
    * current version), and the current version: read by position, so the part and its bounds agree
-   * while turns arrive.
+   * while turns arrive. A subclass that overrides `history` is read through it (whole).
    */
   protected async tailBefore(
     conversationId: string,
     count: number,
     end?: number,
   ): Promise<{ messages: StoredChatMessage[]; version: number; from: number }> {
+    if (this.history !== StoreBackedMemoryProvider.prototype.history) {
+      // A subclass that reads history its own way (redacting, filtering) is read its way.
+      const whole = await this.history(conversationId);
+      const last = Math.min(end ?? whole.version, whole.messages.length);
+      const from = Math.max(0, last - count);
+      return { messages: whole.messages.slice(from, last), version: whole.version, from };
+    }
     const version = await this.store.version(conversationId);
     const last = Math.min(end ?? version, version);
     const from = Math.max(0, last - count);

@@ -117,18 +117,26 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     };
   }
 
-  async remove(conversationId: string, key: string, now: number): Promise<number> {
+  async remove(
+    conversationId: string,
+    key: string,
+    now: number,
+  ): Promise<{ freedBytes: number; emptied: boolean }> {
     const memory = this.memories.get(conversationId);
-    if (!memory?.values.has(key)) return 0;
-    const freed = entryBytes(key, memory.values.get(key));
-    memory.size -= freed;
-    this.totalBytes -= freed;
+    if (!memory?.values.has(key)) return { freedBytes: 0, emptied: false };
+    const freedBytes = entryBytes(key, memory.values.get(key));
+    memory.size -= freedBytes;
+    this.totalBytes -= freedBytes;
     memory.values.delete(key);
     memory.uses.delete(key);
+    if (memory.values.size === 0) {
+      this.memories.delete(conversationId);
+      return { freedBytes, emptied: true };
+    }
     memory.touch += 1;
     memory.lastUsedAt = now;
     this.moveToEnd(conversationId, memory);
-    return freed;
+    return { freedBytes, emptied: false };
   }
 
   async keys(conversationId: string): Promise<string[]> {
@@ -170,6 +178,21 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     return true;
   }
 
+  async drop(conversationId: string): Promise<number | undefined> {
+    const memory = this.memories.get(conversationId);
+    if (!memory) return undefined;
+    this.memories.delete(conversationId);
+    this.totalBytes -= memory.size;
+    return memory.size;
+  }
+
+  async postpone(conversationId: string, now: number): Promise<void> {
+    const memory = this.memories.get(conversationId);
+    if (!memory) return;
+    memory.lastUsedAt = now;
+    this.moveToEnd(conversationId, memory);
+  }
+
   async admission(owner: string, conversationId: string, key: string): Promise<Admission> {
     const usage = this.owners.get(owner);
     const memory = this.memories.get(conversationId);
@@ -185,7 +208,7 @@ export class InMemoryWorkingMemoryBackend implements WorkingMemoryBackend {
     const usage = this.owners.get(owner) ?? { bytes: 0, conversations: 0 };
     usage.bytes += bytes;
     usage.conversations += conversations;
-    if (usage.bytes <= 0 && usage.conversations <= 0) this.owners.delete(owner);
+    if (usage.bytes === 0 && usage.conversations === 0) this.owners.delete(owner);
     else this.owners.set(owner, usage);
   }
 

@@ -85,8 +85,15 @@ export interface WorkingMemoryBackend {
     now: number,
   ): Promise<{ json?: string; touch: number }>;
   write(conversationId: string, request: WriteRequest): Promise<WriteOutcome>;
-  /** Removes an entry; resolves the bytes it freed (0 if it was absent). */
-  remove(conversationId: string, key: string, now: number): Promise<number>;
+  /**
+   * Removes an entry; resolves the bytes it freed (0 if it was absent) and whether that was the
+   * memory's last entry (the memory is then deleted: an empty one holds no place).
+   */
+  remove(
+    conversationId: string,
+    key: string,
+    now: number,
+  ): Promise<{ freedBytes: number; emptied: boolean }>;
   /** Keys from least to most recently used. */
   keys(conversationId: string): Promise<string[]>;
   size(conversationId: string): Promise<number>;
@@ -95,8 +102,15 @@ export interface WorkingMemoryBackend {
   snapshot(conversationId: string): Promise<BackendSnapshot | undefined>;
   /** Deletes the memory if nothing used it since `touch`; returns whether it did. */
   deleteIfUntouched(conversationId: string, touch: number): Promise<boolean>;
+  /** Deletes the memory whatever used it; resolves the bytes it held, `undefined` if it had none. */
+  drop(conversationId: string): Promise<number | undefined>;
+  /** Counts the memory as idle from `now` again (its on-expire hook failed: try it a TTL later). */
+  postpone(conversationId: string, now: number): Promise<void>;
   /** The owner's usage and the entry's current size, for a quota check before a write. */
   admission(owner: string, conversationId: string, key: string): Promise<Admission>;
-  /** Adds to the owner's usage (negative to release). */
+  /**
+   * Adds to the owner's usage (negative to release). Usage may go below zero for a moment (a release
+   * that lands before its write's charge); it is deleted only when both counts are exactly zero.
+   */
   charge(owner: string, bytes: number, conversations: number): Promise<void>;
 }
