@@ -114,6 +114,12 @@ describe.each(layouts)('bounded answers (%s)', (_name, env) => {
     }
     expect(keysSeen).toEqual(Array.from({ length: 6 }, (_, i) => `note-${i}`));
     expect((await call(`${path}?cursor=%00`)).status).toBe(400);
+    // A cursor of another prefix's page.
+    const otherPrefix = await call(
+      `${path}?prefix=zz&cursor=${Buffer.from('note-1').toString('base64url')}`,
+    );
+    expect(otherPrefix.status).toBe(400);
+    expect(((await otherPrefix.json()) as { message: string }).message).toContain('cursor');
   });
 
   it('holds a tenant to its working-memory quota (507) while another tenant writes on', async () => {

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   Controller,
   Delete,
@@ -55,9 +56,13 @@ export class MemoriesController {
   ): Promise<MemoryRecordsDto> {
     const id = scope.scoped(entityId, 'entityId');
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+    const prefix = query.prefix ?? '';
     const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor);
+    // A cursor is the last key of a page of this prefix.
+    if (after !== undefined && !after.startsWith(prefix))
+      throw new BadRequestException('cursor is not one this route gave (for this prefix)');
     const { records, more } = await recordsWithinBudget(
-      (chunk, from) => this.services.longterm.store.search(id, query.prefix ?? '', chunk, from),
+      (chunk, from) => this.services.longterm.store.search(id, prefix, chunk, from),
       { limit, after, budget: this.services.pageBytes },
     );
     const last = records.at(-1);
