@@ -52,6 +52,12 @@ describe('message encoding', () => {
     );
   });
 
+  it('says plainly that content is missing', () => {
+    expect(() => prepareBatch([{ role: 'user' } as never], undefined)).toThrow(
+      'must be a string or null, got nothing (undefined)',
+    );
+  });
+
   it('still refuses U+0000 and non-finite numbers inside metadata', () => {
     expect(() =>
       prepareBatch([{ role: 'user', content: 'x', metadata: { a: ['\u0000'] } }], undefined),
