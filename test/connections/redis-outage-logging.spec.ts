@@ -6,37 +6,51 @@ import { ConnectionRegistry } from '../../src/modules/connections/connection-reg
 import { freePort } from '../support/free-port.js';
 import { tempDir } from '../support/test-databases.js';
 
-/** A Redis server of the test's own, on a free loopback port. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const server = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      tempDir(),
-    ],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 100; i += 1) {
-    const probe = await fetch(`http://127.0.0.1:${port}`).catch((error: Error) => error);
-    // Redis closes an HTTP request at once; a refused connection means it is not up yet.
-    if (!(probe instanceof Error) || !String(probe.cause).includes('ECONNREFUSED')) return server;
-    await sleep(50);
+/** Whether a Redis server answers PING on `port` (redis-cli, not a probe that could mistake another listener). */
+async function pings(port: number): Promise<boolean> {
+  const cli = spawn('redis-cli', ['-p', String(port), 'ping']);
+  let out = '';
+  cli.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((resolve) => cli.once('exit', resolve));
+  return out.trim() === 'PONG';
+}
+
+/**
+ * A Redis server of the test's own on a free loopback port, answering PING. A port taken between
+ * `freePort` and the server's bind (another process's outgoing connection may take it as its local
+ * port) makes the server exit: then another port is tried.
+ */
+async function startRedis(): Promise<{ server: ChildProcess; port: number }> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const port = await freePort();
+    const server = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        tempDir(),
+      ],
+      { stdio: 'ignore' },
+    );
+    for (let i = 0; i < 200 && server.exitCode === null; i += 1) {
+      if (await pings(port)) return { server, port };
+      await sleep(50);
+    }
+    server.kill('SIGKILL');
   }
   throw new Error('redis-server did not start');
 }
 
 describe('a Redis outage', () => {
   it('is logged through Nest’s logger, rate-limited, not as unhandled ioredis errors', async () => {
-    const port = await freePort();
-    const server = await startRedis(port);
+    const { server, port } = await startRedis();
     const registry = new ConnectionRegistry();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
