@@ -56,7 +56,13 @@ describe.each<SqlDialect>(['postgres', 'mysql', 'sqlite'])(
       moduleRef = await Test.createTestingModule({
         imports: [
           TypeOrmModule.forRoot(appConnection(dialect, where)),
-          TypeOrmModule.forRoot({ ...appConnection(dialect, where), name: 'analytics' }),
+          // A second connection to the same database starts once the first has migrated it
+          // (TypeORM takes no lock: two connections migrating one database at once race).
+          TypeOrmModule.forRootAsync({
+            name: 'analytics',
+            inject: [getDataSourceToken()],
+            useFactory: () => ({ ...appConnection(dialect, where), name: 'analytics' }),
+          }),
           // TypeORM ran the package's migrations: the modules only check they are there.
           ChatMemoryModule.forRoot({
             backend: dialect,
