@@ -1,6 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Redis } from 'ioredis';
 import { ValueTooLargeError } from '../../src/common/errors/value-too-large.error.js';
 import {
   WorkingMemoryFullError,
@@ -13,28 +12,17 @@ import { WorkingMemoryModule } from '../../src/modules/working-memory/working-me
 import type { WorkingMemoryModuleOptions } from '../../src/modules/working-memory/working-memory.options.js';
 import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
-import { deleteRedisKeys } from '../support/redis-cleanup.js';
-import { OwnRedisCluster } from '../support/redis-cluster.js';
-import { TEST_REDIS_URL } from '../support/test-databases.js';
+import { workingMemoryBackends } from '../support/working-memory-backends.js';
 
 const prefix = `test-wm-limits-${process.pid}:`;
-const cluster = await OwnRedisCluster.start();
-const backends: Array<[string, WorkingMemoryModuleOptions]> = [
-  ['memory', { backend: 'memory' }],
-  ['redis', { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix }],
-  ['redis cluster', { backend: 'redis', url: cluster.url, keyPrefix: prefix }],
-];
+/** Every case runs on memory, Redis and a Redis Cluster of the suite's own. */
+const { backends, cleanup } = await workingMemoryBackends(prefix);
 
 const opened: TestingModule[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((m) => m.close()));
 });
-afterAll(async () => {
-  const redis = new Redis(TEST_REDIS_URL);
-  await deleteRedisKeys(redis, `${prefix}*`);
-  await redis.quit();
-  await cluster.stop();
-});
+afterAll(cleanup);
 
 let clock = 1_000_000;
 async function open(options: WorkingMemoryModuleOptions): Promise<WorkingMemoryService> {

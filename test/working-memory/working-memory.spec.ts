@@ -1,6 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Redis } from 'ioredis';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { DropOldestCompactor } from '../../src/modules/working-memory/compactors/drop-oldest.compactor.js';
@@ -12,29 +11,17 @@ import type { WorkingMemoryModuleOptions } from '../../src/modules/working-memor
 import { WorkingMemoryService } from '../../src/modules/working-memory/working-memory.service.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import { TEST_REDIS_URL } from '../support/test-databases.js';
-import { deleteRedisKeys } from '../support/redis-cleanup.js';
-import { OwnRedisCluster } from '../support/redis-cluster.js';
+import { workingMemoryBackends } from '../support/working-memory-backends.js';
 
 const prefix = `test-wm-${process.pid}:`;
-/** A 3-master Redis Cluster of the test's own: the Redis backend runs every case on it too. */
-const cluster = await OwnRedisCluster.start();
-const backends: Array<[string, WorkingMemoryModuleOptions]> = [
-  ['memory', { backend: 'memory' }],
-  ['redis', { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: prefix }],
-  ['redis cluster', { backend: 'redis', url: cluster.url, keyPrefix: prefix }],
-];
+/** Every case runs on memory, Redis and a Redis Cluster of the suite's own. */
+const { backends, cleanup } = await workingMemoryBackends(prefix);
 
 const opened: TestingModule[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((m) => m.close()));
 });
-afterAll(async () => {
-  const redis = new Redis(TEST_REDIS_URL);
-  await deleteRedisKeys(redis, `${prefix}*`);
-  await redis.quit();
-  await cluster.stop();
-});
+afterAll(cleanup);
 
 /** A JSON string value that makes the entry at `key` exactly `bytes` bytes (key and quotes count). */
 const sized = (key: string, bytes: number) => 'x'.repeat(bytes - 2 - Buffer.byteLength(key));

@@ -51,8 +51,8 @@ export class WorkingMemoryCapacity {
   }
 
   /**
-   * Writes through the backend within the limits: the owner's quota checked first, the process's
-   * capacity made room for once, the owner charged after.
+   * Writes through the backend within the limits: the owner's quota checked first, room made on a
+   * full process (up to {@link MAKE_ROOM_ROUNDS} times), the owner charged after.
    */
   async write(conversationId: string, request: WriteRequest): Promise<WriteOutcome> {
     const { backend, quota } = this.settings;

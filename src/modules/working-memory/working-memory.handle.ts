@@ -18,8 +18,8 @@ import type {
   WorkingMemoryHandle,
   WorkingMemoryLimits,
 } from './interfaces/working-memory.interface.js';
-
 import type { WorkingMemoryCapacity } from './working-memory-capacity.js';
+
 /** What every handle of a service shares. */
 export interface HandleSettings {
   backend: WorkingMemoryBackend;

@@ -35,7 +35,8 @@ export function headWithinBudget<T>(items: readonly T[], budget: number): T[] {
  * Up to `count` messages ending just before 0-based position `end`, newest read first, stopping
  * early when the next older message would take the page over `budget` bytes (the newest one is
  * always taken). Reads the store a chunk at a time, each sized by what the budget left holds at the
- * average size so far, so memory stays near the budget however large the history. Returns the messages oldest first and the 0-based position of the first one.
+ * average size so far, so memory stays near the budget however large the history. Returns the
+ * messages oldest first and the 0-based position of the first one.
  */
 export async function messagesWithinBudget(
   store: ChatMemoryStore,
