@@ -74,6 +74,16 @@ export {
   type StoredChatMessage,
   type ToolCall,
 } from './common/messages/chat-message.interface.js';
+export {
+  MAX_CONTENT_PARTS,
+  MAX_INLINE_PART_BYTES,
+  contentText,
+  type ContentPart,
+  type FilePart,
+  type ImagePart,
+  type ReasoningPart,
+  type TextPart,
+} from './common/messages/content-parts.js';
 export { ConversationVersionConflictError } from './modules/chat-memory/errors/conversation-version-conflict.error.js';
 export { InvalidMessageError } from './common/messages/invalid-message.error.js';
 export { InMemoryChatMemoryStore } from './modules/chat-memory/backends/in-memory.chat-memory.store.js';
@@ -143,18 +153,22 @@ export {
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
+  LlmUnsupportedContentError,
 } from './modules/llm/llm-errors.js';
 export type {
+  AiSdkModelOptions,
   AnthropicLlmOptions,
   EchoLlmOptions,
   EchoScriptStep,
   HttpLlmOptions,
+  LlmCallSettings,
   LlmOptions,
+  OpenAiCompatibleLlmOptions,
   OpenAiLlmOptions,
 } from './modules/llm/llm-options.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/llm/http/retry-policy.js';
-export { OpenAiLlmAdapter } from './modules/llm/openai/openai.adapter.js';
-export { AnthropicLlmAdapter } from './modules/llm/anthropic/anthropic.adapter.js';
+export { AiSdkLlmAdapter } from './modules/llm/ai-sdk/ai-sdk.adapter.js';
+export type { AiSdkLanguageModel } from './modules/llm/ai-sdk/ai-sdk-language-model.js';
 export { EchoLlmAdapter } from './modules/llm/echo/echo.adapter.js';
 export { createLlmAdapter } from './modules/llm/create-llm-adapter.js';
 

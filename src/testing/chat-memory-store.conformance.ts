@@ -437,7 +437,7 @@ export function runChatMemoryStoreConformance(
           Array.from({ length: WRITERS * MESSAGES_PER_WRITER }, (_, i) => i + 1),
         );
         stored.forEach((message, index) => {
-          const [writer, i] = message.content!.split(':').map(Number);
+          const [writer, i] = (message.content as string).split(':').map(Number);
           expect(versionsByWriter[writer!]![i!]).toBe(index + 1);
         });
       }, 120_000);
@@ -488,6 +488,6 @@ function ids(...values: string[]): ChatMessage[] {
   return values.map((id) => ({ id, role: 'user', content: id }));
 }
 
-function contents(messages: ChatMessage[]): Array<string | null> {
+function contents(messages: ChatMessage[]): Array<ChatMessage['content']> {
   return messages.map((message) => message.content);
 }

@@ -33,7 +33,7 @@ describe('SQLite store shared by several processes', () => {
         Array.from({ length: total }, (_, i) => i + 1),
       );
       const writers = stored.map(
-        (message) => message.content!.split(':').map(Number) as [number, number],
+        (message) => (message.content as string).split(':').map(Number) as [number, number],
       );
       writers.forEach(([writer, i], index) => expect(versionsByWriter[writer]![i]).toBe(index + 1));
       // The writes really raced: the stored order switches between processes many times.

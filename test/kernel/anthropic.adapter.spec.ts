@@ -1,5 +1,6 @@
+import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
+import type { LlmAdapter } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { AnthropicLlmAdapter } from '../../src/modules/llm/anthropic/anthropic.adapter.js';
 import {
   LlmConnectionError,
   LlmRateLimitError,
@@ -16,8 +17,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 afterEach(() => server.reset());
 
-const adapter = () =>
-  new AnthropicLlmAdapter({
+const adapter = (): LlmAdapter =>
+  createLlmAdapter({
     provider: 'anthropic',
     model: 'claude-test',
     baseUrl,
@@ -25,7 +26,7 @@ const adapter = () =>
     retry: { maxRetries: 2, baseDelayMs: 1 },
   });
 
-describe('Anthropic adapter (over HTTP)', () => {
+describe('Anthropic (provider: anthropic, on @ai-sdk/anthropic, over HTTP)', () => {
   it('speaks the Messages API: separate system, tool_use and tool_result blocks, merged turns', async () => {
     server.enqueue(anthropicMessage('It is 21 °C.'));
     const response = await adapter().chat({
@@ -58,8 +59,12 @@ describe('Anthropic adapter (over HTTP)', () => {
     expect(sent!.headers['anthropic-version']).toBe('2023-06-01');
     expect(sent!.body).toEqual({
       model: 'claude-test',
-      max_tokens: 1024,
-      system: 'Be brief.\n\nUse metric.',
+      // Not set here: @ai-sdk/anthropic's default for the model.
+      max_tokens: expect.any(Number),
+      system: [
+        { type: 'text', text: 'Be brief.' },
+        { type: 'text', text: 'Use metric.' },
+      ],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
         {

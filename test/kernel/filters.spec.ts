@@ -168,7 +168,9 @@ describe('kernel filters (Nest interceptors)', () => {
         return next
           .handle()
           .pipe(
-            tap(() => seenByOuter.push(getKernelChatRequest(context).messages.at(-1)!.content!)),
+            tap(() =>
+              seenByOuter.push(getKernelChatRequest(context).messages.at(-1)!.content as string),
+            ),
           );
       },
     };
@@ -184,7 +186,7 @@ describe('kernel filters (Nest interceptors)', () => {
             ...response,
             message: {
               ...response.message,
-              content: response.message.content!.replace(/\d/g, '#'),
+              content: (response.message.content as string).replace(/\d/g, '#'),
             },
           })),
         );

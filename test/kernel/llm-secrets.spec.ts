@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { LlmAdapter } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { inspect } from 'node:util';
-import { AnthropicLlmAdapter } from '../../src/modules/llm/anthropic/anthropic.adapter.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
 import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
-import { OpenAiLlmAdapter } from '../../src/modules/llm/openai/openai.adapter.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer } from '../support/fake-llm-server.js';
 
@@ -22,16 +21,16 @@ afterAll(async () => {
 });
 
 /** Built when a test runs: the servers' addresses are known only then. */
-const adapters: Record<string, () => OpenAiLlmAdapter | AnthropicLlmAdapter> = {
+const adapters: Record<string, () => LlmAdapter> = {
   openai: () =>
-    new OpenAiLlmAdapter({
+    createLlmAdapter({
       provider: 'openai',
       model: 'm',
       baseUrl: configuredUrl,
       apiKey: SECRET,
     }),
   anthropic: () =>
-    new AnthropicLlmAdapter({
+    createLlmAdapter({
       provider: 'anthropic',
       model: 'm',
       baseUrl: configuredUrl,

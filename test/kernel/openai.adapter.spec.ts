@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { LlmAdapter } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
-import { OpenAiLlmAdapter } from '../../src/modules/llm/openai/openai.adapter.js';
 import {
   LlmAbortedError,
   LlmConnectionError,
@@ -10,6 +10,7 @@ import {
   LlmTimeoutError,
 } from '../../src/modules/llm/llm-errors.js';
 import type { LlmRequest } from '../../src/modules/llm/interfaces/llm.interface.js';
+import type { OpenAiLlmOptions } from '../../src/modules/llm/llm-options.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 
@@ -22,8 +23,8 @@ afterAll(() => server.stop());
 afterEach(() => server.reset());
 
 const fastRetry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5_000 };
-const adapter = (overrides: Partial<ConstructorParameters<typeof OpenAiLlmAdapter>[0]> = {}) =>
-  new OpenAiLlmAdapter({
+const adapter = (overrides: Partial<OpenAiLlmOptions> = {}): LlmAdapter =>
+  createLlmAdapter({
     provider: 'openai',
     model: 'test-model',
     baseUrl,
@@ -53,7 +54,7 @@ const request: LlmRequest = {
   toolChoice: { name: 'weather' },
 };
 
-describe('OpenAI-compatible adapter (over HTTP)', () => {
+describe('OpenAI (provider: openai, on @ai-sdk/openai, over HTTP)', () => {
   it('speaks the chat-completions wire format', async () => {
     server.enqueue(openAiCompletion('21 °C in Paris.'));
     const response = await adapter({ temperature: 0.2, maxTokens: 50 }).chat(request);
@@ -71,7 +72,8 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
       max_tokens: 50,
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'Weather in Paris?', name: 'ana' },
+        // The AI SDK's prompt has no author names: a user message's `name` is not sent.
+        { role: 'user', content: 'Weather in Paris?' },
         {
           role: 'assistant',
           content: null,
@@ -113,8 +115,9 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
       ),
     );
     const tokens: string[] = [];
-    const response = await adapter().stream({ messages: [{ role: 'user', content: 'hi' }] }, (t) =>
-      tokens.push(t),
+    const response = await adapter().stream(
+      { messages: [{ role: 'user', content: 'hi' }] },
+      (t: string) => tokens.push(t),
     );
     expect(tokens).toEqual(['Hel', 'lo', '!']);
     expect(response.message).toEqual({
@@ -220,7 +223,7 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
   it('retries a stream cut before its first token, but not one cut after it', async () => {
     server.enqueue(openAiStream(['a', 'b'], [], { dropAfter: 1 }), openAiStream(['a', 'b']));
     const tokens: string[] = [];
-    const ok = await adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, (t) =>
+    const ok = await adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, (t: string) =>
       tokens.push(t),
     );
     expect(ok.message.content).toBe('ab');
@@ -232,7 +235,7 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
     );
     const seen: string[] = [];
     const error = await rejectionOf(
-      adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, (t) => seen.push(t)),
+      adapter().stream({ messages: [{ role: 'user', content: 'x' }] }, (t: string) => seen.push(t)),
     );
     expect(error).toBeInstanceOf(LlmConnectionError);
     expect(seen).toEqual(['a']);
@@ -257,7 +260,7 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
     const error = await rejectionOf(
       adapter({ timeoutMs: 5_000, streamIdleTimeoutMs: 150 }).stream(
         { messages: [{ role: 'user', content: 'x' }] },
-        (t) => seen.push(t),
+        (t: string) => seen.push(t),
       ),
     );
     expect(error).toBeInstanceOf(LlmTimeoutError);
@@ -266,13 +269,14 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
     expect(seen).toEqual(['a']);
     expect(server.requests).toHaveLength(1);
 
-    // Silent before any token: retried, and the retry succeeds.
+    // Silent before any token: retried, and the retry succeeds. (@ai-sdk/openai answers a stream
+    // once its first output arrives, so until then `timeoutMs` is the deadline.)
     server.requests.length = 0;
     server.enqueue(
       openAiStream(['late'], [], { stall: { index: 1, ms: 600 } }),
       openAiStream(['on time']),
     );
-    const retried = await adapter({ timeoutMs: 5_000, streamIdleTimeoutMs: 150 }).stream(
+    const retried = await adapter({ timeoutMs: 300, streamIdleTimeoutMs: 150 }).stream(
       { messages: [{ role: 'user', content: 'x' }] },
       () => undefined,
     );
@@ -297,7 +301,7 @@ describe('OpenAI-compatible adapter (over HTTP)', () => {
 
   it('takes the base URL and key from OPENAI_BASE_URL and OPENAI_API_KEY', async () => {
     server.enqueue(openAiCompletion('from env'));
-    const fromEnv = new OpenAiLlmAdapter(
+    const fromEnv = createLlmAdapter(
       { provider: 'openai', model: 'm' },
       { OPENAI_BASE_URL: `${baseUrl}/`, OPENAI_API_KEY: 'sk-env' },
     );

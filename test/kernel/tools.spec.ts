@@ -109,7 +109,7 @@ describe('tool loop', () => {
     const result = await harness.kernel.invoke([{ role: 'user', content: 'go' }]);
     const errors = result.messages
       .filter((m) => m.role === 'tool')
-      .map((m) => JSON.parse(m.content!) as unknown);
+      .map((m) => JSON.parse(m.content as string) as unknown);
     expect(errors).toEqual([
       { error: 'unknown tool "nope"' },
       { error: expect.stringContaining('arguments are not valid JSON') },

@@ -62,7 +62,7 @@ describe('DefaultMemoryProvider', () => {
 
 describe('TokenBudgetMemoryProvider (gpt-tokenizer)', () => {
   const sentTokens = (messages: ChatMessage[]) =>
-    messages.reduce((sum, m) => sum + 4 + countTokens(m.content ?? ''), 0);
+    messages.reduce((sum, m) => sum + 4 + countTokens((m.content as string | null) ?? ''), 0);
 
   it('sends the largest safe window that fits the budget, counting prompts and tool schemas', async () => {
     const provider = new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {

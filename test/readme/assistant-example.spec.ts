@@ -19,7 +19,7 @@ describe('README example: AssistantModule (custom tool and filter)', () => {
       { context },
     );
     const toolMessage = result.messages.find((m) => m.role === 'tool')!;
-    expect(JSON.parse(toolMessage.content!)).toMatchObject({ city: 'Paris', celsius: 21 });
+    expect(JSON.parse(toolMessage.content as string)).toMatchObject({ city: 'Paris', celsius: 21 });
     expect(moduleRef.get(TimingFilter).timings.map((line) => line.split(':')[0])).toEqual([
       'model call 0',
       'tool weather',

@@ -36,7 +36,7 @@ export class ScriptedLlm implements LlmAdapter {
     const tokens =
       step && 'tokens' in step && step.tokens
         ? step.tokens
-        : response.message.content
+        : typeof response.message.content === 'string' && response.message.content
           ? [response.message.content]
           : [];
     for (const token of tokens) onToken(token);

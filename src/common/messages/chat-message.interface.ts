@@ -1,3 +1,5 @@
+import type { ContentPart } from './content-parts.js';
+
 /** Who wrote a message. */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -23,8 +25,11 @@ export interface ChatMessage {
   /** Stable id: the caller's, or a UUID the store assigns. Unique within a conversation. */
   id?: string;
   role: ChatRole;
-  /** Text content; `null` for an assistant message that only calls tools. */
-  content: string | null;
+  /**
+   * The content: text, or parts (text, images, files, reasoning; see {@link ContentPart}), or
+   * `null` for an assistant message that only calls tools. System and tool messages hold text.
+   */
+  content: string | ContentPart[] | null;
   /** Tool calls requested by an `assistant` message. */
   toolCalls?: ToolCall[];
   /** For a `tool` message: the id of the call it answers. Required on `tool` messages. */

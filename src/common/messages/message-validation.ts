@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../errors/invalid-argument.error.js';
 import { containsNul, exceedsUtf8Bytes, hasLoneSurrogate, utf8ByteLength } from '../utf8.js';
 import { InvalidMessageError } from './invalid-message.error.js';
-import { CHAT_ROLES, type ChatMessage } from './chat-message.interface.js';
+import { CHAT_ROLES, type ChatMessage, type ChatRole } from './chat-message.interface.js';
+import { copyContentParts } from './content-parts.js';
 import type { PreparedMessage } from './prepared-message.js';
 
 /** Longest conversation or message id, in UTF-8 bytes. */
@@ -108,10 +109,15 @@ function checkMessage(
       `must be one of ${CHAT_ROLES.join(', ')}, got ${describe(message.role)}`,
     );
   }
-  if (message.content !== null && typeof message.content !== 'string') {
+  // Parts are checked as they are copied for encoding.
+  if (
+    !Array.isArray(message.content) &&
+    message.content !== null &&
+    typeof message.content !== 'string'
+  ) {
     throw new InvalidMessageError(
       `${path}.content`,
-      `must be a string or null, got ${describe(message.content)}`,
+      `must be a string, an array of parts or null, got ${describe(message.content)}`,
     );
   }
   if (message.id !== undefined) assertId(message.id, `${path}.id`, InvalidMessageError);
@@ -175,7 +181,8 @@ function encode(
   const record: Record<string, unknown> = { id, ...message };
   record.id = id; // stays first, also when the message's own `id` key is undefined
   copyOwnFields(record, path);
-  if (record.metadata === undefined) return JSON.stringify(record);
+  if (record.metadata === undefined && !Array.isArray(record.content))
+    return JSON.stringify(record);
   try {
     return JSON.stringify(record, (key, value: unknown) => {
       if (containsNul(key)) throw new InvalidMessageError(path, 'a key holds U+0000');
@@ -207,7 +214,9 @@ function copyOwnFields(record: Record<string, unknown>, path: string): void {
   assertText(record.role, path);
   if (record.name !== undefined) assertText(record.name, path);
   if (record.toolCallId !== undefined) assertText(record.toolCallId, path);
-  if (record.content !== null) assertText(record.content, path);
+  if (Array.isArray(record.content))
+    record.content = copyContentParts(record.content, record.role as ChatRole, `${path}.content`);
+  else if (record.content !== null) assertText(record.content, path);
   const calls = record.toolCalls;
   if (calls === undefined) return;
   if (!Array.isArray(calls)) throw changedWhileValidated(path);

@@ -65,12 +65,25 @@ export class LlmResponseError extends LlmError {
     provider: string,
     readonly status: number | undefined,
     detail: string,
+    /** Overrides the rule above, for a provider that marks a status of its own (Anthropic's 529). */
+    retryable?: boolean,
   ) {
     super(
       status === undefined ? `unreadable response: ${detail}` : `HTTP ${status}: ${detail}`,
       provider,
     );
-    this.retryable = status !== undefined && (status === 408 || status >= 500);
+    this.retryable = retryable ?? (status !== undefined && (status === 408 || status >= 500));
+  }
+}
+
+/**
+ * The model cannot take part of the request (a file type it does not read, an image where it takes
+ * text only, …), as the provider package reports it. Never retried: the request must change.
+ */
+export class LlmUnsupportedContentError extends LlmError {
+  readonly retryable = false;
+  constructor(provider: string, detail: string, options?: ErrorOptions) {
+    super(`cannot take this request: ${detail}`, provider, options);
   }
 }
 

@@ -32,11 +32,12 @@ export async function createMemoryProvider(
     case 'window':
       return new DefaultMemoryProvider(store, (options as { window?: number }).window ?? Infinity);
     case 'token-budget': {
-      const { maxTokens, counter } = options as {
+      const { maxTokens, counter, partTokens } = options as {
         maxTokens: number;
         counter?: (text: string) => number;
+        partTokens?: { image?: number; file?: number };
       };
-      return new TokenBudgetMemoryProvider(store, { maxTokens, counter });
+      return new TokenBudgetMemoryProvider(store, { maxTokens, counter, partTokens });
     }
     case 'summarizing': {
       const { window, llm, instructions } = options as {

@@ -21,6 +21,8 @@ export interface TokenBudgetPolicyOptions extends StoreChoice {
   policy: 'token-budget';
   maxTokens: number;
   counter?: TokenCounter;
+  /** The cost of an image and a file part (see `TokenBudgetOptions.partTokens`). */
+  partTokens?: { image?: number; file?: number };
 }
 
 /** `SummarizingMemoryProvider`. */

@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { ToolCall } from '../../../common/messages/chat-message.interface.js';
 import type { Usage } from '../../llm/interfaces/llm.interface.js';
 
@@ -14,7 +15,7 @@ interface AgentStepPosition {
 /** A model call of a run, as the run cache recorded it. */
 export interface AgentModelStep extends AgentStepPosition {
   type: 'model';
-  content: string | null;
+  content: ChatMessage['content'];
   toolCalls: ToolCall[];
   usage: Usage;
   finishReason?: string;

@@ -1,3 +1,4 @@
+import { contentText } from '../../../common/messages/content-parts.js';
 import type { KernelToolResult } from '../../kernel/interfaces/kernel-filter.interface.js';
 import type { StepReplay } from '../../kernel/loop/loop-request.js';
 import type { LlmResponse } from '../../llm/interfaces/llm.interface.js';
@@ -47,8 +48,8 @@ export class RecordedSteps implements StepReplay {
     const { value, hit } = await cache.step<LlmResponse>(runId, key, compute);
     if (hit) await cache.markReplayed(runId, key);
     // A replayed answer was streamed on an earlier attempt: hand its text over in one piece.
-    if (hit && onEvent && value.message.content)
-      onEvent({ type: 'token', text: value.message.content });
+    const text = contentText(value.message.content);
+    if (hit && onEvent && text) onEvent({ type: 'token', text });
     emit('onLlmResult', { ...events, round, response: value, replayed: hit });
     return value;
   }

@@ -4,7 +4,7 @@ import { ChatRequestDto, UiMessageStreamDto } from '../dto/chat.dto.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { ChatTurnsService } from '../turns/chat-turns.service.js';
-import { newestUserText } from '../turns/newest-user-text.js';
+import { newestUserContent } from '../turns/newest-user-text.js';
 import type { SseResponse } from '../turns/sse-stream.js';
 import { TurnsService } from '../turns/turns.service.js';
 import { UiMessageStreamWriter } from '../turns/ui-message-stream.js';
@@ -39,7 +39,7 @@ export class ChatController {
     // Written here for the whole run: the stream owns the response.
     @Res() response: SseResponse,
   ): Promise<void> {
-    const message = newestUserText(body);
+    const message = newestUserContent(body);
     const { input, earlier } = await this.turns.prepare(scope, {
       conversationId,
       message,

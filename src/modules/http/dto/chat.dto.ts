@@ -2,11 +2,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 import { HTTP_ID_PATTERN } from '../tenancy/tenant-scope.js';
 
-/** A message as the AI SDK sends it (`UIMessage`): only user messages with text parts are read. */
+/** A message as the AI SDK sends it (`UIMessage`): text and file parts of user messages are read. */
 export interface UiMessageInput {
   id?: string;
   role?: string;
-  parts?: Array<{ type?: string; text?: unknown }>;
+  parts?: Array<{
+    type?: string;
+    text?: unknown;
+    url?: unknown;
+    mediaType?: unknown;
+    filename?: unknown;
+  }>;
 }
 
 /**
@@ -24,7 +30,8 @@ export class ChatRequestDto {
   id?: string;
 
   @ApiPropertyOptional({
-    description: 'UIMessages; only the last one is read, and it must be a user message with text',
+    description:
+      'UIMessages; only the last one is read, and it must be a user message with text or file parts (a file by http(s) URL or data: URL)',
     type: 'array',
     items: { type: 'object' },
   })

@@ -1,10 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ContentPart } from '../../../common/messages/content-parts.js';
+import { MESSAGE_PARTS_SCHEMA } from './content-parts.schema.js';
 
 /** A stored chat message (OpenAI-style roles, ids `runId:i` for agent turns). */
 export class ChatMessageDto {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant', 'tool'] }) role!: string;
-  @ApiProperty({ nullable: true, type: String }) content!: string | null;
+  @ApiProperty({
+    nullable: true,
+    description: 'Text, or parts (text, image, file, reasoning)',
+    oneOf: [{ type: 'string' }, MESSAGE_PARTS_SCHEMA],
+  })
+  content!: string | ContentPart[] | null;
   @ApiPropertyOptional({
     type: 'array',
     items: {

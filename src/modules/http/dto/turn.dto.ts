@@ -1,14 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsOptional, Matches, ValidateBy } from 'class-validator';
+import type { ContentPart } from '../../../common/messages/content-parts.js';
+import { MESSAGE_PARTS_SCHEMA } from './content-parts.schema.js';
 import { HTTP_ID_PATTERN } from '../tenancy/tenant-scope.js';
 
 /** `POST /conversations/:conversationId/turns` body. */
 export class TurnRequestDto {
-  @ApiProperty({ description: "The user's message", example: 'My name is Ada.' })
-  @IsString()
-  @IsNotEmpty()
-  message!: string;
+  @ApiProperty({
+    description: "The user's message: text, or parts (text, image, file)",
+    example: 'My name is Ada.',
+    oneOf: [{ type: 'string', minLength: 1 }, MESSAGE_PARTS_SCHEMA],
+  })
+  @IsMessageContent()
+  message!: string | ContentPart[];
 
   @ApiPropertyOptional({
     description: 'The entity whose long-term memory the turn uses (memory_* tools)',
@@ -31,4 +36,17 @@ export class TurnQueryDto {
   )
   @IsBoolean({ message: 'async must be true or false' })
   async?: boolean;
+}
+
+/** A non-empty string, or a non-empty array (its parts are checked in full with the message). */
+function IsMessageContent(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isMessageContent',
+    validator: {
+      validate: (value: unknown) =>
+        (typeof value === 'string' && value.length > 0) ||
+        (Array.isArray(value) && value.length > 0),
+      defaultMessage: () => 'message must be a non-empty string or a non-empty array of parts',
+    },
+  });
 }

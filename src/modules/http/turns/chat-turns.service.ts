@@ -1,3 +1,4 @@
+import { contentText } from '../../../common/messages/content-parts.js';
 import { Injectable } from '@nestjs/common';
 import type { AgentRunInput, AgentRunResult } from '../../agent/interfaces/agent-run.interface.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
@@ -54,7 +55,8 @@ function replay(result: AgentRunResult, writer: UiMessageStreamWriter): void {
   let next = 0;
   for (const message of result.messages) {
     if (message.role === 'assistant') {
-      if (message.content) writer.text(message.content);
+      const text = contentText(message.content);
+      if (text) writer.text(text);
       for (const call of message.toolCalls ?? []) writer.toolCall(call);
     } else if (message.role === 'tool' && message.toolCallId) {
       const call = result.toolCalls[next++];

@@ -1,3 +1,4 @@
+import type { ContentPart } from '../../../common/messages/content-parts.js';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.errors.js';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +18,8 @@ import type { SseStream } from './sse-stream.js';
 /** A turn as the routes describe it, before tenant scoping. */
 export interface TurnRequest {
   conversationId: string;
-  message: string;
+  /** The user's message: text, or content parts. */
+  message: string | ContentPart[];
   entityId?: string;
   idempotencyKey?: string;
 }
@@ -105,7 +107,10 @@ export class TurnsService {
       ...(request.entityId !== undefined
         ? { entityId: scope.scoped(request.entityId, 'entityId') }
         : {}),
-      message: request.message,
+      message:
+        typeof request.message === 'string'
+          ? request.message
+          : { role: 'user', content: request.message },
       runId:
         request.idempotencyKey === undefined
           ? randomUUID()

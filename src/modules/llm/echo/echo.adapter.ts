@@ -1,3 +1,4 @@
+import { contentText } from '../../../common/messages/content-parts.js';
 import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
 import type {
   LlmAdapter,
@@ -50,7 +51,8 @@ export class EchoLlmAdapter implements LlmAdapter {
 
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
     const response = await this.chat(request);
-    for (const token of (response.message.content ?? '').match(/\S+\s*|\s+/g) ?? []) onToken(token);
+    for (const token of contentText(response.message.content).match(/\S+\s*|\s+/g) ?? [])
+      onToken(token);
     return response;
   }
 }
@@ -80,8 +82,8 @@ function echo(
 ): LlmResponse['message'] {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { role: 'assistant', content: reportToolResults(messages) };
-  const users = messages.filter((m) => m.role === 'user' && typeof m.content === 'string');
-  const current = users.at(-1)?.content ?? '';
+  const users = messages.filter((m) => m.role === 'user' && m.content !== null);
+  const current = contentText(users.at(-1)?.content);
   const command = toolCommands ? TOOL_COMMAND.exec(current.trim()) : null;
   if (command) {
     const toolCall: ToolCall = {

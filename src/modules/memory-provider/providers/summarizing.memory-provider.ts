@@ -1,3 +1,4 @@
+import { contentText } from '../../../common/messages/content-parts.js';
 import { Logger } from '@nestjs/common';
 import type { ChatMemoryStore } from '../../chat-memory/interfaces/chat-memory-store.interface.js';
 import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
@@ -95,8 +96,9 @@ export class SummarizingMemoryProvider extends StoreBackedMemoryProvider {
         { role: 'user', content: request },
       ],
     });
-    if (!message.content?.trim()) throw new Error('the summarizer returned no text');
-    return message.content.trim();
+    const summary = contentText(message.content).trim();
+    if (!summary) throw new Error('the summarizer returned no text');
+    return summary;
   }
 
   private touch(conversationId: string, entry: CachedSummary): CachedSummary {

@@ -22,7 +22,16 @@ export interface TokenBudgetOptions {
    * 1,000 characters at a time so pasted blobs stay cheap; install it).
    */
   counter?: TokenCounter;
+  /**
+   * What an image or a file part costs, in tokens, since its pixels and pages are not counted
+   * here (defaults {@link DEFAULT_PART_TOKENS}: an image ≈ 1 megapixel under OpenAI's high detail
+   * (765) and Anthropic's width×height/750 (≈1,400), rounded up; a file ≈ three PDF pages).
+   */
+  partTokens?: { image?: number; file?: number };
 }
+
+/** The default cost of an image and of a file part. */
+export const DEFAULT_PART_TOKENS = { image: 1_500, file: 3_000 } as const;
 
 /** Tokens a chat format spends per message besides its text (role markers, separators). */
 const PER_MESSAGE_OVERHEAD = 4;
@@ -119,13 +128,24 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
     return best;
   }
 
+  /** Text and reasoning by the tokenizer; images and files at their configured cost. */
+  private contentTokens(content: ChatMessage['content'], count: TokenCounter): number {
+    if (typeof content === 'string') return count(content);
+    let tokens = 0;
+    for (const part of content ?? []) {
+      if (part.type === 'text' || part.type === 'reasoning') tokens += count(part.text);
+      else tokens += this.options.partTokens?.[part.type] ?? DEFAULT_PART_TOKENS[part.type];
+    }
+    return tokens;
+  }
+
   /** The tokens one message costs: its text, its tool calls, its name, and the per-message overhead. */
   private messageTokens(message: ChatMessage, count: TokenCounter): number {
     let tokens = this.tokensOf.get(message);
     if (tokens === undefined) {
       tokens =
         PER_MESSAGE_OVERHEAD +
-        count(message.content ?? '') +
+        this.contentTokens(message.content, count) +
         (message.name ? count(message.name) : 0);
       for (const call of message.toolCalls ?? [])
         tokens += count(call.name) + count(call.arguments);

@@ -1,3 +1,4 @@
+import { contentText } from '../../../common/messages/content-parts.js';
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
 import type { SummaryCache } from '../interfaces/working-memory.interface.js';
@@ -7,7 +8,9 @@ import type { SummaryCache } from '../interfaces/working-memory.interface.js';
  * below the LLM layer, so it names only the shape it uses).
  */
 export interface SummaryModel {
-  chat(request: { messages: ChatMessage[] }): Promise<{ message: { content: string | null } }>;
+  chat(request: {
+    messages: ChatMessage[];
+  }): Promise<{ message: { content: ChatMessage['content'] } }>;
 }
 
 /** Options of {@link SummarizeCompactor}. */
@@ -84,6 +87,6 @@ export class SummarizeCompactor {
         { role: 'user', content: olderJson },
       ],
     });
-    return (message.content ?? '').trim();
+    return contentText(message.content).trim();
   }
 }

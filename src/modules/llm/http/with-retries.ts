@@ -5,12 +5,11 @@ import {
   LlmConnectionError,
   LlmError,
   LlmRateLimitError,
-  LlmResponseError,
   LlmTimeoutError,
 } from '../llm-errors.js';
-import { type RetryPolicy, backoffDelay, parseRetryAfter } from './retry-policy.js';
+import { type RetryPolicy, backoffDelay } from './retry-policy.js';
 
-/** Settings shared by the HTTP adapters. */
+/** How an adapter bounds and retries its calls. */
 export interface LlmHttpSettings {
   provider: string;
   /** Deadline of an attempt; for a stream, until its response arrives. */
@@ -69,64 +68,6 @@ export async function withRetries<T>(
     } finally {
       link.dispose();
     }
-  }
-}
-
-/**
- * POSTs JSON and returns the response if its status is 2xx; otherwise throws the matching
- * `LlmError` (429 → rate limit with `Retry-After`, others → response error with the body).
- */
-export async function postJson(
-  settings: LlmHttpSettings,
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-  signal: AbortSignal,
-): Promise<Response> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-    signal,
-    // Never follow a redirect: fetch would carry headers such as Anthropic's x-api-key to
-    // whatever origin the redirect names.
-    redirect: 'manual',
-  });
-  if (response.ok) return response;
-  if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel();
-    throw new LlmResponseError(
-      settings.provider,
-      response.status,
-      'the endpoint answered with a redirect, and redirects are never followed (the API key would go along): set baseUrl to the final address',
-    );
-  }
-  const text = await response.text().catch(() => '');
-  if (response.status === 429) {
-    throw new LlmRateLimitError(
-      settings.provider,
-      parseRetryAfter(response.headers.get('retry-after')),
-      text,
-    );
-  }
-  throw new LlmResponseError(
-    settings.provider,
-    response.status,
-    text.slice(0, 500) || response.statusText,
-  );
-}
-
-/** Reads a whole JSON body, turning a broken one into `LlmResponseError`. */
-export async function readJson(settings: LlmHttpSettings, response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new LlmResponseError(
-      settings.provider,
-      undefined,
-      `body is not JSON: ${text.slice(0, 200)}`,
-    );
   }
 }
 
