@@ -59,7 +59,7 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
   if (options.llm === undefined && options.kernel === undefined)
     check.fail(
       'llm',
-      "is required: { provider: 'openai' | 'anthropic' | 'echo', … }, an LlmAdapter (instance or class), or give a kernel",
+      "is required: { model: <an AI SDK model> }, { provider: 'openai' | 'anthropic' | 'openai-compatible' | 'echo', … }, an LlmAdapter (instance or class), or give a kernel",
     );
   if (options.llm !== undefined && options.kernel !== undefined)
     check.fail('kernel', 'give either llm or kernel, not both');

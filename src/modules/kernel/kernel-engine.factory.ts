@@ -56,12 +56,17 @@ async function resolveLlm(
   llm: KernelModuleOptions['llm'],
   context: KernelBuildContext,
 ): Promise<LlmAdapter> {
-  if (typeof llm === 'function') return resolveClass(llm, context);
-  if (isLlmAdapter(llm)) return llm;
-  return createLlmAdapter(llm as LlmOptions, process.env, {
-    moduleName: context.moduleName,
-    option: 'llm',
-  });
+  const adapter =
+    typeof llm === 'function'
+      ? await resolveClass(llm, context)
+      : isLlmAdapter(llm)
+        ? llm
+        : createLlmAdapter(llm as LlmOptions, process.env, {
+            moduleName: context.moduleName,
+            option: 'llm',
+          });
+  await adapter.ready?.();
+  return adapter;
 }
 
 async function resolveFilter(

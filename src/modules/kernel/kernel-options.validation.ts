@@ -14,7 +14,7 @@ export function validateKernelOptions(value: unknown): KernelModuleOptions {
   if (options.llm === undefined)
     check.fail(
       'llm',
-      "is required: { provider: 'openai' | 'anthropic' | 'echo', … } or an LlmAdapter (instance or class)",
+      "is required: { model: <an AI SDK model> }, { provider: 'openai' | 'anthropic' | 'openai-compatible' | 'echo', … } or an LlmAdapter (instance or class)",
     );
   for (const list of ['filters', 'tools'] as const)
     if (options[list] !== undefined && !Array.isArray(options[list]))

@@ -56,7 +56,7 @@ export function createLlmAdapter(
       `must be { model }, { provider, … } or an LlmAdapter, got ${String(options)}`,
     );
   const provider = (options as { provider?: unknown }).provider;
-  if (provider === undefined && typeof (options as { model?: unknown }).model === 'object')
+  if (provider === undefined && (options as { model?: unknown }).model !== undefined)
     return aiSdkAdapter(options as AiSdkModelOptions, place);
   if (!PROVIDERS.includes(provider as never)) {
     fail(

@@ -45,16 +45,14 @@ export async function createMemoryProvider(
         llm: LlmOptions;
         instructions?: string;
       };
-      return new SummarizingMemoryProvider(store, {
-        window,
-        instructions,
-        llm: isLlmAdapter(llm)
-          ? llm
-          : createLlmAdapter(llm, process.env, {
-              moduleName: 'MemoryProviderModule',
-              option: 'llm',
-            }),
-      });
+      const adapter = isLlmAdapter(llm)
+        ? llm
+        : createLlmAdapter(llm, process.env, {
+            moduleName: 'MemoryProviderModule',
+            option: 'llm',
+          });
+      await adapter.ready?.();
+      return new SummarizingMemoryProvider(store, { window, instructions, llm: adapter });
     }
     default:
       throw new InvalidModuleOptionsError(

@@ -66,6 +66,11 @@ export interface LlmAdapter {
   readonly info?: LlmInfo;
   chat(request: LlmRequest): Promise<LlmResponse>;
   stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse>;
+  /**
+   * Optional: resolves once the adapter can take calls (its provider package loaded), rejects with
+   * why it cannot. The modules await it at bootstrap, so a missing package fails the start.
+   */
+  ready?(): Promise<void>;
 }
 
 /** Zero usage, the identity of {@link addUsage}. */

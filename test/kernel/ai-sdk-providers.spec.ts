@@ -1,0 +1,212 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { createOpenAI as createOpenAIv3 } from '@ai-sdk/openai';
+import { createOpenAI as createOpenAIv4 } from '@ai-sdk/openai-v4';
+import { Test } from '@nestjs/testing';
+import { KernelModule } from '../../src/modules/kernel/kernel.module.js';
+import { KernelService } from '../../src/modules/kernel/kernel.service.js';
+import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
+import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
+import type { AiSdkLanguageModel } from '../../src/modules/llm/ai-sdk/ai-sdk-language-model.js';
+import {
+  FakeLlmServer,
+  anthropicMessage,
+  openAiCompletion,
+  openAiStream,
+} from '../support/fake-llm-server.js';
+
+const server = new FakeLlmServer();
+let baseUrl: string;
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(() => server.stop());
+afterEach(() => server.reset());
+
+const look: KernelToolDefinition = {
+  name: 'look',
+  description: 'Describes a picture',
+  parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+  handler: ({ n }) => ({ n, seen: n === 1 ? 'a cat' : 'a dog' }),
+};
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** The models under test: each AI SDK generation's real OpenAI provider, at the fake server. */
+const generations: Array<[string, () => AiSdkLanguageModel]> = [
+  [
+    '@ai-sdk/openai 3 (spec v3, AI SDK 6)',
+    () => createOpenAIv3({ baseURL: baseUrl, apiKey: 'k' }).chat('m'),
+  ],
+  [
+    '@ai-sdk/openai 4 (spec v4, AI SDK 7)',
+    () => createOpenAIv4({ baseURL: baseUrl, apiKey: 'k' }).chat('m'),
+  ],
+];
+
+describe.each(generations)('the kernel on %s', (_name, modelOf) => {
+  it('runs a streamed tool loop with an image in the user message (forRootAsync)', async () => {
+    server.enqueue(
+      openAiStream(
+        [],
+        [
+          { id: 'c1', name: 'look', arguments: '{"n":1}' },
+          { id: 'c2', name: 'look', arguments: '{"n":2}' },
+        ],
+      ),
+      // The second round reuses the first round's call ids, as some servers do.
+      openAiStream([], [{ id: 'c1', name: 'look', arguments: '{"n":2}' }]),
+      openAiStream(['A cat ', 'and a dog.']),
+    );
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        KernelModule.forRootAsync({
+          useFactory: () => ({
+            llm: { model: modelOf(), retry: { maxRetries: 0 } },
+            tools: [look],
+          }),
+        }),
+      ],
+    }).compile();
+    await moduleRef.init();
+    try {
+      const tokens: string[] = [];
+      let result;
+      for await (const event of moduleRef.get(KernelService).invokeStream([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in these pictures?' },
+            { type: 'image', data: PNG, mediaType: 'image/png' },
+            { type: 'image', url: 'https://example.com/dog.jpg' },
+          ],
+        },
+      ])) {
+        if (event.type === 'token') tokens.push(event.text);
+        if (event.type === 'result') result = event.result;
+      }
+      expect(tokens.join('')).toBe('A cat and a dog.');
+      expect(result!.message.content).toBe('A cat and a dog.');
+      const [first, second, third] = server.requests;
+      expect(first!.body.messages).toEqual([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in these pictures?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+            { type: 'image_url', image_url: { url: 'https://example.com/dog.jpg' } },
+          ],
+        },
+      ]);
+      expect(first!.body).toMatchObject({ stream: true, tools: [{ type: 'function' }] });
+      const toolMessages = (third!.body.messages as Array<{ role: string; tool_call_id?: string }>)
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.tool_call_id);
+      expect(toolMessages).toEqual(['c1', 'c2', 'c1']);
+      expect(second!.body.messages).toHaveLength(4);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('answers a plain chat with usage and finish reason', async () => {
+    server.enqueue(
+      openAiCompletion('Hi.', [], { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }),
+    );
+    const adapter = createLlmAdapter({ model: modelOf() });
+    expect(await adapter.chat({ messages: [{ role: 'user', content: 'hi' }] })).toEqual({
+      message: { role: 'assistant', content: 'Hi.' },
+      usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 },
+      finishReason: 'stop',
+    });
+  });
+});
+
+describe("provider: 'openai-compatible' (@ai-sdk/openai-compatible, e.g. Ollama, vLLM)", () => {
+  it('talks to the base URL, with the key only when set, streaming with usage', async () => {
+    server.enqueue(openAiStream(['Hel', 'lo']), openAiCompletion('plain'));
+    const adapter = createLlmAdapter({
+      provider: 'openai-compatible',
+      baseUrl: `${baseUrl}/v1/`,
+      model: 'llama3.2',
+      retry: { maxRetries: 0 },
+    });
+    await adapter.ready?.();
+    expect(adapter.info).toEqual({ provider: 'openai-compatible', model: 'llama3.2' });
+    const tokens: string[] = [];
+    const streamed = await adapter.stream({ messages: [{ role: 'user', content: 'hi' }] }, (t) =>
+      tokens.push(t),
+    );
+    expect(tokens).toEqual(['Hel', 'lo']);
+    expect(streamed.usage).toEqual({ promptTokens: 7, completionTokens: 2, totalTokens: 9 });
+    expect(
+      (await adapter.chat({ messages: [{ role: 'user', content: 'x' }] })).message.content,
+    ).toBe('plain');
+    const [first] = server.requests;
+    expect(first!.path).toBe('/v1/chat/completions');
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(first!.body).toMatchObject({
+      model: 'llama3.2',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('needs a base URL', () => {
+    expect(() => createLlmAdapter({ provider: 'openai-compatible', model: 'm' } as never)).toThrow(
+      'llm.baseUrl',
+    );
+  });
+});
+
+describe("provider: 'anthropic' keeps reasoning and sends it back signed", () => {
+  it('stores thinking with its signature and returns it as a thinking block', async () => {
+    server.enqueue({
+      kind: 'json',
+      body: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'The user greets me.', signature: 'sig-123' },
+          { type: 'text', text: 'Hello!' },
+        ],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 5, output_tokens: 9 },
+      },
+    });
+    server.enqueue(anthropicMessage('Again.'));
+    const adapter = createLlmAdapter({
+      provider: 'anthropic',
+      model: 'claude-test',
+      baseUrl,
+      apiKey: 'k',
+      maxTokens: 2048,
+      providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
+    });
+    const first = await adapter.chat({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(first.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: 'The user greets me.',
+        providerMetadata: { anthropic: { signature: 'sig-123' } },
+      },
+      { type: 'text', text: 'Hello!' },
+    ]);
+    await adapter.chat({
+      messages: [
+        { role: 'user', content: 'hi' },
+        first.message,
+        { role: 'user', content: 'again' },
+      ],
+    });
+    const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
+    expect(sent.messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'The user greets me.', signature: 'sig-123' },
+      { type: 'text', text: 'Hello!' },
+    ]);
+    expect(server.requests[0]!.body).toMatchObject({
+      max_tokens: expect.any(Number),
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+    });
+  });
+});
