@@ -5,6 +5,7 @@ import { InvalidMessageError } from '../common/messages/invalid-message.error.js
 import type { ChatMemoryStore } from '../modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { ChatMessage } from '../common/messages/chat-message.interface.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
+import { registerContentPartsConformance } from './chat-memory-parts.conformance.js';
 
 /** What a backend can promise, so the suite only asks what it can do. */
 export interface ChatMemoryStoreCapabilities {
@@ -298,6 +299,8 @@ export function runChatMemoryStoreConformance(
         expect(await s.version(brandNew)).toBe(0);
       });
     });
+
+    registerContentPartsConformance(hooks, store, newId);
 
     describe('bad input', () => {
       const badBatches: Array<[string, unknown]> = [

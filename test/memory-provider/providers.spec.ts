@@ -89,6 +89,45 @@ describe('TokenBudgetMemoryProvider (gpt-tokenizer)', () => {
     expect(withExtras.length).toBeLessThan(plain.length);
   });
 
+  it('counts images and files at their configured cost, text parts by the tokenizer', async () => {
+    const counter = (text: string) => text.length;
+    const history: ChatMessage[] = [
+      { id: 'u1', role: 'user', content: [{ type: 'image', url: 'https://x.test/a.png' }] },
+      { id: 'a1', role: 'assistant', content: 'cat' },
+      {
+        id: 'u2',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'and' },
+          { type: 'file', url: 'https://x.test/a.pdf', mediaType: 'application/pdf' },
+        ],
+      },
+    ];
+    const sent = async (maxTokens: number, partTokens?: { image?: number; file?: number }) =>
+      (
+        await new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
+          maxTokens,
+          counter,
+          partTokens,
+        }).prepare('c', history)
+      ).map((m) => m.id);
+    // Defaults: an image 1,500, a file 3,000, plus 4 per message.
+    expect(await sent(3_000 + 3 + 4 + 3 + 4 + 1_500 + 4)).toEqual(['u1', 'a1', 'u2']);
+    expect(await sent(3_000 + 3 + 4 + 3 + 4 + 1_500 + 3)).toEqual(['a1', 'u2']);
+    expect(await sent(10 + 3 + 4 + 3 + 4 + 20 + 4, { image: 20, file: 10 })).toEqual([
+      'u1',
+      'a1',
+      'u2',
+    ]);
+    expect(
+      () =>
+        new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
+          maxTokens: 10,
+          partTokens: { image: -1 },
+        }),
+    ).toThrow('partTokens.image');
+  });
+
   it('keeps the rules when nothing fits: the current user message and its tool round go', async () => {
     const provider = new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
       maxTokens: 5,

@@ -2,7 +2,7 @@ import { OptionChecker } from '../../common/options/option-checker.js';
 
 const KEYS: Record<string, readonly string[]> = {
   window: ['policy', 'window', 'store'],
-  'token-budget': ['policy', 'maxTokens', 'counter', 'store'],
+  'token-budget': ['policy', 'maxTokens', 'counter', 'partTokens', 'store'],
   summarizing: ['policy', 'window', 'llm', 'instructions', 'store'],
   custom: ['policy', 'provider'],
 };

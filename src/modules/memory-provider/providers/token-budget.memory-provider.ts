@@ -63,6 +63,14 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
         `must be a positive integer, got ${String(options?.maxTokens)}`,
       );
     }
+    for (const type of ['image', 'file'] as const) {
+      const cost = options.partTokens?.[type];
+      if (cost !== undefined && !(Number.isInteger(cost) && cost >= 0))
+        throw new InvalidArgumentError(
+          `partTokens.${type}`,
+          `must be an integer ≥ 0, got ${String(cost)}`,
+        );
+    }
     this.counter = options.counter;
   }
 

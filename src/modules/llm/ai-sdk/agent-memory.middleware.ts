@@ -1,0 +1,154 @@
+import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type {
+  AddMessagesResult,
+  ChatMemoryStore,
+} from '../../chat-memory/interfaces/chat-memory-store.interface.js';
+import { safeWindow } from '../../memory-provider/window/safe-window.js';
+import type { ModelOutputPart, SpecificationVersion } from './ai-sdk-language-model.js';
+import { toModelPrompt } from './ai-sdk-prompt.js';
+import { AssistantMessageBuilder } from './ai-sdk-result.js';
+import { type PromptMessage, promptToMessages } from './prompt-to-messages.js';
+
+/** Options of {@link agentMemoryMiddleware}. */
+export interface AgentMemoryMiddlewareOptions {
+  /** Where the conversation lives (any backend of `ChatMemoryModule`). */
+  store: ChatMemoryStore;
+  conversationId: string;
+  /**
+   * How many stored messages go before the new ones (default 40), under the safe-window rules: a
+   * tool result is never sent without its call, nor a call without its results.
+   */
+  window?: number;
+  /**
+   * Makes the turn exactly-once: its messages are stored as `<turnId>:0`, `<turnId>:1`, …, so a
+   * retried request with the same id (e.g. an `Idempotency-Key`) is not stored twice.
+   */
+  turnId?: string;
+  /** Called once the turn is stored. */
+  onCommit?: (result: AddMessagesResult) => void;
+}
+
+/** The middleware object `wrapLanguageModel` takes (typed loosely: AI SDK 5, 6 and 7 accept it). */
+export interface AgentMemoryMiddleware {
+  readonly specificationVersion: 'v3';
+  transformParams(options: { params: never; type: string; model: never }): PromiseLike<never>;
+  wrapGenerate(options: {
+    doGenerate: () => PromiseLike<never>;
+    params: never;
+  }): PromiseLike<never>;
+  wrapStream(options: { doStream: () => PromiseLike<never>; params: never }): PromiseLike<never>;
+}
+
+type CallParams = { prompt: PromptMessage[] } & Record<string, unknown>;
+type Model = { specificationVersion: SpecificationVersion; provider: string };
+
+/**
+ * Memory for apps that call the AI SDK themselves: `wrapLanguageModel({ model, middleware:
+ * agentMemoryMiddleware({ store, conversationId }) })`, then `generateText` / `streamText` with
+ * only the new user message. Before each model call it puts the conversation's stored window
+ * between the system prompt and the new messages; when the model gives its final answer (a step
+ * that does not end in tool calls) it stores the turn — the new messages, every tool round of it,
+ * and the answer — in one atomic append. A streamed answer is stored when its stream finishes;
+ * nothing is stored when the call fails, is aborted, or stops in the middle of tool calls.
+ * Create one per request.
+ */
+export function agentMemoryMiddleware(
+  options: AgentMemoryMiddlewareOptions,
+): AgentMemoryMiddleware {
+  const { store, conversationId, window = 40, turnId, onCommit } = options;
+  if (!(Number.isInteger(window) && window >= 0))
+    throw new TypeError(`agentMemoryMiddleware: window must be an integer ≥ 0, got ${window}`);
+  /** The turn's new messages, by the params that carried them to the model. */
+  const newMessagesOf = new WeakMap<object, ChatMessage[]>();
+  let history: Promise<ChatMessage[]> | undefined;
+
+  const commit = async (params: object, reply: ChatMessage): Promise<void> => {
+    const messages = [...(newMessagesOf.get(params) ?? []), reply].map((message, index) =>
+      turnId === undefined ? message : { ...message, id: `${turnId}:${index}` },
+    );
+    history = undefined;
+    const result = await store.add(conversationId, messages);
+    onCommit?.(result);
+  };
+
+  const middleware = {
+    specificationVersion: 'v3' as const,
+    async transformParams({ params, model }: { params: CallParams; model: Model }) {
+      const system = params.prompt.filter((message) => message.role === 'system');
+      const fresh = params.prompt.filter((message) => message.role !== 'system');
+      const freshMessages = promptToMessages(fresh);
+      // Loaded once per turn: every step of a tool loop sends the same stored window.
+      history ??= store.tail(conversationId, window);
+      const stored = await history.catch((error: unknown) => {
+        history = undefined;
+        throw error;
+      });
+      const { output } = safeWindow([...stored, ...freshMessages], window + freshMessages.length);
+      const firstFresh = output.findIndex((message) => freshMessages.includes(message));
+      const kept = firstFresh < 0 ? output : output.slice(0, firstFresh);
+      const transformed: CallParams = {
+        ...params,
+        prompt: [
+          ...system,
+          ...(toModelPrompt(kept, model.specificationVersion, model.provider) as PromptMessage[]),
+          ...fresh,
+        ],
+      };
+      newMessagesOf.set(transformed, freshMessages);
+      return transformed;
+    },
+    async wrapGenerate({
+      doGenerate,
+      params,
+    }: {
+      doGenerate: () => PromiseLike<{ content?: ModelOutputPart[]; finishReason?: unknown }>;
+      params: CallParams;
+    }) {
+      const result = await doGenerate();
+      if (!endsInToolCalls(result.finishReason)) {
+        const builder = new AssistantMessageBuilder();
+        for (const part of result.content ?? []) builder.addContent(part);
+        await commit(params, builder.build(undefined, undefined).message);
+      }
+      return result;
+    },
+    async wrapStream({
+      doStream,
+      params,
+    }: {
+      doStream: () => PromiseLike<{ stream: ReadableStream<ModelOutputPart> }>;
+      params: CallParams;
+    }) {
+      const result = await doStream();
+      const builder = new AssistantMessageBuilder();
+      let finishReason: unknown;
+      let failed = false;
+      const stream = result.stream.pipeThrough(
+        new TransformStream<ModelOutputPart, ModelOutputPart>({
+          transform(part, controller) {
+            controller.enqueue(part);
+            if (part.type === 'text-delta') builder.addText(part.delta ?? '');
+            else if (part.type.startsWith('reasoning-')) builder.addReasoning(part);
+            else if (part.type === 'tool-call') builder.addToolCall(part);
+            else if (part.type === 'finish') finishReason = part.finishReason;
+            else if (part.type === 'error') failed = true;
+          },
+          async flush() {
+            if (failed || finishReason === undefined || endsInToolCalls(finishReason)) return;
+            await commit(params, builder.build(undefined, undefined).message);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+  return middleware as unknown as AgentMemoryMiddleware;
+}
+
+function endsInToolCalls(finishReason: unknown): boolean {
+  const unified =
+    typeof finishReason === 'object' && finishReason !== null
+      ? (finishReason as { unified?: unknown }).unified
+      : finishReason;
+  return unified === 'tool-calls';
+}

@@ -1,0 +1,159 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { createOpenAI as createOpenAIv3 } from '@ai-sdk/openai';
+import { createOpenAI as createOpenAIv4 } from '@ai-sdk/openai-v4';
+import * as ai6 from 'ai';
+import * as ai7 from 'ai-v7';
+import { z } from 'zod';
+import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
+import { agentMemoryMiddleware } from '../../src/modules/llm/ai-sdk/agent-memory.middleware.js';
+import {
+  FakeLlmServer,
+  type RecordedRequest,
+  openAiCompletion,
+  openAiStream,
+} from '../support/fake-llm-server.js';
+
+// The AI SDK logs its warnings (e.g. on the deprecated image part used here) unless told not to.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+const server = new FakeLlmServer();
+let baseUrl: string;
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(() => server.stop());
+afterEach(() => server.reset());
+
+type Sdk = typeof ai6;
+/** The real `ai` of AI SDK 6 and 7, each with its generation's OpenAI provider. */
+const sdks: Array<[string, Sdk, (url: string) => unknown]> = [
+  ['ai 6', ai6, (url) => createOpenAIv3({ baseURL: url, apiKey: 'k' }).chat('m')],
+  ['ai 7', ai7 as unknown as Sdk, (url) => createOpenAIv4({ baseURL: url, apiKey: 'k' }).chat('m')],
+];
+
+const roles = (request: RecordedRequest) =>
+  (request.body.messages as Array<{ role: string; content: unknown }>).map((m) =>
+    typeof m.content === 'string' ? `${m.role}:${m.content}` : m.role,
+  );
+
+describe.each(sdks)('agentMemoryMiddleware with %s', (_name, sdk, modelAt) => {
+  const memoryModel = (store: InMemoryChatMemoryStore, conversationId: string, turnId?: string) =>
+    sdk.wrapLanguageModel({
+      model: modelAt(baseUrl) as never,
+      middleware: agentMemoryMiddleware({ store, conversationId, turnId }) as never,
+    });
+  const weather = sdk.tool({
+    description: 'Weather of a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, celsius: 21 }),
+  });
+
+  it('generateText: sends the stored window, stores the turn with its tool rounds at once', async () => {
+    const store = new InMemoryChatMemoryStore();
+    await store.add('c', [
+      { role: 'user', content: 'I live in Paris.' },
+      { role: 'assistant', content: 'Noted.' },
+    ]);
+    server.enqueue(
+      openAiCompletion(null, [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }]),
+      openAiCompletion('21 °C in Paris.'),
+    );
+    const result = await sdk.generateText({
+      model: memoryModel(store, 'c') as never,
+      system: 'Be brief.',
+      prompt: 'Weather where I live?',
+      tools: { weather },
+      stopWhen: sdk.stepCountIs(3),
+    });
+    expect(result.text).toBe('21 °C in Paris.');
+    expect(roles(server.requests[0]!)).toEqual([
+      'system:Be brief.',
+      'user:I live in Paris.',
+      'assistant:Noted.',
+      'user:Weather where I live?',
+    ]);
+    // The second step sends the same window, then the step's own call and result.
+    expect(roles(server.requests[1]!)).toEqual([
+      'system:Be brief.',
+      'user:I live in Paris.',
+      'assistant:Noted.',
+      'user:Weather where I live?',
+      'assistant',
+      expect.stringMatching(/^tool:/),
+    ]);
+    const stored = await store.get('c');
+    expect(stored.slice(2).map(({ id: _id, ...m }) => m)).toEqual([
+      { role: 'user', content: 'Weather where I live?' },
+      {
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
+      },
+      {
+        role: 'tool',
+        toolCallId: 'call_1',
+        name: 'weather',
+        content: '{"city":"Paris","celsius":21}',
+      },
+      { role: 'assistant', content: '21 °C in Paris.' },
+    ]);
+    expect(await store.version('c')).toBe(6);
+  });
+
+  it('streamText: stores the turn when the stream finishes, once per turn id', async () => {
+    const store = new InMemoryChatMemoryStore();
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      server.enqueue(openAiStream(['Hel', 'lo!']));
+      const result = sdk.streamText({
+        model: memoryModel(store, 'c', 'turn-1') as never,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Hi, look:' },
+              { type: 'image', image: new URL('https://example.com/cat.png') },
+            ],
+          },
+        ],
+      });
+      expect(await result.text).toBe('Hello!');
+    }
+    expect(await store.get('c')).toEqual([
+      {
+        id: 'turn-1:0',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi, look:' },
+          { type: 'image', url: 'https://example.com/cat.png' },
+        ],
+      },
+      { id: 'turn-1:1', role: 'assistant', content: 'Hello!' },
+    ]);
+    // The retried request saw the first attempt's turn as history.
+    expect(roles(server.requests[1]!)).toEqual(['user', 'assistant:Hello!', 'user']);
+  });
+
+  it('stores nothing when the call fails or the stream is aborted', async () => {
+    const store = new InMemoryChatMemoryStore();
+    server.enqueue({ kind: 'json', status: 400, body: { error: { message: 'bad' } } });
+    await expect(
+      sdk.generateText({
+        model: memoryModel(store, 'c') as never,
+        prompt: 'x',
+        maxRetries: 0,
+      }),
+    ).rejects.toThrow();
+    server.enqueue(openAiStream(['a', 'b', 'c', 'd'], [], { delayMs: 50 }));
+    const controller = new AbortController();
+    const result = sdk.streamText({
+      model: memoryModel(store, 'c') as never,
+      prompt: 'y',
+      abortSignal: controller.signal,
+      onError: () => undefined,
+    });
+    for await (const text of result.textStream) {
+      if (text) controller.abort();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await store.version('c')).toBe(0);
+  });
+});
