@@ -77,6 +77,7 @@ export {
 export {
   MAX_CONTENT_PARTS,
   MAX_INLINE_PART_BYTES,
+  compactContent,
   contentText,
   type ContentPart,
   type FilePart,

@@ -4,6 +4,9 @@ import ts from 'typescript';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const HTTP_INDEX = fileURLToPath(new URL('../../src/modules/http/index.ts', import.meta.url));
+const AI_SDK_INDEX = fileURLToPath(
+  new URL('../../src/modules/llm/ai-sdk/index.ts', import.meta.url),
+);
 
 /** Every name an entry point exports, values and types alike, sorted. */
 function exportedNames(entry = INDEX): string[] {
@@ -54,7 +57,9 @@ const PUBLIC_API = [
   'AgentStreamEvent',
   'AgentToolCall',
   'AgentToolStep',
-  'AnthropicLlmAdapter',
+  'AiSdkLanguageModel',
+  'AiSdkLlmAdapter',
+  'AiSdkModelOptions',
   'AnthropicLlmOptions',
   'CANCELLED_TOOL_RESULT',
   'CHAT_MEMORY_STORE',
@@ -68,6 +73,7 @@ const PUBLIC_API = [
   'ChatRole',
   'ConflictPolicy',
   'ConnectionHealth',
+  'ContentPart',
   'ConversationListing',
   'ConversationVersionConflictError',
   'CustomBackendOptions',
@@ -84,9 +90,12 @@ const PUBLIC_API = [
   'EchoLlmAdapter',
   'EchoLlmOptions',
   'EchoScriptStep',
+  'FilePart',
   'FlushResult',
   'HttpErrorBody',
   'HttpLlmOptions',
+  'ImagePart',
+  'InMemoryCapacity',
   'InMemoryChatMemoryStore',
   'InMemoryLongtermStore',
   'InjectChatMemoryStore',
@@ -96,10 +105,10 @@ const PUBLIC_API = [
   'InvalidArgumentError',
   'InvalidMessageError',
   'InvalidModuleOptionsError',
-  'IoRedisModule',
   'InvalidToolError',
   'InvokeOptions',
   'InvokeResult',
+  'IoRedisModule',
   'JsonValue',
   'KernelAbortedError',
   'KernelChatRequest',
@@ -119,6 +128,7 @@ const PUBLIC_API = [
   'LONGTERM_MEMORY_STORE',
   'LlmAbortedError',
   'LlmAdapter',
+  'LlmCallSettings',
   'LlmConnectionError',
   'LlmError',
   'LlmInfo',
@@ -128,6 +138,7 @@ const PUBLIC_API = [
   'LlmResponse',
   'LlmResponseError',
   'LlmTimeoutError',
+  'LlmUnsupportedContentError',
   'LongtermFlushError',
   'LongtermMemoryDisabledError',
   'LongtermMemoryModule',
@@ -140,7 +151,9 @@ const PUBLIC_API = [
   'LongtermSaveInput',
   'LongtermSession',
   'LongtermStoreSettings',
+  'MAX_CONTENT_PARTS',
   'MAX_ENTITY_ID_BYTES',
+  'MAX_INLINE_PART_BYTES',
   'MAX_LONGTERM_KEY_BYTES',
   'MAX_SEARCH_LIMIT',
   'MEMORY_PROVIDER',
@@ -155,7 +168,7 @@ const PUBLIC_API = [
   'MissingDriverError',
   'MysqlChatMemoryStore',
   'MysqlLongtermStore',
-  'OpenAiLlmAdapter',
+  'OpenAiCompatibleLlmOptions',
   'OpenAiLlmOptions',
   'OpenTelemetryFilter',
   'OpenTelemetryFilterOptions',
@@ -164,6 +177,7 @@ const PUBLIC_API = [
   'PrepareOptions',
   'REDIS_CLUSTER_SCHEMES',
   'RUN_ID_PATTERN',
+  'ReasoningPart',
   'RedisBackendOptions',
   'RedisChatMemoryStore',
   'RedisClient',
@@ -197,6 +211,7 @@ const PUBLIC_API = [
   'SweepTask',
   'SweeperModule',
   'SweeperModuleOptions',
+  'TextPart',
   'TokenBudgetMemoryProvider',
   'TokenBudgetOptions',
   'TokenBudgetPolicyOptions',
@@ -214,42 +229,42 @@ const PUBLIC_API = [
   'UnsupportedDatabaseError',
   'UriBackendOptions',
   'Usage',
+  'ValueTooLargeError',
   'WORKING_MEMORY_STORE',
   'WindowPolicyOptions',
   'WindowSplit',
   'WorkingMemoryBackend',
   'WorkingMemoryContentionError',
   'WorkingMemoryExpireHook',
+  'WorkingMemoryFullError',
   'WorkingMemoryHandle',
   'WorkingMemoryHandleOptions',
   'WorkingMemoryLimits',
   'WorkingMemoryModule',
   'WorkingMemoryModuleOptions',
   'WorkingMemoryOverflowError',
+  'WorkingMemoryQuota',
+  'WorkingMemoryQuotaError',
   'WorkingMemoryService',
   'WorkingMemorySnapshot',
   'WorkingMemoryValue',
   'agentMemoryEntitySchemas',
   'agentMemoryMigrations',
+  'compactContent',
+  'contentText',
   'createLlmAdapter',
+  'createRedisClient',
   'getChatMemoryStoreToken',
   'getKernelChatRequest',
   'getKernelToolRequest',
   'getMemoryProviderToken',
   'httpErrorBody',
-  'createRedisClient',
   'httpStatusOfError',
   'isRedisClusterUrl',
   'memoryFilter',
   'parseRedisClusterUrl',
   'replaceKernelRequest',
   'safeWindow',
-  // Bounded memory and answers
-  'InMemoryCapacity',
-  'ValueTooLargeError',
-  'WorkingMemoryFullError',
-  'WorkingMemoryQuota',
-  'WorkingMemoryQuotaError',
 ];
 
 describe('the public API (src/index.ts)', () => {
@@ -322,5 +337,24 @@ const HTTP_API = [
 describe('the HTTP API entry point (src/modules/http/index.ts)', () => {
   it('exports exactly the pinned names', () => {
     expect(exportedNames(HTTP_INDEX)).toEqual([...HTTP_API].sort());
+  });
+});
+
+/** `nest-agent-memory/ai-sdk`, pinned the same way. */
+const AI_SDK_API = [
+  'AgentMemoryMiddleware',
+  'AgentMemoryMiddlewareOptions',
+  'AiSdkLanguageModel',
+  'AiSdkLlmAdapter',
+  'UiMessage',
+  'UiMessagePart',
+  'agentMemoryMiddleware',
+  'fromUIMessages',
+  'toUIMessages',
+];
+
+describe('the ai-sdk entry point (nest-agent-memory/ai-sdk)', () => {
+  it('exports exactly the pinned names', () => {
+    expect(exportedNames(AI_SDK_INDEX)).toEqual([...AI_SDK_API].sort());
   });
 });

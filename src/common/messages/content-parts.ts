@@ -211,3 +211,10 @@ export function contentText(content: string | null | readonly ContentPart[] | un
   }
   return text;
 }
+
+/** Parts as a message's content: `null` for none, the text alone for one text part, else the parts. */
+export function compactContent(parts: ContentPart[]): string | ContentPart[] | null {
+  if (parts.length === 0) return null;
+  if (parts.length === 1 && parts[0]!.type === 'text') return parts[0]!.text;
+  return parts;
+}

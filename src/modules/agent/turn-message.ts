@@ -1,10 +1,11 @@
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
+import { InvalidMessageError } from '../../common/messages/invalid-message.error.js';
 import { validateMessages } from '../../common/messages/message-validation.js';
 import type { AgentRunInput } from './interfaces/agent-run.interface.js';
 
 /**
- * The user message a turn starts with: text or a user `ChatMessage`, validated as the store will,
+ * The user message a turn starts with: text or a user `ChatMessage` (text or content parts), validated as the store will,
  * with the run's first id (`runId:0`). The same for a run now and a queued run.
  */
 export function turnUserMessage(message: AgentRunInput['message'], runId: string): ChatMessage {
@@ -15,9 +16,20 @@ export function turnUserMessage(message: AgentRunInput['message'], runId: string
       'message.role',
       `must be "user", got ${JSON.stringify(candidate.role)}`,
     );
-  if (typeof candidate.content !== 'string' || candidate.content.length === 0)
-    throw new InvalidArgumentError('message', 'must be a non-empty text');
+  const { content } = candidate;
+  if (!(typeof content === 'string' ? content.length > 0 : Array.isArray(content)))
+    throw new InvalidArgumentError('message', 'must be a non-empty text or an array of parts');
   const stamped = { ...candidate, id: `${runId}:0` };
-  validateMessages([stamped]);
+  try {
+    validateMessages([stamped]);
+  } catch (error) {
+    // Named as the caller gave it: `message.content[1].data`, not `messages[0]…`.
+    if (error instanceof InvalidMessageError)
+      throw new InvalidMessageError(
+        error.argument.replace(/^messages\[0\]/, 'message'),
+        error.problem,
+      );
+    throw error;
+  }
   return stamped;
 }

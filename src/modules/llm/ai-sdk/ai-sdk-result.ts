@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../../common/messages/chat-message.interface.js';
-import type { ContentPart } from '../../../common/messages/content-parts.js';
+import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
 import type { LlmResponse, Usage } from '../interfaces/llm.interface.js';
 import type { ModelOutputPart } from './ai-sdk-language-model.js';
 
@@ -52,7 +52,7 @@ export class AssistantMessageBuilder {
 
   /** The assistant message: plain text when that is all there is, parts otherwise. */
   build(usage: unknown, finishReason: unknown): LlmResponse {
-    const content = this.content();
+    const content = compactContent(this.parts);
     return {
       message: {
         role: 'assistant',
@@ -64,11 +64,6 @@ export class AssistantMessageBuilder {
     };
   }
 
-  private content(): string | ContentPart[] | null {
-    if (this.parts.length === 0) return null;
-    if (this.parts.length === 1 && this.parts[0]!.type === 'text') return this.parts[0]!.text;
-    return this.parts;
-  }
 }
 
 function reasoningPart(

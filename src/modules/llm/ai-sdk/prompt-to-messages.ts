@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
-import type { ContentPart } from '../../../common/messages/content-parts.js';
+import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
 
 type PromptPart = {
   type: string;
@@ -56,7 +56,7 @@ export function promptToMessages(prompt: readonly PromptMessage[]): ChatMessage[
     }
     messages.push({
       role: message.role as ChatMessage['role'],
-      content: simplify(parts),
+      content: compactContent(parts),
       ...(toolCalls.length ? { toolCalls } : {}),
     });
   }
@@ -118,10 +118,4 @@ function toolOutputText(output: PromptPart['output']): string {
     default:
       return JSON.stringify(output.value ?? null);
   }
-}
-
-function simplify(parts: ContentPart[]): string | ContentPart[] | null {
-  if (parts.length === 0) return null;
-  if (parts.length === 1 && parts[0]!.type === 'text') return parts[0]!.text;
-  return parts;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
-import type { ContentPart } from '../../../common/messages/content-parts.js';
+import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
 
 /** A part of an AI SDK `UIMessage` (the shapes `useChat` renders; typed loosely). */
 export interface UiMessagePart {
@@ -83,13 +83,13 @@ export function fromUIMessages(messages: readonly UiMessage[]): ChatMessage[] {
         : {};
     if (ui.role !== 'assistant') {
       const content = fromParts(ui.parts);
-      out.push({ id: ids(), role: ui.role, content: simplify(content) ?? '', ...meta });
+      out.push({ id: ids(), role: ui.role, content: compactContent(content) ?? '', ...meta });
       continue;
     }
     let first = true;
     for (const step of steps(ui.parts)) {
       const done = step.filter(isToolPart).filter((part) => part.state?.startsWith('output-'));
-      const content = simplify(fromParts(step));
+      const content = compactContent(fromParts(step));
       if (content === null && done.length === 0) continue;
       const toolCalls: ToolCall[] = done.map((part) => ({
         id: String(part.toolCallId),
@@ -231,10 +231,4 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function simplify(parts: ContentPart[]): string | ContentPart[] | null {
-  if (parts.length === 0) return null;
-  if (parts.length === 1 && parts[0]!.type === 'text') return parts[0]!.text;
-  return parts;
 }
