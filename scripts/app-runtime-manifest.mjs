@@ -28,6 +28,10 @@ const RUNTIME = [
   '@bull-board/api',
   '@bull-board/express',
   'helmet',
+  // The model providers LLM_PROVIDER can name
+  '@ai-sdk/openai',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/openai-compatible',
   // The default memory policy's token counts (AGENT_MEMORY_MAX_TOKENS)
   'gpt-tokenizer',
   // The library's dependency and the drivers of every backend the app can be configured with

@@ -36,6 +36,48 @@ describe('LLM configuration', () => {
     });
   });
 
+  it('builds OpenAI-compatible options (Ollama, vLLM, LM Studio) from LLM_BASE_URL', () => {
+    expect(
+      loadLlmConfig({
+        LLM_PROVIDER: 'openai-compatible',
+        LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+        LLM_MODEL: 'llama3.2',
+      }),
+    ).toEqual({
+      options: {
+        provider: 'openai-compatible',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'llama3.2',
+      },
+      echoByDefault: false,
+    });
+    expect(
+      loadLlmConfig({
+        LLM_PROVIDER: 'openai-compatible',
+        LLM_BASE_URL: 'https://vllm.internal/v1',
+        LLM_MODEL: 'qwen',
+        LLM_API_KEY: 'token',
+        LLM_MAX_RETRIES: '0',
+      }).options,
+    ).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'https://vllm.internal/v1',
+      model: 'qwen',
+      apiKey: 'token',
+      retry: { maxRetries: 0 },
+    });
+    for (const [env, variable] of [
+      [{ LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'm' }, 'LLM_BASE_URL'],
+      [{ LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: 'http://127.0.0.1:1/v1' }, 'LLM_MODEL'],
+      [
+        { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: 'file:///etc/passwd', LLM_MODEL: 'm' },
+        'LLM_BASE_URL',
+      ],
+    ] as const) {
+      expect(variableAtFault(() => loadLlmConfig(env))).toBe(variable);
+    }
+  });
+
   it('builds Anthropic options', () => {
     expect(
       loadLlmConfig({

@@ -3,7 +3,7 @@ import type { LlmOptions } from 'nest-agent-memory';
 import { type Env, readChoice, readOptionalInteger, readString, readUrl, required } from './env.js';
 
 /** The model providers the example app can be configured with. */
-export const LLM_PROVIDERS = ['openai', 'anthropic', 'echo'] as const;
+export const LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'echo'] as const;
 
 /** `LLM_MODEL`'s default for `openai`. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -23,7 +23,9 @@ export interface LlmConfig {
  * Builds the agent's model options from `LLM_PROVIDER` (`openai` when `OPENAI_BASE_URL` or
  * `OPENAI_API_KEY` is set, else `echo`), `LLM_MODEL` (`gpt-4o-mini` for openai; required for
  * anthropic), `OPENAI_BASE_URL`, `OPENAI_API_KEY` (required for api.openai.com),
- * `ANTHROPIC_API_KEY` (required for anthropic), `LLM_TIMEOUT_MS` (the adapter's 60 s) and
+ * `ANTHROPIC_API_KEY` (required for anthropic), `LLM_BASE_URL` (required for openai-compatible:
+ * Ollama, vLLM, LM Studio, …, with `LLM_MODEL` required and `LLM_API_KEY` optional),
+ * `LLM_TIMEOUT_MS` (the adapter's 60 s) and
  * `LLM_MAX_RETRIES` (the adapter's 2 retries of 408/429/5xx and dropped connections).
  */
 export function loadLlmConfig(env: Env = process.env): LlmConfig {
@@ -41,6 +43,26 @@ export function loadLlmConfig(env: Env = process.env): LlmConfig {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxRetries === undefined ? {} : { retry: { maxRetries } }),
   };
+  if (provider === 'openai-compatible') {
+    const because = 'when LLM_PROVIDER=openai-compatible';
+    const llmBaseUrl = required(
+      readUrl(env, 'LLM_BASE_URL', ['http:', 'https:']),
+      'LLM_BASE_URL',
+      because,
+    );
+    const model = required(readString(env, 'LLM_MODEL'), 'LLM_MODEL', because);
+    const apiKey = readString(env, 'LLM_API_KEY');
+    return {
+      options: {
+        provider,
+        baseUrl: llmBaseUrl,
+        model,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...http,
+      },
+      echoByDefault: false,
+    };
+  }
   if (provider === 'anthropic') {
     const because = 'when LLM_PROVIDER=anthropic';
     const model = required(readString(env, 'LLM_MODEL'), 'LLM_MODEL', because);

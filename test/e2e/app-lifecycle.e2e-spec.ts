@@ -113,6 +113,7 @@ describe('configuration errors stop the app, naming the variable', () => {
     [{ LONGTERM_MEMORY_URI: 'ftp://host/x' }, 'LONGTERM_MEMORY_URI'],
     [{ LLM_PROVIDER: 'anthropic' }, 'LLM_MODEL'],
     [{ OPENAI_BASE_URL: 'not a url' }, 'OPENAI_BASE_URL'],
+    [{ LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'llama3.2' }, 'LLM_BASE_URL'],
     [{ AGENT_MEMORY_WINDOW: '0' }, 'AGENT_MEMORY_WINDOW'],
     [{ AGENT_CONFLICT_POLICY: 'maybe' }, 'AGENT_CONFLICT_POLICY'],
     [{ AGENT_QUEUE: 'bull' }, 'AGENT_QUEUE'],
