@@ -44,7 +44,7 @@ describe('message encoding', () => {
       role: 'user',
       get content() {
         contentReads += 1;
-        return contentReads <= 2 ? 'text' : 42; // checkMessage reads it twice
+        return contentReads <= 1 ? 'text' : 42; // checkMessage reads it once
       },
     };
     expect(() => prepareBatch([flipping], undefined)).toThrow(
@@ -54,7 +54,7 @@ describe('message encoding', () => {
 
   it('says plainly that content is missing', () => {
     expect(() => prepareBatch([{ role: 'user' } as never], undefined)).toThrow(
-      'must be a string or null, got nothing (undefined)',
+      'must be a string, an array of parts or null, got nothing (undefined)',
     );
   });
 

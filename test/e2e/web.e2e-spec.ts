@@ -11,6 +11,31 @@ const SHOTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const llm = new FakeLlmServer();
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** A 24-bit BMP of a colour gradient (a large picture without an image library). */
+function gradientBmp(width: number, height: number): Buffer {
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const buffer = Buffer.alloc(54 + row * height);
+  buffer.write('BM', 0, 'ascii');
+  buffer.writeUInt32LE(buffer.length, 2);
+  buffer.writeUInt32LE(54, 10);
+  buffer.writeUInt32LE(40, 14);
+  buffer.writeInt32LE(width, 18);
+  buffer.writeInt32LE(height, 22);
+  buffer.writeUInt16LE(1, 26);
+  buffer.writeUInt16LE(24, 28);
+  buffer.writeUInt32LE(row * height, 34);
+  for (let y = 0; y < height; y += 1)
+    for (let x = 0; x < width; x += 1) {
+      const at = 54 + y * row + x * 3;
+      buffer[at] = (x * 255) / width;
+      buffer[at + 1] = (y * 255) / height;
+      buffer[at + 2] = 128;
+    }
+  return buffer;
+}
 let llmUrl = '';
 
 const answer = (text: string | null, toolCalls: Parameters<typeof openAiAnswer>[1] = []) =>
@@ -26,7 +51,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
       API_KEYS:
-        'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001,tenantC:key-of-tenant-c-0001',
+        'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001,tenantC:key-of-tenant-c-0001,tenantD:key-of-tenant-d-0001',
     }),
     {
       beforeAll: (fn) =>
@@ -172,6 +197,52 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     expect(await page.getByTestId('records').locator('tr').count()).toBe(0);
     await shot('5-other-tenant');
   }, 30_000);
+
+  it('attaches images (a large one scaled down), shows them, and shows them again after a reload', async () => {
+    llm.reset();
+    llm.enqueue(answer('Two pictures: a pixel and a gradient.'));
+    await page.goto(running().url);
+    await useKey('key-of-tenant-d-0001');
+    await page.getByTestId('attach').setInputFiles([
+      { name: 'pixel.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
+      { name: 'photo.bmp', mimeType: 'image/bmp', buffer: gradientBmp(2400, 1800) },
+    ]);
+    await page.getByTestId('attached').locator('img').nth(1).waitFor();
+    await page.getByTestId('composer').fill('What are these?');
+    await page.getByTestId('send').click();
+    await page.getByText('Two pictures: a pixel and a gradient.').waitFor();
+    const shown = async () =>
+      page
+        .getByTestId('message-user')
+        .getByTestId('message-image')
+        .evaluateAll((images) =>
+          (images as unknown as Array<{ naturalWidth: number; naturalHeight: number }>).map(
+            (image) => [image.naturalWidth, image.naturalHeight],
+          ),
+        );
+    expect(await shown()).toEqual([
+      [1, 1],
+      [1536, 1152],
+    ]);
+    // The model got both: the PNG as it was, the 13 MB bitmap as a 1536 px JPEG.
+    const sent = (llm.requests[0]!.body.messages as Array<{ role: string; content: unknown }>)
+      .filter((m) => m.role === 'user')
+      .at(-1)!.content as Array<{ type: string; image_url?: { url: string } }>;
+    // (useChat puts a message's files before its text.)
+    expect(sent.map((part) => part.image_url?.url.slice(0, 23) ?? part.type)).toEqual([
+      'data:image/png;base64,i',
+      'data:image/jpeg;base64,',
+      'text',
+    ]);
+    await shot('6-images');
+    await page.reload();
+    await page.getByText('Two pictures: a pixel and a gradient.').waitFor();
+    await page.getByTestId('message-image').nth(1).waitFor();
+    await expect(shown()).resolves.toEqual([
+      [1, 1],
+      [1536, 1152],
+    ]);
+  }, 60_000);
 
   it('pages a long history: the newest 200 messages, then earlier ones on demand', async () => {
     llm.reset();

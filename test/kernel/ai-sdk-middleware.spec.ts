@@ -5,7 +5,7 @@ import * as ai6 from 'ai';
 import * as ai7 from 'ai-v7';
 import { z } from 'zod';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
-import { agentMemoryMiddleware } from '../../src/modules/llm/ai-sdk/agent-memory.middleware.js';
+import { agentMemoryMiddleware } from '../../src/modules/ai-sdk/agent-memory.middleware.js';
 import {
   FakeLlmServer,
   type RecordedRequest,

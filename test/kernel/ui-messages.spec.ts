@@ -3,7 +3,7 @@ import * as ai6 from 'ai';
 import * as ai7 from 'ai-v7';
 import type { ChatMessage } from '../../src/common/messages/chat-message.interface.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
-import { fromUIMessages, toUIMessages } from '../../src/modules/llm/ai-sdk/ui-messages.js';
+import { fromUIMessages, toUIMessages } from '../../src/modules/ai-sdk/ui-messages.js';
 
 const PNG = 'iVBORw0KGgo=';
 const conversation: ChatMessage[] = [

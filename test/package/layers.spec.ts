@@ -21,6 +21,7 @@ const LAYERS: Record<string, number> = {
   'memory-provider': 5,
   kernel: 5,
   agent: 6,
+  'ai-sdk': 6,
   http: 7,
   testing: 7,
   app: 8,

@@ -4,9 +4,7 @@ import ts from 'typescript';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const HTTP_INDEX = fileURLToPath(new URL('../../src/modules/http/index.ts', import.meta.url));
-const AI_SDK_INDEX = fileURLToPath(
-  new URL('../../src/modules/llm/ai-sdk/index.ts', import.meta.url),
-);
+const AI_SDK_INDEX = fileURLToPath(new URL('../../src/modules/ai-sdk/index.ts', import.meta.url));
 
 /** Every name an entry point exports, values and types alike, sorted. */
 function exportedNames(entry = INDEX): string[] {

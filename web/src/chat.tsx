@@ -1,7 +1,8 @@
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport, type UIMessage } from 'ai';
+import { DefaultChatTransport, type FileUIPart, type UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { authHeaders, getJson, seg } from './api.js';
+import { imageToFilePart } from './attachments.js';
 import { MessageView } from './message-view.js';
 import { storedToUiMessages } from './stored-to-ui.js';
 import type { MessagesPage, StoredMessage } from './types.js';
@@ -41,6 +42,7 @@ export function Chat({
   });
   const [loadError, setLoadError] = useState<string>();
   const [text, setText] = useState('');
+  const [attached, setAttached] = useState<FileUIPart[]>([]);
   // The stored messages loaded so far (oldest first) and the position of the next older page.
   const [stored, setStored] = useState<StoredMessage[]>([]);
   const [before, setBefore] = useState<number>();
@@ -104,11 +106,52 @@ export function Chat({
         className="composer"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!text.trim() || busy) return;
-          void sendMessage({ text });
+          if ((!text.trim() && attached.length === 0) || busy) return;
+          void sendMessage(attached.length ? { text, files: attached } : { text });
           setText('');
+          setAttached([]);
         }}
       >
+        {attached.length > 0 && (
+          <div className="attached" data-testid="attached">
+            {attached.map((file, index) => (
+              <button
+                key={index}
+                type="button"
+                className="secondary"
+                title={`Remove ${file.filename ?? 'image'}`}
+                onClick={() => setAttached(attached.filter((_, i) => i !== index))}
+              >
+                <img src={file.url} alt={file.filename ?? 'attached image'} /> ×
+              </button>
+            ))}
+          </div>
+        )}
+        <label className="attach secondary" title="Attach an image">
+          <input
+            data-testid="attach"
+            type="file"
+            accept="image/*"
+            multiple
+            hidden
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = '';
+              Promise.all(files.map(imageToFilePart))
+                .then((parts) => setAttached((current) => [...current, ...parts]))
+                .catch((failure: Error) => setLoadError(failure.message));
+            }}
+          />
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-label="Attach an image" role="img">
+            <path
+              d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+          </svg>
+        </label>
         <input
           data-testid="composer"
           placeholder="Message"

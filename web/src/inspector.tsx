@@ -3,6 +3,7 @@ import { getJson, seg } from './api.js';
 import { ConversationList } from './conversation-list.js';
 import { RunStepsView } from './run-steps-view.js';
 import type { MemoryRecord, MessagesPage, RunRecord, WorkingMemoryEntry } from './types.js';
+import { describeContent } from './stored-to-ui.js';
 
 /** What the inspector shows of one conversation. */
 interface ConversationView {
@@ -113,7 +114,7 @@ export function Inspector() {
                     </td>
                     <td>{message.role}</td>
                     <td>
-                      {message.content}
+                      {describeContent(message.content)}
                       {message.toolCalls?.map((call) => (
                         <code key={call.id}>
                           {' '}

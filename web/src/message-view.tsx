@@ -6,6 +6,20 @@ export function MessageView({ message }: { message: UIMessage }) {
     <div className={`message ${message.role}`} data-testid={`message-${message.role}`}>
       {message.parts.map((part, index) => {
         if (part.type === 'text') return <p key={index}>{part.text}</p>;
+        if (part.type === 'file')
+          return part.mediaType.startsWith('image/') ? (
+            <img
+              key={index}
+              className="attachment"
+              data-testid="message-image"
+              src={part.url}
+              alt={part.filename ?? 'attached image'}
+            />
+          ) : (
+            <p key={index} className="attachment">
+              File: {part.filename ?? part.mediaType}
+            </p>
+          );
         if (part.type === 'dynamic-tool')
           return (
             <div key={index} className="tool" data-testid="tool-part">

@@ -1,7 +1,28 @@
 import type { UIMessage } from 'ai';
-import type { StoredMessage } from './types.js';
+import type { StoredMessage, StoredPart } from './types.js';
 
-function parsed(text: string | null): unknown {
+/** A stored message's content as UI parts: texts, and files as `data:` or http(s) URLs. */
+function contentParts(content: StoredMessage['content']): UIMessage['parts'] {
+  if (content === null || content === '') return [];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.flatMap((part: StoredPart): UIMessage['parts'] => {
+    if (part.type === 'text') return [{ type: 'text', text: part.text ?? '' }];
+    if (part.type !== 'image' && part.type !== 'file') return [];
+    const mediaType = part.mediaType ?? 'image/*';
+    const url = part.url ?? `data:${mediaType};base64,${part.data ?? ''}`;
+    return [
+      { type: 'file', mediaType, url, ...(part.filename ? { filename: part.filename } : {}) },
+    ];
+  });
+}
+
+function textOf(content: StoredMessage['content']): string | null {
+  if (typeof content !== 'object' || content === null) return content;
+  return content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+}
+
+function parsed(content: StoredMessage['content']): unknown {
+  const text = textOf(content);
   if (text === null) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -25,7 +46,7 @@ export function storedToUiMessages(stored: StoredMessage[]): UIMessage[] {
       messages.push({
         id: message.id,
         role: 'user',
-        parts: [{ type: 'text', text: message.content ?? '' }],
+        parts: contentParts(message.content),
       });
     } else if (message.role === 'assistant') {
       if (!assistant) {
@@ -33,7 +54,7 @@ export function storedToUiMessages(stored: StoredMessage[]): UIMessage[] {
         messages.push(assistant);
       }
       assistant.parts.push({ type: 'step-start' });
-      if (message.content) assistant.parts.push({ type: 'text', text: message.content });
+      assistant.parts.push(...contentParts(message.content));
       for (const call of message.toolCalls ?? []) {
         const toolCallId = `${message.id}:${call.id}`;
         tools.set(call.id, { toolCallId, toolName: call.name, input: parsed(call.arguments) });
@@ -52,4 +73,21 @@ export function storedToUiMessages(stored: StoredMessage[]): UIMessage[] {
     }
   }
   return messages;
+}
+
+/** A stored message's content as one line of text for the inspector (parts summarized). */
+export function describeContent(content: StoredMessage['content']): string {
+  if (typeof content !== 'object' || content === null) return content ?? '';
+  return content
+    .map((part) => {
+      if (part.type === 'text') return part.text ?? '';
+      if (part.type === 'reasoning') return `[reasoning: ${part.text ?? ''}]`;
+      const size =
+        part.data === undefined ? part.url : `${Math.round((part.data.length * 3) / 4 / 1024)} KB`;
+      return `[${part.type} ${part.mediaType ?? ''} ${part.filename ?? size ?? ''}]`.replace(
+        /\s+\]/,
+        ']',
+      );
+    })
+    .join(' ');
 }

@@ -1,8 +1,18 @@
+/** A part of a stored message's content. */
+export interface StoredPart {
+  type: 'text' | 'image' | 'file' | 'reasoning';
+  text?: string;
+  url?: string;
+  data?: string;
+  mediaType?: string;
+  filename?: string;
+}
+
 /** A message as the API stores it. */
 export interface StoredMessage {
   id: string;
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  content: string | StoredPart[] | null;
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   toolCallId?: string;
 }

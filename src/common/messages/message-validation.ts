@@ -109,15 +109,12 @@ function checkMessage(
       `must be one of ${CHAT_ROLES.join(', ')}, got ${describe(message.role)}`,
     );
   }
-  // Parts are checked as they are copied for encoding.
-  if (
-    !Array.isArray(message.content) &&
-    message.content !== null &&
-    typeof message.content !== 'string'
-  ) {
+  // Read once; parts are checked as they are copied for encoding.
+  const content = message.content;
+  if (!Array.isArray(content) && content !== null && typeof content !== 'string') {
     throw new InvalidMessageError(
       `${path}.content`,
-      `must be a string, an array of parts or null, got ${describe(message.content)}`,
+      `must be a string, an array of parts or null, got ${describe(content)}`,
     );
   }
   if (message.id !== undefined) assertId(message.id, `${path}.id`, InvalidMessageError);

@@ -63,7 +63,6 @@ export class AssistantMessageBuilder {
       ...optionalFinishReason(finishReason),
     };
   }
-
 }
 
 function reasoningPart(

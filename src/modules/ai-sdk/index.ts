@@ -9,5 +9,5 @@ export {
   type AgentMemoryMiddlewareOptions,
 } from './agent-memory.middleware.js';
 export { fromUIMessages, toUIMessages, type UiMessage, type UiMessagePart } from './ui-messages.js';
-export { AiSdkLlmAdapter } from './ai-sdk.adapter.js';
-export type { AiSdkLanguageModel } from './ai-sdk-language-model.js';
+export { AiSdkLlmAdapter } from '../llm/ai-sdk/ai-sdk.adapter.js';
+export type { AiSdkLanguageModel } from '../llm/ai-sdk/ai-sdk-language-model.js';

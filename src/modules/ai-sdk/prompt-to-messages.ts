@@ -1,5 +1,5 @@
-import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
-import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
+import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
+import { type ContentPart, compactContent } from '../../common/messages/content-parts.js';
 
 type PromptPart = {
   type: string;

@@ -1,12 +1,12 @@
-import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import type {
   AddMessagesResult,
   ChatMemoryStore,
-} from '../../chat-memory/interfaces/chat-memory-store.interface.js';
-import { safeWindow } from '../../memory-provider/window/safe-window.js';
-import type { ModelOutputPart, SpecificationVersion } from './ai-sdk-language-model.js';
-import { toModelPrompt } from './ai-sdk-prompt.js';
-import { AssistantMessageBuilder } from './ai-sdk-result.js';
+} from '../chat-memory/interfaces/chat-memory-store.interface.js';
+import { safeWindow } from '../memory-provider/window/safe-window.js';
+import type { ModelOutputPart, SpecificationVersion } from '../llm/ai-sdk/ai-sdk-language-model.js';
+import { toModelPrompt } from '../llm/ai-sdk/ai-sdk-prompt.js';
+import { AssistantMessageBuilder } from '../llm/ai-sdk/ai-sdk-result.js';
 import { type PromptMessage, promptToMessages } from './prompt-to-messages.js';
 
 /** Options of {@link agentMemoryMiddleware}. */

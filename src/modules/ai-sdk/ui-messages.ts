@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
-import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
+import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
+import { type ContentPart, compactContent } from '../../common/messages/content-parts.js';
 
 /** A part of an AI SDK `UIMessage` (the shapes `useChat` renders; typed loosely). */
 export interface UiMessagePart {
