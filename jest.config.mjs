@@ -14,6 +14,7 @@ export default {
     '^nest-agent-memory$': '<rootDir>/src/index.ts',
     '^nest-agent-memory/testing$': '<rootDir>/src/testing/index.ts',
     '^nest-agent-memory/http$': '<rootDir>/src/modules/http/index.ts',
+    '^nest-agent-memory/ai-sdk$': '<rootDir>/src/modules/ai-sdk/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],

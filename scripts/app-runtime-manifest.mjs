@@ -32,6 +32,7 @@ const RUNTIME = [
   '@ai-sdk/openai',
   '@ai-sdk/anthropic',
   '@ai-sdk/openai-compatible',
+  'zod',
   // The default memory policy's token counts (AGENT_MEMORY_MAX_TOKENS)
   'gpt-tokenizer',
   // The library's dependency and the drivers of every backend the app can be configured with

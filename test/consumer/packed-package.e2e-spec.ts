@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootApp } from '../support/app-harness.js';
+import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 import { tempDir } from '../support/test-databases.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,7 +32,7 @@ function run(command: string, args: string[], cwd: string): string {
  * registry only for what it lacks; better-sqlite3's native build is copied from this checkout
  * (same Node, same ABI).
  */
-function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
+function scratchApp(type: 'module' | 'commonjs', tarball: string, extra: string[] = []): string {
   const dir = tempDir(`consumer-${type}-`);
   writeFileSync(
     join(dir, 'package.json'),
@@ -55,6 +56,7 @@ function scratchApp(type: 'module' | 'commonjs', tarball: string): string {
         'better-sqlite3',
         'typescript',
         '@types/node',
+        ...extra,
       ].map(installed),
       // The current TypeScript 7 (the native compiler) beside the repository's 6, as `typescript7`.
       'typescript7@npm:typescript@^7.0.2',
@@ -88,6 +90,53 @@ const result = await app.get(AgentService).run({ conversationId: 'c1', message: 
 console.log(JSON.stringify({ reply: result.reply.content, version: result.version }));
 await app.close();
 `;
+
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Runs the two AI SDK examples of the README as a user's app would. */
+const AI_SDK_APP = `import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { CHAT_MEMORY_STORE, type ChatMemoryStore } from 'nest-agent-memory';
+import { AiSdkChatModule } from './ai-sdk-chat.controller.js';
+import { VisionAgentModule, VisionService } from './vision-agent.module.js';
+
+const vision = await NestFactory.createApplicationContext(VisionAgentModule, { logger: false });
+const reply = await vision.get(VisionService).describe('c1', Buffer.from('${PNG}', 'base64'));
+const [stored] = await vision.get<ChatMemoryStore>(CHAT_MEMORY_STORE).get('c1');
+await vision.close();
+
+const chat = await NestFactory.create(AiSdkChatModule, { logger: false });
+await chat.listen(0, '127.0.0.1');
+const post = async (text: string) =>
+  (await fetch(\`\${await chat.getUrl()}/ai-sdk/c2\`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+  })).text();
+const first = await post('I am Ada.');
+const second = await post('Who am I?');
+await chat.close();
+console.log(JSON.stringify({ reply, stored: stored!.content, first, second }));
+`;
+
+/** Runs a command without blocking the event loop (the test's own servers must keep answering). */
+function runAsync(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
 
 const TSCONFIG = {
   compilerOptions: {
@@ -168,6 +217,51 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
       '7',
     ]);
   }, 180_000);
+
+  it('runs the agent on an AI SDK model with an image, and streamText with the middleware (the README examples)', async () => {
+    const dir = scratchApp('module', tarball, [
+      '@ai-sdk/openai',
+      'ai',
+      'zod',
+      '@nestjs/platform-express',
+      // @ai-sdk/provider's types import json-schema's; this test checks every .d.ts (skipLibCheck off).
+      '@types/json-schema',
+    ]);
+    mkdirSync(join(dir, 'src'));
+    for (const example of ['vision-agent.module.ts', 'ai-sdk-chat.controller.ts'])
+      cpSync(join(ROOT, 'examples', example), join(dir, 'src', example));
+    writeFileSync(join(dir, 'src/main.ts'), AI_SDK_APP);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], dir);
+    const llm = new FakeLlmServer();
+    const url = await llm.start();
+    try {
+      llm.enqueue(
+        openAiCompletion('A red pixel.'),
+        openAiStream(['Hello ', 'Ada.']),
+        openAiStream(['You are ', 'Ada.']),
+      );
+      const output = await runAsync(process.execPath, ['dist/main.js'], dir, {
+        OPENAI_BASE_URL: url,
+        LLM_MODEL: 'stub',
+        SQLITE_PATH: join(dir, 'vision.sqlite'),
+      });
+      expect(JSON.parse(output)).toEqual({
+        reply: 'A red pixel.',
+        stored: [
+          { type: 'text', text: 'What is in this picture?' },
+          { type: 'image', data: PNG, mediaType: 'image/png' },
+        ],
+        first: 'Hello Ada.',
+        second: 'You are Ada.',
+      });
+      expect(
+        (llm.requests[2]!.body.messages as Array<{ role: string }>).map((m) => m.role),
+      ).toEqual(['system', 'user', 'assistant', 'user']);
+    } finally {
+      await llm.stop();
+    }
+  }, 240_000);
 
   it('loads with require() and runs a turn in a CommonJS app', () => {
     const dir = scratchApp('commonjs', tarball);

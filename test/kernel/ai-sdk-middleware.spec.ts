@@ -35,6 +35,23 @@ const roles = (request: RecordedRequest) =>
     typeof m.content === 'string' ? `${m.role}:${m.content}` : m.role,
   );
 
+describe('agentMemoryMiddleware types', () => {
+  it('is taken as it is typed by AI SDK 6’s and 7’s wrapLanguageModel (no casts)', () => {
+    const store = new InMemoryChatMemoryStore();
+    const wrapped = [
+      ai6.wrapLanguageModel({
+        model: createOpenAIv3({ apiKey: 'k' }).chat('m'),
+        middleware: agentMemoryMiddleware({ store, conversationId: 'c' }),
+      }),
+      ai7.wrapLanguageModel({
+        model: createOpenAIv4({ apiKey: 'k' }).chat('m'),
+        middleware: agentMemoryMiddleware({ store, conversationId: 'c' }),
+      }),
+    ];
+    expect(wrapped.map((model) => model.specificationVersion)).toEqual(['v3', 'v4']);
+  });
+});
+
 describe.each(sdks)('agentMemoryMiddleware with %s', (_name, sdk, modelAt) => {
   const memoryModel = (store: InMemoryChatMemoryStore, conversationId: string, turnId?: string) =>
     sdk.wrapLanguageModel({

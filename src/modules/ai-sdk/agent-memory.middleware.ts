@@ -28,15 +28,21 @@ export interface AgentMemoryMiddlewareOptions {
   onCommit?: (result: AddMessagesResult) => void;
 }
 
-/** The middleware object `wrapLanguageModel` takes (typed loosely: AI SDK 5, 6 and 7 accept it). */
+/**
+ * The middleware object `wrapLanguageModel` takes, typed loosely (methods, so their parameters
+ * compare both ways) so that AI SDK 6's and 7's middleware types both accept it.
+ */
 export interface AgentMemoryMiddleware {
   readonly specificationVersion: 'v3';
-  transformParams(options: { params: never; type: string; model: never }): PromiseLike<never>;
+  transformParams(options: { params: unknown; type: string; model: unknown }): PromiseLike<never>;
   wrapGenerate(options: {
-    doGenerate: () => PromiseLike<never>;
-    params: never;
+    doGenerate: () => PromiseLike<unknown>;
+    params: unknown;
   }): PromiseLike<never>;
-  wrapStream(options: { doStream: () => PromiseLike<never>; params: never }): PromiseLike<never>;
+  wrapStream(options: {
+    doStream: () => PromiseLike<unknown>;
+    params: unknown;
+  }): PromiseLike<never>;
 }
 
 type CallParams = { prompt: PromptMessage[] } & Record<string, unknown>;
