@@ -6,6 +6,8 @@
  *   and 3 tool calls directly;
  * - the OpenTelemetryFilter with no SDK registered (a no-op tracer) vs no filter, per model and tool
  *   call;
+ * - an AI SDK model (the AI SDK's own `MockLanguageModelV3`, answering at once) through the kernel
+ *   and through the adapter alone, vs calling the model's `doGenerate` directly (the floor);
  * - heap after 10,000 and after 100,000 invokes (forced GC), to show no per-call growth.
  * The overhead is reported in µs and as a share of a 1 ms model call.
  */
@@ -22,6 +24,8 @@ import type {
 import { KernelModule } from '../src/modules/kernel/kernel.module.js';
 import type { KernelModuleOptions } from '../src/modules/kernel/kernel.options.js';
 import { KernelService } from '../src/modules/kernel/kernel.service.js';
+import { MockLanguageModelV3 } from 'ai/test';
+import { AiSdkLlmAdapter } from '../src/modules/llm/ai-sdk/ai-sdk.adapter.js';
 import { measurePair } from './support/measure.js';
 
 const ITERATIONS = Number(process.env.BENCH_KERNEL_ITERATIONS ?? 20_000);
@@ -141,6 +145,32 @@ const otelLoop = await measurePair(
   Math.ceil(ITERATIONS / 4),
 );
 
+// An AI SDK model: the kernel (and the adapter alone) vs the model's own doGenerate.
+const model = new MockLanguageModelV3({
+  doGenerate: async () => ({
+    content: [{ type: 'text', text: 'done' }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    },
+    warnings: [],
+  }),
+});
+const aiSdk = await kernel({ llm: { model }, tools: [] });
+const adapter = new AiSdkLlmAdapter(model);
+const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
+const modelDirect = () => model.doGenerate({ prompt });
+const aiSdkKernel = await measurePair(() => aiSdk.service.invoke(input), modelDirect, ITERATIONS);
+const aiSdkAdapter = await measurePair(
+  () => adapter.chat({ messages: input }),
+  modelDirect,
+  ITERATIONS,
+);
+// The mock records every call: forget them, so the heap figures below measure the kernel.
+model.doGenerateCalls.length = 0;
+await aiSdk.close();
+
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapAfter = async (service: KernelService, invokes: number): Promise<number> => {
   for (let i = 0; i < invokes; i += 1) await service.invoke(input);
@@ -185,6 +215,12 @@ console.log(
 );
 console.log(
   `| OpenTelemetryFilter vs none, 3-round tool loop (7 calls) | ${fmt(otelLoop.library.p50Ms)} | ${fmt(otelLoop.library.p99Ms)} | ${fmt(otelLoop.floor.p50Ms)} | ${fmt(otelLoop.floor.p99Ms)} | ${fmt(perCall(otelLoop) / 7)} per call | ${share(perCall(otelLoop) / 7)} per call |`,
+);
+console.log(
+  `| AI SDK model: kernel invoke vs model.doGenerate() | ${fmt(aiSdkKernel.library.p50Ms)} | ${fmt(aiSdkKernel.library.p99Ms)} | ${fmt(aiSdkKernel.floor.p50Ms)} | ${fmt(aiSdkKernel.floor.p99Ms)} | ${fmt(perCall(aiSdkKernel))} | ${share(perCall(aiSdkKernel))} |`,
+);
+console.log(
+  `| AI SDK model: AiSdkLlmAdapter.chat() vs model.doGenerate() | ${fmt(aiSdkAdapter.library.p50Ms)} | ${fmt(aiSdkAdapter.library.p99Ms)} | ${fmt(aiSdkAdapter.floor.p50Ms)} | ${fmt(aiSdkAdapter.floor.p99Ms)} | ${fmt(perCall(aiSdkAdapter))} | ${share(perCall(aiSdkAdapter))} |`,
 );
 console.log(
   `Tool loops: heap after 5,000: ${(loopHeapStart / 2 ** 20).toFixed(1)} MiB; after ${LOOP_HEAP_INVOKES.toLocaleString('en')}: ${(loopHeapEnd / 2 ** 20).toFixed(1)} MiB; growth ${((loopHeapEnd - loopHeapStart) / (LOOP_HEAP_INVOKES - 5_000)).toFixed(2)} bytes per invoke.`,

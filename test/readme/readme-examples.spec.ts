@@ -21,6 +21,7 @@ describe('README examples', () => {
   it('are the example files, verbatim (which tsc type-checks and jest runs)', () => {
     const blocks = readmeExamples();
     expect([...blocks.keys()].sort()).toEqual([
+      'examples/ai-sdk-chat.controller.ts',
       'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
       'examples/http-api.module.ts',
@@ -29,6 +30,7 @@ describe('README examples', () => {
       'examples/testing/node-test.conformance.test.ts',
       'examples/transcripts.module.ts',
       'examples/typeorm-connection.module.ts',
+      'examples/vision-agent.module.ts',
     ]);
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
   });

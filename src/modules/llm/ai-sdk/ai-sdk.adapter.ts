@@ -33,6 +33,8 @@ export class AiSdkLlmAdapter implements LlmAdapter {
   readonly info: LlmInfo;
   private readonly settings: LlmHttpSettings;
   private readonly model: Promise<CallableModel>;
+  /** The model once loaded (saves a wait per call). */
+  private loaded?: CallableModel;
 
   constructor(
     model: AiSdkLanguageModel | Promise<AiSdkLanguageModel>,
@@ -51,7 +53,7 @@ export class AiSdkLlmAdapter implements LlmAdapter {
       streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? timeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     };
-    this.model = Promise.resolve(model).then((resolved) => checkedModel(resolved));
+    this.model = Promise.resolve(model).then((resolved) => (this.loaded = checkedModel(resolved)));
     // Seen by ready() or the first call; never an unhandled rejection in between.
     this.model.catch(() => undefined);
   }
@@ -62,7 +64,7 @@ export class AiSdkLlmAdapter implements LlmAdapter {
   }
 
   async chat(request: LlmRequest): Promise<LlmResponse> {
-    const model = await this.model;
+    const model = this.loaded ?? (await this.model);
     return withRetries(this.settings, request.signal, async (signal) => {
       let result;
       try {
@@ -77,7 +79,7 @@ export class AiSdkLlmAdapter implements LlmAdapter {
   }
 
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
-    const model = await this.model;
+    const model = this.loaded ?? (await this.model);
     return withRetries(this.settings, request.signal, async (signal, progress) => {
       let reader: ReadableStreamDefaultReader<ModelOutputPart>;
       try {
