@@ -24,6 +24,7 @@ import type {
 import { KernelModule } from '../src/modules/kernel/kernel.module.js';
 import type { KernelModuleOptions } from '../src/modules/kernel/kernel.options.js';
 import { KernelService } from '../src/modules/kernel/kernel.service.js';
+import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { AiSdkLlmAdapter } from '../src/modules/llm/ai-sdk/ai-sdk.adapter.js';
 import { measurePair } from './support/measure.js';
@@ -221,6 +222,9 @@ console.log(
 );
 console.log(
   `| AI SDK model: AiSdkLlmAdapter.chat() vs model.doGenerate() | ${fmt(aiSdkAdapter.library.p50Ms)} | ${fmt(aiSdkAdapter.library.p99Ms)} | ${fmt(aiSdkAdapter.floor.p50Ms)} | ${fmt(aiSdkAdapter.floor.p99Ms)} | ${fmt(perCall(aiSdkAdapter))} | ${share(perCall(aiSdkAdapter))} |`,
+);
+console.log(
+  `| For scale: the AI SDK's generateText() vs model.doGenerate() | ${fmt(aiSdkGenerate.library.p50Ms)} | ${fmt(aiSdkGenerate.library.p99Ms)} | ${fmt(aiSdkGenerate.floor.p50Ms)} | ${fmt(aiSdkGenerate.floor.p99Ms)} | ${fmt(perCall(aiSdkGenerate))} | ${share(perCall(aiSdkGenerate))} |`,
 );
 console.log(
   `Tool loops: heap after 5,000: ${(loopHeapStart / 2 ** 20).toFixed(1)} MiB; after ${LOOP_HEAP_INVOKES.toLocaleString('en')}: ${(loopHeapEnd / 2 ** 20).toFixed(1)} MiB; growth ${((loopHeapEnd - loopHeapStart) / (LOOP_HEAP_INVOKES - 5_000)).toFixed(2)} bytes per invoke.`,

@@ -6,6 +6,8 @@ import { KernelModule } from '../../src/modules/kernel/kernel.module.js';
 import { KernelService } from '../../src/modules/kernel/kernel.service.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
+import { LlmUnsupportedContentError } from '../../src/modules/llm/llm-errors.js';
+import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import type { AiSdkLanguageModel } from '../../src/modules/llm/ai-sdk/ai-sdk-language-model.js';
 import {
   FakeLlmServer,
@@ -151,10 +153,87 @@ describe("provider: 'openai-compatible' (@ai-sdk/openai-compatible, e.g. Ollama,
     });
   });
 
+  it('streams tool calls, several in one round', async () => {
+    server.enqueue(
+      openAiStream(
+        ['Checking. '],
+        [
+          { id: 'a', name: 'look', arguments: '{"n":1}' },
+          { id: 'b', name: 'look', arguments: '{"n":2}' },
+        ],
+      ),
+    );
+    const adapter = createLlmAdapter({
+      provider: 'openai-compatible',
+      baseUrl: `${baseUrl}/v1`,
+      model: 'qwen',
+    });
+    const response = await adapter.stream(
+      {
+        messages: [{ role: 'user', content: 'look twice' }],
+        tools: [{ name: 'look', description: 'Looks', parameters: { type: 'object' } }],
+      },
+      () => undefined,
+    );
+    expect(response.message).toEqual({
+      role: 'assistant',
+      content: 'Checking. ',
+      toolCalls: [
+        { id: 'a', name: 'look', arguments: '{"n":1}' },
+        { id: 'b', name: 'look', arguments: '{"n":2}' },
+      ],
+    });
+    expect(response.finishReason).toBe('tool_calls');
+  });
+
   it('needs a base URL', () => {
     expect(() => createLlmAdapter({ provider: 'openai-compatible', model: 'm' } as never)).toThrow(
       'llm.baseUrl',
     );
+  });
+});
+
+describe('parts a provider takes, and parts it cannot', () => {
+  it('sends an image to Anthropic as an image block', async () => {
+    server.enqueue(anthropicMessage('A pixel.'));
+    const adapter = createLlmAdapter({ provider: 'anthropic', model: 'c', baseUrl, apiKey: 'k' });
+    await adapter.chat({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is it?' },
+            { type: 'image', data: PNG, mediaType: 'image/png' },
+            { type: 'image', url: 'https://example.com/a.jpg' },
+          ],
+        },
+      ],
+    });
+    expect((server.requests[0]!.body as { messages: unknown[] }).messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is it?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+        { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
+      ],
+    });
+  });
+
+  it('refuses, naming the media type, a file OpenAI’s Chat Completions cannot take', async () => {
+    const adapter = createLlmAdapter({ provider: 'openai', model: 'm', baseUrl, apiKey: 'k' });
+    const error = await rejectionOf(
+      adapter.chat({
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'file', data: 'UEsDBA==', mediaType: 'application/zip' }],
+          },
+        ],
+      }),
+    );
+    expect(error).toBeInstanceOf(LlmUnsupportedContentError);
+    expect((error as Error).message).toContain('application/zip');
+    expect(server.requests).toHaveLength(0);
   });
 });
 
