@@ -161,12 +161,19 @@ const model = new MockLanguageModelV3({
 const aiSdk = await kernel({ llm: { model }, tools: [] });
 const adapter = new AiSdkLlmAdapter(model);
 const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
-const modelDirect = () => model.doGenerate({ prompt });
+// (The mock's doGenerate is async: its PromiseLike is a Promise.)
+const modelDirect = () => model.doGenerate({ prompt }) as Promise<unknown>;
 const aiSdkKernel = await measurePair(() => aiSdk.service.invoke(input), modelDirect, ITERATIONS);
 const aiSdkAdapter = await measurePair(
   () => adapter.chat({ messages: input }),
   modelDirect,
   ITERATIONS,
+);
+// For scale: what the AI SDK's own generateText costs over the same model call.
+const aiSdkGenerate = await measurePair(
+  () => generateText({ model, prompt: 'hello' }),
+  modelDirect,
+  Math.ceil(ITERATIONS / 4),
 );
 // The mock records every call: forget them, so the heap figures below measure the kernel.
 model.doGenerateCalls.length = 0;
