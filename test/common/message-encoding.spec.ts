@@ -66,4 +66,43 @@ describe('message encoding', () => {
       prepareBatch([{ role: 'user', content: 'x', metadata: { n: Number.NaN } }], undefined),
     ).toThrow(/NaN/);
   });
+
+  it('refuses holes in content parts and tool calls, and stores provider metadata as checked', () => {
+    const sparseParts = [{ type: 'text', text: 'a' }, , { type: 'text', text: 'b' }];
+    expect(() => prepareBatch([{ role: 'user', content: sparseParts }], undefined)).toThrow(
+      'messages[0].content[1]',
+    );
+    const sparseCalls = [{ id: 'c', name: 'n', arguments: '{}' }, ,];
+    expect(() =>
+      prepareBatch([{ role: 'assistant', content: null, toolCalls: sparseCalls }], undefined),
+    ).toThrow('messages[0].toolCalls[1]');
+    // A toJSON that answers something else than the object checked: what is stored is checked.
+    const sly = { anthropic: { signature: 's' }, toJSON: () => 'not an object' };
+    expect(() =>
+      prepareBatch(
+        [{ role: 'assistant', content: [{ type: 'reasoning', text: 't', providerMetadata: sly }] }],
+        undefined,
+      ),
+    ).toThrow('providerMetadata');
+    const [prepared] = prepareBatch(
+      [
+        {
+          role: 'assistant',
+          content: null,
+          toolCalls: [
+            {
+              id: 'c',
+              name: 'n',
+              arguments: '{}',
+              providerMetadata: { openai: { itemId: 'fc_1' } },
+            },
+          ],
+        },
+      ],
+      undefined,
+    );
+    expect(JSON.parse(prepared!.json).toolCalls[0].providerMetadata).toEqual({
+      openai: { itemId: 'fc_1' },
+    });
+  });
 });

@@ -5,6 +5,7 @@ import * as ai6 from 'ai';
 import * as ai7 from 'ai-v7';
 import { z } from 'zod';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
+import { MAX_INLINE_PART_BYTES } from '../../src/common/messages/content-parts.js';
 import { agentMemoryMiddleware } from '../../src/modules/ai-sdk/agent-memory.middleware.js';
 import {
   FakeLlmServer,
@@ -145,8 +146,61 @@ describe.each(sdks)('agentMemoryMiddleware with %s', (_name, sdk, modelAt) => {
       },
       { id: 'turn-1:1', role: 'assistant', content: 'Hello!' },
     ]);
-    // The retried request saw the first attempt's turn as history.
-    expect(roles(server.requests[1]!)).toEqual(['user', 'assistant:Hello!', 'user']);
+    // The retry is the same turn: it does not see the first attempt's copy as history.
+    expect(roles(server.requests[1]!)).toEqual(['user']);
+  });
+
+  it('goes by the tool calls, not the finish reason: a forced call that says "stop" is not the end', async () => {
+    const store = new InMemoryChatMemoryStore();
+    // OpenAI answers a forced tool_choice with finish_reason "stop" and the call.
+    const forced = openAiCompletion(null, [
+      { id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' },
+    ]);
+    (
+      forced as { body: { choices: Array<{ finish_reason: string }> } }
+    ).body.choices[0]!.finish_reason = 'stop';
+    server.enqueue(forced, openAiCompletion('3 °C in Oslo.'));
+    await sdk.generateText({
+      model: memoryModel(store, 'c') as never,
+      prompt: 'Oslo?',
+      tools: { weather },
+      stopWhen: sdk.stepCountIs(3),
+    });
+    expect((await store.get('c')).map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    // The second step saw the first step's messages once (nothing was stored in between).
+    expect(roles(server.requests[1]!)).toEqual([
+      'user:Oslo?',
+      'assistant',
+      expect.stringMatching(/^tool:/),
+    ]);
+  });
+
+  it('refuses a message it could not store before calling the model', async () => {
+    const store = new InMemoryChatMemoryStore();
+    await expect(
+      sdk.generateText({
+        model: memoryModel(store, 'c') as never,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'file',
+                data: new Uint8Array(MAX_INLINE_PART_BYTES + 1),
+                mediaType: 'application/pdf',
+              },
+            ],
+          },
+        ],
+        maxRetries: 0,
+      }),
+    ).rejects.toThrow(`more than the ${MAX_INLINE_PART_BYTES}`);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('stores nothing when the call fails or the stream is aborted', async () => {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV3StreamPart,
+  UnsupportedFunctionalityError,
+} from '@ai-sdk/provider';
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
 import type { LlmAdapter } from '../../src/modules/llm/interfaces/llm.interface.js';
 import {
   LlmAbortedError,
+  LlmConnectionError,
   LlmRateLimitError,
   LlmResponseError,
   LlmUnsupportedContentError,
@@ -86,7 +91,8 @@ describe('Any AI SDK model (the AI SDK’s own MockLanguageModelV3)', () => {
           },
           { type: 'text', text: 'Checking.' },
           { type: 'tool-call', toolCallId: 'c1', toolName: 'look', input: { n: 1 } },
-          { type: 'tool-call', toolCallId: 'c2', toolName: 'look', input: 'not json' },
+          // Providers take objects only: what is not a JSON object goes as {}.
+          { type: 'tool-call', toolCallId: 'c2', toolName: 'look', input: {} },
         ],
       },
       {
@@ -297,5 +303,145 @@ describe('Any AI SDK model (the AI SDK’s own MockLanguageModelV3)', () => {
         timeoutMs: 0,
       }),
     ).toThrow('llm.timeoutMs');
+  });
+
+  it('keeps the provider metadata a stream spreads over its parts, and on tool calls', async () => {
+    const model = new MockLanguageModelV3({
+      doStream: {
+        stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
+          // Anthropic: redacted data on the start, the signature on an empty delta.
+          {
+            type: 'reasoning-start',
+            id: 'r',
+            providerMetadata: { anthropic: { redactedData: 'x' } },
+          },
+          { type: 'reasoning-delta', id: 'r', delta: 'Think.' },
+          {
+            type: 'reasoning-delta',
+            id: 'r',
+            delta: '',
+            providerMetadata: { anthropic: { signature: 'sig' } },
+          },
+          { type: 'reasoning-end', id: 'r' },
+          { type: 'text-start', id: 't', providerMetadata: { openai: { itemId: 'msg_1' } } },
+          { type: 'text-delta', id: 't', delta: 'Done.' },
+          { type: 'text-end', id: 't' },
+          {
+            type: 'tool-call',
+            toolCallId: 'c1',
+            toolName: 'look',
+            input: '{}',
+            providerMetadata: { google: { thoughtSignature: 'ts' } },
+          },
+          // Run by the provider itself: not the app's call to answer.
+          {
+            type: 'tool-call',
+            toolCallId: 'w',
+            toolName: 'web_search',
+            input: '{}',
+            providerExecuted: true,
+          },
+          { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: undefined } },
+        ]),
+      },
+    });
+    const { message } = await adapterOf(model).stream(ask, () => undefined);
+    expect(message).toEqual({
+      role: 'assistant',
+      content: [
+        {
+          type: 'reasoning',
+          text: 'Think.',
+          providerMetadata: { anthropic: { redactedData: 'x', signature: 'sig' } },
+        },
+        { type: 'text', text: 'Done.', providerMetadata: { openai: { itemId: 'msg_1' } } },
+      ],
+      toolCalls: [
+        {
+          id: 'c1',
+          name: 'look',
+          arguments: '{}',
+          providerMetadata: { google: { thoughtSignature: 'ts' } },
+        },
+      ],
+    });
+    // Sent back as it came; an empty assistant message is left out.
+    const echo = new MockLanguageModelV3({
+      doGenerate: { content: [], usage, finishReason: stop, warnings: [] },
+    });
+    await adapterOf(echo).chat({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: null },
+        message,
+        { role: 'tool', content: 'seen', toolCallId: 'c1' },
+      ],
+    });
+    const prompt = echo.doGenerateCalls[0]!.prompt;
+    expect(prompt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(prompt[1]!.content).toEqual([
+      {
+        type: 'reasoning',
+        text: 'Think.',
+        providerOptions: { anthropic: { redactedData: 'x', signature: 'sig' } },
+      },
+      { type: 'text', text: 'Done.', providerOptions: { openai: { itemId: 'msg_1' } } },
+      {
+        type: 'tool-call',
+        toolCallId: 'c1',
+        toolName: 'look',
+        input: {},
+        providerOptions: { google: { thoughtSignature: 'ts' } },
+      },
+    ]);
+  });
+
+  it('retries a stream that ends before it finished; an error part is the provider’s answer, final', async () => {
+    let calls = 0;
+    const model = new MockLanguageModelV3({
+      doStream: async () => {
+        calls += 1;
+        return {
+          stream: convertArrayToReadableStream<LanguageModelV3StreamPart>(
+            calls === 1
+              ? [{ type: 'stream-start', warnings: [] }]
+              : [
+                  { type: 'text-delta', id: 't', delta: 'whole' },
+                  { type: 'finish', usage, finishReason: stop },
+                ],
+          ),
+        };
+      },
+    });
+    expect((await adapterOf(model).stream(ask, () => undefined)).message.content).toBe('whole');
+    expect(calls).toBe(2);
+
+    const cut = new MockLanguageModelV3({
+      doStream: {
+        stream: convertArrayToReadableStream([{ type: 'text-delta', id: 't', delta: 'half' }]),
+      },
+    });
+    expect(await rejectionOf(adapterOf(cut).stream(ask, () => undefined))).toBeInstanceOf(
+      LlmConnectionError,
+    );
+    expect(cut.doStreamCalls).toHaveLength(1); // text went out: not retried
+
+    const refused = new MockLanguageModelV3({
+      doStream: {
+        stream: convertArrayToReadableStream([
+          {
+            type: 'error',
+            error: {
+              message: 'This model’s maximum context length is 8192 tokens',
+              code: 'context_length_exceeded',
+            },
+          },
+        ]),
+      },
+    });
+    const error = await rejectionOf(adapterOf(refused).stream(ask, () => undefined));
+    expect(error).toBeInstanceOf(LlmResponseError);
+    expect((error as Error).message).toContain('maximum context length');
+    expect(refused.doStreamCalls).toHaveLength(1);
   });
 });

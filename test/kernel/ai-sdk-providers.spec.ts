@@ -6,7 +6,10 @@ import { KernelModule } from '../../src/modules/kernel/kernel.module.js';
 import { KernelService } from '../../src/modules/kernel/kernel.service.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
-import { LlmUnsupportedContentError } from '../../src/modules/llm/llm-errors.js';
+import {
+  LlmConnectionError,
+  LlmUnsupportedContentError,
+} from '../../src/modules/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import type { AiSdkLanguageModel } from '../../src/modules/llm/ai-sdk/ai-sdk-language-model.js';
 import {
@@ -287,5 +290,95 @@ describe("provider: 'anthropic' keeps reasoning and sends it back signed", () =>
       max_tokens: expect.any(Number),
       thinking: { type: 'enabled', budget_tokens: 1024 },
     });
+  });
+
+  it('keeps a streamed signature (a signature_delta) and sends the thinking back signed', async () => {
+    const event = (type: string, payload: Record<string, unknown>) => ({
+      event: type,
+      data: JSON.stringify({ type, ...payload }),
+    });
+    server.enqueue(
+      {
+        kind: 'sse',
+        events: [
+          event('message_start', { message: { usage: { input_tokens: 5, output_tokens: 1 } } }),
+          event('content_block_start', {
+            index: 0,
+            content_block: { type: 'thinking', thinking: '' },
+          }),
+          event('content_block_delta', {
+            index: 0,
+            delta: { type: 'thinking_delta', thinking: 'Greeting.' },
+          }),
+          event('content_block_delta', {
+            index: 0,
+            delta: { type: 'signature_delta', signature: 'sig-9' },
+          }),
+          event('content_block_stop', { index: 0 }),
+          event('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+          event('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'Hello!' } }),
+          event('content_block_stop', { index: 1 }),
+          event('message_delta', {
+            delta: { stop_reason: 'end_turn' },
+            usage: { output_tokens: 7 },
+          }),
+          event('message_stop', {}),
+        ],
+      },
+      anthropicMessage('Again.'),
+    );
+    const adapter = createLlmAdapter({ provider: 'anthropic', model: 'c', baseUrl, apiKey: 'k' });
+    const tokens: string[] = [];
+    const first = await adapter.stream({ messages: [{ role: 'user', content: 'hi' }] }, (t) =>
+      tokens.push(t),
+    );
+    expect(tokens).toEqual(['Hello!']);
+    expect(first.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: 'Greeting.',
+        providerMetadata: { anthropic: { signature: 'sig-9' } },
+      },
+      { type: 'text', text: 'Hello!' },
+    ]);
+    await adapter.chat({
+      messages: [
+        { role: 'user', content: 'hi' },
+        first.message,
+        { role: 'user', content: 'again' },
+      ],
+    });
+    const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
+    expect(sent.messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'Greeting.', signature: 'sig-9' },
+      { type: 'text', text: 'Hello!' },
+    ]);
+  });
+
+  it('reports a stream cut before message_stop as a connection error', async () => {
+    server.enqueue({
+      kind: 'sse',
+      events: [
+        {
+          event: 'message_start',
+          data: JSON.stringify({
+            type: 'message_start',
+            message: { usage: { input_tokens: 1, output_tokens: 1 } },
+          }),
+        },
+      ],
+    });
+    const adapter = createLlmAdapter({
+      provider: 'anthropic',
+      model: 'c',
+      baseUrl,
+      apiKey: 'k',
+      retry: { maxRetries: 0 },
+    });
+    expect(
+      await rejectionOf(
+        adapter.stream({ messages: [{ role: 'user', content: 'hi' }] }, () => undefined),
+      ),
+    ).toBeInstanceOf(LlmConnectionError);
   });
 });

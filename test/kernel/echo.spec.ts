@@ -44,6 +44,23 @@ describe('echo model', () => {
     );
   });
 
+  it('echoes the text of messages with parts, never an object', async () => {
+    const { message } = await new EchoLlmAdapter().chat({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look at this' },
+            { type: 'image', url: 'https://example.com/a.png' },
+          ],
+        },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: [{ type: 'text', text: 'And now?' }] },
+      ],
+    });
+    expect(message.content).toBe('You said: "And now?". Earlier you said: "Look at this".');
+  });
+
   it('calls a tool on "/tool <name> <json>" and reports the result', async () => {
     harness = await bootKernel({ llm: { provider: 'echo', toolCommands: true }, tools: [lookup] });
     const result = await harness.kernel.invoke([

@@ -101,6 +101,30 @@ describe('toUIMessages / fromUIMessages', () => {
     expect(await store.get('c')).toEqual(conversation);
   });
 
+  it('gives a turn stored by the agent (<runId>:0 … <runId>:n) its own ids back', () => {
+    const run: ChatMessage[] = [
+      { id: 'r1:0', role: 'user', content: 'Weather?' },
+      {
+        id: 'r1:1',
+        role: 'assistant',
+        content: null,
+        toolCalls: [
+          {
+            id: 'c',
+            name: 'weather',
+            arguments: '{}',
+            providerMetadata: { google: { thoughtSignature: 'ts' } },
+          },
+        ],
+      },
+      { id: 'r1:2', role: 'tool', toolCallId: 'c', name: 'weather', content: 'sunny' },
+      { id: 'r1:3', role: 'assistant', content: 'Sunny.' },
+    ];
+    const ui = toUIMessages(run);
+    expect(ui.map((m) => m.id)).toEqual(['r1:0', 'r1:1']);
+    expect(fromUIMessages(ui)).toEqual(run);
+  });
+
   it('reads what useChat sends: a data: URL file becomes inline data, pending calls are left out', () => {
     expect(
       fromUIMessages([

@@ -2,7 +2,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type FileUIPart, type UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { authHeaders, getJson, seg } from './api.js';
-import { imageToFilePart } from './attachments.js';
+import { MAX_ATTACHED_CHARS, imageToFilePart } from './attachments.js';
 import { MessageView } from './message-view.js';
 import { storedToUiMessages } from './stored-to-ui.js';
 import type { MessagesPage, StoredMessage } from './types.js';
@@ -138,7 +138,14 @@ export function Chat({
               const files = [...(event.target.files ?? [])];
               event.target.value = '';
               Promise.all(files.map(imageToFilePart))
-                .then((parts) => setAttached((current) => [...current, ...parts]))
+                .then((parts) => {
+                  const all = [...attached, ...parts];
+                  const size = all.reduce((sum, part) => sum + part.url.length, 0);
+                  if (size > MAX_ATTACHED_CHARS)
+                    throw new Error('These images are too large together: attach fewer at once.');
+                  setAttached(all);
+                  setLoadError(undefined);
+                })
                 .catch((failure: Error) => setLoadError(failure.message));
             }}
           />

@@ -1,4 +1,5 @@
 import type { ContentPart } from './content-parts.js';
+import type { ProviderMetadata } from './provider-metadata.js';
 
 /** Who wrote a message. */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
@@ -14,6 +15,11 @@ export interface ToolCall {
   name: string;
   /** The arguments as JSON text, exactly as the model produced them. */
   arguments: string;
+  /**
+   * What the provider attached to the call and needs back with it (OpenAI's Responses item id,
+   * Gemini's thought signature), as the AI SDK gave it.
+   */
+  providerMetadata?: ProviderMetadata;
 }
 
 /**

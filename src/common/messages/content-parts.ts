@@ -1,10 +1,15 @@
 import type { ChatRole } from './chat-message.interface.js';
 import { InvalidMessageError } from './invalid-message.error.js';
+import { type ProviderMetadata, copyProviderMetadata } from './provider-metadata.js';
 
-/** A run of text. */
+/**
+ * A run of text. `providerMetadata` (e.g. OpenAI's Responses item id) is kept only beside a
+ * reasoning part, where the provider needs it to pair the two (see {@link compactContent}).
+ */
 export interface TextPart {
   type: 'text';
   text: string;
+  providerMetadata?: ProviderMetadata;
 }
 
 /**
@@ -36,7 +41,7 @@ export interface FilePart {
 export interface ReasoningPart {
   type: 'reasoning';
   text: string;
-  providerMetadata?: Record<string, Record<string, unknown>>;
+  providerMetadata?: ProviderMetadata;
 }
 
 /** One part of a message's content. */
@@ -57,7 +62,7 @@ export const MAX_INLINE_PART_BYTES = 5 * 1024 * 1024;
 export const MAX_CONTENT_PARTS = 100;
 
 const FIELDS: Record<ContentPart['type'], ReadonlySet<string>> = {
-  text: new Set(['type', 'text']),
+  text: new Set(['type', 'text', 'providerMetadata']),
   image: new Set(['type', 'url', 'data', 'mediaType']),
   file: new Set(['type', 'url', 'data', 'mediaType', 'filename']),
   reasoning: new Set(['type', 'text', 'providerMetadata']),
@@ -75,7 +80,11 @@ export function copyContentParts(value: unknown, role: ChatRole, path: string): 
     throw new InvalidMessageError(path, 'must hold at least one part (use null for no content)');
   if (value.length > MAX_CONTENT_PARTS)
     throw new InvalidMessageError(path, `must hold at most ${MAX_CONTENT_PARTS} parts`);
-  return value.map((part: unknown, index) => copyPart(part, role, `${path}[${index}]`));
+  const parts: ContentPart[] = [];
+  // An index loop, not map: a hole in a sparse array is a missing part, not one to skip.
+  for (let index = 0; index < value.length; index += 1)
+    parts.push(copyPart(value[index], role, `${path}[${index}]`));
+  return parts;
 }
 
 function copyPart(value: unknown, role: ChatRole, path: string): ContentPart {
@@ -99,17 +108,17 @@ function copyPart(value: unknown, role: ChatRole, path: string): ContentPart {
     if (!FIELDS[type].has(key))
       throw new InvalidMessageError(`${path}.${key}`, `is not a field of a ${type} part`);
   }
+  const metadata =
+    part.providerMetadata === undefined
+      ? {}
+      : {
+          providerMetadata: copyProviderMetadata(part.providerMetadata, `${path}.providerMetadata`),
+        };
   switch (type) {
     case 'text':
-      return { type, text: string(part.text, `${path}.text`) };
+      return { type, text: string(part.text, `${path}.text`), ...metadata };
     case 'reasoning':
-      return {
-        type,
-        text: string(part.text, `${path}.text`),
-        ...(part.providerMetadata === undefined
-          ? {}
-          : { providerMetadata: providerMetadata(part.providerMetadata, path) }),
-      };
+      return { type, text: string(part.text, `${path}.text`), ...metadata };
     case 'image':
     case 'file':
       return media(type, part, path);
@@ -179,24 +188,6 @@ export function inlineBytes(base64Text: string): number {
   return (base64Text.length / 4) * 3 - padding;
 }
 
-function providerMetadata(value: unknown, path: string): Record<string, Record<string, unknown>> {
-  const fail = (): never => {
-    throw new InvalidMessageError(
-      `${path}.providerMetadata`,
-      'must be an object of objects (per provider), JSON only',
-    );
-  };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail();
-  for (const inner of Object.values(value as object)) {
-    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) fail();
-  }
-  try {
-    return JSON.parse(JSON.stringify(value)) as Record<string, Record<string, unknown>>;
-  } catch {
-    return fail();
-  }
-}
-
 /**
  * The text of a message's content: the string itself, or its text parts joined by newlines
  * (reasoning, images and files left out); `''` for none.
@@ -212,9 +203,20 @@ export function contentText(content: string | null | readonly ContentPart[] | un
   return text;
 }
 
-/** Parts as a message's content: `null` for none, the text alone for one text part, else the parts. */
+/**
+ * Parts as a message's content: `null` for none, the text alone for one text part, else the parts.
+ * Text parts keep their provider metadata only beside a reasoning part (a provider pairs the two,
+ * as OpenAI's Responses API does); elsewhere it is dropped, so a plain answer stays plain text.
+ */
 export function compactContent(parts: ContentPart[]): string | ContentPart[] | null {
   if (parts.length === 0) return null;
-  if (parts.length === 1 && parts[0]!.type === 'text') return parts[0]!.text;
-  return parts;
+  const reasoned = parts.some((part) => part.type === 'reasoning');
+  const kept = reasoned
+    ? parts
+    : parts.map((part) =>
+        part.type === 'text' && part.providerMetadata ? { type: part.type, text: part.text } : part,
+      );
+  if (kept.length === 1 && kept[0]!.type === 'text' && !kept[0]!.providerMetadata)
+    return kept[0]!.text;
+  return kept;
 }

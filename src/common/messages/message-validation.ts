@@ -4,6 +4,7 @@ import { containsNul, exceedsUtf8Bytes, hasLoneSurrogate, utf8ByteLength } from 
 import { InvalidMessageError } from './invalid-message.error.js';
 import { CHAT_ROLES, type ChatMessage, type ChatRole } from './chat-message.interface.js';
 import { copyContentParts } from './content-parts.js';
+import { copyProviderMetadata } from './provider-metadata.js';
 import type { PreparedMessage } from './prepared-message.js';
 
 /** Longest conversation or message id, in UTF-8 bytes. */
@@ -18,7 +19,7 @@ const MESSAGE_FIELDS = new Set([
   'name',
   'metadata',
 ]);
-const TOOL_CALL_FIELDS = new Set(['id', 'name', 'arguments']);
+const TOOL_CALL_FIELDS = new Set(['id', 'name', 'arguments', 'providerMetadata']);
 
 /** Checks a conversation id: a non-empty string of at most 255 UTF-8 bytes without U+0000. */
 export function assertConversationId(conversationId: unknown): asserts conversationId is string {
@@ -144,7 +145,8 @@ function checkMessage(
 function assertToolCalls(toolCalls: unknown, path: string): void {
   if (!Array.isArray(toolCalls))
     throw new InvalidMessageError(path, `must be an array, got ${describe(toolCalls)}`);
-  toolCalls.forEach((call: unknown, index) => {
+  // Array.from visits holes (forEach skips them): a hole is a missing call.
+  Array.from(toolCalls as unknown[]).forEach((call: unknown, index) => {
     const callPath = `${path}[${index}]`;
     if (!isPlainObject(call))
       throw new InvalidMessageError(callPath, `must be an object, got ${describe(call)}`);
@@ -217,12 +219,21 @@ function copyOwnFields(record: Record<string, unknown>, path: string): void {
   const calls = record.toolCalls;
   if (calls === undefined) return;
   if (!Array.isArray(calls)) throw changedWhileValidated(path);
-  record.toolCalls = (calls as unknown[]).map((call) => {
+  record.toolCalls = Array.from(calls as unknown[], (call, index) => {
     if (!isPlainObject(call)) throw changedWhileValidated(path);
-    const copy = { id: call.id, name: call.name, arguments: call.arguments };
+    const copy: Record<string, unknown> = {
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+    };
     assertText(copy.id, path);
     assertText(copy.name, path);
     assertText(copy.arguments, path);
+    if (call.providerMetadata !== undefined)
+      copy.providerMetadata = copyProviderMetadata(
+        call.providerMetadata,
+        `${path}.toolCalls[${index}].providerMetadata`,
+      );
     return copy;
   });
 }

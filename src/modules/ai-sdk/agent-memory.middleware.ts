@@ -7,6 +7,8 @@ import { safeWindow } from '../memory-provider/window/safe-window.js';
 import type { ModelOutputPart, SpecificationVersion } from '../llm/ai-sdk/ai-sdk-language-model.js';
 import { toModelPrompt } from '../llm/ai-sdk/ai-sdk-prompt.js';
 import { AssistantMessageBuilder } from '../llm/ai-sdk/ai-sdk-result.js';
+import { unifiedReason } from '../llm/ai-sdk/ai-sdk-errors.js';
+import { validateMessages } from '../../common/messages/message-validation.js';
 import { type PromptMessage, promptToMessages } from './prompt-to-messages.js';
 
 /** Options of {@link agentMemoryMiddleware}. */
@@ -66,13 +68,24 @@ export function agentMemoryMiddleware(
     throw new TypeError(`agentMemoryMiddleware: window must be an integer ≥ 0, got ${window}`);
   /** The turn's new messages, by the params that carried them to the model. */
   const newMessagesOf = new WeakMap<object, ChatMessage[]>();
-  let history: Promise<ChatMessage[]> | undefined;
+  /** The stored window, read once per turn; and whether the turn (`turnId`) is already in it. */
+  let turn: Promise<{ window: ChatMessage[]; stored: boolean }> | undefined;
+
+  const loadTurn = async () => {
+    const tail = await store.tail(conversationId, window);
+    const own = (message: ChatMessage) =>
+      turnId !== undefined && message.id?.startsWith(`${turnId}:`);
+    return { window: tail.filter((message) => !own(message)), stored: tail.some(own) };
+  };
 
   const commit = async (params: object, reply: ChatMessage): Promise<void> => {
+    const { stored } = await turn!;
+    turn = undefined;
+    // A retried request of a turn already stored: stored once, as the first attempt left it.
+    if (stored) return;
     const messages = [...(newMessagesOf.get(params) ?? []), reply].map((message, index) =>
       turnId === undefined ? message : { ...message, id: `${turnId}:${index}` },
     );
-    history = undefined;
     const result = await store.add(conversationId, messages);
     onCommit?.(result);
   };
@@ -83,10 +96,12 @@ export function agentMemoryMiddleware(
       const system = params.prompt.filter((message) => message.role === 'system');
       const fresh = params.prompt.filter((message) => message.role !== 'system');
       const freshMessages = promptToMessages(fresh);
-      // Loaded once per turn: every step of a tool loop sends the same stored window.
-      history ??= store.tail(conversationId, window);
-      const stored = await history.catch((error: unknown) => {
-        history = undefined;
+      // Refused before the model is called (and paid), not when the answer is stored.
+      validateMessages(freshMessages);
+      // Read once per turn: every step of a tool loop sends the same stored window.
+      turn ??= loadTurn();
+      const { window: stored } = await turn.catch((error: unknown) => {
+        turn = undefined;
         throw error;
       });
       const { output } = safeWindow([...stored, ...freshMessages], window + freshMessages.length);
@@ -111,11 +126,10 @@ export function agentMemoryMiddleware(
       params: CallParams;
     }) {
       const result = await doGenerate();
-      if (!endsInToolCalls(result.finishReason)) {
-        const builder = new AssistantMessageBuilder();
-        for (const part of result.content ?? []) builder.addContent(part);
+      const builder = new AssistantMessageBuilder();
+      for (const part of result.content ?? []) builder.addContent(part);
+      if (isFinalAnswer(builder, result.finishReason))
         await commit(params, builder.build(undefined, undefined).message);
-      }
       return result;
     },
     async wrapStream({
@@ -134,13 +148,15 @@ export function agentMemoryMiddleware(
           transform(part, controller) {
             controller.enqueue(part);
             if (part.type === 'text-delta') builder.addText(part.delta ?? '');
+            else if (part.type === 'text-start' || part.type === 'text-end')
+              builder.addText('', part.providerMetadata);
             else if (part.type.startsWith('reasoning-')) builder.addReasoning(part);
             else if (part.type === 'tool-call') builder.addToolCall(part);
             else if (part.type === 'finish') finishReason = part.finishReason;
             else if (part.type === 'error') failed = true;
           },
           async flush() {
-            if (failed || finishReason === undefined || endsInToolCalls(finishReason)) return;
+            if (failed || !isFinalAnswer(builder, finishReason)) return;
             await commit(params, builder.build(undefined, undefined).message);
           },
         }),
@@ -151,10 +167,13 @@ export function agentMemoryMiddleware(
   return middleware as unknown as AgentMemoryMiddleware;
 }
 
-function endsInToolCalls(finishReason: unknown): boolean {
-  const unified =
-    typeof finishReason === 'object' && finishReason !== null
-      ? (finishReason as { unified?: unknown }).unified
-      : finishReason;
-  return unified === 'tool-calls';
+/**
+ * The step is the turn's last: the model calls none of the app's tools (the AI SDK goes on when it
+ * does, whatever the finish reason says) and it finished, neither cut off nor failed.
+ */
+function isFinalAnswer(builder: AssistantMessageBuilder, finishReason: unknown): boolean {
+  const reason = unifiedReason(finishReason);
+  return (
+    !builder.callsTools && reason !== undefined && reason !== 'error' && reason !== 'interrupted'
+  );
 }

@@ -1,3 +1,5 @@
+import { InvalidMessageError } from '../../common/messages/invalid-message.error.js';
+import type { ProviderMetadata } from '../../common/messages/provider-metadata.js';
 import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
 import { type ContentPart, compactContent } from '../../common/messages/content-parts.js';
 
@@ -10,6 +12,7 @@ type PromptPart = {
   toolCallId?: string;
   toolName?: string;
   input?: unknown;
+  providerExecuted?: boolean;
   output?: { type: string; value?: unknown; reason?: string };
   providerOptions?: Record<string, Record<string, unknown>>;
 };
@@ -44,10 +47,13 @@ export function promptToMessages(prompt: readonly PromptMessage[]): ChatMessage[
     const toolCalls: ToolCall[] = [];
     for (const part of message.content) {
       if (part.type === 'tool-call') {
+        // A call the provider ran itself has no result of the app's to pair with: not stored.
+        if (part.providerExecuted === true) continue;
         toolCalls.push({
           id: String(part.toolCallId),
           name: String(part.toolName),
           arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
+          ...metadataOf(part),
         });
       } else {
         const converted = toContentPart(part);
@@ -66,16 +72,14 @@ export function promptToMessages(prompt: readonly PromptMessage[]): ChatMessage[
 function toContentPart(part: PromptPart): ContentPart | undefined {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: part.text ?? '' };
+      return { type: 'text', text: part.text ?? '', ...metadataOf(part) };
     case 'reasoning':
-      return part.providerOptions && Object.keys(part.providerOptions).length
-        ? { type: 'reasoning', text: part.text ?? '', providerMetadata: part.providerOptions }
-        : { type: 'reasoning', text: part.text ?? '' };
+      return { type: 'reasoning', text: part.text ?? '', ...metadataOf(part) };
     case 'file':
     case 'image': {
-      // AI SDK 7 names an image of unknown subtype by its top-level type alone.
-      const mediaType =
-        part.mediaType === undefined || part.mediaType === 'image' ? 'image/*' : part.mediaType;
+      // AI SDK 7 names a file of unknown subtype by its top-level type alone (`image`, `audio`).
+      const given = part.mediaType ?? 'image';
+      const mediaType = given.includes('/') ? given : `${given}/*`;
       const source = fileSource(part.data ?? (part as { image?: unknown }).image);
       if (mediaType.startsWith('image/')) {
         return mediaType === 'image/*' && 'url' in source
@@ -94,14 +98,23 @@ function toContentPart(part: PromptPart): ContentPart | undefined {
   }
 }
 
-/** v2/v3: base64 text, bytes or a URL; v4: `{ type: 'data' | 'url', … }`. */
+/**
+ * v2/v3: base64 text, bytes or a URL; v4: `{ type: 'data' | 'url' | 'text' | 'reference', … }`.
+ * A provider's file reference cannot be stored (it names a file only that provider holds).
+ */
 function fileSource(data: unknown): { url: string } | { data: string } {
   if (data instanceof URL) return { url: data.href };
   if (data instanceof Uint8Array) return { data: Buffer.from(data).toString('base64') };
   if (typeof data === 'object' && data !== null) {
-    const tagged = data as { type?: string; url?: URL | string; data?: unknown };
+    const tagged = data as { type?: string; url?: URL | string; data?: unknown; text?: unknown };
     if (tagged.type === 'url') return { url: String(tagged.url) };
     if (tagged.type === 'data') return fileSource(tagged.data);
+    if (tagged.type === 'text')
+      return { data: Buffer.from(String(tagged.text)).toString('base64') };
+    throw new InvalidMessageError(
+      'messages',
+      `a file given as ${JSON.stringify(tagged.type)} cannot be stored: give its data or a URL`,
+    );
   }
   const text = String(data);
   return /^https?:\/\//.test(text) ? { url: text } : { data: text };
@@ -118,4 +131,11 @@ function toolOutputText(output: PromptPart['output']): string {
     default:
       return JSON.stringify(output.value ?? null);
   }
+}
+
+/** A prompt part's `providerOptions`, kept as the stored part's `providerMetadata`. */
+function metadataOf(part: PromptPart): { providerMetadata?: ProviderMetadata } {
+  return part.providerOptions && Object.keys(part.providerOptions).length
+    ? { providerMetadata: part.providerOptions }
+    : {};
 }

@@ -16,6 +16,7 @@ export interface UiMessagePart {
   output?: unknown;
   errorText?: string;
   providerMetadata?: Record<string, Record<string, unknown>>;
+  callProviderMetadata?: Record<string, Record<string, unknown>>;
 }
 
 /** An AI SDK `UIMessage`, as `useChat` keeps and sends it. */
@@ -58,6 +59,7 @@ export function toUIMessages(messages: readonly ChatMessage[]): UiMessage[] {
         toolCallId: call.id,
         state: 'input-available',
         input: parseJson(call.arguments),
+        ...(call.providerMetadata ? { callProviderMetadata: call.providerMetadata } : {}),
       });
     }
     if (assistant) assistant.parts.push(...parts);
@@ -95,6 +97,7 @@ export function fromUIMessages(messages: readonly UiMessage[]): ChatMessage[] {
         id: String(part.toolCallId),
         name: toolNameOf(part),
         arguments: JSON.stringify(part.input ?? {}),
+        ...(part.callProviderMetadata ? { providerMetadata: part.callProviderMetadata } : {}),
       }));
       out.push({
         id: ids(),
@@ -142,7 +145,9 @@ function contentParts(content: ChatMessage['content']): UiMessagePart[] {
   return content.map((part): UiMessagePart => {
     switch (part.type) {
       case 'text':
-        return { type: 'text', text: part.text };
+        return part.providerMetadata
+          ? { type: 'text', text: part.text, providerMetadata: part.providerMetadata }
+          : { type: 'text', text: part.text };
       case 'reasoning':
         return part.providerMetadata
           ? { type: 'reasoning', text: part.text, providerMetadata: part.providerMetadata }
@@ -166,8 +171,14 @@ function fromParts(parts: readonly UiMessagePart[]): ContentPart[] {
   for (const part of parts) {
     if (part.type === 'text' && typeof part.text === 'string') {
       const last = content.at(-1);
-      if (last?.type === 'text') last.text += part.text;
-      else content.push({ type: 'text', text: part.text });
+      if (last?.type === 'text' && !last.providerMetadata && !part.providerMetadata)
+        last.text += part.text;
+      else
+        content.push(
+          part.providerMetadata
+            ? { type: 'text', text: part.text, providerMetadata: part.providerMetadata }
+            : { type: 'text', text: part.text },
+        );
     } else if (part.type === 'reasoning' && typeof part.text === 'string') {
       content.push(
         part.providerMetadata
@@ -215,8 +226,19 @@ function toolNameOf(part: UiMessagePart): string {
   return part.type === 'dynamic-tool' ? String(part.toolName) : part.type.slice('tool-'.length);
 }
 
+/**
+ * The ids of the messages one UI message stands for: its own first. An id ending in `:<n>` (what the
+ * agent and the middleware store: `<runId>:1`, `<runId>:2`, …) goes on counting from `n`, so a
+ * stored turn read back gets its own ids again; any other id is followed by `<id>:1`, `<id>:2`, ….
+ */
 function idsFor(id: string): () => string {
+  const numbered = /^(.*):(\d+)$/.exec(id);
   let next = 0;
+  if (numbered) {
+    const base = numbered[1]!;
+    const first = Number(numbered[2]);
+    return () => `${base}:${first + next++}`;
+  }
   return () => (next++ === 0 ? id : `${id}:${next - 1}`);
 }
 

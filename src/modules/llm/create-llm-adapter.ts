@@ -74,6 +74,11 @@ export function createLlmAdapter(
   switch (named.provider) {
     case 'openai':
       assertCallSettings(named, place, true);
+      if (named.api !== undefined && named.api !== 'chat' && named.api !== 'responses')
+        fail(
+          `${place.option}.api`,
+          `must be 'chat' or 'responses', got ${JSON.stringify(named.api)}`,
+        );
       return lazyAdapter(openAiModel(named, env), named, 'openai', named.model);
     case 'anthropic':
       assertCallSettings(named, place, true);
@@ -163,6 +168,8 @@ function assertCallSettings(
     if (options[name] !== undefined && typeof options[name] !== 'string')
       fail(name, 'must be a string');
   }
+  if (typeof options.baseUrl === 'string' && !/^https?:\/\/[^/]/.test(options.baseUrl))
+    fail('baseUrl', 'must be an http(s) URL');
   const providerOptions = options.providerOptions as unknown;
   if (
     providerOptions !== undefined &&

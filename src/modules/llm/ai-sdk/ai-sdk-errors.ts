@@ -25,7 +25,12 @@ interface ApiCallErrorFields {
  * errors (a body or chunk the provider could not read) as an unreadable response, and network
  * failures (`fetch failed`, a cut body) as connection errors. An `LlmError` passes through.
  */
-export function toLlmError(raw: unknown, provider: string): LlmError {
+export function toLlmError(
+  raw: unknown,
+  provider: string,
+  /** `stream`: an error part of a stream, which reports what the provider answered. */
+  from: 'call' | 'stream' = 'call',
+): LlmError {
   if (raw instanceof LlmError) return raw;
   const error = (raw ?? {}) as ApiCallErrorFields;
   const name = typeof error.name === 'string' ? error.name : '';
@@ -33,12 +38,18 @@ export function toLlmError(raw: unknown, provider: string): LlmError {
   if (name === 'AI_APICallError') return fromApiCallError(error, provider, message);
   if (name === 'AI_UnsupportedFunctionalityError' || name === 'AI_InvalidPromptError')
     return new LlmUnsupportedContentError(provider, message, { cause: raw });
-  if (name === 'AI_RetryError' || name === 'AI_LoadAPIKeyError')
-    return new LlmResponseError(provider, undefined, message);
   if (name.startsWith('AI_')) return new LlmResponseError(provider, undefined, message);
-  if (isNetworkFailure(raw)) return new LlmConnectionError(provider, raw);
-  // Anything else came from reading what the provider sent (a shape its package did not expect).
+  if (from === 'call' && isNetworkFailure(raw)) return new LlmConnectionError(provider, raw);
+  // Anything else came from what the provider sent: an error event, or a shape its package did not
+  // expect.
   return new LlmResponseError(provider, undefined, message);
+}
+
+/** A finish reason's unified value in any supported specification (v2: a string). */
+export function unifiedReason(finishReason: unknown): unknown {
+  return typeof finishReason === 'object' && finishReason !== null
+    ? (finishReason as { unified?: unknown }).unified
+    : finishReason;
 }
 
 function fromApiCallError(error: ApiCallErrorFields, provider: string, message: string): LlmError {
@@ -87,10 +98,13 @@ function isNetworkFailure(raw: unknown): boolean {
   return (
     message === 'fetch failed' ||
     message === 'terminated' ||
-    (typeof code === 'string' && code !== '') ||
+    (typeof code === 'string' && NETWORK_CODE.test(code)) ||
     (typeof cause === 'object' && cause !== null && isNetworkFailure(cause))
   );
 }
+
+/** Socket and undici error codes (not an API's own error codes, such as `context_length_exceeded`). */
+const NETWORK_CODE = /^(E(?!RR_)[A-Z_]+|UND_ERR_[A-Z_]+)$/;
 
 /** A thrown or streamed value that is not an `Error` (a provider's error event body), as text. */
 function describeValue(value: unknown): string {

@@ -41,6 +41,7 @@ export interface ModelOutputPart {
   toolName?: string;
   input?: unknown;
   providerMetadata?: Record<string, Record<string, unknown>>;
+  providerExecuted?: boolean;
   usage?: unknown;
   finishReason?: unknown;
   error?: unknown;

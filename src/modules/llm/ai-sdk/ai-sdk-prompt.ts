@@ -9,8 +9,10 @@ type PromptMessage = { role: string; content: string | PromptPart[] };
 
 /**
  * The conversation as an AI SDK prompt of the model's specification: system text, user text and
- * files, assistant text, reasoning and tool calls, one tool message per result. Tool-call arguments
- * go back as the JSON they were (the raw text where the model wrote invalid JSON).
+ * files, assistant text, reasoning and tool calls (with the provider metadata they came with), one
+ * tool message per result. Tool-call arguments go back as the JSON object they were (`{}` where the
+ * model wrote something else: providers take objects only). An assistant message with neither
+ * content nor calls is left out (providers refuse empty messages).
  */
 export function toModelPrompt(
   messages: readonly ChatMessage[],
@@ -18,7 +20,14 @@ export function toModelPrompt(
   provider: string,
 ): PromptMessage[] {
   const toolNames = new Map<string, string>();
-  return messages.map((message, index) => {
+  const prompt: PromptMessage[] = [];
+  messages.forEach((message, index) => {
+    const mapped = toPromptMessage(message, index);
+    if (mapped) prompt.push(mapped);
+  });
+  return prompt;
+
+  function toPromptMessage(message: ChatMessage, index: number): PromptMessage | undefined {
     const where = `messages[${index}]`;
     switch (message.role) {
       case 'system':
@@ -34,9 +43,10 @@ export function toModelPrompt(
             toolCallId: call.id,
             toolName: call.name,
             input: parseArguments(call.arguments),
+            ...(call.providerMetadata ? { providerOptions: call.providerMetadata } : {}),
           });
         }
-        return { role: 'assistant', content };
+        return content.length ? { role: 'assistant', content } : undefined;
       }
       case 'tool': {
         const callId = message.toolCallId ?? '';
@@ -53,7 +63,7 @@ export function toModelPrompt(
         };
       }
     }
-  });
+  }
 }
 
 /** Tool specs as AI SDK function tools. */
@@ -82,7 +92,9 @@ function parts(content: ChatMessage['content'], version: SpecificationVersion): 
 function toPromptPart(part: ContentPart, version: SpecificationVersion): PromptPart {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: part.text };
+      return part.providerMetadata
+        ? { type: 'text', text: part.text, providerOptions: part.providerMetadata }
+        : { type: 'text', text: part.text };
     case 'reasoning':
       return {
         type: 'reasoning',
@@ -128,8 +140,9 @@ function textOf(content: ChatMessage['content'], provider: string, where: string
 
 function parseArguments(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    const input = JSON.parse(text) as unknown;
+    return typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {};
   } catch {
-    return text;
+    return {};
   }
 }

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../../../common/messages/chat-message.interface.js';
 import { type ContentPart, compactContent } from '../../../common/messages/content-parts.js';
+import type { ProviderMetadata } from '../../../common/messages/provider-metadata.js';
 import type { LlmResponse, Usage } from '../interfaces/llm.interface.js';
 import type { ModelOutputPart } from './ai-sdk-language-model.js';
 
@@ -10,44 +11,67 @@ import type { ModelOutputPart } from './ai-sdk-language-model.js';
 export class AssistantMessageBuilder {
   private readonly parts: ContentPart[] = [];
   private readonly toolCalls: ToolCall[] = [];
-  private readonly reasoning = new Map<string, { text: string }>();
+  private readonly reasoning = new Map<string, { text: string; meta?: ProviderMetadata }>();
 
   /** Adds a complete part of `doGenerate`'s content. */
   addContent(part: ModelOutputPart): void {
-    if (part.type === 'text' && typeof part.text === 'string') this.addText(part.text);
+    if (part.type === 'text' && typeof part.text === 'string')
+      this.addText(part.text, part.providerMetadata);
     else if (part.type === 'reasoning' && typeof part.text === 'string')
       this.parts.push(reasoningPart(part.text, part.providerMetadata));
     else if (part.type === 'tool-call') this.addToolCall(part);
   }
 
-  /** Adds a text delta of a stream. */
-  addText(text: string): void {
-    const last = this.parts.at(-1);
-    if (last?.type === 'text') last.text += text;
-    else if (text !== '') this.parts.push({ type: 'text', text });
+  /** Adds text (a stream's delta), and the metadata its stream parts carry. */
+  addText(text: string, providerMetadata?: ProviderMetadata): void {
+    let last = this.parts.at(-1);
+    if (last?.type !== 'text') {
+      if (text === '' && !providerMetadata) return;
+      last = { type: 'text', text: '' };
+      this.parts.push(last);
+    }
+    last.text += text;
+    if (providerMetadata) last.providerMetadata = merged(last.providerMetadata, providerMetadata);
   }
 
-  /** Follows a stream's reasoning parts (start, deltas, end with the provider's metadata). */
+  /**
+   * Follows a stream's reasoning parts. Providers put their metadata on any of them (Anthropic: the
+   * signature on a delta, redacted data on the start): it is merged per provider, later wins.
+   */
   addReasoning(part: ModelOutputPart): void {
     const id = part.id ?? '';
-    if (part.type === 'reasoning-start') this.reasoning.set(id, { text: '' });
-    const open = this.reasoning.get(id) ?? { text: '' };
+    const open = (part.type === 'reasoning-start' ? undefined : this.reasoning.get(id)) ?? {
+      text: '',
+    };
     if (part.type === 'reasoning-delta') open.text += part.delta ?? '';
+    if (part.providerMetadata) open.meta = merged(open.meta, part.providerMetadata);
     this.reasoning.set(id, open);
     if (part.type === 'reasoning-end') {
       this.reasoning.delete(id);
-      this.parts.push(reasoningPart(open.text, part.providerMetadata));
+      this.parts.push(reasoningPart(open.text, open.meta));
     }
   }
 
-  /** Adds a finished tool call (its input is the JSON text the model wrote). */
+  /**
+   * Adds a finished tool call (its input is the JSON text the model wrote). A call the provider ran
+   * itself (`providerExecuted`) is not the app's to answer: it is left out.
+   */
   addToolCall(part: ModelOutputPart): void {
+    if (part.providerExecuted === true) return;
     const input = part.input;
     this.toolCalls.push({
       id: String(part.toolCallId),
       name: String(part.toolName),
       arguments: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+      ...(part.providerMetadata && Object.keys(part.providerMetadata).length
+        ? { providerMetadata: part.providerMetadata }
+        : {}),
     });
+  }
+
+  /** True once a tool call of the app's came in. */
+  get callsTools(): boolean {
+    return this.toolCalls.length > 0;
   }
 
   /** The assistant message: plain text when that is all there is, parts otherwise. */
@@ -65,10 +89,14 @@ export class AssistantMessageBuilder {
   }
 }
 
-function reasoningPart(
-  text: string,
-  providerMetadata: Record<string, Record<string, unknown>> | undefined,
-): ContentPart {
+function merged(into: ProviderMetadata | undefined, from: ProviderMetadata): ProviderMetadata {
+  const out: ProviderMetadata = { ...into };
+  for (const [provider, values] of Object.entries(from))
+    out[provider] = { ...out[provider], ...values };
+  return out;
+}
+
+function reasoningPart(text: string, providerMetadata: ProviderMetadata | undefined): ContentPart {
   return providerMetadata && Object.keys(providerMetadata).length
     ? { type: 'reasoning', text, providerMetadata }
     : { type: 'reasoning', text };

@@ -14,7 +14,8 @@ import type {
   ModelCallOptions,
   ModelOutputPart,
 } from './ai-sdk-language-model.js';
-import { toLlmError } from './ai-sdk-errors.js';
+import { toLlmError, unifiedReason } from './ai-sdk-errors.js';
+import { LlmConnectionError } from '../llm-errors.js';
 import { toModelPrompt, toModelToolChoice, toModelTools } from './ai-sdk-prompt.js';
 import { AssistantMessageBuilder } from './ai-sdk-result.js';
 import { checkedModel } from './checked-model.js';
@@ -114,6 +115,10 @@ export class AiSdkLlmAdapter implements LlmAdapter {
         if (done) break;
         progress.heartbeat();
         switch (part.type) {
+          case 'text-start':
+          case 'text-end':
+            if (part.providerMetadata) builder.addText('', part.providerMetadata);
+            break;
           case 'text-delta': {
             const delta = part.delta ?? (part as { textDelta?: string }).textDelta ?? '';
             if (delta === '') break;
@@ -135,9 +140,14 @@ export class AiSdkLlmAdapter implements LlmAdapter {
             finishReason = part.finishReason;
             break;
           case 'error':
-            throw toLlmError(part.error, this.settings.provider);
+            throw toLlmError(part.error, this.settings.provider, 'stream');
         }
       }
+      if (finishReason === undefined || unifiedReason(finishReason) === 'interrupted')
+        throw new LlmConnectionError(
+          this.settings.provider,
+          new Error('the stream ended before the answer finished'),
+        );
     } catch (error) {
       void reader.cancel().catch(() => undefined);
       throw signal.aborted ? error : toLlmError(error, this.settings.provider);

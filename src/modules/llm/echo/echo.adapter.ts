@@ -96,7 +96,7 @@ function echo(
   const earlier = users
     .slice(0, -1)
     .slice(-RECALLED)
-    .map((m) => `"${m.content}"`);
+    .map((m) => `"${contentText(m.content)}"`);
   const recall =
     earlier.length > 0
       ? ` Earlier you said: ${earlier.join(', ')}.`

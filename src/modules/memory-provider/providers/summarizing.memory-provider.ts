@@ -117,7 +117,22 @@ function identify(message: ChatMessage, position: number): string {
 
 function renderLine(message: ChatMessage): string {
   const calls = message.toolCalls?.map((call) => `${call.name}(${call.arguments})`).join(', ');
-  const text = message.content ?? '';
+  const text = describeContent(message.content);
   if (message.role === 'tool') return `tool ${message.name ?? message.toolCallId}: ${text}`;
   return `${message.role}: ${text}${calls ? `${text ? ' ' : ''}[calls ${calls}]` : ''}`;
+}
+
+/** A message's content as summary text: its text, with images and files named in brackets. */
+function describeContent(content: ChatMessage['content']): string {
+  if (typeof content === 'string' || content === null) return content ?? '';
+  return content
+    .map((part) =>
+      part.type === 'text'
+        ? part.text
+        : part.type === 'reasoning'
+          ? ''
+          : `[${part.type}${part.type === 'file' && part.filename ? ` ${part.filename}` : ''}]`,
+    )
+    .filter(Boolean)
+    .join(' ');
 }
