@@ -34,5 +34,7 @@ import {
     // The agent's runs follow its chat store onto the same connection.
     AgentModule.forRoot({ llm: { provider: 'echo' } }),
   ],
+  // Imported as a feature module, it hands its services to the modules that import it.
+  exports: [AgentModule, ChatMemoryModule, LongtermMemoryModule],
 })
 export class TypeOrmConnectionModule {}

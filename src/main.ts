@@ -1,87 +1,25 @@
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module.js';
-import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
-import { configureApp } from './app/configure-app.js';
-import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
+import { MissingDriverError } from 'nest-agent-memory';
+import { assertDriversInstalled } from './app/required-drivers.js';
 import { ConfigValidationError } from './config/config-validation.error.js';
-import { appSqlTarget } from './config/sql-target.config.js';
 import { loadAllConfig } from './config/validate-env.js';
-import { AppMetrics } from './app/telemetry/app-metrics.js';
-import { HardenedExpressAdapter } from './app/http-server/hardened-express.adapter.js';
-import { startTracing } from './app/telemetry/start-tracing.js';
-
-/** Starts the example app: `node dist/main.js` (see README for the environment variables). */
-async function bootstrap(): Promise<void> {
-  const config = loadAllConfig();
-  // Before Nest: spans of every module feed the metrics (and OTLP when configured).
-  const metrics = new AppMetrics();
-  const tracing = startTracing(metrics, config.telemetry.otlpEndpoint);
-  const module = AppModule.forRoot({ database: appSqlTarget(), metrics });
-  const adapter = new HardenedExpressAdapter(config.http);
-  const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
-    bufferLogs: true,
-    bodyParser: false,
-  });
-  const logger = app.get(Logger);
-  app.useLogger(logger);
-  configureApp(app, config);
-  const authenticator = app.get(ApiKeyAuthenticator);
-  if (config.llm.echoByDefault)
-    logger.warn(
-      'No LLM configured: the agent answers with the offline echo model. Set OPENAI_BASE_URL / OPENAI_API_KEY (or LLM_PROVIDER) for a real one.',
-    );
-  if (!authenticator.enabled)
-    logger.warn('API_KEYS is not set: the API is open to anyone who can reach it.');
-  await app.listen(config.app.port, config.app.host);
-  logger.log(`Agent memory example app listening on http://${config.app.host}:${config.app.port}`);
-  handleShutdown(app, config.http.shutdownTimeoutMs, () => tracing.shutdown());
-}
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, let in-flight requests (turns) finish within
- * `SHUTDOWN_TIMEOUT_MS`, then close queues and connections and exit. A second signal, or the bound
- * passing, exits at once (code 1).
+ * Starts the example app: `node dist/main.js` (see README for the environment variables). The
+ * configuration and the packages it needs are checked before the app's modules load, so every
+ * missing package is named at once.
  */
-function handleShutdown(
-  app: NestExpressApplication,
-  timeoutMs: number,
-  flushTelemetry: () => Promise<void>,
-): void {
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    const logger = app.get(Logger);
-    if (stopping) {
-      logger.warn(`${signal} again: exiting now`);
-      process.exit(1);
-    }
-    stopping = true;
-    logger.log(`${signal}: finishing in-flight requests (up to ${timeoutMs} ms)`);
-    const force = setTimeout(() => {
-      logger.error('Shutdown bound passed: exiting');
-      process.exit(1);
-    }, timeoutMs + 5_000);
-    force.unref();
-    const server = app.getHttpServer() as import('node:http').Server;
-    server.close();
-    server.closeIdleConnections?.();
-    const drained = await app.get(InFlightRequests).drained(timeoutMs);
-    if (!drained) logger.warn('Some requests were still running at the shutdown bound');
-    await app.close();
-    // The spans of the last turns, to the OTLP endpoint if one is set.
-    await flushTelemetry().catch(() => undefined);
-    process.exit(drained ? 0 : 1);
-  };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
+async function bootstrap(): Promise<void> {
+  const config = loadAllConfig();
+  assertDriversInstalled(config);
+  const { startApp } = await import('./app/start-app.js');
+  await startApp(config);
 }
 
 try {
   await bootstrap();
 } catch (error) {
-  if (error instanceof ConfigValidationError) {
+  if (error instanceof ConfigValidationError || error instanceof MissingDriverError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

@@ -13,17 +13,33 @@ export async function loadOptionalDependency<T = unknown>(
   packageName: string,
   neededBy: string,
 ): Promise<T> {
-  try {
-    return (await import(packageName)) as T;
-  } catch (error) {
-    if (isModuleNotFound(error, packageName)) {
-      throw new MissingDriverError(packageName, neededBy, error);
-    }
-    throw error;
-  }
+  const [loaded] = await loadOptionalDependencies<[T]>([packageName], neededBy);
+  return loaded;
 }
 
-function isModuleNotFound(error: unknown, packageName: string): boolean {
+/**
+ * Imports several optional peer dependencies that one feature needs together (`typeorm` and `pg`),
+ * reporting every missing one in a single `MissingDriverError`, not one per start.
+ */
+export async function loadOptionalDependencies<T extends unknown[]>(
+  packageNames: readonly string[],
+  neededBy: string,
+): Promise<T> {
+  const settled = await Promise.allSettled(packageNames.map((name) => import(name)));
+  const missing: string[] = [];
+  let firstCause: unknown;
+  settled.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') return;
+    if (!isModuleNotFound(outcome.reason, packageNames[index]!)) throw outcome.reason;
+    missing.push(packageNames[index]!);
+    firstCause ??= outcome.reason;
+  });
+  if (missing.length) throw new MissingDriverError(missing, neededBy, firstCause);
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as T;
+}
+
+/** True when `error` says that `packageName` itself (not one of its imports) cannot be found. */
+export function isModuleNotFound(error: unknown, packageName: string): boolean {
   // Read fields structurally: the error may come from another realm (a VM context), where
   // `instanceof Error` is false.
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

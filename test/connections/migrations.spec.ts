@@ -78,6 +78,10 @@ describe.each(['postgres', 'mysql'] as const)('package migrations on %s', (diale
     expect((error as MigrationsNotRunError).pending).toEqual(
       CHAT_MEMORY_SCHEMA.migrations(dialect).map((d) => d.name),
     );
+    // It names what a package user runs, not this repository's own files.
+    expect((error as Error).message).toContain(`agentMemoryMigrations('${dialect}')`);
+    expect((error as Error).message).toContain('npx typeorm migration:run -d');
+    expect((error as Error).message).not.toContain('ormconfig');
   });
 
   it('also run through TypeORM’s own runner (CLI, user DataSource), which the package then sees as done', async () => {

@@ -35,6 +35,23 @@ describe('README examples', () => {
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
   });
 
+  it('installs every package the first example imports or its backends need', () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const install = /```sh\n(npm install nest-agent-memory[^\n]*)\n```/
+      .exec(readme)![1]!
+      .split(' ');
+    const example = readFileSync(new URL('examples/transcripts.module.ts', root), 'utf8');
+    const imported = [...example.matchAll(/from '((?:@[^/']+\/)?[^/'.][^/']*)/g)].map((m) => m[1]!);
+    // A Nest app has @nestjs/common and @nestjs/core already; the backends need their drivers.
+    const needed = new Set([
+      ...imported.filter((name) => !['@nestjs/common', '@nestjs/core'].includes(name)),
+      'typeorm', // postgres
+      'pg',
+      'ioredis', // redis
+    ]);
+    for (const name of needed) expect(install).toContain(name);
+  });
+
   describe('TranscriptsModule', () => {
     let moduleRef: TestingModule;
     beforeAll(async () => {

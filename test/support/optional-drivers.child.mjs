@@ -17,7 +17,9 @@ for (const [label, options] of Object.entries(JSON.parse(process.argv[2]))) {
     outcomes[label] = 'ok';
   } catch (error) {
     outcomes[label] =
-      error instanceof MissingDriverError ? `missing ${error.packageName}` : `error ${error}`;
+      error instanceof MissingDriverError
+        ? `missing ${error.packageNames.join(' ')}`
+        : `error ${error}`;
   }
 }
 console.log(`\n${JSON.stringify(outcomes)}`);

@@ -12,8 +12,10 @@ export class MigrationsNotRunError extends AgentMemoryError {
   ) {
     super(
       `The ${dialect} database lacks the package's migrations ${pending.join(', ')}. ` +
-        'Run them (agentMemoryMigrations(dialect) in your DataSource, or the TypeORM CLI with ' +
-        'ormconfig.ts), or set migrationsRun: true',
+        'Either let the module run them (migrationsRun: true, the default), or add ' +
+        `agentMemoryMigrations('${dialect}') to your DataSource's migrations and run them as you ` +
+        'run your own (migrationsRun: true on your DataSource, or ' +
+        '`npx typeorm migration:run -d <your data source file>`)',
     );
   }
 }

@@ -3,7 +3,10 @@ import type { RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { MigrationsNotRunError } from '../../common/errors/migrations-not-run.error.js';
-import { loadOptionalDependency } from '../../common/load-optional-dependency.js';
+import {
+  loadOptionalDependencies,
+  loadOptionalDependency,
+} from '../../common/load-optional-dependency.js';
 import { redactUrl } from '../../common/redact-url.js';
 import { logRedisErrors } from './redis/redis-error-log.js';
 import { createRedisClient, isRedisCluster, type RedisClient } from './redis/redis-client.js';
@@ -177,8 +180,10 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     tuning: DataSourceTuning,
   ): Promise<SqlConnection> {
     const neededBy = `the ${target.dialect} backend`;
-    const typeorm = await loadOptionalDependency<typeof import('typeorm')>('typeorm', neededBy);
-    await loadOptionalDependency(DRIVER_PACKAGES[target.dialect], neededBy);
+    const [typeorm] = await loadOptionalDependencies<[typeof import('typeorm'), unknown]>(
+      ['typeorm', DRIVER_PACKAGES[target.dialect]],
+      neededBy,
+    );
     const { buildDataSourceOptions } = await import('./sql/data-source-options.js');
     const dataSource = new typeorm.DataSource(buildDataSourceOptions(target, tuning));
     await dataSource.initialize();

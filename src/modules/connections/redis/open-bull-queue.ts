@@ -1,7 +1,7 @@
 import type { AdvancedSettings, Queue } from 'bull';
 import type { Redis } from 'ioredis';
 import { Logger } from '@nestjs/common';
-import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
+import { loadOptionalDependencies } from '../../../common/load-optional-dependency.js';
 import { logRedisErrors } from './redis-error-log.js';
 import { createRedisClient, isRedisCluster, type RedisClient } from './redis-client.js';
 import { guardBullWorkerName } from './bull-worker-name.js';
@@ -29,8 +29,9 @@ export async function openBullQueue(
   shared: RedisClient,
   purpose: string,
 ): Promise<OpenedBullQueue> {
-  const bull = await loadOptionalDependency<{ default: typeof import('bull') }>('bull', purpose);
-  const ioredis = await loadOptionalDependency<typeof import('ioredis')>('ioredis', purpose);
+  const [bull, ioredis] = await loadOptionalDependencies<
+    [{ default: typeof import('bull') }, typeof import('ioredis')]
+  >(['bull', 'ioredis'], purpose);
   const own: RedisClient[] = [];
   const prefix = options.prefix ?? 'bull';
   const queue = new bull.default(name, {

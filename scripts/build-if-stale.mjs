@@ -1,0 +1,48 @@
+/**
+ * Builds only when the build is missing or older than its sources (`src`, `web`, `package.json`,
+ * the tsconfigs): `npm run start:demo` starts at once when nothing changed since the last build.
+ * Usage: node scripts/build-if-stale.mjs
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The build's stamp, written by `npm run build` when it succeeds. */
+export const STAMP = 'dist/.build-stamp';
+const SOURCES = [
+  'src',
+  'web',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.web.json',
+];
+
+/** The newest modification time (ms) of a file or of any file under a folder; 0 if absent. */
+export function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** True when `dist` lacks a build, or a source changed after it. */
+export function isStale(root = '.') {
+  const stamp = join(root, STAMP);
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist/main.js'))) return true;
+  const built = statSync(stamp).mtimeMs;
+  return SOURCES.some((source) => newestMtime(join(root, source)) > built);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (isStale()) {
+    console.log('build-if-stale: sources changed since the last build; building');
+    // `npm run build` writes the stamp when it succeeds.
+    execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  } else {
+    console.log('build-if-stale: the build is up to date');
+  }
+}

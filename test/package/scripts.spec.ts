@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../support/test-databases.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
+
+describe('package scripts', () => {
+  it('builds before packing, so a pack or a git install of an unbuilt checkout is not empty', () => {
+    expect(manifest.scripts.prepack).toBe('npm run build');
+  });
+
+  it('start:demo builds only when the build is missing or older than a source', async () => {
+    expect(manifest.scripts['start:demo']).toBe(
+      'node scripts/build-if-stale.mjs && node dist/main.js',
+    );
+    const { isStale, STAMP } = (await import(join(ROOT, 'scripts/build-if-stale.mjs'))) as {
+      isStale: (root: string) => boolean;
+      STAMP: string;
+    };
+    const root = tempDir('stale-');
+    for (const dir of ['src', 'web', 'dist']) mkdirSync(join(root, dir));
+    cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+    writeFileSync(join(root, 'src/a.ts'), 'x');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(root, 'src/a.ts'), past, past);
+    utimesSync(join(root, 'package.json'), past, past);
+    expect(isStale(root)).toBe(true); // never built
+    writeFileSync(join(root, 'dist/main.js'), '');
+    writeFileSync(join(root, STAMP), '');
+    expect(isStale(root)).toBe(false); // built after every source
+    writeFileSync(join(root, 'src/a.ts'), 'y'); // a source changed
+    expect(isStale(root)).toBe(true);
+  });
+});
