@@ -9,7 +9,6 @@ import {
 } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { streamOf } from '../../common/async-channel.js';
-import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
@@ -35,6 +34,7 @@ import { BullAgentQueue } from './queue/bull.agent-queue.js';
 import type { Queue } from 'bull';
 import { RateLimit } from '../../common/rate-limit.js';
 import { assertRunId } from './runs/run-id.js';
+import { listConversations, pageRunsOf } from './runs/run-queries.js';
 
 /**
  * The agent: runs turns with its memory provider and commits each atomically; async runs
@@ -222,21 +222,7 @@ export class AgentService
     conversationId: string,
     page: { limit: number; after?: { createdAt: number; runId: string } },
   ): Promise<AgentRunRecord[]> {
-    assertConversationId(conversationId);
-    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100)
-      throw new InvalidArgumentError('limit', 'must be an integer from 1 to 100');
-    const found: AgentRunRecord[] = [];
-    let before = page.after && { at: page.after.createdAt, runId: page.after.runId };
-    // A run deleted between the index read and its record's leaves a gap: read on past it.
-    for (let round = 0; round < 5 && found.length < page.limit; round += 1) {
-      const wanted = page.limit - found.length;
-      const entries = await this.runs.ownership.page(conversationId, wanted, before);
-      const records = await Promise.all(entries.map(({ runId }) => this.runs.records.get(runId)));
-      found.push(...records.filter((record): record is AgentRunRecord => record !== undefined));
-      if (entries.length < wanted) break;
-      before = entries.at(-1);
-    }
-    return found;
+    return pageRunsOf(this.runs, conversationId, page);
   }
 
   /**
@@ -250,17 +236,7 @@ export class AgentService
     namespace: string,
     page: { limit: number; after?: ConversationListing },
   ): Promise<ConversationListing[]> {
-    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100)
-      throw new InvalidArgumentError('limit', 'must be an integer from 1 to 100');
-    const after = page.after;
-    if (
-      after &&
-      (!Number.isSafeInteger(after.lastActiveAt) ||
-        after.lastActiveAt < 0 ||
-        typeof after.conversationId !== 'string')
-    )
-      throw new InvalidArgumentError('after', 'must be a listing this method returned');
-    return this.runs.directory.list(namespace, page);
+    return listConversations(this.runs, namespace, page);
   }
 
   /**

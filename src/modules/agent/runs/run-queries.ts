@@ -1,0 +1,53 @@
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { assertConversationId } from '../../../common/messages/message-validation.js';
+import type { AgentRuns } from '../agent.providers.js';
+import type { ConversationListing } from '../conversations/conversation-directory.interface.js';
+import type { AgentRunRecord } from '../interfaces/agent-run.interface.js';
+
+/** A page of 1–100 items, after an earlier page's last one. */
+function assertLimit(limit: unknown): void {
+  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 100)
+    throw new InvalidArgumentError('limit', 'must be an integer from 1 to 100');
+}
+
+/**
+ * A conversation's runs, newest first: `limit` entries of its run index and their records, reading
+ * on past a run deleted between the two reads (at most five rounds).
+ */
+export async function pageRunsOf(
+  runs: AgentRuns,
+  conversationId: string,
+  page: { limit: number; after?: { createdAt: number; runId: string } },
+): Promise<AgentRunRecord[]> {
+  assertConversationId(conversationId);
+  assertLimit(page.limit);
+  const found: AgentRunRecord[] = [];
+  let before = page.after && { at: page.after.createdAt, runId: page.after.runId };
+  for (let round = 0; round < 5 && found.length < page.limit; round += 1) {
+    const wanted = page.limit - found.length;
+    const entries = await runs.ownership.page(conversationId, wanted, before);
+    const records = await Promise.all(entries.map(({ runId }) => runs.records.get(runId)));
+    found.push(...records.filter((record): record is AgentRunRecord => record !== undefined));
+    if (entries.length < wanted) break;
+    before = entries.at(-1);
+  }
+  return found;
+}
+
+/** A namespace's conversations, newest activity first, after a listing this function returned. */
+export function listConversations(
+  runs: AgentRuns,
+  namespace: string,
+  page: { limit: number; after?: ConversationListing },
+): Promise<ConversationListing[]> {
+  assertLimit(page.limit);
+  const after = page.after;
+  if (
+    after &&
+    (!Number.isSafeInteger(after.lastActiveAt) ||
+      after.lastActiveAt < 0 ||
+      typeof after.conversationId !== 'string')
+  )
+    throw new InvalidArgumentError('after', 'must be a listing this method returned');
+  return runs.directory.list(namespace, page);
+}
