@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TranscriptService, TranscriptsModule } from '../../examples/transcripts.module.js';
 import { type ChatMemoryStore, getChatMemoryStoreToken } from '../../src/index.js';
@@ -7,12 +7,23 @@ import { TEST_POSTGRES_URL } from '../support/test-databases.js';
 
 const root = new URL('../../', import.meta.url);
 
-/** The README's code blocks that start with a `// examples/…` line, by that path. */
+/** The README and the guides in docs/. */
+function documents(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(new URL('docs/', root))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+}
+
+/** The docs' code blocks that start with a `// examples/…` line, by that path. */
 function readmeExamples(): Map<string, string> {
-  const readme = readFileSync(new URL('README.md', root), 'utf8');
   const blocks = new Map<string, string>();
-  for (const match of readme.matchAll(/```ts\n(\/\/ (examples\/[^\n]+)\n[\s\S]*?)```/g)) {
-    blocks.set(match[2]!, match[1]!);
+  for (const document of documents()) {
+    const text = readFileSync(new URL(document, root), 'utf8');
+    for (const match of text.matchAll(/```ts\n(\/\/ (examples\/[^\n]+)\n[\s\S]*?)```/g))
+      blocks.set(match[2]!, match[1]!);
   }
   return blocks;
 }
@@ -24,12 +35,19 @@ describe('README examples', () => {
       'examples/ai-sdk-chat.controller.ts',
       'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
+      'examples/getting-started/app.module.ts',
+      'examples/getting-started/chat.controller.ts',
+      'examples/getting-started/main.ts',
       'examples/http-api.module.ts',
       'examples/memory-tiers.module.ts',
+      'examples/models-config.module.ts',
       'examples/support-agent.module.ts',
+      'examples/sweeper-jobs.module.ts',
       'examples/testing/node-test.conformance.test.ts',
+      'examples/tracing.module.ts',
       'examples/transcripts.module.ts',
       'examples/typeorm-connection.module.ts',
+      'examples/use-agent-chat.ts',
       'examples/vision-agent.module.ts',
     ]);
     for (const [path, code] of blocks) expect(code).toBe(readFileSync(new URL(path, root), 'utf8'));
