@@ -28,7 +28,7 @@ function readmeExamples(): Map<string, string> {
   return blocks;
 }
 
-describe('README examples', () => {
+describe('README and guide examples', () => {
   it('are the example files, verbatim (which tsc type-checks and jest runs)', () => {
     const blocks = readmeExamples();
     expect([...blocks.keys()].sort()).toEqual([
@@ -54,7 +54,7 @@ describe('README examples', () => {
   });
 
   it('installs every package the first example imports or its backends need', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const readme = readFileSync(new URL('docs/conversation-memory.md', root), 'utf8');
     const install = /```sh\n(npm install nest-agent-memory[^\n]*)\n```/
       .exec(readme)![1]!
       .split(' ');
