@@ -2,7 +2,16 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-check/**', 'coverage/**', 'node_modules/**', 'data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-check/**',
+      'coverage/**',
+      'node_modules/**',
+      'data/**',
+      'docs/api/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -3,14 +3,23 @@
  * suite imports no test framework: the caller passes its own.
  */
 export interface ConformanceMatchers {
+  /** Passes if the value is `expected` itself (`Object.is`). */
   toBe(expected: unknown): void;
+  /** Passes if the value deeply equals `expected`, ignoring `undefined` properties and classes. */
   toEqual(expected: unknown): void;
+  /** Passes if the value is an instance of `expected`. */
   toBeInstanceOf(expected: abstract new (...args: never[]) => unknown): void;
+  /** Passes if the value's `length` is `expected`. */
   toHaveLength(expected: number): void;
+  /** Passes if the value is greater than `expected`. */
   toBeGreaterThan(expected: number): void;
+  /** Passes if the value is `null`. */
   toBeNull(): void;
+  /** Passes if the value is `undefined`. */
   toBeUndefined(): void;
+  /** Passes if the value has every property of `expected`, recursively, with equal values. */
   toMatchObject(expected: object): void;
+  /** The same matchers, negated. */
   readonly not: Omit<ConformanceMatchers, 'not'>;
 }
 
@@ -20,15 +29,24 @@ export interface ConformanceMatchers {
  * for `node:test`, whose timeouts are options, pass `nodeTestHooks(test)`.
  */
 export interface ConformanceHooks {
+  /** Registers a group of tests; `body` registers them. */
   describe(name: string, body: () => void): unknown;
+  /** Registers one test, with its timeout in milliseconds. */
   it(name: string, body: () => Promise<void>, timeoutMs?: number): unknown;
+  /** The matchers on `actual`. */
   expect(actual: unknown): ConformanceMatchers;
+  /**
+   * Optional: registers a body to run after the suite's tests, where the suite cleans up what it
+   * wrote and closes the instances it opened (without it, they stay open).
+   */
   afterAll?(body: () => Promise<void>, timeoutMs?: number): unknown;
 }
 
 /** One instance of a backend under test, with a way to close it. */
 export interface InstanceUnderTest<T> {
+  /** The instance the suite tests. */
   readonly subject: T;
+  /** Closes the instance and releases what it holds; the suite calls it once per instance. */
   close(): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ export interface LongtermStoreCapabilities {
 
 /** A clock the suite moves, passed to every store it opens (expiry is judged against it). */
 export interface ConformanceClock {
+  /** The suite's current time, in epoch milliseconds. */
   now(): number;
 }
 

@@ -7,8 +7,11 @@ import type { ConformanceHooks, ConformanceMatchers } from './conformance-hooks.
  * a positional argument.
  */
 export interface NodeTestFunctions {
+  /** `node:test`'s `describe`. */
   describe(name: string, fn: () => void): unknown;
+  /** `node:test`'s `it`, whose timeout is an option. */
   it(name: string, options: { timeout?: number }, fn: () => Promise<void>): unknown;
+  /** `node:test`'s `after`, whose timeout is an option. */
   after(fn: () => Promise<void>, options?: { timeout?: number }): unknown;
 }
 

@@ -9,6 +9,11 @@ import { AGENT_PROVIDERS } from './agent.providers.js';
 /**
  * The agent. `AgentModule.forRoot({ llm | kernel, systemPrompt, memory, tools,
  * conflictPolicy, runs, queue, events })` (or `forRootAsync`) provides `AgentService`.
+ *
+ * @property forRoot Provides `AgentService` for these options; the extra `isGlobal` (default
+ *   `false`) goes beside them.
+ * @property forRootAsync Like `forRoot`, with the options from `useFactory` (+ `inject`),
+ *   `useClass` or `useExisting` (a class with `createAgentOptions()`).
  */
 @Module({
   imports: [DiscoveryModule, ConnectionsModule, AgentDefaultsModule],

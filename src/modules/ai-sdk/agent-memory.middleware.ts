@@ -36,11 +36,20 @@ export interface AgentMemoryMiddlewareOptions {
  */
 export interface AgentMemoryMiddleware {
   readonly specificationVersion: 'v3';
+  /**
+   * Puts the conversation's stored window (read once per turn) between the system messages and the
+   * new ones; new messages that are not valid are refused here, before the model is called.
+   */
   transformParams(options: { params: unknown; type: string; model: unknown }): PromiseLike<never>;
+  /** Calls the model; when its answer is the turn's final one, stores the turn before resolving. */
   wrapGenerate(options: {
     doGenerate: () => PromiseLike<unknown>;
     params: unknown;
   }): PromiseLike<never>;
+  /**
+   * Calls the model and passes its stream through; when a final answer's stream finishes without
+   * an error part, stores the turn before the stream ends.
+   */
   wrapStream(options: {
     doStream: () => PromiseLike<unknown>;
     params: unknown;

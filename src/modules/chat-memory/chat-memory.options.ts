@@ -71,7 +71,6 @@ export interface CustomBackendOptions {
   store: Type<ChatMemoryStore> | ChatMemoryStore;
 }
 
-/** Options of `ChatMemoryModule.forRoot`, a union discriminated by `backend`. */
 /**
  * Any built-in backend by URI, the form every store module takes: `memory://`,
  * `sqlite:./data/app.sqlite` (or `sqlite::memory:`), `postgres://…`, `mysql://…`, `redis://…`.
@@ -84,6 +83,10 @@ export interface UriBackendOptions {
   poolSize?: number;
 }
 
+/**
+ * Options of `ChatMemoryModule.forRoot`: a `uri`, or a union discriminated by `backend`. Validated
+ * at bootstrap.
+ */
 export type ChatMemoryModuleOptions =
   | UriBackendOptions
   | MemoryBackendOptions

@@ -22,6 +22,10 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
  * `AgentMemoryHttpModule.forRoot({ path?, tenantResolver?, tools? })`. It brings no auth of its own
  * (the app's guards apply), scopes every id to the request's tenant (`TenantResolver`), validates
  * every body and query, and maps errors to `{ statusCode, error, message }`.
+ *
+ * @property forRootAsync Like `forRoot`, with the options from `useFactory` (+ `inject`),
+ *   `useClass` or `useExisting` (a class with `createAgentMemoryHttpOptions()`); the extras `path`
+ *   and `tools` go beside them.
  */
 @Module({
   controllers: [

@@ -29,6 +29,11 @@ export class KernelService implements OnModuleInit {
     @Inject(Reflector) private readonly reflector: Reflector,
   ) {}
 
+  /**
+   * Validates the module options and builds the engine: resolves the adapter (awaiting its
+   * `ready()`) and the filters, and collects the app's `@KernelTool()` methods. A bad option, a
+   * missing provider package or a duplicate tool name fails bootstrap here.
+   */
   async onModuleInit(): Promise<void> {
     this.built = await createKernelEngine(validateKernelOptions(this.options), {
       moduleRef: this.moduleRef,

@@ -77,6 +77,10 @@ export class LongtermMemoryService
     return sweepInBatches((limit) => store.sweepExpired(limit), batchSize);
   }
 
+  /**
+   * Schedules the `longterm-expiry` sweep (unless the tier is off or `sweep` is `false`), on the
+   * app's `SWEEP_SCHEDULER` if there is one, else on an in-process timer.
+   */
   async onModuleInit(): Promise<void> {
     if (!this.backend) return;
     this.sweeping = await scheduleSweep(this.scheduler, this.options.sweep, {
@@ -92,6 +96,7 @@ export class LongtermMemoryService
     await this.sweeping?.stop();
   }
 
+  /** Stops the sweep if it still runs, then releases the tier's connections. */
   async onApplicationShutdown(): Promise<void> {
     await this.sweeping?.stop();
     await this.backend?.release();

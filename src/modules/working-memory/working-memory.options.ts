@@ -15,6 +15,7 @@ export interface WorkingMemoryQuota {
   maxBytes?: number;
   /** Most memories (conversations with working memory) one tenant holds. */
   maxConversations?: number;
+  /** The tenant a conversation belongs to (default: the text before the id's first `/`). */
   ownerOf?: (conversationId: string) => string;
 }
 

@@ -115,8 +115,8 @@ export class WorkingMemoryService
 
   /**
    * Reclaims memories idle past the TTL now (the sweeper's pass), `batchSize` at a time until none
-   * is left (at most {@link MAX_SWEEP_ROUNDS} batches; a memory whose hook fails is counted idle
-   * from now, so the next batch moves past it); returns how many were deleted.
+   * is left (at most 100 batches; a memory whose hook fails is counted idle from now, so the next
+   * batch moves past it); returns how many were deleted.
    */
   async sweep(
     batchSize = (this.options.sweep && this.options.sweep.batchSize) || DEFAULT_IDLE_SWEEP_BATCH,
@@ -134,6 +134,10 @@ export class WorkingMemoryService
     return deleted;
   }
 
+  /**
+   * Schedules the `working-memory-idle` sweep (unless `sweep` is `false`), on the app's
+   * `SWEEP_SCHEDULER` if there is one, else on an in-process timer.
+   */
   async onModuleInit(): Promise<void> {
     this.sweeping = await scheduleSweep(this.scheduler, this.options.sweep, {
       name: 'working-memory-idle',
@@ -148,6 +152,7 @@ export class WorkingMemoryService
     await this.sweeping?.stop();
   }
 
+  /** Stops the sweep if it still runs, then releases the backend's connection. */
   async onApplicationShutdown(): Promise<void> {
     await this.sweeping?.stop();
     await this.opened.release();

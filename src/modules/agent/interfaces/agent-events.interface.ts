@@ -15,14 +15,25 @@ export interface AgentEventBase {
  * cache on a later attempt.
  */
 export interface AgentEvents {
+  /**
+   * An attempt of the turn begins; `attempt` is 0 at first and one more for each retry after
+   * another turn of the conversation committed first.
+   */
   onTurnStart?(event: AgentEventBase & { attempt: number }): void;
+  /** The turn committed; `result` is what the run resolves with. */
   onTurnEnd?(event: AgentEventBase & { result: AgentRunResult }): void;
+  /** The turn failed (after any conflict retries); `error` is then thrown to the caller. */
   onTurnError?(event: AgentEventBase & { error: unknown }): void;
+  /** A model call of tool round `round` (0 for the first) begins, or is replayed from the cache. */
   onLlmCall?(event: AgentEventBase & { round: number }): void;
+  /** The model answered round `round`; `replayed` is true when the answer came from the cache. */
   onLlmResult?(
     event: AgentEventBase & { round: number; response: LlmResponse; replayed: boolean },
   ): void;
+  /** The model called a tool; emitted for every call of a round before the round's tools run. */
   onToolCall?(event: AgentEventBase & { call: ToolCall }): void;
+  /** A tool call finished, with its result or its error. */
   onToolResult?(event: AgentEventBase & { result: ToolResultEvent }): void;
+  /** A text token as the model streams it (streamed turns only). */
   onToken?(event: AgentEventBase & { text: string }): void;
 }

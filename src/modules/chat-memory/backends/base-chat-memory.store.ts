@@ -53,7 +53,9 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
     fromVersion: number,
     limit: number,
   ): Promise<string[]>;
+  /** The count of stored messages; 0 for an unknown conversation. */
   protected abstract readVersion(conversationId: string): Promise<number>;
+  /** Deletes every message of the conversation, and with them its ids. */
   protected abstract removeConversation(conversationId: string): Promise<void>;
 
   async get(conversationId: string): Promise<StoredChatMessage[]> {

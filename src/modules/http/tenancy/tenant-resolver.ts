@@ -10,11 +10,13 @@ export type TenantRequest = Record<string, unknown> & {
  * the request (`request.user.tenantId`).
  */
 export interface TenantResolver {
+  /** The request's tenant id, or `undefined` for the default tenant; may resolve asynchronously. */
   resolve(request: TenantRequest): string | undefined | Promise<string | undefined>;
 }
 
 /** The default resolver: one tenant for every request (ids are stored as given). */
 export class SingleTenantResolver implements TenantResolver {
+  /** Always `undefined`: every request belongs to the default tenant. */
   resolve(): undefined {
     return undefined;
   }

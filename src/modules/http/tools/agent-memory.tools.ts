@@ -16,6 +16,7 @@ function args(properties: Record<string, unknown>, required: string[]): Record<s
  */
 @Injectable()
 export class AgentMemoryTools {
+  /** `memory_save`: stages `value` under `key` for the entity; written once the turn commits. */
   @KernelTool({
     name: 'memory_save',
     description:
@@ -27,6 +28,7 @@ export class AgentMemoryTools {
     return { saved: input.key };
   }
 
+  /** `memory_load`: the value under `key` (what the run staged, else what is stored), or `null`. */
   @KernelTool({
     name: 'memory_load',
     description: "Read one fact from the user's long-term memory (null when there is none).",
@@ -37,6 +39,10 @@ export class AgentMemoryTools {
     return record ? record.value : null;
   }
 
+  /**
+   * `memory_search`: up to `limit` (default 20) `{ key, value }` pairs whose keys start with
+   * `prefix`, in key order, the run's staged rows included.
+   */
   @KernelTool({
     name: 'memory_search',
     description:
@@ -57,6 +63,7 @@ export class AgentMemoryTools {
     return records.map(({ key, value }) => ({ key, value }));
   }
 
+  /** `scratchpad_set`: stores `value` under `key` in the conversation's working memory. */
   @KernelTool({
     name: 'scratchpad_set',
     description: 'Jot down a note for the rest of this conversation (working memory).',
@@ -70,6 +77,7 @@ export class AgentMemoryTools {
     return { saved: input.key };
   }
 
+  /** `scratchpad_get`: the value under `key` in the conversation's working memory, or `null`. */
   @KernelTool({
     name: 'scratchpad_get',
     description: "Read a note of this conversation's working memory (null when there is none).",

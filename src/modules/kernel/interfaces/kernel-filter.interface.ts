@@ -54,7 +54,9 @@ export interface KernelToolResult {
  * `intercept`.
  */
 export interface TokenTransform {
+  /** Takes the next token and returns the text to pass on now (`''` holds it back). */
   push(token: string): string;
+  /** Optional: called once the model call has ended; returns what is still held, to pass on. */
   flush?(): string;
 }
 
@@ -64,5 +66,10 @@ export interface TokenTransform {
  * the `LlmResponse` or the `KernelToolResult`. Optionally it adds a token transform when streaming.
  */
 export interface KernelFilter extends NestInterceptor {
+  /**
+   * Optional: a transform for the tokens of one streamed model call, created as that call starts
+   * (`context` is its `kernel-chat` context); `undefined` passes the tokens on unchanged. Tokens go
+   * through the innermost filter's transform first.
+   */
   createTokenTransform?(context: ExecutionContext): TokenTransform | undefined;
 }

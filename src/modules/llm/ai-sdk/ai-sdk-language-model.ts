@@ -9,7 +9,9 @@ export interface AiSdkLanguageModel {
   readonly specificationVersion: string;
   readonly provider: string;
   readonly modelId: string;
+  /** The provider's one-shot call (its options and result are read loosely by the adapter). */
   doGenerate(options: never): PromiseLike<unknown>;
+  /** The provider's streaming call (its options and parts are read loosely by the adapter). */
   doStream(options: never): PromiseLike<unknown>;
 }
 

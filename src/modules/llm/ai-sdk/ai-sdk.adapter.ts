@@ -64,6 +64,10 @@ export class AiSdkLlmAdapter implements LlmAdapter {
     await this.model;
   }
 
+  /**
+   * Calls the model's `doGenerate` with a deadline per attempt, retrying transient failures with
+   * backoff; failures are thrown as `LlmError`s.
+   */
   async chat(request: LlmRequest): Promise<LlmResponse> {
     const model = this.loaded ?? (await this.model);
     return withRetries(this.settings, request.signal, async (signal) => {
@@ -79,6 +83,11 @@ export class AiSdkLlmAdapter implements LlmAdapter {
     });
   }
 
+  /**
+   * Calls the model's `doStream` and passes each text delta to `onToken`. Retries only before the
+   * first token; a silence between parts longer than `streamIdleTimeoutMs`, or a stream that ends
+   * before the answer finished, is an `LlmError`.
+   */
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
     const model = this.loaded ?? (await this.model);
     return withRetries(this.settings, request.signal, async (signal, progress) => {

@@ -35,6 +35,11 @@ export class EchoLlmAdapter implements LlmAdapter {
     this.toolCommands = options.toolCommands ?? false;
   }
 
+  /**
+   * Answers from the request alone: the next scripted step while any is left, else the echo (or,
+   * with `toolCommands`, the tool call a `/tool` message asks for). Throws `LlmAbortedError` if the
+   * signal is already aborted.
+   */
   async chat(request: LlmRequest): Promise<LlmResponse> {
     if (request.signal?.aborted) throw new LlmAbortedError('echo', request.signal.reason);
     const step = this.script.shift();
@@ -49,6 +54,7 @@ export class EchoLlmAdapter implements LlmAdapter {
     };
   }
 
+  /** Answers as `chat` does, then passes the answer's text to `onToken` word by word. */
   async stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse> {
     const response = await this.chat(request);
     for (const token of contentText(response.message.content).match(/\S+\s*|\s+/g) ?? [])

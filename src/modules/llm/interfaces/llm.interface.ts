@@ -64,7 +64,12 @@ export interface LlmAdapter {
    * optional for adapters of your own.
    */
   readonly info?: LlmInfo;
+  /** Sends the request and resolves with the whole answer. */
   chat(request: LlmRequest): Promise<LlmResponse>;
+  /**
+   * Sends the request, calls `onToken` with each text token as it arrives, and resolves with the
+   * final response, as `chat` does.
+   */
   stream(request: LlmRequest, onToken: TokenSink): Promise<LlmResponse>;
   /**
    * Optional: resolves once the adapter can take calls (its provider package loaded), rejects with

@@ -59,6 +59,7 @@ export const DEFAULT_TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export abstract class BaseLongtermStore implements LongtermMemoryStore {
   /** The backend's `db.system.name`, on the span of each operation. */
   protected abstract readonly system: StoreSystem;
+  /** The clock expiry is judged by: `settings.now`, else `Date.now`. */
   protected readonly now: () => number;
   private readonly rules: RecordRules;
   private readonly tombstoneTtlMs: number;
@@ -74,6 +75,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   /** Writes saves and tombstones (`value: null`) with the seq guard; returns which applied. */
   protected abstract writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]>;
+  /** The live row of the key (neither a tombstone nor expired at `now`), or `null`. */
   protected abstract readOne(entityId: string, key: string, now: number): Promise<StoredRow | null>;
   /** Live rows with `lower <= key < upper` (no upper: to the end), in key order, at most `limit`. */
   protected abstract readRange(
@@ -89,6 +91,10 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
    * counter to the mark, so new runs take seqs above it.
    */
   protected abstract eraseEntity(entityId: string, now: number): Promise<void>;
+  /**
+   * Deletes up to `limit` rows (records and tombstones) whose `expiresAt` is at or before `now`;
+   * resolves how many went.
+   */
   protected abstract removeExpired(limit: number, now: number): Promise<number>;
 
   async load(entityId: string, key: string): Promise<LongtermRecord | null> {

@@ -35,6 +35,10 @@ export interface LongtermSaveInput {
 export interface LongtermMemoryStore {
   /** The live record, or `null` (absent, deleted, or expired). */
   load(entityId: string, key: string): Promise<LongtermRecord | null>;
+  /**
+   * Writes one record under the seq guard; `applied` is false, and nothing changes, when the stored
+   * record or tombstone has a higher seq or the entity's erasure mark is at or above `seq`.
+   */
   save(record: LongtermSaveInput): Promise<{ applied: boolean }>;
   /** One round trip for the batch; a key twice in one batch is an error. */
   saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }>;
@@ -63,6 +67,7 @@ export interface LongtermMemoryStore {
 
 /** Per-entity durable counters: a run's `seq` is taken from its entity's counter when it is created. */
 export interface SeqCounter {
+  /** Increments the entity's counter atomically and resolves the new value. */
   next(entityId: string): Promise<number>;
 }
 

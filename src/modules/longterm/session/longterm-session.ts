@@ -30,7 +30,12 @@ export interface LongtermRunView {
   readonly entityId: string;
   /** Stages a write (no I/O); saving a key again replaces its value and keeps its first position. */
   save(key: string, value: unknown, options?: { ttlMs?: number }): void;
+  /** The record as the run sees it: its staged value if it staged the key, else the stored one. */
   load(key: string): Promise<LongtermRecord | null>;
+  /**
+   * Like the store's search, with the rows the run staged laid over the stored ones: at most
+   * `limit` records in code-point key order.
+   */
   search(prefix: string, limit: number): Promise<LongtermRecord[]>;
 }
 
@@ -96,7 +101,10 @@ export class LongtermSession implements LongtermRunView {
   }
 
   /** A view for one tool step that also records what that step staged (for the replay cache). */
-  forStep(): LongtermRunView & { stagedByStep(): StagedRow[] } {
+  forStep(): LongtermRunView & {
+    /** The rows this step staged, in staging order. */
+    stagedByStep(): StagedRow[];
+  } {
     const mine = new Map<string, StagedRow>();
     return {
       entityId: this.entityId,

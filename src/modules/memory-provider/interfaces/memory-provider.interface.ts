@@ -43,5 +43,6 @@ export interface MemoryProvider {
     messages: ChatMessage[],
     options?: PrepareOptions,
   ): Promise<ChatMessage[]>;
+  /** Deletes the conversation's whole stored history. */
   clear(conversationId: string): Promise<void>;
 }

@@ -68,6 +68,7 @@ export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnMod
     return { version };
   }
 
+  /** Clears the conversation in the store (its message ids may then be used again). */
   clear(conversationId: string): Promise<void> {
     return this.store.clear(conversationId);
   }

@@ -24,8 +24,8 @@ export interface TokenBudgetOptions {
   counter?: TokenCounter;
   /**
    * What an image or a file part costs, in tokens, since its pixels and pages are not counted
-   * here (defaults {@link DEFAULT_PART_TOKENS}: an image ≈ 1 megapixel under OpenAI's high detail
-   * (765) and Anthropic's width×height/750 (≈1,400), rounded up; a file ≈ three PDF pages).
+   * here (defaults: 1,500 for an image, ≈ 1 megapixel under OpenAI's high detail (765) and
+   * Anthropic's width×height/750 (≈1,400), rounded up; 3,000 for a file, ≈ three PDF pages).
    */
   partTokens?: { image?: number; file?: number };
 }

@@ -13,6 +13,7 @@ export interface SweepTask {
 
 /** A scheduled task: `stop()` takes no new tick and resolves once a running pass has finished. */
 export interface ScheduledSweep {
+  /** Cancels later ticks; resolves once a pass that is running has finished. */
   stop(): Promise<void>;
 }
 
@@ -22,5 +23,6 @@ export interface ScheduledSweep {
  * across every instance).
  */
 export interface SweepScheduler {
+  /** Starts running `task` every `everyMs`; resolves with the handle that stops it. */
   schedule(task: SweepTask): Promise<ScheduledSweep>;
 }

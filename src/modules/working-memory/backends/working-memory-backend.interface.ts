@@ -84,6 +84,10 @@ export interface WorkingMemoryBackend {
     touch: boolean,
     now: number,
   ): Promise<{ json?: string; touch: number }>;
+  /**
+   * Makes one write atomically: checks the caps, evicts as `eviction` says, and writes the entry
+   * (and `also`) in one step, or changes nothing and reports why.
+   */
   write(conversationId: string, request: WriteRequest): Promise<WriteOutcome>;
   /**
    * Removes an entry; resolves the bytes it freed (0 if it was absent) and whether that was the
@@ -96,9 +100,11 @@ export interface WorkingMemoryBackend {
   ): Promise<{ freedBytes: number; emptied: boolean }>;
   /** Keys from least to most recently used. */
   keys(conversationId: string): Promise<string[]>;
+  /** The bytes the memory holds against its cap (0 if it has none). */
   size(conversationId: string): Promise<number>;
   /** Conversations whose last use is at or before `before`, at most `limit`. */
   idle(before: number, limit: number): Promise<string[]>;
+  /** The whole memory, without counting as a use; `undefined` if it has none. */
   snapshot(conversationId: string): Promise<BackendSnapshot | undefined>;
   /** Deletes the memory if nothing used it since `touch`; returns whether it did. */
   deleteIfUntouched(conversationId: string, touch: number): Promise<boolean>;

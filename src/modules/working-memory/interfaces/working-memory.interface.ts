@@ -16,14 +16,17 @@ export interface WorkingMemoryHandleOptions {
 
 /**
  * One conversation's scratchpad. Values are JSON; the size is the sum of the UTF-8 bytes of every
- * stored key and value (keys count, so names cannot bypass the cap). `get`, `set` and `append` count as use (they move the key to the most
- * recent end and keep the memory alive); `keys`, `ring` and `sizeBytes` do not.
+ * stored key and value (keys count, so names cannot bypass the cap). `get`, `set` and `append`
+ * count as use (they move the key to the most recent end and keep the memory alive); `keys`, `ring`
+ * and `sizeBytes` do not.
  */
 export interface WorkingMemoryHandle {
   readonly conversationId: string;
+  /** The value stored under `key`, parsed, or `undefined` if there is none. */
   get<T = WorkingMemoryValue>(key: string): Promise<T | undefined>;
   /** Throws `WorkingMemoryOverflowError` (and changes nothing) if the value cannot fit under the cap. */
   set(key: string, value: WorkingMemoryValue): Promise<void>;
+  /** Removes the key, if present; removing the last key deletes the memory. */
   delete(key: string): Promise<void>;
   /** Appends to the ring at `key`, keeping its newest `maxItems` (default 64). */
   append(key: string, item: WorkingMemoryValue, maxItems?: number): Promise<void>;
@@ -31,6 +34,7 @@ export interface WorkingMemoryHandle {
   ring<T = WorkingMemoryValue>(key: string): Promise<T[]>;
   /** Keys from least to most recently used. */
   keys(): Promise<string[]>;
+  /** The bytes the memory counts against its cap (0 if it has none). */
   sizeBytes(): Promise<number>;
 }
 
