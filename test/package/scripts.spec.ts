@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { tempDir } from '../support/test-databases.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
+  engines: { node: string };
 };
 
 describe('package scripts', () => {
@@ -36,4 +38,15 @@ describe('package scripts', () => {
     writeFileSync(join(root, 'src/a.ts'), 'y'); // a source changed
     expect(isStale(root)).toBe(true);
   });
+
+  it('runs the README commands on a Node that engines allows (22.12+ or 24), whatever the machine has', () => {
+    expect(manifest.engines.node).toBe('^22.12.0 || >=24.0.0');
+    const version = execFileSync(
+      join(ROOT, 'scripts/with-node.sh'),
+      ['node', '-p', 'process.versions.node'],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    ).trim();
+    const [major, minor] = version.split('.').map(Number) as [number, number];
+    expect(major >= 24 || (major === 22 && minor >= 12)).toBe(true);
+  }, 120_000);
 });
