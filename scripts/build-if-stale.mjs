@@ -39,7 +39,11 @@ export function isStale(root = '.') {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (isStale()) {
-    console.log('build-if-stale: sources changed since the last build; building');
+    console.log(
+      existsSync(STAMP)
+        ? 'build-if-stale: sources changed since the last build; building'
+        : 'build-if-stale: no build yet; building',
+    );
     // `npm run build` writes the stamp when it succeeds.
     execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
   } else {
