@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
 import { ConversationVersionConflictError } from '../modules/chat-memory/errors/conversation-version-conflict.error.js';
-import { InvalidMessageError } from '../common/messages/invalid-message.error.js';
 import type { ChatMemoryStore } from '../modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { ChatMessage } from '../common/messages/chat-message.interface.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 import { registerContentPartsConformance } from './chat-memory-parts.conformance.js';
+import { registerConcurrencyConformance } from './chat-memory-concurrency.conformance.js';
+import { registerBadInputConformance } from './chat-memory-bad-input.conformance.js';
+import { contents, ids, texts } from './conformance-messages.js';
 
 /** What a backend can promise, so the suite only asks what it can do. */
 export interface ChatMemoryStoreCapabilities {
@@ -17,9 +18,6 @@ export interface ChatMemoryStoreCapabilities {
 
 /** Opens a new, independent instance of the store under test (a new module, connection or client). */
 export type ChatMemoryStoreFactory = () => Promise<InstanceUnderTest<ChatMemoryStore>>;
-
-const WRITERS = 8;
-const MESSAGES_PER_WRITER = 50;
 
 /**
  * Registers the conformance suite for one `ChatMemoryStore` backend. Every test uses
@@ -302,89 +300,7 @@ export function runChatMemoryStoreConformance(
 
     registerContentPartsConformance(hooks, store, newId);
 
-    describe('bad input', () => {
-      const badBatches: Array<[string, unknown]> = [
-        ['a non-array', { role: 'user', content: 'x' }],
-        ['an unknown role', [{ role: 'robot', content: 'x' }]],
-        ['a tool message without toolCallId', [{ role: 'tool', content: 'x' }]],
-        ['content that is neither string nor null', [{ role: 'user', content: 42 }]],
-        ['missing content', [{ role: 'user' }]],
-        ['an id over 255 bytes', [{ id: 'é'.repeat(128), role: 'user', content: 'x' }]],
-        ['an empty id', [{ id: '', role: 'user', content: 'x' }]],
-        ['an id with a lone surrogate', [{ id: 'a\uD800', role: 'user', content: 'x' }]],
-        ['U+0000 in content', [{ role: 'user', content: 'a\u0000b' }]],
-        ['U+0000 in metadata', [{ role: 'user', content: 'a', metadata: { k: 'v\u0000' } }]],
-        ['U+0000 in a name', [{ role: 'user', content: 'a', name: 'n\u0000' }]],
-        ['U+0000 in a toolCallId', [{ role: 'tool', content: 'a', toolCallId: 'c\u0000' }]],
-        [
-          'U+0000 in tool call arguments',
-          [
-            {
-              role: 'assistant',
-              content: null,
-              toolCalls: [{ id: 'c', name: 'n', arguments: '{"a":"\u0000"}' }],
-            },
-          ],
-        ],
-        [
-          'a tool call without arguments text',
-          [
-            {
-              role: 'assistant',
-              content: null,
-              toolCalls: [{ id: 'c', name: 'n', arguments: {} }],
-            },
-          ],
-        ],
-        ['an unknown field', [{ role: 'user', content: 'x', extra: 1 }]],
-        [
-          'a duplicate id in one batch',
-          [
-            { id: 'd', role: 'user', content: '1' },
-            { id: 'd', role: 'user', content: '2' },
-          ],
-        ],
-      ];
-      for (const [label, batch] of badBatches) {
-        it(`rejects ${label} with InvalidMessageError and writes nothing`, async () => {
-          const s = await store();
-          const c = newId('bad');
-          await s.add(c, [{ id: 'keep', role: 'user', content: 'kept' }]);
-          // A valid message first: the whole batch must be refused, not just the bad message.
-          const input = Array.isArray(batch)
-            ? [{ role: 'user', content: 'valid' }, ...batch]
-            : batch;
-          const error = await rejectionOf(s.add(c, input as ChatMessage[]));
-          expect(error).toBeInstanceOf(InvalidMessageError);
-          expect((await s.get(c)).map((m) => m.id)).toEqual(['keep']);
-        });
-      }
-
-      it('rejects bad conversation ids and arguments with InvalidArgumentError', async () => {
-        const s = await store();
-        const c = newId('bad-args');
-        for (const conversationId of [
-          '',
-          'x'.repeat(256),
-          'a\u0000b',
-          'a\uD800', // a lone surrogate: UTF-8 would turn it into U+FFFD, merging ids
-          7 as unknown as string,
-        ]) {
-          expect(await rejectionOf(s.add(conversationId, texts('x')))).toBeInstanceOf(
-            InvalidArgumentError,
-          );
-          expect(await rejectionOf(s.get(conversationId))).toBeInstanceOf(InvalidArgumentError);
-        }
-        expect(await rejectionOf(s.add(c, texts('x'), { expectedVersion: -1 }))).toBeInstanceOf(
-          InvalidArgumentError,
-        );
-        expect(await rejectionOf(s.tail(c, -1))).toBeInstanceOf(InvalidArgumentError);
-        expect(await rejectionOf(s.tail(c, 1.5))).toBeInstanceOf(InvalidArgumentError);
-        expect(await rejectionOf(s.range(c, -1, 5))).toBeInstanceOf(InvalidArgumentError);
-        expect(await rejectionOf(s.range(c, 0, Number.NaN))).toBeInstanceOf(InvalidArgumentError);
-        expect(await s.version(c)).toBe(0);
-      });
-    });
+    registerBadInputConformance(hooks, { store, newId });
 
     if (capabilities.durable) {
       it('is durable: a new instance on the same database sees the history', async () => {
@@ -401,96 +317,11 @@ export function runChatMemoryStoreConformance(
       });
     }
 
-    describe('concurrency', () => {
-      const instances = async (): Promise<ChatMemoryStore[]> =>
-        capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()];
-
-      it(`keeps a total order under ${WRITERS} concurrent writers × ${MESSAGES_PER_WRITER} messages`, async () => {
-        const pool = await instances();
-        const c = newId('race');
-        const versionsByWriter = await Promise.all(
-          Array.from({ length: WRITERS }, async (_, writer) => {
-            const s = pool[writer % pool.length]!;
-            const versions: number[] = [];
-            for (let i = 0; i < MESSAGES_PER_WRITER; i += 1) {
-              versions.push(
-                (
-                  await s.add(c, [
-                    { id: `w${writer}-${i}`, role: 'user', content: `${writer}:${i}` },
-                  ])
-                ).version,
-              );
-            }
-            return versions;
-          }),
-        );
-        const stored = await pool[0]!.get(c);
-        expect(stored).toHaveLength(WRITERS * MESSAGES_PER_WRITER);
-        expect(new Set(stored.map((m) => m.id)).size).toBe(WRITERS * MESSAGES_PER_WRITER);
-        for (let writer = 0; writer < WRITERS; writer += 1) {
-          const own = stored.filter((m) => m.id.startsWith(`w${writer}-`)).map((m) => m.content);
-          expect(own).toEqual(
-            Array.from({ length: MESSAGES_PER_WRITER }, (_, i) => `${writer}:${i}`),
-          );
-          const versions = versionsByWriter[writer]!;
-          expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
-        }
-        const allVersions = versionsByWriter.flat().sort((x, y) => x - y);
-        expect(allVersions).toEqual(
-          Array.from({ length: WRITERS * MESSAGES_PER_WRITER }, (_, i) => i + 1),
-        );
-        stored.forEach((message, index) => {
-          const [writer, i] = (message.content as string).split(':').map(Number);
-          expect(versionsByWriter[writer!]![i!]).toBe(index + 1);
-        });
-      }, 120_000);
-
-      it('lets exactly one of several writers with the same expectedVersion win', async () => {
-        const pool = await instances();
-        const c = newId('cas');
-        await pool[0]!.add(c, texts('seed'));
-        const outcomes = await Promise.allSettled(
-          Array.from({ length: WRITERS }, (_, writer) =>
-            pool[writer % pool.length]!.add(c, ids(`t${writer}-a`, `t${writer}-b`), {
-              expectedVersion: 1,
-            }),
-          ),
-        );
-        const winners = outcomes.filter((o) => o.status === 'fulfilled');
-        const losers = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-        expect(winners).toHaveLength(1);
-        expect(losers.every((o) => o.reason instanceof ConversationVersionConflictError)).toBe(
-          true,
-        );
-        const stored = await pool[0]!.get(c);
-        expect(stored).toHaveLength(3);
-        expect(stored[1]!.id.slice(0, -2)).toBe(stored[2]!.id.slice(0, -2));
-      }, 60_000);
-
-      it('stores a batch once when several writers retry it at the same time', async () => {
-        const pool = await instances();
-        const c = newId('retry-race');
-        const batch = ids('r1', 'r2', 'r3');
-        const results = await Promise.all(
-          Array.from({ length: WRITERS }, (_, w) =>
-            pool[w % pool.length]!.add(c, batch, { expectedVersion: 0 }),
-          ),
-        );
-        expect(results.every((r) => r.version === 3)).toBe(true);
-        expect((await pool[0]!.get(c)).map((m) => m.id)).toEqual(['r1', 'r2', 'r3']);
-      }, 60_000);
+    registerConcurrencyConformance(hooks, {
+      store,
+      open,
+      newId,
+      sharedAcrossInstances: capabilities.sharedAcrossInstances,
     });
   });
-}
-
-function texts(...values: string[]): ChatMessage[] {
-  return values.map((content) => ({ role: 'user', content }));
-}
-
-function ids(...values: string[]): ChatMessage[] {
-  return values.map((id) => ({ id, role: 'user', content: id }));
-}
-
-function contents(messages: ChatMessage[]): Array<ChatMessage['content']> {
-  return messages.map((message) => message.content);
 }
