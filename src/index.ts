@@ -167,7 +167,7 @@ export type {
   OpenAiCompatibleLlmOptions,
   OpenAiLlmOptions,
 } from './modules/llm/llm-options.js';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/llm/http/retry-policy.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './modules/llm/retries/retry-policy.js';
 export { AiSdkLlmAdapter } from './modules/llm/ai-sdk/ai-sdk.adapter.js';
 export type { AiSdkLanguageModel } from './modules/llm/ai-sdk/ai-sdk-language-model.js';
 export { EchoLlmAdapter } from './modules/llm/echo/echo.adapter.js';

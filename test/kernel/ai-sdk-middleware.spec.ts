@@ -6,6 +6,7 @@ import * as ai7 from 'ai-v7';
 import { z } from 'zod';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
 import { MAX_INLINE_PART_BYTES } from '../../src/common/messages/content-parts.js';
+import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { agentMemoryMiddleware } from '../../src/modules/ai-sdk/agent-memory.middleware.js';
 import {
   FakeLlmServer,
@@ -50,6 +51,22 @@ describe('agentMemoryMiddleware types', () => {
       }),
     ];
     expect(wrapped.map((model) => model.specificationVersion)).toEqual(['v3', 'v4']);
+  });
+
+  it('refuses a misspelt option or a bad value when it is made, not at the first call', () => {
+    const store = new InMemoryChatMemoryStore();
+    expect(() => agentMemoryMiddleware({ store, conversationID: 'c' } as never)).toThrow(
+      'options.conversationID: is not an option',
+    );
+    expect(() => agentMemoryMiddleware({ store, conversationId: '' })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => agentMemoryMiddleware({ store, conversationId: 'c', window: -1 })).toThrow(
+      'options.window',
+    );
+    expect(() => agentMemoryMiddleware({ store: {} as never, conversationId: 'c' })).toThrow(
+      'options.store',
+    );
   });
 });
 

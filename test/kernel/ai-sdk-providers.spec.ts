@@ -11,6 +11,7 @@ import {
   LlmUnsupportedContentError,
 } from '../../src/modules/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import type { LlmAdapter, LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
 import type { AiSdkLanguageModel } from '../../src/modules/llm/ai-sdk/ai-sdk-language-model.js';
 import {
   FakeLlmServer,
@@ -266,26 +267,7 @@ describe("provider: 'anthropic' keeps reasoning and sends it back signed", () =>
       providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
     });
     const first = await adapter.chat({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(first.message.content).toEqual([
-      {
-        type: 'reasoning',
-        text: 'The user greets me.',
-        providerMetadata: { anthropic: { signature: 'sig-123' } },
-      },
-      { type: 'text', text: 'Hello!' },
-    ]);
-    await adapter.chat({
-      messages: [
-        { role: 'user', content: 'hi' },
-        first.message,
-        { role: 'user', content: 'again' },
-      ],
-    });
-    const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
-    expect(sent.messages[1]!.content).toEqual([
-      { type: 'thinking', thinking: 'The user greets me.', signature: 'sig-123' },
-      { type: 'text', text: 'Hello!' },
-    ]);
+    await expectSignedThinkingSentBack(adapter, first, 'The user greets me.', 'sig-123');
     expect(server.requests[0]!.body).toMatchObject({
       max_tokens: expect.any(Number),
       thinking: { type: 'enabled', budget_tokens: 1024 },
@@ -333,26 +315,7 @@ describe("provider: 'anthropic' keeps reasoning and sends it back signed", () =>
       tokens.push(t),
     );
     expect(tokens).toEqual(['Hello!']);
-    expect(first.message.content).toEqual([
-      {
-        type: 'reasoning',
-        text: 'Greeting.',
-        providerMetadata: { anthropic: { signature: 'sig-9' } },
-      },
-      { type: 'text', text: 'Hello!' },
-    ]);
-    await adapter.chat({
-      messages: [
-        { role: 'user', content: 'hi' },
-        first.message,
-        { role: 'user', content: 'again' },
-      ],
-    });
-    const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
-    expect(sent.messages[1]!.content).toEqual([
-      { type: 'thinking', thinking: 'Greeting.', signature: 'sig-9' },
-      { type: 'text', text: 'Hello!' },
-    ]);
+    await expectSignedThinkingSentBack(adapter, first, 'Greeting.', 'sig-9');
   });
 
   it('reports a stream cut before message_stop as a connection error', async () => {
@@ -382,3 +345,24 @@ describe("provider: 'anthropic' keeps reasoning and sends it back signed", () =>
     ).toBeInstanceOf(LlmConnectionError);
   });
 });
+
+/** The answer keeps the signed thinking, and the next request sends it back as a thinking block. */
+async function expectSignedThinkingSentBack(
+  adapter: LlmAdapter,
+  first: LlmResponse,
+  thinking: string,
+  signature: string,
+): Promise<void> {
+  expect(first.message.content).toEqual([
+    { type: 'reasoning', text: thinking, providerMetadata: { anthropic: { signature } } },
+    { type: 'text', text: 'Hello!' },
+  ]);
+  await adapter.chat({
+    messages: [{ role: 'user', content: 'hi' }, first.message, { role: 'user', content: 'again' }],
+  });
+  const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
+  expect(sent.messages[1]!.content).toEqual([
+    { type: 'thinking', thinking, signature },
+    { type: 'text', text: 'Hello!' },
+  ]);
+}

@@ -220,3 +220,25 @@ export function compactContent(parts: ContentPart[]): string | ContentPart[] | n
     return kept[0]!.text;
   return kept;
 }
+
+/** A `data:` URL's media type and base64 data; `undefined` for any other URL. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const inline = /^data:([^;,]*)(;[^,]*)?;base64,(.*)$/s.exec(url);
+  return inline ? { mediaType: inline[1]!, data: inline[3]! } : undefined;
+}
+
+/**
+ * An image or file part from where its bytes are and its media type: `image` for `image/*` types
+ * (a URL's type left out when only `image/*` is known of it), `file` with its name otherwise.
+ */
+export function mediaPart(
+  source: { url: string } | { data: string },
+  mediaType: string,
+  filename?: string,
+): ContentPart {
+  if (mediaType.startsWith('image/'))
+    return mediaType === 'image/*' && 'url' in source
+      ? { type: 'image', ...source }
+      : { type: 'image', ...source, mediaType };
+  return { type: 'file', ...source, mediaType, ...(filename ? { filename } : {}) };
+}

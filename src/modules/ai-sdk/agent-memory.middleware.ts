@@ -8,7 +8,11 @@ import type { ModelOutputPart, SpecificationVersion } from '../llm/ai-sdk/ai-sdk
 import { toModelPrompt } from '../llm/ai-sdk/ai-sdk-prompt.js';
 import { AssistantMessageBuilder } from '../llm/ai-sdk/ai-sdk-result.js';
 import { unifiedReason } from '../llm/ai-sdk/ai-sdk-errors.js';
-import { validateMessages } from '../../common/messages/message-validation.js';
+import {
+  assertConversationId,
+  validateMessages,
+} from '../../common/messages/message-validation.js';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { type PromptMessage, promptToMessages } from './prompt-to-messages.js';
 
 /** Options of {@link agentMemoryMiddleware}. */
@@ -72,9 +76,8 @@ type Model = { specificationVersion: SpecificationVersion; provider: string };
 export function agentMemoryMiddleware(
   options: AgentMemoryMiddlewareOptions,
 ): AgentMemoryMiddleware {
+  checkOptions(options);
   const { store, conversationId, window = 40, turnId, onCommit } = options;
-  if (!(Number.isInteger(window) && window >= 0))
-    throw new TypeError(`agentMemoryMiddleware: window must be an integer ≥ 0, got ${window}`);
   /** The turn's new messages, by the params that carried them to the model. */
   const newMessagesOf = new WeakMap<object, ChatMessage[]>();
   /** The stored window, read once per turn; and whether the turn (`turnId`) is already in it. */
@@ -185,4 +188,33 @@ function isFinalAnswer(builder: AssistantMessageBuilder, finishReason: unknown):
   return (
     !builder.callsTools && reason !== undefined && reason !== 'error' && reason !== 'interrupted'
   );
+}
+
+const OPTION_KEYS = new Set(['store', 'conversationId', 'window', 'turnId', 'onCommit']);
+
+/** Refuses options a typo would otherwise leave unread, and values the first call would trip on. */
+function checkOptions(options: AgentMemoryMiddlewareOptions): void {
+  for (const key of Object.keys(options ?? {}))
+    if (!OPTION_KEYS.has(key))
+      throw new InvalidArgumentError(
+        `agentMemoryMiddleware options.${key}`,
+        `is not an option (they are ${[...OPTION_KEYS].join(', ')})`,
+      );
+  if (typeof options?.store?.tail !== 'function' || typeof options.store.add !== 'function')
+    throw new InvalidArgumentError(
+      'agentMemoryMiddleware options.store',
+      'must be a ChatMemoryStore',
+    );
+  assertConversationId(options.conversationId);
+  const window = options.window ?? 40;
+  if (!(Number.isInteger(window) && window >= 0))
+    throw new InvalidArgumentError(
+      'agentMemoryMiddleware options.window',
+      `must be an integer ≥ 0, got ${String(window)}`,
+    );
+  if (options.turnId !== undefined && (typeof options.turnId !== 'string' || !options.turnId))
+    throw new InvalidArgumentError(
+      'agentMemoryMiddleware options.turnId',
+      'must be a non-empty string',
+    );
 }

@@ -1,7 +1,11 @@
 import { InvalidMessageError } from '../../common/messages/invalid-message.error.js';
 import type { ProviderMetadata } from '../../common/messages/provider-metadata.js';
 import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
-import { type ContentPart, compactContent } from '../../common/messages/content-parts.js';
+import {
+  type ContentPart,
+  compactContent,
+  mediaPart,
+} from '../../common/messages/content-parts.js';
 
 type PromptPart = {
   type: string;
@@ -81,17 +85,7 @@ function toContentPart(part: PromptPart): ContentPart | undefined {
       const given = part.mediaType ?? 'image';
       const mediaType = given.includes('/') ? given : `${given}/*`;
       const source = fileSource(part.data ?? (part as { image?: unknown }).image);
-      if (mediaType.startsWith('image/')) {
-        return mediaType === 'image/*' && 'url' in source
-          ? { type: 'image', ...source }
-          : { type: 'image', ...source, mediaType };
-      }
-      return {
-        type: 'file',
-        ...source,
-        mediaType,
-        ...(part.filename ? { filename: part.filename } : {}),
-      };
+      return mediaPart(source, mediaType, part.filename);
     }
     default:
       return undefined;

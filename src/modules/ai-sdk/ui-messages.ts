@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCall } from '../../common/messages/chat-message.interface.js';
-import { type ContentPart, compactContent } from '../../common/messages/content-parts.js';
+import {
+  type ContentPart,
+  compactContent,
+  contentText,
+  mediaPart,
+  parseDataUrl,
+} from '../../common/messages/content-parts.js';
 
 /** A part of an AI SDK `UIMessage` (the shapes `useChat` renders; typed loosely). */
 export interface UiMessagePart {
@@ -43,7 +49,7 @@ export function toUIMessages(messages: readonly ChatMessage[]): UiMessage[] {
         .find((part) => part.toolCallId === message.toolCallId && part.state === 'input-available');
       if (call) {
         call.state = 'output-available';
-        call.output = parseJson(textOf(message.content));
+        call.output = parseJson(contentText(message.content));
       }
       continue;
     }
@@ -193,19 +199,9 @@ function fromParts(parts: readonly UiMessagePart[]): ContentPart[] {
 }
 
 function filePart(part: UiMessagePart): ContentPart {
-  const inline = /^data:([^;,]*)(;[^,]*)?;base64,(.*)$/s.exec(part.url!);
-  const mediaType = inline?.[1] || part.mediaType || 'application/octet-stream';
-  const source = inline ? { data: inline[3]! } : { url: part.url! };
-  if (mediaType.startsWith('image/'))
-    return mediaType === 'image/*' && !inline
-      ? { type: 'image', ...source }
-      : { type: 'image', ...source, mediaType };
-  return {
-    type: 'file',
-    ...source,
-    mediaType,
-    ...(part.filename ? { filename: part.filename } : {}),
-  };
+  const inline = parseDataUrl(part.url!);
+  const mediaType = inline?.mediaType || part.mediaType || 'application/octet-stream';
+  return mediaPart(inline ? { data: inline.data } : { url: part.url! }, mediaType, part.filename);
 }
 
 function steps(parts: readonly UiMessagePart[]): UiMessagePart[][] {
@@ -240,11 +236,6 @@ function idsFor(id: string): () => string {
     return () => `${base}:${first + next++}`;
   }
   return () => (next++ === 0 ? id : `${id}:${next - 1}`);
-}
-
-function textOf(content: ChatMessage['content']): string {
-  if (typeof content === 'string') return content;
-  return (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 function parseJson(text: string): unknown {

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './http/retry-policy.js';
+import type { RetryPolicy } from './retries/retry-policy.js';
 import type { AiSdkLanguageModel } from './ai-sdk/ai-sdk-language-model.js';
 
 /** How an adapter calls its model: deadlines, retries, sampling. */

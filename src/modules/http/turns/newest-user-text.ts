@@ -1,5 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
-import type { ContentPart } from '../../../common/messages/content-parts.js';
+import {
+  type ContentPart,
+  mediaPart,
+  parseDataUrl,
+} from '../../../common/messages/content-parts.js';
 import type { ChatRequestDto, UiMessageInput } from '../dto/chat.dto.js';
 
 /**
@@ -29,17 +33,8 @@ function toContentPart(part: UiPart): ContentPart[] {
   if (part?.type === 'text' && typeof part.text === 'string')
     return part.text === '' ? [] : [{ type: 'text', text: part.text }];
   if (part?.type !== 'file' || typeof part.url !== 'string') return [];
-  const mediaType = typeof part.mediaType === 'string' ? part.mediaType : '';
-  const inline = /^data:([^;,]*)(;[^,]*)?;base64,(.*)$/s.exec(part.url);
-  const source = inline ? { data: inline[3]! } : { url: part.url };
-  const type = inline?.[1] || mediaType;
-  if (type.startsWith('image/')) return [{ type: 'image', ...source, mediaType: type }];
-  return [
-    {
-      type: 'file',
-      ...source,
-      mediaType: type,
-      ...(typeof part.filename === 'string' ? { filename: part.filename } : {}),
-    },
-  ];
+  const inline = parseDataUrl(part.url);
+  const mediaType = inline?.mediaType || (typeof part.mediaType === 'string' ? part.mediaType : '');
+  const filename = typeof part.filename === 'string' ? part.filename : undefined;
+  return [mediaPart(inline ? { data: inline.data } : { url: part.url }, mediaType, filename)];
 }

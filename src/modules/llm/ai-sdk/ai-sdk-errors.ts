@@ -5,7 +5,7 @@ import {
   LlmResponseError,
   LlmUnsupportedContentError,
 } from '../llm-errors.js';
-import { parseRetryAfter } from '../http/retry-policy.js';
+import { parseRetryAfter } from '../retries/retry-policy.js';
 
 /** The fields of the AI SDK's `APICallError` the mapping reads. */
 interface ApiCallErrorFields {
