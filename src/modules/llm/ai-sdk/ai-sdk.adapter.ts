@@ -1,6 +1,10 @@
 import { DEFAULT_RETRY_POLICY } from '../retries/retry-policy.js';
 import type { LlmCallSettings } from '../llm-options.js';
-import { type AttemptProgress, type LlmHttpSettings, withRetries } from '../retries/with-retries.js';
+import {
+  type AttemptProgress,
+  type LlmHttpSettings,
+  withRetries,
+} from '../retries/with-retries.js';
 import type {
   LlmAdapter,
   LlmInfo,
