@@ -6,6 +6,7 @@ import type {
   LongtermSaveInput,
 } from '../modules/longterm/interfaces/longterm-store.interface.js';
 import { registerSearchAndExpiryConformance } from './longterm-search.conformance.js';
+import { registerTextSearchConformance } from './longterm-text-search.conformance.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 
 /** What a long-term backend can promise. */
@@ -199,12 +200,14 @@ export function runLongtermStoreConformance(
       expect(await s.saveMany([])).toEqual({ applied: [] });
     });
 
-    registerSearchAndExpiryConformance(hooks, {
+    const context = {
       store,
       entity,
       row,
-      time: { now: () => time, advance: (ms) => (time += ms) },
-    });
+      time: { now: () => time, advance: (ms: number) => (time += ms) },
+    };
+    registerSearchAndExpiryConformance(hooks, context);
+    registerTextSearchConformance(hooks, context);
 
     it('keeps a delete tombstone that a stale save cannot undo', async () => {
       const s = await store();

@@ -139,6 +139,12 @@ describe('package migrations on sqlite', () => {
     expect(tables.map((t) => t.name)).toEqual([
       'agent_longterm_counters',
       'agent_longterm_records',
+      // The FTS5 text index and its shadow tables.
+      'agent_longterm_search',
+      'agent_longterm_search_config',
+      'agent_longterm_search_data',
+      'agent_longterm_search_docsize',
+      'agent_longterm_search_idx',
       'agent_memory_migrations',
     ]);
     await lease.release();

@@ -21,6 +21,9 @@ export class DisabledLongtermStore implements LongtermMemoryStore {
   async search(): Promise<never> {
     throw new LongtermMemoryDisabledError();
   }
+  async searchText(): Promise<never> {
+    throw new LongtermMemoryDisabledError();
+  }
   async sweepExpired(): Promise<never> {
     throw new LongtermMemoryDisabledError();
   }

@@ -1,9 +1,13 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import type {
-  LongtermMemoryStore,
-  LongtermRecord,
-  LongtermSaveInput,
+import {
+  type LongtermMemoryStore,
+  type LongtermRecord,
+  type LongtermSaveInput,
+  type TextSearchHit,
+  type TextSearchOptions,
 } from '../interfaces/longterm-store.interface.js';
+import type { RecordTextFunction } from '../recall/search-text.js';
+import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
   type PreparedRecord,
   assertEntityId,
@@ -44,6 +48,13 @@ export interface LongtermStoreSettings {
   tombstoneTtlMs?: number;
   /** Most UTF-8 bytes of one value's JSON (default 256 KiB); larger saves are `ValueTooLargeError`. */
   maxValueBytes?: number;
+  /** The text a record is found by in `searchText` (default: `defaultRecordText`). */
+  recordText?: RecordTextFunction;
+}
+
+/** A live row a text search matched, with its backend's score. */
+export interface ScoredRow extends StoredRow {
+  score: number;
 }
 
 /** Default lifetime of a delete tombstone: the run retention. */
@@ -69,6 +80,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     this.rules = {
       defaultTtlMs: settings.defaultTtlMs,
       maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+      recordText: settings.recordText,
     };
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
@@ -91,6 +103,16 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
    * counter to the mark, so new runs take seqs above it.
    */
   protected abstract eraseEntity(entityId: string, now: number): Promise<void>;
+  /**
+   * The live rows (neither tombstones nor expired at `now`) of the entity whose indexed text holds
+   * any of the words, within the key range and time range, best first (ties by key), at most
+   * `limit`.
+   */
+  protected abstract readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]>;
   /**
    * Deletes up to `limit` rows (records and tombstones) whose `expiresAt` is at or before `now`;
    * resolves how many went.
@@ -134,6 +156,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
       seq,
       updatedAt: now,
       expiresAt: now + this.tombstoneTtlMs,
+      text: null,
     };
     return this.traced('delete', async () => {
       const [applied] = await this.writeBatch([tombstone], now);
@@ -169,6 +192,21 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
       (await this.readRange(entityId, lower, prefixUpperBound(prefix), limit, this.now())).map(
         decode,
       ),
+    );
+  }
+
+  async searchText(
+    entityId: string,
+    query: string,
+    options: TextSearchOptions = {},
+  ): Promise<TextSearchHit[]> {
+    assertEntityId(entityId);
+    const match = textMatch(query, options);
+    return this.traced('search_text', async () =>
+      (await this.readMatches(entityId, match, this.now())).map((row) => ({
+        record: decode(row),
+        score: Number(row.score),
+      })),
     );
   }
 

@@ -4,16 +4,22 @@ import type { InMemorySeqCounter } from './seq-counters.js';
 import {
   BaseLongtermStore,
   type LongtermStoreSettings,
+  type ScoredRow,
   type StoredRow,
 } from './base-longterm.store.js';
+import { Bm25Index } from '../recall/bm25-index.js';
+import type { TextMatch } from '../recall/text-match.js';
 
 /**
  * Process-local long-term store (`memory://`): a map per entity; a search filters the entity's keys
- * by the prefix range and sorts them in code-point order. Not durable, not shared.
+ * by the prefix range and sorts them in code-point order; a text search ranks the entity's records
+ * with BM25 on an inverted index kept per entity. Not durable, not shared.
  */
 export class InMemoryLongtermStore extends BaseLongtermStore {
   protected readonly system = 'memory' as const;
   private readonly entities = new Map<string, Map<string, PreparedRecord>>();
+  /** Each entity's text index: the indexed text of its records (tombstones are not in it). */
+  private readonly indexes = new Map<string, Bm25Index>();
   /** Erasure marks: every later write of the entity must have a higher seq. */
   private readonly erased = new Map<string, number>();
 
@@ -32,9 +38,18 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
       this.entities.set(row.entityId, entity);
       const stored = entity.get(row.key);
       const applies = !stored || isExpired(stored, now) || row.seq >= stored.seq;
-      if (applies) entity.set(row.key, { ...row });
+      if (applies) {
+        entity.set(row.key, { ...row });
+        this.indexOf(row.entityId).set(row.key, row.text ?? '');
+      }
       return applies;
     });
+  }
+
+  private indexOf(entityId: string): Bm25Index {
+    let index = this.indexes.get(entityId);
+    if (!index) this.indexes.set(entityId, (index = new Bm25Index()));
+    return index;
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
@@ -63,21 +78,43 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
       .map(toRow);
   }
 
+  protected async readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]> {
+    const entity = this.entities.get(entityId);
+    const index = this.indexes.get(entityId);
+    if (!entity || !index) return [];
+    const inRange = (row: PreparedRecord) =>
+      isLive(row, now) &&
+      compareCodePoints(row.key, match.lower) >= 0 &&
+      (match.upper === undefined || compareCodePoints(row.key, match.upper) < 0) &&
+      row.updatedAt >= match.updatedFrom &&
+      row.updatedAt < match.updatedTo;
+    return index
+      .search(match.words, (key) => inRange(entity.get(key)!))
+      .slice(0, match.limit)
+      .map(({ key, score }) => ({ ...toRow(entity.get(key)!), score }));
+  }
+
   protected async eraseEntity(entityId: string): Promise<void> {
     let mark = Math.max(this.erased.get(entityId) ?? 0, this.counter?.current(entityId) ?? 0);
     for (const row of this.entities.get(entityId)?.values() ?? []) mark = Math.max(mark, row.seq);
     this.entities.delete(entityId);
+    this.indexes.delete(entityId);
     this.erased.set(entityId, mark);
     this.counter?.raise(entityId, mark);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
     let removed = 0;
-    for (const entity of this.entities.values()) {
+    for (const [entityId, entity] of this.entities) {
       for (const [key, row] of entity) {
         if (removed >= limit) return removed;
         if (isExpired(row, now)) {
           entity.delete(key);
+          this.indexes.get(entityId)?.remove(key);
           removed += 1;
         }
       }

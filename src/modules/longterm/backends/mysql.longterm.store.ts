@@ -5,7 +5,15 @@ import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, toColumns } from './sql-row-format.js';
+import type { TextMatch } from '../recall/text-match.js';
+import type { ScoredRow } from './base-longterm.store.js';
+import {
+  ERASURE_MARK_KEY,
+  NEVER_EXPIRES,
+  TOMBSTONE,
+  fromColumns,
+  toColumns,
+} from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, `key`, value, seq, updated_at, expires_at';
 const GUARD =
@@ -15,20 +23,21 @@ const GUARD =
  * The batch comes in as a derived table (one `SELECT ?, …` per row, `UNION ALL`) so rows at or below
  * their entity's erasure mark can be filtered out before the insert. MariaDB evaluates the
  * assignments left to right, each seeing the columns already assigned: the guard reads `seq` and
- * `expires_at`, so `value` and `updated_at` go first, then `seq` (whose guard still sees the old
+ * `expires_at`, so `value`, `updated_at` and `search_text` go first, then `seq` (whose guard still sees the old
  * `expires_at`), then `expires_at` (whose guard sees the new `seq`, equal to the incoming one exactly
  * when the row applied). RETURNING gives the row as it ends up: it applied iff it now holds the
  * incoming seq (an equal seq always applies); a filtered row is not returned.
  */
 function writeSql(rows: number): string {
-  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x';
-  return `INSERT INTO agent_longterm_records (${COLUMNS})
-    SELECT b.e, b.k, b.v, b.s, b.u, b.x FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
+  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x, ? AS t';
+  return `INSERT INTO agent_longterm_records (${COLUMNS}, search_text)
+    SELECT b.e, b.k, b.v, b.s, b.u, b.x, b.t FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
     WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = b.e AND m.\`key\` = '${ERASURE_MARK_KEY}' AND m.seq >= b.s)
     ON DUPLICATE KEY UPDATE
       value = IF(${GUARD}, VALUES(value), agent_longterm_records.value),
       updated_at = IF(${GUARD}, VALUES(updated_at), agent_longterm_records.updated_at),
+      search_text = IF(${GUARD}, VALUES(search_text), agent_longterm_records.search_text),
       seq = IF(${GUARD}, VALUES(seq), agent_longterm_records.seq),
       expires_at = IF(${GUARD}, VALUES(expires_at), agent_longterm_records.expires_at)
     RETURNING entity_id, \`key\`, seq`;
@@ -59,12 +68,19 @@ const SQL = {
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
+  /** words ×2, entity, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo, limit */
+  matches: `SELECT ${COLUMNS}, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
+    FROM agent_longterm_records
+    WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AND entity_id = ? AND ${LIVE}
+      AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?
+    ORDER BY score DESC, \`key\` LIMIT ?`,
 } as const;
 
 /**
  * Long-term store on MariaDB ≥ 10.5 (binary `VARBINARY` keys: byte, i.e. code-point, order; no
  * pad). `saveMany` is one `INSERT … ON DUPLICATE KEY UPDATE` with `IF(guard, …)` per column and
- * MariaDB's `RETURNING` for the per-row verdict. MySQL has no `INSERT … RETURNING`: the module
+ * MariaDB's `RETURNING` for the per-row verdict; a text search is a natural-language `MATCH … AGAINST`
+ * on the InnoDB `FULLTEXT` index of `search_text`, ranked by InnoDB's relevance. MySQL has no `INSERT … RETURNING`: the module
  * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
@@ -80,7 +96,11 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
-    const params = rows.flatMap(toColumns);
+    const params = rows.flatMap((row) => {
+      const columns = toColumns(row, fullTextForm);
+      columns[6] ??= ''; // a tombstone's text: the column is NOT NULL
+      return columns;
+    });
     // The statement goes as text: every string is escaped inline, numbers take their digits.
     await this.packet.assertFits(
       rows.length === 1 ? 'record' : 'records',
@@ -91,7 +111,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     );
     // The batch size varies, so the statement goes through TypeORM rather than a cached prepare.
     const returned = (await retryOnDeadlock(() =>
-      this.dataSource.query(writeSql(rows.length), [...params, now, now, now, now]),
+      this.dataSource.query(writeSql(rows.length), [...params, now, now, now, now, now]),
     )) as Array<Record<string, unknown>>;
     const finalSeq = new Map(
       returned.map((row) => [
@@ -100,6 +120,28 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       ]),
     );
     return rows.map((row) => finalSeq.get(JSON.stringify([row.entityId, row.key])) === row.seq);
+  }
+
+  protected async readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]> {
+    const words = fullTextForm(match.words.join(' '));
+    const upper = match.upper ?? null;
+    const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
+      words,
+      words,
+      entityId,
+      now,
+      match.lower,
+      upper,
+      upper,
+      match.updatedFrom,
+      match.updatedTo,
+      match.limit,
+    ]);
+    return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
@@ -144,6 +186,15 @@ async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
 }
 
 const ER_LOCK_DEADLOCK = 1213;
+
+/**
+ * Indexed words as InnoDB's full-text parser must see them: each suffixed with `__` (`_` is a word
+ * character there, and no word holds one), so that one- and two-letter words reach its minimum token
+ * size of 3 and no word is one of its stop words.
+ */
+function fullTextForm(text: string): string {
+  return text.length === 0 ? text : `${text.replaceAll(' ', '__ ')}__`;
+}
 
 function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);

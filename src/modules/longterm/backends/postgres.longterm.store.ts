@@ -3,7 +3,15 @@ import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, toColumns } from './sql-row-format.js';
+import type { TextMatch } from '../recall/text-match.js';
+import type { ScoredRow } from './base-longterm.store.js';
+import {
+  ERASURE_MARK_KEY,
+  NEVER_EXPIRES,
+  TOMBSTONE,
+  fromColumns,
+  toColumns,
+} from './sql-row-format.js';
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
@@ -24,20 +32,49 @@ const SQL = {
   write: `WITH locked AS (
       SELECT count(pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(e))) AS n
       FROM (SELECT DISTINCT unnest($1::text[]) AS e) entities)
-    INSERT INTO agent_longterm_records AS r (${COLUMNS})
-    SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-      AS u(entity_id, key, value, seq, updated_at, expires_at)
+    INSERT INTO agent_longterm_records AS r (${COLUMNS}, search_vector)
+    SELECT u.entity_id, u.key, u.value, u.seq, u.updated_at, u.expires_at,
+      to_tsvector('simple', u.search_text)
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
+      $7::text[]) AS u(entity_id, key, value, seq, updated_at, expires_at, search_text)
     WHERE (SELECT n FROM locked) >= 0 AND NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
-      updated_at = excluded.updated_at, expires_at = excluded.expires_at
-    WHERE excluded.seq >= r.seq OR r.expires_at <= $7
+      updated_at = excluded.updated_at, expires_at = excluded.expires_at,
+      search_vector = excluded.search_vector
+    WHERE excluded.seq >= r.seq OR r.expires_at <= $8
     RETURNING entity_id, key`,
   one: `SELECT ${COLUMNS} FROM agent_longterm_records WHERE entity_id = $1 AND key = $2 AND ${LIVE}3`,
   range: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
+  /**
+   * words (tsquery text), entity, now, words (array), lower, upper (or NULL), updatedFrom,
+   * updatedTo, limit. BM25 (k1 1.2, b 0.75) over the entity's live records: the GIN index finds the
+   * records holding any word (every record that holds a word is among them, so each word's document
+   * frequency is counted there); the entity's record count comes from its primary key; the average
+   * length is the matched records' (an approximation that spares reading every row).
+   */
+  matches: `WITH hits AS MATERIALIZED (
+      SELECT ${COLUMNS}, search_vector AS v,
+        (SELECT sum(coalesce(array_length(u.positions, 1), 1)) FROM unnest(search_vector) u)
+          AS length
+      FROM agent_longterm_records
+      WHERE entity_id = $2 AND search_vector @@ to_tsquery('simple', $1) AND ${LIVE}3),
+    n AS (SELECT count(*)::float8 AS n FROM agent_longterm_records
+      WHERE entity_id = $2 AND search_vector IS NOT NULL AND ${LIVE}3),
+    words AS (SELECT w, ln(1 + ((SELECT n FROM n) - df + 0.5) / (df + 0.5)) AS idf
+      FROM (SELECT w, (SELECT count(*) FROM hits WHERE v @@ to_tsquery('simple', w))::float8 AS df
+        FROM unnest($4::text[]) AS w) counted),
+    average AS (SELECT greatest(avg(length), 1)::float8 AS length FROM hits)
+    SELECT ${COLUMNS}, (SELECT sum(words.idf * tf * 2.2
+        / (tf + 1.2 * (0.25 + 0.75 * hits.length / (SELECT length FROM average))))
+      FROM words JOIN LATERAL (SELECT coalesce(array_length(u.positions, 1), 1)::float8 AS tf
+        FROM unnest(hits.v) u WHERE u.lexeme = words.w) t ON true) AS score
+    FROM hits
+    WHERE key >= $5 AND ($6::text IS NULL OR key < $6) AND updated_at >= $7 AND updated_at < $8
+    ORDER BY score DESC, key LIMIT $9`,
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;
@@ -71,7 +108,8 @@ const ERASE = {
 /**
  * Long-term store on PostgreSQL. `saveMany` is one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO
  * UPDATE … WHERE <seq guard> RETURNING` statement; search is a range scan on the
- * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order.
+ * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order; a text search matches any query
+ * word in the GIN-indexed `search_vector`, ranked by BM25 computed in the statement.
  */
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'postgresql' as const;
@@ -83,9 +121,9 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
-    const columns = rows.map(toColumns);
+    const columns = rows.map((row) => toColumns(row));
     const applied = await this.sql<{ entity_id: string; key: string }>('lt_write', SQL.write, [
-      ...[0, 1, 2, 3, 4, 5].map((c) => columns.map((row) => row[c])),
+      ...[0, 1, 2, 3, 4, 5, 6].map((c) => columns.map((row) => row[c])),
       now,
     ]);
     // A batch holds no (entity, key) twice, so as many rows back as sent means all applied.
@@ -93,6 +131,26 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
     // U+0000 is in no id or key: it separates them safely.
     const done = new Set(applied.map((row) => `${row.entity_id}\u0000${row.key}`));
     return rows.map((row) => done.has(`${row.entityId}\u0000${row.key}`));
+  }
+
+  protected async readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]> {
+    const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
+      // The words hold only letters and digits: no quoting, no tsquery operator can hide in one.
+      match.words.join(' | '),
+      entityId,
+      now,
+      match.words,
+      match.lower,
+      match.upper ?? null,
+      match.updatedFrom,
+      match.updatedTo,
+      match.limit,
+    ]);
+    return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {

@@ -15,6 +15,12 @@ export interface LongtermRedisKeys {
   counter: string;
   /** The entity's erasure mark (highest erased seq). */
   erased: string;
+  /** Text index: hash of indexed records (key → `length word …`). */
+  docs: string;
+  /** Text index: hash of totals (`n` records, `words`). */
+  totals: string;
+  /** Text index: the start of each word's posting hash (`<wordBase><word>`). */
+  wordBase: string;
 }
 
 /** The keys of `entityId` under `prefix` (the store and the counter share them). */
@@ -26,5 +32,8 @@ export function longtermRedisKeys(prefix: string, entityId: string): LongtermRed
     expiry: `${base}:expiry`,
     counter: `${base}:seq`,
     erased: `${base}:erased`,
+    docs: `${base}:text:docs`,
+    totals: `${base}:text:totals`,
+    wordBase: `${base}:text:w:`,
   };
 }

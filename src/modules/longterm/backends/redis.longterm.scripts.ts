@@ -1,4 +1,5 @@
 import { RedisScript } from '../../connections/redis/redis-script.js';
+import { TEXT_INDEX_LUA } from './redis.text-index.scripts.js';
 
 /**
  * A record is one hash field: `seq:updatedAt:expiresAt:value` (value last; an empty value is a
@@ -6,17 +7,18 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
  * lost in Lua.
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
- * sorted set (only rows that expire), erasure mark (a seq every write must exceed, if set). ARGV:
- * now, never, then the batch packed as one JSON array of
- * strings, five per row: key, seq, updatedAt, expiresAt, value (one argument decoded by cjson costs
- * far less, on both ends, than five thousand). Reads every stored row at once, decides each with the
+ * sorted set (only rows that expire), erasure mark (a seq every write must exceed, if set), the text
+ * index's docs and totals. ARGV: now, never, then the batch packed as one JSON array of
+ * strings, six per row: key, seq, updatedAt, expiresAt, value, indexed text (one argument decoded by
+ * cjson costs far less, on both ends, than six thousand), then the text index's word base. A row
+ * that applies replaces its key's entry in the text index. Reads every stored row at once, decides each with the
  * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
  */
-export const WRITE = new RedisScript(`
-local now, never = tonumber(ARGV[1]), ARGV[2]
+export const WRITE = new RedisScript(`${TEXT_INDEX_LUA}
+local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[4]
 local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local batch = cjson.decode(ARGV[3])
-local n = #batch / 5
+local n = #batch / 6
 local function each(command, key, items, width)
   local chunk = 900 * width
   for i = 1, #items, chunk do
@@ -24,7 +26,7 @@ local function each(command, key, items, width)
   end
 end
 local fields = {}
-for i = 1, n do fields[i] = batch[i * 5 - 4] end
+for i = 1, n do fields[i] = batch[i * 6 - 5] end
 local stored = {}
 for i = 1, n, 900 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
@@ -32,7 +34,7 @@ for i = 1, n, 900 do
 end
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 for i = 1, n do
-  local at = i * 5 - 4
+  local at = i * 6 - 5
   local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
   local ok, previous, wasLive = tonumber(seq) > erased, nil, false
   local record = stored[i]
@@ -45,6 +47,8 @@ for i = 1, n do
   if ok then
     records[#records + 1] = key
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
+    unindex(KEYS[5], KEYS[6], base, key)
+    if value ~= '' then index(KEYS[5], KEYS[6], base, key, batch[at + 5]) end
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -101,11 +105,23 @@ return out
 `);
 
 /**
- * KEYS: records hash, live-keys set, expiry set, erasure mark, counter. Erases the entity: the mark
+ * KEYS: records hash, live-keys set, expiry set, erasure mark, counter, the text index's docs and
+ * totals. ARGV: the text index's word base. Erases the entity, its text index included: the mark
  * becomes the highest of the old mark, the counter and every stored seq (tombstones included); the
  * counter is raised to it. Numbers stay below 2^53, exact in Lua's doubles.
  */
 export const ERASE = new RedisScript(`
+local words = {}
+for _, doc in ipairs(redis.call('HVALS', KEYS[6])) do
+  for word in string.gmatch(string.match(doc, '^%d+ ?(.*)$'), '%S+') do words[ARGV[1] .. word] = true end
+end
+local batch = {}
+for key in pairs(words) do
+  batch[#batch + 1] = key
+  if #batch == 500 then redis.call('DEL', unpack(batch)); batch = {} end
+end
+if #batch > 0 then redis.call('DEL', unpack(batch)) end
+redis.call('DEL', KEYS[6], KEYS[7])
 local mark = tonumber(redis.call('GET', KEYS[4]) or '0')
 local counter = tonumber(redis.call('GET', KEYS[5]) or '0')
 if counter > mark then mark = counter end
@@ -119,10 +135,14 @@ if counter < mark then redis.call('SET', KEYS[5], string.format('%.0f', mark)) e
 return 1
 `);
 
-/** KEYS: records hash, live-keys set, expiry set. ARGV: now, limit. Removes expired rows. */
-export const SWEEP = new RedisScript(`
+/**
+ * KEYS: records hash, live-keys set, expiry set, the text index's docs and totals. ARGV: now, limit,
+ * the text index's word base. Removes expired rows and their text.
+ */
+export const SWEEP = new RedisScript(`${TEXT_INDEX_LUA}
 local keys = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, key in ipairs(keys) do
+  unindex(KEYS[4], KEYS[5], ARGV[3], key)
   redis.call('HDEL', KEYS[1], key)
   redis.call('ZREM', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)

@@ -1,14 +1,30 @@
 import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
 import { WRITE, SEARCH, ERASE, SWEEP } from './redis.longterm.scripts.js';
+import { RECALL } from './redis.text-index.scripts.js';
+import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import {
   BaseLongtermStore,
   type LongtermStoreSettings,
+  type ScoredRow,
   type StoredRow,
 } from './base-longterm.store.js';
 import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
 import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.js';
+
+/** Default most postings a text search reads in full (see {@link RedisLongtermStoreSettings}). */
+export const DEFAULT_POSTING_BUDGET = 20_000;
+
+/** Settings of the Redis long-term store. */
+export interface RedisLongtermStoreSettings extends LongtermStoreSettings {
+  /**
+   * Most postings (record, word) a text search reads in full (default 20,000), which bounds its
+   * cost on the server's one thread: the query's words are read rarest first, and a word that would
+   * go beyond the budget only scores the records already found (or, when none is, a sample).
+   */
+  postingBudget?: number;
+}
 
 /**
  * Long-term store on Redis. Per entity (keys hash-tagged with a digest of the entity id, so each
@@ -16,16 +32,19 @@ import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.j
  * keys (search is `ZRANGEBYLEX`: byte order, literal prefix, no `KEYS`/`HSCAN`) and a sorted set by
  * expiry. The seq guard runs in one Lua script per entity: a one-entity batch without expiring rows
  * is that script alone; otherwise one pipeline (one round trip) also adds each entity with rows
- * that expire to the set the sweeper visits.
+ * that expire to the set the sweeper visits. The text index (a posting hash per word, kept by the
+ * same scripts) is searched by one script with a bounded cost (`RECALL`).
  */
 export class RedisLongtermStore extends BaseLongtermStore {
   protected readonly system = 'redis' as const;
+  private readonly postingBudget: number;
   constructor(
     private readonly client: RedisClient,
     private readonly keyPrefix = DEFAULT_LONGTERM_REDIS_PREFIX,
-    settings?: LongtermStoreSettings,
+    settings?: RedisLongtermStoreSettings,
   ) {
     super(settings);
+    this.postingBudget = settings?.postingBudget ?? DEFAULT_POSTING_BUDGET;
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -72,8 +91,9 @@ export class RedisLongtermStore extends BaseLongtermStore {
         updatedAt.of(row.updatedAt),
         expiresAt.of(row.expiresAt ?? NEVER_EXPIRES),
         row.value ?? TOMBSTONE,
+        row.text ?? '',
       );
-    return [now, NEVER_EXPIRES, JSON.stringify(packed)];
+    return [now, NEVER_EXPIRES, JSON.stringify(packed), this.entityKeys(group.entityId).wordBase];
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {
@@ -103,9 +123,39 @@ export class RedisLongtermStore extends BaseLongtermStore {
     return rows;
   }
 
+  protected async readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]> {
+    const keys = this.entityKeys(entityId);
+    const flat = (await RECALL.run(
+      this.client,
+      [keys.records, keys.docs, keys.totals],
+      [
+        keys.wordBase,
+        now,
+        match.limit,
+        match.lower,
+        match.updatedFrom,
+        match.updatedTo,
+        this.postingBudget,
+        ...match.words,
+      ],
+    )) as string[];
+    const rows: ScoredRow[] = [];
+    for (let i = 0; i < flat.length && rows.length < match.limit; i += 3)
+      rows.push({ ...parse(entityId, flat[i]!, flat[i + 1]!), score: Number(flat[i + 2]) });
+    return rows;
+  }
+
   protected async eraseEntity(entityId: string): Promise<void> {
     const keys = this.entityKeys(entityId);
-    await ERASE.run(this.client, [...this.rowKeys(entityId), keys.erased, keys.counter], []);
+    await ERASE.run(
+      this.client,
+      [...this.rowKeys(entityId), keys.erased, keys.counter, keys.docs, keys.totals],
+      [keys.wordBase],
+    );
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
@@ -116,10 +166,12 @@ export class RedisLongtermStore extends BaseLongtermStore {
       cursor = next;
       for (const entityId of entities) {
         if (removed >= limit) return removed;
-        removed += (await SWEEP.run(this.client, this.rowKeys(entityId), [
-          now,
-          limit - removed,
-        ])) as number;
+        const keys = this.entityKeys(entityId);
+        removed += (await SWEEP.run(
+          this.client,
+          [...this.rowKeys(entityId), keys.docs, keys.totals],
+          [now, limit - removed, keys.wordBase],
+        )) as number;
         await this.forgetIfNothingExpires(entityId);
       }
     } while (cursor !== '0');
@@ -149,9 +201,10 @@ export class RedisLongtermStore extends BaseLongtermStore {
     return [keys.records, keys.live, keys.expiry];
   }
 
-  /** The row keys and the erasure mark. */
+  /** The row keys, the erasure mark and the text index's docs and totals. */
   private writeKeys(entityId: string): string[] {
-    return [...this.rowKeys(entityId), this.entityKeys(entityId).erased];
+    const keys = this.entityKeys(entityId);
+    return [...this.rowKeys(entityId), keys.erased, keys.docs, keys.totals];
   }
 
   private entitiesKey(): string {

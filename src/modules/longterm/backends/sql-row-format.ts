@@ -14,8 +14,14 @@ export const TOMBSTONE = '';
  */
 export const ERASURE_MARK_KEY = '';
 
-/** A prepared record in column form. */
-export function toColumns(row: PreparedRecord): [string, string, string, number, number, number] {
+/**
+ * A prepared record in column form: entity_id, key, value, seq, updated_at, expires_at and the
+ * indexed text (`null` for a tombstone), in the dialect's indexed form (`indexForm`, default as is).
+ */
+export function toColumns(
+  row: PreparedRecord,
+  indexForm: (text: string) => string = (text) => text,
+): [string, string, string, number, number, number, string | null] {
   return [
     row.entityId,
     row.key,
@@ -23,6 +29,7 @@ export function toColumns(row: PreparedRecord): [string, string, string, number,
     row.seq,
     row.updatedAt,
     row.expiresAt ?? NEVER_EXPIRES,
+    row.text === null ? null : indexForm(row.text),
   ];
 }
 

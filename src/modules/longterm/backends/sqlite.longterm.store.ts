@@ -5,8 +5,10 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import {
   BaseLongtermStore,
   type LongtermStoreSettings,
+  type ScoredRow,
   type StoredRow,
 } from './base-longterm.store.js';
+import type { TextMatch } from '../recall/text-match.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -17,11 +19,20 @@ import {
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
+/** The text search: FTS5 finds the rows (over every entity), the join keeps the entity's live ones. */
+const MATCHES = `SELECT r.entity_id, r.key, r.value, r.seq, r.updated_at, r.expires_at,
+    -bm25(agent_longterm_search) AS score
+  FROM agent_longterm_search JOIN agent_longterm_records r ON r.rowid = agent_longterm_search.rowid
+  WHERE agent_longterm_search MATCH ? AND r.entity_id = ? AND r.value <> '${TOMBSTONE}'
+    AND r.expires_at > ? AND r.key >= ? AND (? IS NULL OR r.key < ?)
+    AND r.updated_at >= ? AND r.updated_at < ?
+  ORDER BY score DESC, r.key LIMIT ?`;
 
 /**
  * Long-term store on SQLite: each batch is one synchronous `BEGIN IMMEDIATE` transaction of
  * `INSERT … ON CONFLICT DO UPDATE … WHERE <seq guard> RETURNING` (a row comes back iff it applied);
- * TEXT keys in the BINARY collation give code-point order for the primary-key range scan.
+ * TEXT keys in the BINARY collation give code-point order for the primary-key range scan; a text
+ * search is an FTS5 `MATCH` of any query word ranked by `bm25()`.
  */
 export class SqliteLongtermStore extends BaseLongtermStore {
   protected readonly system = 'sqlite' as const;
@@ -35,7 +46,8 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     | 'mark'
     | 'removeRows'
     | 'setMark'
-    | 'raiseCounter',
+    | 'raiseCounter'
+    | 'matches',
     Statement<unknown[]>
   >;
   private readonly writeTransaction: (rows: PreparedRecord[], now: number) => boolean[];
@@ -46,11 +58,12 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     this.db = sqliteHandle(dataSource);
     this.statements = {
       // Nothing is inserted at or below the entity's erasure mark; the seq guard is the upsert's WHERE.
-      write: this.db.prepare(`INSERT INTO agent_longterm_records (${COLUMNS})
-        SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records
+      write: this.db.prepare(`INSERT INTO agent_longterm_records (${COLUMNS}, search_text)
+        SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records
           WHERE entity_id = ? AND key = '${ERASURE_MARK_KEY}' AND seq >= ?)
         ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
-          updated_at = excluded.updated_at, expires_at = excluded.expires_at
+          updated_at = excluded.updated_at, expires_at = excluded.expires_at,
+          search_text = excluded.search_text
         WHERE excluded.seq >= agent_longterm_records.seq OR agent_longterm_records.expires_at <= ?
         RETURNING 1`),
       one: this.db.prepare(
@@ -76,6 +89,7 @@ export class SqliteLongtermStore extends BaseLongtermStore {
       raiseCounter: this.db
         .prepare(`INSERT INTO agent_longterm_counters (entity_id, value) VALUES (?, ?)
         ON CONFLICT (entity_id) DO UPDATE SET value = max(value, excluded.value)`),
+      matches: this.db.prepare(MATCHES),
       removeExpired: this.db.prepare(`DELETE FROM agent_longterm_records WHERE rowid IN (
         SELECT rowid FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?)`),
     };
@@ -116,6 +130,26 @@ export class SqliteLongtermStore extends BaseLongtermStore {
         ? this.statements.rangeToEnd.all(entityId, lower, now, limit)
         : this.statements.range.all(entityId, lower, upper, now, limit);
     return (rows as Array<Record<string, unknown>>).map(fromColumns);
+  }
+
+  protected async readMatches(
+    entityId: string,
+    match: TextMatch,
+    now: number,
+  ): Promise<ScoredRow[]> {
+    const upper = match.upper ?? null;
+    const rows = this.statements.matches.all(
+      match.words.map((word) => `"${word}"`).join(' OR '),
+      entityId,
+      now,
+      match.lower,
+      upper,
+      upper,
+      match.updatedFrom,
+      match.updatedTo,
+      match.limit,
+    ) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {

@@ -28,6 +28,28 @@ export interface LongtermSaveInput {
   ttlMs?: number;
 }
 
+/** Size and filters of a text search ({@link LongtermMemoryStore.searchText}). */
+export interface TextSearchOptions {
+  /** Most hits (default 10, at most {@link MAX_TEXT_SEARCH_LIMIT}). */
+  limit?: number;
+  /** Only records whose key starts with it (literally, case-sensitively). */
+  prefix?: string;
+  /** Only records updated at or after this time (epoch ms). */
+  updatedFrom?: number;
+  /** Only records updated before this time (epoch ms). */
+  updatedTo?: number;
+}
+
+/** A record a text search found, and how well it matched (higher is better). */
+export interface TextSearchHit {
+  record: LongtermRecord;
+  /**
+   * The backend's relevance score: BM25 on memory, SQLite, PostgreSQL and Redis, InnoDB's relevance
+   * (TF-IDF) on MariaDB. Comparable within one result, not across backends.
+   */
+  score: number;
+}
+
 /**
  * Entity-scoped key/value records with seq-guarded writes. Every argument is validated
  * before any I/O; every guard is decided atomically by the backend.
@@ -61,6 +83,18 @@ export interface LongtermMemoryStore {
     limit: number,
     after?: string,
   ): Promise<LongtermRecord[]>;
+  /**
+   * Live records of the entity holding any word of `query`, best match first (ties by key). Words are
+   * matched case- and accent-insensitively (see the package's `words` tokenizer); a record is found
+   * by the words of its text (a string value, or the string leaves of a JSON value, unless the store
+   * was given its own `recordText`), indexed in the same atomic write as the value, so the seq guard,
+   * deletes, erasure and expiry govern what a search can see exactly as they govern `load`.
+   */
+  searchText(
+    entityId: string,
+    query: string,
+    options?: TextSearchOptions,
+  ): Promise<TextSearchHit[]>;
   /** Removes expired rows, at most `limit`; returns how many went (the sweeper's job). */
   sweepExpired(limit: number): Promise<number>;
 }
@@ -75,5 +109,7 @@ export interface SeqCounter {
 export const MAX_LONGTERM_KEY_BYTES = 512;
 /** Longest entity id, in UTF-8 bytes. */
 export const MAX_ENTITY_ID_BYTES = 255;
+/** Largest `limit` of a text search. */
+export const MAX_TEXT_SEARCH_LIMIT = 100;
 /** Largest `limit` of a search. */
 export const MAX_SEARCH_LIMIT = 1_000;

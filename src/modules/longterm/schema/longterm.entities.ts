@@ -41,8 +41,26 @@ export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
         seq: { ...integer, name: 'seq' },
         updatedAt: { ...integer, name: 'updated_at' },
         expiresAt: { ...integer, name: 'expires_at' },
+        ...(dialect === 'postgres'
+          ? { searchVector: { type: 'tsvector', name: 'search_vector', nullable: true } }
+          : dialect === 'mysql'
+            ? // NOT NULL: TypeORM misreads the NULL default of a nullable LONGTEXT on MariaDB.
+              { searchText: { ...VALUE[dialect], name: 'search_text', default: '' } }
+            : { searchText: { ...VALUE[dialect], name: 'search_text', nullable: true } }),
       },
-      indices: [{ name: 'idx_agent_longterm_records_expires_at', columns: ['expiresAt'] }],
+      indices: [
+        { name: 'idx_agent_longterm_records_expires_at', columns: ['expiresAt'] },
+        // The text index (GIN, FULLTEXT, or FTS5's own table) is the migrations' alone.
+        ...(dialect === 'sqlite'
+          ? []
+          : [
+              {
+                name: 'idx_agent_longterm_records_search',
+                columns: [dialect === 'postgres' ? 'searchVector' : 'searchText'],
+                synchronize: false,
+              },
+            ]),
+      ],
     },
     {
       name: 'AgentLongtermCounter',

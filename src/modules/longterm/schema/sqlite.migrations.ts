@@ -30,5 +30,44 @@ const longterm: MigrationDefinition = {
   ],
 };
 
+/**
+ * Text search: each record's indexed text (its words, space-separated; NULL for a tombstone) in
+ * `search_text`, and an FTS5 index over it kept by triggers in the same transaction as the row
+ * (`unicode61`: the words are already normalized, so it only splits at the spaces). Records written
+ * before this migration have no text until they are saved again.
+ */
+const search: MigrationDefinition = {
+  name: 'LongtermSearch1796169600000',
+  up: [
+    'ALTER TABLE agent_longterm_records ADD COLUMN search_text TEXT',
+    `CREATE VIRTUAL TABLE IF NOT EXISTS agent_longterm_search USING fts5(search_text,
+      content='agent_longterm_records', content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')`,
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_search_insert AFTER INSERT ON agent_longterm_records
+    BEGIN
+      INSERT INTO agent_longterm_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+    END`,
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_search_delete AFTER DELETE ON agent_longterm_records
+    BEGIN
+      INSERT INTO agent_longterm_search (agent_longterm_search, rowid, search_text)
+      VALUES ('delete', old.rowid, old.search_text);
+    END`,
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_search_update AFTER UPDATE ON agent_longterm_records
+    BEGIN
+      INSERT INTO agent_longterm_search (agent_longterm_search, rowid, search_text)
+      VALUES ('delete', old.rowid, old.search_text);
+      INSERT INTO agent_longterm_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+    END`,
+    // Every existing row in the index (without text), so the triggers' deletes always match.
+    "INSERT INTO agent_longterm_search (agent_longterm_search) VALUES ('rebuild')",
+  ],
+  down: [
+    'DROP TRIGGER IF EXISTS agent_longterm_search_update',
+    'DROP TRIGGER IF EXISTS agent_longterm_search_delete',
+    'DROP TRIGGER IF EXISTS agent_longterm_search_insert',
+    'DROP TABLE IF EXISTS agent_longterm_search',
+    'ALTER TABLE agent_longterm_records DROP COLUMN search_text',
+  ],
+};
+
 /** This feature's sqlite migrations, oldest first. */
-export const LONGTERM_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [longterm];
+export const LONGTERM_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [longterm, search];

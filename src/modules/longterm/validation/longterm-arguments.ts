@@ -7,7 +7,9 @@ import {
   hasLoneSurrogate,
   utf8ByteLength,
 } from '../../../common/utf8.js';
+import { type RecordTextFunction, defaultRecordText, indexedText } from '../recall/search-text.js';
 import {
+  type JsonValue,
   type LongtermSaveInput,
   MAX_ENTITY_ID_BYTES,
   MAX_LONGTERM_KEY_BYTES,
@@ -23,6 +25,8 @@ export interface PreparedRecord {
   seq: number;
   updatedAt: number;
   expiresAt: number | null;
+  /** The indexed text (`indexedText` of the record's text), or `null` for a delete tombstone. */
+  text: string | null;
 }
 
 export function assertEntityId(value: unknown, argument = 'entityId'): asserts value is string {
@@ -71,6 +75,8 @@ export interface RecordRules {
   defaultTtlMs: number | undefined;
   /** Most UTF-8 bytes of a value's JSON. */
   maxValueBytes: number;
+  /** The text a record is found by (default: `defaultRecordText`). */
+  recordText?: RecordTextFunction;
 }
 
 /** Default most bytes of one long-term value's JSON: 256 KiB. */
@@ -83,7 +89,7 @@ export function prepareRecord(
   rules: RecordRules,
   path = 'record',
 ): PreparedRecord {
-  const { defaultTtlMs, maxValueBytes } = rules;
+  const { defaultTtlMs, maxValueBytes, recordText } = rules;
   if (typeof input !== 'object' || input === null)
     throw new InvalidArgumentError(path, 'must be an object');
   assertEntityId(input.entityId, `${path}.entityId`);
@@ -120,7 +126,37 @@ export function prepareRecord(
     seq: input.seq,
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
+    // A custom function sees the value as `load` will return it; the default walks the input.
+    text: indexedText(
+      recordText
+        ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
+        : defaultRecordText(input.value as JsonValue),
+    ),
   };
+}
+
+/** The record's text, a user function's failure or non-string answer reported as a bad value. */
+function textOf(
+  recordText: RecordTextFunction,
+  value: JsonValue,
+  key: string,
+  path: string,
+): string {
+  let text: unknown;
+  try {
+    text = recordText(value, key);
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `${path}.value`,
+      `recordText failed: ${(error as Error).message}`,
+    );
+  }
+  if (typeof text !== 'string')
+    throw new InvalidArgumentError(
+      `${path}.value`,
+      `recordText must return a string, got ${typeof text}`,
+    );
+  return text;
 }
 
 /** Validates a batch: every row first, and no (entity, key) twice. */

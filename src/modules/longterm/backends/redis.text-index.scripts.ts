@@ -1,0 +1,122 @@
+import { RedisScript } from '../../connections/redis/redis-script.js';
+
+/**
+ * The text index of one entity on Redis, kept by the same scripts that write its records:
+ * - per word, a hash (key `<base>w:<word>`) of the records holding it: record key → `tf:length`;
+ * - a hash of indexed records (KEYS `docs`): record key → its distinct words, space-separated;
+ * - a hash of totals (KEYS `totals`): `n` records and `words` in all (BM25's average length).
+ * Every key starts with the entity's hash-tagged base, so they share its cluster slot.
+ *
+ * This Lua is prepended to the scripts that change records: `unindex(docs, totals, base, key)` and
+ * `index(docs, totals, base, key, text)` (text: words separated by single spaces).
+ */
+export const TEXT_INDEX_LUA = `
+local function unindex(docs, totals, base, key)
+  local doc = redis.call('HGET', docs, key)
+  if not doc then return end
+  local length, words = string.match(doc, '^(%d+) ?(.*)$')
+  for word in string.gmatch(words, '%S+') do redis.call('HDEL', base .. word, key) end
+  redis.call('HDEL', docs, key)
+  redis.call('HINCRBY', totals, 'n', -1)
+  redis.call('HINCRBY', totals, 'words', -tonumber(length))
+end
+local function index(docs, totals, base, key, text)
+  if text == '' then return end
+  local counts, order, length = {}, {}, 0
+  for word in string.gmatch(text, '%S+') do
+    length = length + 1
+    if counts[word] then counts[word] = counts[word] + 1
+    else counts[word] = 1; order[#order + 1] = word end
+  end
+  for _, word in ipairs(order) do redis.call('HSET', base .. word, key, counts[word] .. ':' .. length) end
+  redis.call('HSET', docs, key, length .. ' ' .. table.concat(order, ' '))
+  redis.call('HINCRBY', totals, 'n', 1)
+  redis.call('HINCRBY', totals, 'words', length)
+end
+`;
+
+/**
+ * KEYS: records hash, docs, totals. ARGV: word base, now, limit, prefix, updatedFrom, updatedTo,
+ * posting budget, then the query's words. BM25 (k1 1.2, b 0.75) with a bounded cost: the words are
+ * taken rarest first, and a word's whole posting hash is read only while the postings read stay
+ * within the budget; a word beyond it only adds its score to the records already found (`HMGET`),
+ * or, when none is yet, gives a sample of about the remaining budget (`HSCAN`). So a query reads at
+ * most about budget + words × found postings, whatever the entity's size. Then the candidates, best
+ * first (ties in byte order of key), are read in pages and kept while live and within the filters,
+ * until `limit`. Returns key, record, score (text) per hit.
+ */
+export const RECALL = new RedisScript(`
+local base, now, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local prefix, from, to, budget = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local n = tonumber(redis.call('HGET', KEYS[3], 'n') or '0')
+if n <= 0 then return {} end
+local average = tonumber(redis.call('HGET', KEYS[3], 'words') or '0') / n
+local terms = {}
+for i = 8, #ARGV do
+  local key = base .. ARGV[i]
+  local df = redis.call('HLEN', key)
+  if df > 0 then terms[#terms + 1] = { key = key, df = df } end
+end
+table.sort(terms, function(a, b) return a.df < b.df end)
+local scores, found, read = {}, {}, 0
+local function add(doc, posting, idf)
+  local tf, length = string.match(posting, '^(%d+):(%d+)$')
+  tf, length = tonumber(tf), tonumber(length)
+  local s = idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
+  if scores[doc] then scores[doc] = scores[doc] + s
+  else scores[doc] = s; found[#found + 1] = doc end
+end
+for _, term in ipairs(terms) do
+  local idf = math.log(1 + (n - term.df + 0.5) / (term.df + 0.5))
+  if read + term.df <= budget then
+    local all = redis.call('HGETALL', term.key)
+    for i = 1, #all, 2 do add(all[i], all[i + 1], idf) end
+    read = read + term.df
+  elseif #found > 0 then
+    local known = {}
+    for i = 1, #found do known[i] = found[i] end
+    for i = 1, #known, 1000 do
+      local chunk = { unpack(known, i, math.min(i + 999, #known)) }
+      local postings = redis.call('HMGET', term.key, unpack(chunk))
+      for j = 1, #chunk do if postings[j] then add(chunk[j], postings[j], idf) end end
+    end
+  else
+    local cursor = '0'
+    repeat
+      local page = redis.call('HSCAN', term.key, cursor, 'COUNT', 500)
+      cursor = page[1]
+      for i = 1, #page[2], 2 do add(page[2][i], page[2][i + 1], idf) end
+    until cursor == '0' or #found >= budget - read
+    read = read + #found
+  end
+end
+local function before(a, b)
+  if scores[a] ~= scores[b] then return scores[a] > scores[b] end
+  local length = math.min(#a, #b)
+  for i = 1, length do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+table.sort(found, before)
+local out, at = {}, 1
+while at <= #found and #out < limit * 3 do
+  local page = { unpack(found, at, math.min(at + math.max(limit * 2, 50) - 1, #found)) }
+  at = at + #page
+  local records = redis.call('HMGET', KEYS[1], unpack(page))
+  for j = 1, #page do
+    local record, key = records[j], page[j]
+    if record and #out < limit * 3 and string.sub(key, 1, #prefix) == prefix then
+      local updated, expires, valueAt = string.match(record, '^%d+:(%d+):(%d+):()')
+      updated = tonumber(updated)
+      if valueAt <= #record and tonumber(expires) > now and updated >= from and updated < to then
+        out[#out + 1] = key
+        out[#out + 1] = record
+        out[#out + 1] = string.format('%.17g', scores[key])
+      end
+    end
+  end
+end
+return out
+`);
