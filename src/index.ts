@@ -259,8 +259,26 @@ export {
   MAX_ENTITY_ID_BYTES,
   MAX_LONGTERM_KEY_BYTES,
   MAX_SEARCH_LIMIT,
+  MAX_TEXT_SEARCH_LIMIT,
   type SeqCounter,
+  type TextSearchHit,
+  type TextSearchOptions,
 } from './modules/longterm/interfaces/longterm-store.interface.js';
+export type {
+  RecallFilter,
+  RecallHit,
+  RecallOptions,
+  RecallRank,
+} from './modules/longterm/recall/recall.interface.js';
+export {
+  MAX_INDEXED_WORDS,
+  MAX_QUERY_WORDS,
+  MAX_WORD_LENGTH,
+  type RecordTextFunction,
+  defaultRecordText,
+  words,
+} from './modules/longterm/recall/search-text.js';
+export { RRF_K } from './modules/longterm/recall/rank-fusion.js';
 export type {
   FlushResult,
   LongtermRunView,

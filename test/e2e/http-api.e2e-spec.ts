@@ -522,6 +522,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'GET /entities/{entityId}/memories/{key}',
         'PUT /entities/{entityId}/memories/{key}',
         'DELETE /entities/{entityId}/memories/{key}',
+        'GET /entities/{entityId}/recall',
         'GET /conversations/{conversationId}/working-memory',
         'PUT /conversations/{conversationId}/working-memory/{key}',
         'DELETE /conversations/{conversationId}/working-memory/{key}',

@@ -8,6 +8,7 @@ import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.j
 import { ChatController } from './controllers/chat.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { MemoriesController } from './controllers/memories.controller.js';
+import { RecallController } from './controllers/recall.controller.js';
 import { RunsController } from './controllers/runs.controller.js';
 import { TurnsController } from './controllers/turns.controller.js';
 import { WorkingMemoryController } from './controllers/working-memory.controller.js';
@@ -34,6 +35,7 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
     RunsController,
     ConversationsController,
     MemoriesController,
+    RecallController,
     WorkingMemoryController,
   ],
   providers: [

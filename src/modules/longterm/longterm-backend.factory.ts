@@ -43,6 +43,7 @@ export async function openLongtermBackend(
     tombstoneTtlMs: options.tombstoneTtlMs,
     maxValueBytes: options.maxValueBytes,
     now: options.now,
+    recordText: options.recordText,
   };
   const none = async () => undefined;
   if (options.dataSource !== undefined) {

@@ -19,6 +19,9 @@ import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
+import type { RecallHit, RecallOptions } from './recall/recall.interface.js';
+import { fuseRankings } from './recall/rank-fusion.js';
+import { recallOptions } from './recall/recall-options.js';
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_BATCH = 1_000;
@@ -65,6 +68,31 @@ export class LongtermMemoryService
       run.updatedAt,
       this.options.maxValueBytes,
     );
+  }
+
+  /**
+   * The entity's records that best match `query`, best first: the backend's full-text search
+   * (case- and accent-insensitive words, BM25 or its equivalent), fused by reciprocal rank fusion
+   * with any other list recall runs, each hit saying which list found it and where.
+   */
+  async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+    const { store } = this.require();
+    const { k, filter } = recallOptions(options);
+    const lexical = await store.searchText(entityId, query, { ...filter, limit: k });
+    return fuseRankings(
+      [
+        {
+          name: 'lexical',
+          items: lexical.map((hit) => ({ id: hit.record.key, item: hit.record, score: hit.score })),
+        },
+      ],
+      k,
+    ).map((fused) => ({
+      source: 'record' as const,
+      record: fused.item,
+      score: fused.score,
+      ...(fused.ranks.lexical ? { lexical: fused.ranks.lexical } : {}),
+    }));
   }
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */

@@ -13,6 +13,7 @@ const KEYS = [
   'sweep',
   'migrationsRun',
   'now',
+  'recordText',
 ] as const;
 
 /**
@@ -36,5 +37,6 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   check.sweep('sweep', options.sweep);
   check.boolean('migrationsRun', options.migrationsRun);
   check.function('now', options.now);
+  check.function('recordText', options.recordText);
   return options as LongtermMemoryModuleOptions;
 }

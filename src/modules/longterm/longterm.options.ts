@@ -1,3 +1,4 @@
+import type { RecordTextFunction } from './recall/search-text.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
 
@@ -39,4 +40,10 @@ export interface LongtermMemoryModuleOptions {
   migrationsRun?: boolean;
   /** The clock expiry is judged by (tests). */
   now?: () => number;
+  /**
+   * The text a record is found by in text search and recall, given its value and key (default: a
+   * string value as it is; for other JSON values, their string leaves). Runs on every save; a throw
+   * or a non-string answer refuses the save (`InvalidArgumentError`).
+   */
+  recordText?: RecordTextFunction;
 }

@@ -1,0 +1,66 @@
+import { BadRequestException, Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
+import {
+  MAX_RECALL_DEPTH,
+  RecallHitDto,
+  RecallHitsDto,
+  RecallQueryDto,
+} from '../dto/recall.dto.js';
+import { HttpErrorDto } from '../dto/responses.dto.js';
+import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
+import type { TenantScope } from '../tenancy/tenant-scope.js';
+import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
+import { headWithinBudget } from './page-budget.js';
+
+/** Default hits in a page. */
+const DEFAULT_K = 10;
+
+/** Recall: an entity's records that best match some words. */
+@ApiTags('memories')
+@AgentMemoryRoutes()
+@ApiServiceUnavailableResponse({ type: HttpErrorDto, description: 'The long-term tier is off' })
+@Controller('entities/:entityId/recall')
+export class RecallController {
+  constructor(private readonly services: AgentMemoryHttpServices) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "Recall an entity's records by their words, best match first (paged, byte-budgeted)",
+    description:
+      'Full-text search of the records (case- and accent-insensitive words, BM25 or the backend’s equivalent), ranked by reciprocal rank fusion. A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
+  })
+  @ApiOkResponse({ type: RecallHitsDto })
+  async recall(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Query() query: RecallQueryDto,
+  ): Promise<RecallHitsDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const offset = query.cursor === undefined ? 0 : Number(query.cursor);
+    if (offset >= MAX_RECALL_DEPTH)
+      throw new BadRequestException('cursor is not one this route gave');
+    const k = Math.min(query.k ?? DEFAULT_K, MAX_RECALL_DEPTH - offset);
+    const hits = await this.services.longterm.recall(id, query.q, {
+      k: offset + k,
+      filter: query.prefix === undefined ? {} : { prefix: query.prefix },
+    });
+    const page: RecallHitDto[] = hits.slice(offset).map((hit) => ({
+      source: hit.source,
+      key: hit.record.key,
+      record: { ...hit.record, entityId },
+      score: hit.score,
+      ...(hit.lexical ? { lexical: hit.lexical } : {}),
+    }));
+    const shown = headWithinBudget(page, this.services.pageBytes);
+    const next = offset + shown.length;
+    // Another page may follow when this one was cut by the budget or came back full.
+    const more = shown.length < page.length || (page.length === k && next < MAX_RECALL_DEPTH);
+    return { hits: shown, ...(more ? { cursor: String(next) } : {}) };
+  }
+}

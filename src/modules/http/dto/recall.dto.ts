@@ -1,0 +1,77 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MemoryRecordDto } from './responses.dto.js';
+
+/** Most hits a recall ranks, over all its pages. */
+export const MAX_RECALL_DEPTH = 100;
+
+/** `GET /entities/:entityId/recall` query. */
+export class RecallQueryDto {
+  @ApiProperty({
+    description:
+      'What to look for: words matched case- and accent-insensitively (at most 2,000 characters; the first 32 distinct words count)',
+    example: 'where does she work',
+  })
+  @IsString({ message: 'q is required: the words to recall by' })
+  @MaxLength(2_000)
+  q!: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Most hits in the page',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  k?: number;
+
+  @ApiPropertyOptional({
+    enum: ['records'],
+    default: 'records',
+    description: "What to search: the entity's long-term records (the only scope served today)",
+  })
+  @IsOptional()
+  @IsIn(['records'], { message: 'scope must be records' })
+  scope?: 'records';
+
+  @ApiPropertyOptional({ description: 'Only records whose key starts with this (literally)' })
+  @IsOptional()
+  @IsString()
+  prefix?: string;
+
+  @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
+  @IsOptional()
+  @Matches(/^[1-9]\d{0,2}$/, { message: 'cursor is not one this route gave' })
+  cursor?: string;
+}
+
+/** Where a hit stood in one ranked list, and its score there. */
+export class RecallRankDto {
+  @ApiProperty({ description: '1-based rank in the list' }) rank!: number;
+  @ApiProperty({ description: "The list's own score" }) score!: number;
+}
+
+/** One recalled record. */
+export class RecallHitDto {
+  @ApiProperty({ enum: ['record'] }) source!: 'record';
+  @ApiProperty({ description: "The record's key" }) key!: string;
+  @ApiProperty({ type: MemoryRecordDto }) record!: MemoryRecordDto;
+  @ApiProperty({ description: 'Reciprocal-rank-fusion score (higher is better)' })
+  score!: number;
+  @ApiPropertyOptional({ type: RecallRankDto, description: 'Its place in the full-text list' })
+  lexical?: RecallRankDto;
+}
+
+/** `GET /entities/:entityId/recall`. */
+export class RecallHitsDto {
+  @ApiProperty({ type: [RecallHitDto] }) hits!: RecallHitDto[];
+  @ApiPropertyOptional({
+    description: 'Present when more hits may follow: pass it as `cursor` for the next page',
+  })
+  cursor?: string;
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { appPerSuite, STORAGE_LAYOUTS } from '../support/app-harness.js';
+
+const A = { Authorization: 'Bearer key-of-tenant-a-0001' };
+const B = { Authorization: 'Bearer key-of-tenant-b-0001' };
+
+/** `GET /entities/:entityId/recall` on the built app, on every storage layout, two tenants. */
+describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
+  const running = appPerSuite(
+    () => ({ ...layout(), API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001' }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
+  const entity = `recall-${randomUUID()}`;
+  const put = (key: string, value: unknown) =>
+    http()
+      .put(`/entities/${entity}/memories/${encodeURIComponent(key)}`)
+      .set(A)
+      .send({ value })
+      .expect(200);
+  const recall = (query: string) => http().get(`/entities/${entity}/recall?${query}`).set(A);
+
+  beforeAll(async () => {
+    await put('profile/job', 'Caroline works as a counselor at a youth center');
+    await put('profile/city', { city: 'Lisbon', note: 'She moved to Lisbon in 2023' });
+    await put('diary/1', 'Went hiking with Melanie; Caroline stayed home');
+    for (let i = 0; i < 12; i += 1)
+      await put(`bulk/${String(i).padStart(2, '0')}`, `filler line ${i}`);
+  });
+
+  it('answers the best-matching records first, each with its key, record and scores', async () => {
+    const { body } = await recall(`q=${encodeURIComponent('Is CAROLINE a counselor?')}`).expect(
+      200,
+    );
+    expect(body.hits[0]).toEqual({
+      source: 'record',
+      key: 'profile/job',
+      record: {
+        entityId: entity,
+        key: 'profile/job',
+        value: 'Caroline works as a counselor at a youth center',
+        seq: expect.any(Number),
+        updatedAt: expect.any(Number),
+      },
+      score: expect.any(Number),
+      lexical: { rank: 1, score: expect.any(Number) },
+    });
+    expect(body.hits.map((hit: { key: string }) => hit.key).sort()).toEqual([
+      'diary/1',
+      'profile/job',
+    ]);
+    expect(body.cursor).toBeUndefined();
+    const lisbon = (await recall('q=lisbon').expect(200)).body;
+    expect(lisbon.hits.map((hit: { key: string }) => hit.key)).toEqual(['profile/city']);
+    const filtered = (await recall(`q=caroline&prefix=${encodeURIComponent('diary/')}`).expect(200))
+      .body;
+    expect(filtered.hits.map((hit: { key: string }) => hit.key)).toEqual(['diary/1']);
+  });
+
+  it('pages with a cursor, and never shows another tenant anything', async () => {
+    const first = (await recall('q=filler&k=5').expect(200)).body;
+    expect(first.hits).toHaveLength(5);
+    const second = (await recall(`q=filler&k=5&cursor=${first.cursor}`).expect(200)).body;
+    const third = (await recall(`q=filler&k=5&cursor=${second.cursor}`).expect(200)).body;
+    const keys = [...first.hits, ...second.hits, ...third.hits].map(
+      (hit: { key: string }) => hit.key,
+    );
+    expect(keys).toHaveLength(12);
+    expect(new Set(keys).size).toBe(12);
+    expect(third.cursor).toBeUndefined();
+    const other = await http().get(`/entities/${entity}/recall?q=caroline`).set(B).expect(200);
+    expect(other.body).toEqual({ hits: [] });
+  });
+
+  it('forgets a deleted record at once', async () => {
+    await put('temp/x', 'a quokka smiled');
+    const found = (await recall('q=quokka').expect(200)).body.hits;
+    expect(found.map((hit: { key: string }) => hit.key)).toEqual(['temp/x']);
+    await http()
+      .delete(
+        `/entities/${entity}/memories/${encodeURIComponent('temp/x')}?seq=${found[0].record.seq}`,
+      )
+      .set(A)
+      .expect(200, { applied: true });
+    expect((await recall('q=quokka').expect(200)).body).toEqual({ hits: [] });
+  });
+
+  it('refuses a bad query with a 400 that names it', async () => {
+    for (const [query, named] of [
+      ['', 'q'],
+      ['q=%3F%21', 'query'],
+      [`q=${'x'.repeat(2_001)}`, 'q'],
+      ['q=ok&k=0', 'k'],
+      ['q=ok&k=101', 'k'],
+      ['q=ok&scope=messages', 'scope'],
+      ['q=ok&cursor=abc', 'cursor'],
+      ['q=ok&cursor=100', 'cursor'],
+    ] as const) {
+      const response = await recall(query);
+      expect([query, response.status]).toEqual([query, 400]);
+      expect(JSON.stringify(response.body.message)).toContain(named);
+    }
+  });
+});
