@@ -51,30 +51,34 @@ const SQL = {
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
   /**
    * words (tsquery text), entity, now, words (array), lower, upper (or NULL), updatedFrom,
-   * updatedTo, limit. BM25 (k1 1.2, b 0.75) over the entity's live records: the GIN index finds the
-   * records holding any word (every record that holds a word is among them, so each word's document
-   * frequency is counted there); the entity's record count comes from its primary key; the average
-   * length is the matched records' (an approximation that spares reading every row).
+   * updatedTo, limit. BM25 (k1 1.2, b 0.75) over the entity's live records, in one pass over the
+   * matched vectors: the GIN index finds the records holding any word (every record that holds a
+   * word is among them, so each word's document frequency is counted there); the entity's record
+   * count comes from its primary key. Two approximations spare reading every row: a record's length
+   * is its number of distinct words, and the average length is the matched records'.
    */
   matches: `WITH hits AS MATERIALIZED (
-      SELECT ${COLUMNS}, search_vector AS v,
-        (SELECT sum(coalesce(array_length(u.positions, 1), 1)) FROM unnest(search_vector) u)
-          AS length
+      SELECT ${COLUMNS}, search_vector AS v, length(search_vector)::float8 AS length
       FROM agent_longterm_records
       WHERE entity_id = $2 AND search_vector @@ to_tsquery('simple', $1) AND ${LIVE}3),
+    terms AS MATERIALIZED (
+      SELECT h.key, h.length, u.lexeme AS w, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
+      FROM hits h, unnest(h.v) u JOIN (SELECT unnest($4::text[]) AS w) words ON words.w = u.lexeme),
+    df AS MATERIALIZED (SELECT w, count(*)::float8 AS df FROM terms GROUP BY w),
     n AS (SELECT count(*)::float8 AS n FROM agent_longterm_records
       WHERE entity_id = $2 AND search_vector IS NOT NULL AND ${LIVE}3),
-    words AS (SELECT w, ln(1 + ((SELECT n FROM n) - df + 0.5) / (df + 0.5)) AS idf
-      FROM (SELECT w, (SELECT count(*) FROM hits WHERE v @@ to_tsquery('simple', w))::float8 AS df
-        FROM unnest($4::text[]) AS w) counted),
-    average AS (SELECT greatest(avg(length), 1)::float8 AS length FROM hits)
-    SELECT ${COLUMNS}, (SELECT sum(words.idf * tf * 2.2
-        / (tf + 1.2 * (0.25 + 0.75 * hits.length / (SELECT length FROM average))))
-      FROM words JOIN LATERAL (SELECT coalesce(array_length(u.positions, 1), 1)::float8 AS tf
-        FROM unnest(hits.v) u WHERE u.lexeme = words.w) t ON true) AS score
-    FROM hits
-    WHERE key >= $5 AND ($6::text IS NULL OR key < $6) AND updated_at >= $7 AND updated_at < $8
-    ORDER BY score DESC, key LIMIT $9`,
+    average AS (SELECT greatest(avg(length), 1) AS length FROM hits),
+    scores AS (SELECT t.key, sum(ln(1 + ((SELECT n FROM n) - df.df + 0.5) / (df.df + 0.5))
+        * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / (SELECT length FROM average))))
+        AS score
+      FROM terms t JOIN df ON df.w = t.w GROUP BY t.key)
+    SELECT ${COLUMNS.split(', ')
+      .map((column) => `h.${column}`)
+      .join(', ')}, s.score
+    FROM hits h JOIN scores s ON s.key = h.key
+    WHERE h.key >= $5 AND ($6::text IS NULL OR h.key < $6) AND h.updated_at >= $7
+      AND h.updated_at < $8
+    ORDER BY s.score DESC, h.key LIMIT $9`,
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;

@@ -1,0 +1,87 @@
+/**
+ * Retrieval quality on LoCoMo (`npm run bench:recall`; needs `LOCOMO_DIR`, see bench/recall/locomo.ts).
+ * The first five conversations only: each turn saved as a record keyed by its `dia_id` (value
+ * `{ speaker, text, image? }`, whose string leaves are its text), each question of categories 1–4 a
+ * query; a question is recalled at k when one of its top-k keys is in its `evidence`. Prints
+ * recall@5 and @10 per list — the package's lexical recall, and a plain BM25 baseline (white-space
+ * words, lower-cased) in the same run — overall and per category. `BENCH_BACKEND` picks the store:
+ * memory (default), sqlite, postgres, mysql or redis.
+ */
+import 'reflect-metadata';
+import { LongtermMemoryService } from '../src/modules/longterm/longterm-memory.service.js';
+import { openBenchLongterm } from './recall/bench-longterm.js';
+import { loadLocomo } from './recall/locomo.js';
+import { PlainBm25 } from './recall/plain-bm25.js';
+
+const K = [5, 10] as const;
+const CATEGORIES = ['multi-hop', 'temporal', 'open-domain', 'single-hop'];
+
+/** Recall@k tallies of one list. */
+class Tally {
+  readonly hits = new Map<string, number>();
+  readonly totals = new Map<string, number>();
+  add(bucket: string, k: number, hit: boolean): void {
+    const name = `${bucket}@${k}`;
+    this.totals.set(name, (this.totals.get(name) ?? 0) + 1);
+    if (hit) this.hits.set(name, (this.hits.get(name) ?? 0) + 1);
+  }
+  rate(bucket: string, k: number): string {
+    const name = `${bucket}@${k}`;
+    return (((this.hits.get(name) ?? 0) / (this.totals.get(name) ?? 1)) * 100).toFixed(1);
+  }
+}
+
+const backend = process.env.BENCH_BACKEND ?? 'memory';
+const { service, close } = await openBenchLongterm(backend);
+const lists: Record<string, (entityId: string, question: string) => Promise<string[]>> = {};
+const baselines = new Map<string, PlainBm25>();
+lists['plain BM25 (baseline)'] = async (entityId, question) =>
+  baselines.get(entityId)!.search(question, 10);
+lists['lexical (package)'] = async (entityId, question) =>
+  (await service.recall(entityId, question, { k: 10 })).map((hit) => hit.record.key);
+
+const tallies = Object.fromEntries(Object.keys(lists).map((name) => [name, new Tally()]));
+let questions = 0;
+let turns = 0;
+for (const conversation of loadLocomo()) {
+  const entityId = `locomo-${conversation.id}-${Date.now()}`;
+  const baseline = new PlainBm25();
+  baselines.set(entityId, baseline);
+  const seq = await service.nextSeq(entityId);
+  await service.store.saveMany(
+    conversation.turns.map((turn) => ({ entityId, key: turn.key, value: turn.value, seq })),
+  );
+  for (const turn of conversation.turns)
+    baseline.add(
+      turn.key,
+      [turn.value.speaker, turn.value.text, turn.value.image ?? ''].join('\n'),
+    );
+  turns += conversation.turns.length;
+  for (const qa of conversation.questions) {
+    questions += 1;
+    const evidence = new Set(qa.evidence.map((id) => id.trim()));
+    for (const [name, list] of Object.entries(lists)) {
+      const keys = await list(entityId, qa.question);
+      for (const k of K) {
+        const hit = keys.slice(0, k).some((key) => evidence.has(key));
+        tallies[name]!.add('all', k, hit);
+        tallies[name]!.add(CATEGORIES[qa.category - 1]!, k, hit);
+      }
+    }
+  }
+  await service.store.deleteEntity(entityId);
+}
+await close();
+
+console.log(
+  `LoCoMo conversations 26, 30, 41, 42, 43: ${turns} turns, ${questions} questions (categories 1–4), store: ${backend}\n`,
+);
+console.log(
+  `| list | recall@5 | recall@10 | ${CATEGORIES.map((c) => `${c} @5 / @10`).join(' | ')} |`,
+);
+console.log(`|---|---:|---:|${CATEGORIES.map(() => '---:').join('|')}|`);
+for (const [name, tally] of Object.entries(tallies))
+  console.log(
+    `| ${name} | ${tally.rate('all', 5)} % | ${tally.rate('all', 10)} % | ${CATEGORIES.map((c) => `${tally.rate(c, 5)} / ${tally.rate(c, 10)}`).join(' | ')} |`,
+  );
+export type { LongtermMemoryService };
