@@ -13,6 +13,8 @@ export interface ConformanceMatchers {
   toHaveLength(expected: number): void;
   /** Passes if the value is greater than `expected`. */
   toBeGreaterThan(expected: number): void;
+  /** Passes if the number is within 10^-digits / 2 of `expected` (default 2 digits). */
+  toBeCloseTo(expected: number, digits?: number): void;
   /** Passes if the value is `null`. */
   toBeNull(): void;
   /** Passes if the value is `undefined`. */

@@ -7,6 +7,7 @@ import type {
 } from '../modules/longterm/interfaces/longterm-store.interface.js';
 import { registerSearchAndExpiryConformance } from './longterm-search.conformance.js';
 import { registerTextSearchConformance } from './longterm-text-search.conformance.js';
+import { registerVectorConformance } from './longterm-vector.conformance.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 
 /** What a long-term backend can promise. */
@@ -208,6 +209,7 @@ export function runLongtermStoreConformance(
     };
     registerSearchAndExpiryConformance(hooks, context);
     registerTextSearchConformance(hooks, context);
+    registerVectorConformance(hooks, context);
 
     it('keeps a delete tombstone that a stale save cannot undo', async () => {
       const s = await store();

@@ -71,6 +71,11 @@ function positive(actual: unknown): Omit<ConformanceMatchers, 'not'> {
       assert.equal((actual as { length?: unknown } | null | undefined)?.length, expected),
     toBeGreaterThan: (expected) =>
       assert.ok((actual as number) > expected, mismatch('toBeGreaterThan', actual, expected)),
+    toBeCloseTo: (expected, digits = 2) =>
+      assert.ok(
+        Math.abs((actual as number) - expected) < 10 ** -digits / 2,
+        mismatch('toBeCloseTo', actual, expected),
+      ),
     toBeNull: () => assert.equal(actual, null),
     toBeUndefined: () => assert.equal(actual, undefined),
     toMatchObject: (expected) =>

@@ -24,6 +24,15 @@ export class DisabledLongtermStore implements LongtermMemoryStore {
   async searchText(): Promise<never> {
     throw new LongtermMemoryDisabledError();
   }
+  async searchVector(): Promise<never> {
+    throw new LongtermMemoryDisabledError();
+  }
+  async unembedded(): Promise<never> {
+    throw new LongtermMemoryDisabledError();
+  }
+  async setEmbeddings(): Promise<never> {
+    throw new LongtermMemoryDisabledError();
+  }
   async sweepExpired(): Promise<never> {
     throw new LongtermMemoryDisabledError();
   }

@@ -1,3 +1,4 @@
+import { fetchWithoutRedirects } from '../../../common/fetch-without-redirects.js';
 import { loadOptionalDependency } from '../../../common/load-optional-dependency.js';
 import type {
   AnthropicLlmOptions,
@@ -18,13 +19,6 @@ type ProviderFactory = (settings: Record<string, unknown>) => {
 const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** The default Anthropic origin (`/v1` is added). */
 const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-
-/**
- * `fetch` that never follows a redirect: it would carry the API key (`Authorization`,
- * `x-api-key`) to whatever origin the redirect names. A 3xx becomes an error that says so.
- */
-export const fetchWithoutRedirects: typeof fetch = (input, init) =>
-  fetch(input, { ...init, redirect: 'manual' });
 
 /** `provider: 'openai'`: `@ai-sdk/openai`'s Chat Completions model (or Responses, by `api`). */
 export async function openAiModel(

@@ -5,7 +5,19 @@ import {
   type LongtermSaveInput,
   type TextSearchHit,
   type TextSearchOptions,
+  type EmbeddingUpdate,
+  type UnembeddedRecord,
+  type VectorSearchOptions,
 } from '../interfaces/longterm-store.interface.js';
+import { dot, unpackEmbedding } from '../recall/embedding/embedding-bytes.js';
+import {
+  type PreparedEmbedding,
+  type VectorMatch,
+  assertUnembeddedPage,
+  prepareEmbeddings,
+  vectorMatch,
+} from '../recall/vector-match.js';
+import { compareCodePoints } from '../../../common/canonical-json.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
@@ -113,6 +125,24 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]>;
+  /** The live rows of the entity with a vector of `model` within the filters, and their vectors. */
+  protected abstract readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>>;
+  /**
+   * Up to `limit` live rows of any entity whose vector is not of `model` (or absent), after the
+   * position `cursor` (`undefined`: from the start), and the cursor after the last one (none: done).
+   */
+  protected abstract readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }>;
+  /** Stores each vector iff its row is live and still has its seq; returns which were stored. */
+  protected abstract writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]>;
   /**
    * Deletes up to `limit` rows (records and tombstones) whose `expiresAt` is at or before `now`;
    * resolves how many went.
@@ -157,6 +187,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
       updatedAt: now,
       expiresAt: now + this.tombstoneTtlMs,
       text: null,
+      embedding: null,
     };
     return this.traced('delete', async () => {
       const [applied] = await this.writeBatch([tombstone], now);
@@ -208,6 +239,50 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
         score: Number(row.score),
       })),
     );
+  }
+
+  async searchVector(
+    entityId: string,
+    vector: ArrayLike<number>,
+    options: VectorSearchOptions,
+  ): Promise<TextSearchHit[]> {
+    assertEntityId(entityId);
+    const match = vectorMatch(vector, options);
+    return this.traced('search_vector', async () => {
+      const scored = (await this.readVectors(entityId, match, this.now()))
+        .map(({ row, embedding }) => ({
+          row,
+          score: dot(match.vector, unpackEmbedding(embedding)),
+        }))
+        .sort((a, b) => b.score - a.score || compareCodePoints(a.row.key, b.row.key));
+      return scored.slice(0, match.limit).map(({ row, score }) => ({ record: decode(row), score }));
+    });
+  }
+
+  async unembedded(
+    model: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ records: UnembeddedRecord[]; cursor?: string }> {
+    assertUnembeddedPage(model, limit, cursor);
+    return this.traced('unembedded', async () => {
+      const page = await this.readUnembedded(model, limit, cursor, this.now());
+      return {
+        records: page.rows.map((row) => {
+          const { entityId, key, value, seq } = decode(row);
+          return { entityId, key, value, seq };
+        }),
+        ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+      };
+    });
+  }
+
+  async setEmbeddings(updates: EmbeddingUpdate[]): Promise<{ applied: boolean[] }> {
+    const prepared = prepareEmbeddings(updates);
+    if (prepared.length === 0) return { applied: [] };
+    return this.traced('set_embeddings', async () => ({
+      applied: await this.writeEmbeddings(prepared, this.now()),
+    }));
   }
 
   async sweepExpired(limit: number): Promise<number> {

@@ -9,6 +9,8 @@ import {
 } from './base-longterm.store.js';
 import { Bm25Index } from '../recall/bm25-index.js';
 import type { TextMatch } from '../recall/text-match.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
 
 /**
  * Process-local long-term store (`memory://`): a map per entity; a search filters the entity's keys
@@ -86,16 +88,63 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
     const entity = this.entities.get(entityId);
     const index = this.indexes.get(entityId);
     if (!entity || !index) return [];
-    const inRange = (row: PreparedRecord) =>
-      isLive(row, now) &&
-      compareCodePoints(row.key, match.lower) >= 0 &&
-      (match.upper === undefined || compareCodePoints(row.key, match.upper) < 0) &&
-      row.updatedAt >= match.updatedFrom &&
-      row.updatedAt < match.updatedTo;
     return index
-      .search(match.words, (key) => inRange(entity.get(key)!))
+      .search(match.words, (key) => {
+        const row = entity.get(key)!;
+        return isLive(row, now) && inFilter(row, match);
+      })
       .slice(0, match.limit)
       .map(({ key, score }) => ({ ...toRow(entity.get(key)!), score }));
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    const found: Array<{ row: StoredRow; embedding: Uint8Array }> = [];
+    for (const row of this.entities.get(entityId)?.values() ?? [])
+      if (
+        row.embedding?.model === match.model &&
+        row.embedding.bytes.length > 0 &&
+        isLive(row, now) &&
+        inFilter(row, match)
+      )
+        found.push({ row: toRow(row), embedding: row.embedding.bytes });
+    return found;
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    const after = cursor === undefined ? undefined : decodeRowCursor(cursor);
+    const pending: PreparedRecord[] = [];
+    for (const entity of this.entities.values())
+      for (const row of entity.values())
+        if (
+          isLive(row, now) &&
+          row.embedding?.model !== model &&
+          (!after || compareRowPosition(row, after) > 0)
+        )
+          pending.push(row);
+    const page = pending.sort(compareRowPosition).slice(0, limit);
+    const last = page.at(-1);
+    return {
+      rows: page.map(toRow),
+      ...(page.length === limit && last ? { cursor: encodeRowCursor(last) } : {}),
+    };
+  }
+
+  protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
+    return updates.map((update) => {
+      const row = this.entities.get(update.entityId)?.get(update.key);
+      if (!row || !isLive(row, now) || row.seq !== update.seq) return false;
+      row.embedding = { model: update.model, bytes: update.bytes };
+      return true;
+    });
   }
 
   protected async eraseEntity(entityId: string): Promise<void> {
@@ -121,6 +170,24 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
     }
     return removed;
   }
+}
+
+/** Whether the row is within a search's key range and time range. */
+function inFilter(row: PreparedRecord, match: Omit<TextMatch, 'words'>): boolean {
+  return (
+    compareCodePoints(row.key, match.lower) >= 0 &&
+    (match.upper === undefined || compareCodePoints(row.key, match.upper) < 0) &&
+    row.updatedAt >= match.updatedFrom &&
+    row.updatedAt < match.updatedTo
+  );
+}
+
+/** (entity, key) order, by code point. */
+function compareRowPosition(
+  a: { entityId: string; key: string },
+  b: { entityId: string; key: string },
+): number {
+  return compareCodePoints(a.entityId, b.entityId) || compareCodePoints(a.key, b.key);
 }
 
 function isExpired(row: PreparedRecord, now: number): boolean {

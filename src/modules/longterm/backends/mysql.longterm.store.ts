@@ -6,7 +6,9 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
-import type { ScoredRow } from './base-longterm.store.js';
+import type { ScoredRow, StoredRow } from './base-longterm.store.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -23,21 +25,24 @@ const GUARD =
  * The batch comes in as a derived table (one `SELECT ?, …` per row, `UNION ALL`) so rows at or below
  * their entity's erasure mark can be filtered out before the insert. MariaDB evaluates the
  * assignments left to right, each seeing the columns already assigned: the guard reads `seq` and
- * `expires_at`, so `value`, `updated_at` and `search_text` go first, then `seq` (whose guard still sees the old
+ * `expires_at`, so `value`, `updated_at`, `search_text` and the vector go first, then `seq` (whose guard still sees the old
  * `expires_at`), then `expires_at` (whose guard sees the new `seq`, equal to the incoming one exactly
  * when the row applied). RETURNING gives the row as it ends up: it applied iff it now holds the
  * incoming seq (an equal seq always applies); a filtered row is not returned.
  */
 function writeSql(rows: number): string {
-  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x, ? AS t';
-  return `INSERT INTO agent_longterm_records (${COLUMNS}, search_text)
-    SELECT b.e, b.k, b.v, b.s, b.u, b.x, b.t FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
+  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x, ? AS t, ? AS b, ? AS m';
+  return `INSERT INTO agent_longterm_records (${COLUMNS}, search_text, embedding, embedding_model)
+    SELECT b.e, b.k, b.v, b.s, b.u, b.x, b.t, b.b, b.m FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
     WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = b.e AND m.\`key\` = '${ERASURE_MARK_KEY}' AND m.seq >= b.s)
     ON DUPLICATE KEY UPDATE
       value = IF(${GUARD}, VALUES(value), agent_longterm_records.value),
       updated_at = IF(${GUARD}, VALUES(updated_at), agent_longterm_records.updated_at),
       search_text = IF(${GUARD}, VALUES(search_text), agent_longterm_records.search_text),
+      embedding = IF(${GUARD}, VALUES(embedding), agent_longterm_records.embedding),
+      embedding_model = IF(${GUARD}, VALUES(embedding_model),
+        agent_longterm_records.embedding_model),
       seq = IF(${GUARD}, VALUES(seq), agent_longterm_records.seq),
       expires_at = IF(${GUARD}, VALUES(expires_at), agent_longterm_records.expires_at)
     RETURNING entity_id, \`key\`, seq`;
@@ -68,6 +73,17 @@ const SQL = {
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
+  /** entity, model, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo */
+  vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
+    WHERE entity_id = ? AND embedding_model = ? AND LENGTH(embedding) > 0 AND ${LIVE}
+      AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?`,
+  /** after entity ×2, after key, model, now, limit */
+  unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
+    WHERE (entity_id > ? OR (entity_id = ? AND \`key\` > ?)) AND embedding_model <> ? AND ${LIVE}
+    ORDER BY entity_id, \`key\` LIMIT ?`,
+  /** vector, model, entity, key, seq, now */
+  setEmbedding: `UPDATE agent_longterm_records SET embedding = ?, embedding_model = ?
+    WHERE entity_id = ? AND \`key\` = ? AND seq = ? AND ${LIVE}`,
   /** words ×2, entity, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo, limit */
   matches: `SELECT ${COLUMNS}, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
     FROM agent_longterm_records
@@ -98,7 +114,10 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const params = rows.flatMap((row) => {
       const columns = toColumns(row, fullTextForm);
-      columns[6] ??= ''; // a tombstone's text: the column is NOT NULL
+      // The columns are NOT NULL: a tombstone's text and a row without vector are empty.
+      columns[6] ??= '';
+      columns[7] ??= EMPTY;
+      columns[8] ??= '';
       return columns;
     });
     // The statement goes as text: every string is escaped inline, numbers take their digits.
@@ -111,7 +130,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     );
     // The batch size varies, so the statement goes through TypeORM rather than a cached prepare.
     const returned = (await retryOnDeadlock(() =>
-      this.dataSource.query(writeSql(rows.length), [...params, now, now, now, now, now]),
+      this.dataSource.query(writeSql(rows.length), [...params, ...Array<number>(7).fill(now)]),
     )) as Array<Record<string, unknown>>;
     const finalSeq = new Map(
       returned.map((row) => [
@@ -142,6 +161,62 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       match.limit,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    const upper = match.upper ?? null;
+    const rows = await this.sql<Record<string, unknown>>('lt_vectors', SQL.vectors, [
+      entityId,
+      match.model,
+      now,
+      match.lower,
+      upper,
+      upper,
+      match.updatedFrom,
+      match.updatedTo,
+    ]);
+    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
+    const rows = (
+      await this.sql<Record<string, unknown>>('lt_unembedded', SQL.unembedded, [
+        after.entityId,
+        after.entityId,
+        after.key,
+        model,
+        now,
+        limit,
+      ])
+    ).map(fromColumns);
+    const last = rows.at(-1);
+    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
+  }
+
+  protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
+    const applied: boolean[] = [];
+    for (const u of updates) {
+      const result = (await this.sql('lt_set_embedding', SQL.setEmbedding, [
+        u.bytes,
+        u.model,
+        u.entityId,
+        u.key,
+        u.seq,
+        now,
+      ])) as unknown as { affectedRows?: number };
+      applied.push(result.affectedRows === 1);
+    }
+    return applied;
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
@@ -186,6 +261,7 @@ async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
 }
 
 const ER_LOCK_DEADLOCK = 1213;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Indexed words as InnoDB's full-text parser must see them: each suffixed with `__` (`_` is a word

@@ -4,7 +4,9 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
-import type { ScoredRow } from './base-longterm.store.js';
+import type { ScoredRow, StoredRow } from './base-longterm.store.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -32,17 +34,21 @@ const SQL = {
   write: `WITH locked AS (
       SELECT count(pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(e))) AS n
       FROM (SELECT DISTINCT unnest($1::text[]) AS e) entities)
-    INSERT INTO agent_longterm_records AS r (${COLUMNS}, search_vector)
+    INSERT INTO agent_longterm_records AS r
+      (${COLUMNS}, search_vector, embedding, embedding_model)
     SELECT u.entity_id, u.key, u.value, u.seq, u.updated_at, u.expires_at,
-      to_tsvector('simple', u.search_text)
+      to_tsvector('simple', u.search_text), u.embedding, u.embedding_model
     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
-      $7::text[]) AS u(entity_id, key, value, seq, updated_at, expires_at, search_text)
+      $7::text[], $8::bytea[], $9::text[])
+      AS u(entity_id, key, value, seq, updated_at, expires_at, search_text, embedding,
+        embedding_model)
     WHERE (SELECT n FROM locked) >= 0 AND NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
       updated_at = excluded.updated_at, expires_at = excluded.expires_at,
-      search_vector = excluded.search_vector
-    WHERE excluded.seq >= r.seq OR r.expires_at <= $8
+      search_vector = excluded.search_vector, embedding = excluded.embedding,
+      embedding_model = excluded.embedding_model
+    WHERE excluded.seq >= r.seq OR r.expires_at <= $10
     RETURNING entity_id, key`,
   one: `SELECT ${COLUMNS} FROM agent_longterm_records WHERE entity_id = $1 AND key = $2 AND ${LIVE}3`,
   range: `SELECT ${COLUMNS} FROM agent_longterm_records
@@ -79,6 +85,22 @@ const SQL = {
     WHERE h.key >= $5 AND ($6::text IS NULL OR h.key < $6) AND h.updated_at >= $7
       AND h.updated_at < $8
     ORDER BY s.score DESC, h.key LIMIT $9`,
+  /** entity, model, now, lower, upper (or NULL), updatedFrom, updatedTo */
+  vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
+    WHERE entity_id = $1 AND embedding_model = $2 AND length(embedding) > 0 AND ${LIVE}3
+      AND key >= $4 AND ($5::text IS NULL OR key < $5) AND updated_at >= $6 AND updated_at < $7`,
+  /** after entity, after key, model, now, limit */
+  unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
+    WHERE (entity_id, key) > ($1, $2) AND embedding_model IS DISTINCT FROM $3 AND ${LIVE}4
+    ORDER BY entity_id, key LIMIT $5`,
+  /** entities, keys, seqs, models, vectors, now: the rows updated */
+  setEmbeddings: `UPDATE agent_longterm_records AS r
+    SET embedding = u.embedding, embedding_model = u.model
+    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[])
+      AS u(entity_id, key, seq, model, embedding)
+    WHERE r.entity_id = u.entity_id AND r.key = u.key AND r.seq = u.seq
+      AND r.value <> '${TOMBSTONE}' AND r.expires_at > $6
+    RETURNING r.entity_id, r.key`,
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;
@@ -127,7 +149,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const columns = rows.map((row) => toColumns(row));
     const applied = await this.sql<{ entity_id: string; key: string }>('lt_write', SQL.write, [
-      ...[0, 1, 2, 3, 4, 5, 6].map((c) => columns.map((row) => row[c])),
+      ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((c) => columns.map((row) => row[c])),
       now,
     ]);
     // A batch holds no (entity, key) twice, so as many rows back as sent means all applied.
@@ -155,6 +177,60 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
       match.limit,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    const rows = await this.sql<Record<string, unknown>>('lt_vectors', SQL.vectors, [
+      entityId,
+      match.model,
+      now,
+      match.lower,
+      match.upper ?? null,
+      match.updatedFrom,
+      match.updatedTo,
+    ]);
+    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
+    const rows = (
+      await this.sql<Record<string, unknown>>('lt_unembedded', SQL.unembedded, [
+        after.entityId,
+        after.key,
+        model,
+        now,
+        limit,
+      ])
+    ).map(fromColumns);
+    const last = rows.at(-1);
+    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
+  }
+
+  protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
+    const done = await this.sql<{ entity_id: string; key: string }>(
+      'lt_set_embeddings',
+      SQL.setEmbeddings,
+      [
+        updates.map((u) => u.entityId),
+        updates.map((u) => u.key),
+        updates.map((u) => u.seq),
+        updates.map((u) => u.model),
+        updates.map((u) => u.bytes),
+        now,
+      ],
+    );
+    const applied = new Set(done.map((row) => `${row.entity_id}\u0000${row.key}`));
+    return updates.map((u) => applied.has(`${u.entityId}\u0000${u.key}`));
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {

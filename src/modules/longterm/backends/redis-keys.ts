@@ -21,6 +21,8 @@ export interface LongtermRedisKeys {
   totals: string;
   /** Text index: the start of each word's posting hash (`<wordBase><word>`). */
   wordBase: string;
+  /** Hash of vectors: key → `<model length>:<model><base64 float32 LE>`. */
+  vectors: string;
 }
 
 /** The keys of `entityId` under `prefix` (the store and the counter share them). */
@@ -35,5 +37,6 @@ export function longtermRedisKeys(prefix: string, entityId: string): LongtermRed
     docs: `${base}:text:docs`,
     totals: `${base}:text:totals`,
     wordBase: `${base}:text:w:`,
+    vectors: `${base}:vectors`,
   };
 }

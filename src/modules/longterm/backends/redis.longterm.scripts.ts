@@ -8,17 +8,18 @@ import { TEXT_INDEX_LUA } from './redis.text-index.scripts.js';
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
  * sorted set (only rows that expire), erasure mark (a seq every write must exceed, if set), the text
- * index's docs and totals. ARGV: now, never, then the batch packed as one JSON array of
- * strings, six per row: key, seq, updatedAt, expiresAt, value, indexed text (one argument decoded by
- * cjson costs far less, on both ends, than six thousand), then the text index's word base. A row
- * that applies replaces its key's entry in the text index. Reads every stored row at once, decides each with the
+ * index's docs and totals, the vectors hash. ARGV: now, never, then the batch packed as one JSON
+ * array of strings, seven per row: key, seq, updatedAt, expiresAt, value, indexed text, vector (''
+ * or `<model length>:<model><base64 float32>`) — one argument decoded by cjson costs far less, on
+ * both ends, than seven thousand — then the text index's word base. A row that applies replaces its
+ * key's entry in the text index and its vector. Reads every stored row at once, decides each with the
  * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
  */
 export const WRITE = new RedisScript(`${TEXT_INDEX_LUA}
 local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[4]
 local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local batch = cjson.decode(ARGV[3])
-local n = #batch / 6
+local n = #batch / 7
 local function each(command, key, items, width)
   local chunk = 900 * width
   for i = 1, #items, chunk do
@@ -26,7 +27,7 @@ local function each(command, key, items, width)
   end
 end
 local fields = {}
-for i = 1, n do fields[i] = batch[i * 6 - 5] end
+for i = 1, n do fields[i] = batch[i * 7 - 6] end
 local stored = {}
 for i = 1, n, 900 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
@@ -34,7 +35,7 @@ for i = 1, n, 900 do
 end
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 for i = 1, n do
-  local at = i * 6 - 5
+  local at = i * 7 - 6
   local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
   local ok, previous, wasLive = tonumber(seq) > erased, nil, false
   local record = stored[i]
@@ -49,6 +50,8 @@ for i = 1, n do
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
     unindex(KEYS[5], KEYS[6], base, key)
     if value ~= '' then index(KEYS[5], KEYS[6], base, key, batch[at + 5]) end
+    if batch[at + 6] ~= '' then redis.call('HSET', KEYS[7], key, batch[at + 6])
+    else redis.call('HDEL', KEYS[7], key) end
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -106,7 +109,7 @@ return out
 
 /**
  * KEYS: records hash, live-keys set, expiry set, erasure mark, counter, the text index's docs and
- * totals. ARGV: the text index's word base. Erases the entity, its text index included: the mark
+ * totals, the vectors hash. ARGV: the text index's word base. Erases the entity, its text index included: the mark
  * becomes the highest of the old mark, the counter and every stored seq (tombstones included); the
  * counter is raised to it. Numbers stay below 2^53, exact in Lua's doubles.
  */
@@ -121,7 +124,7 @@ for key in pairs(words) do
   if #batch == 500 then redis.call('DEL', unpack(batch)); batch = {} end
 end
 if #batch > 0 then redis.call('DEL', unpack(batch)) end
-redis.call('DEL', KEYS[6], KEYS[7])
+redis.call('DEL', KEYS[6], KEYS[7], KEYS[8])
 local mark = tonumber(redis.call('GET', KEYS[4]) or '0')
 local counter = tonumber(redis.call('GET', KEYS[5]) or '0')
 if counter > mark then mark = counter end
@@ -136,16 +139,36 @@ return 1
 `);
 
 /**
- * KEYS: records hash, live-keys set, expiry set, the text index's docs and totals. ARGV: now, limit,
- * the text index's word base. Removes expired rows and their text.
+ * KEYS: records hash, live-keys set, expiry set, the text index's docs and totals, the vectors hash.
+ * ARGV: now, limit, the text index's word base. Removes expired rows, their text and their vectors.
  */
 export const SWEEP = new RedisScript(`${TEXT_INDEX_LUA}
 local keys = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, key in ipairs(keys) do
   unindex(KEYS[4], KEYS[5], ARGV[3], key)
+  redis.call('HDEL', KEYS[6], key)
   redis.call('HDEL', KEYS[1], key)
   redis.call('ZREM', KEYS[2], key)
   redis.call('ZREM', KEYS[3], key)
 end
 return #keys
+`);
+
+/**
+ * KEYS: records hash, vectors hash. ARGV: now, then per update: key, seq, packed vector. Stores each
+ * vector iff its record is live and still has that seq. Returns '1' (stored) or '0' per update.
+ */
+export const SET_EMBEDDINGS = new RedisScript(`
+local now, out = tonumber(ARGV[1]), {}
+for i = 2, #ARGV, 3 do
+  local record = redis.call('HGET', KEYS[1], ARGV[i])
+  local ok = false
+  if record then
+    local seq, expires, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
+    ok = seq == ARGV[i + 1] and tonumber(expires) > now and valueAt <= #record
+  end
+  if ok then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2]) end
+  out[#out + 1] = ok and '1' or '0'
+end
+return table.concat(out)
 `);

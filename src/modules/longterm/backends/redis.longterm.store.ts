@@ -3,6 +3,13 @@ import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeli
 import { WRITE, SEARCH, ERASE, SWEEP } from './redis.longterm.scripts.js';
 import { RECALL } from './redis.text-index.scripts.js';
 import type { TextMatch } from '../recall/text-match.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import {
+  packRedisVector,
+  readRedisVectors,
+  scanRedisUnembedded,
+  writeRedisEmbeddings,
+} from './redis-longterm-vectors.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import {
   BaseLongtermStore,
@@ -92,6 +99,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
         expiresAt.of(row.expiresAt ?? NEVER_EXPIRES),
         row.value ?? TOMBSTONE,
         row.text ?? '',
+        packRedisVector(row.embedding),
       );
     return [now, NEVER_EXPIRES, JSON.stringify(packed), this.entityKeys(group.entityId).wordBase];
   }
@@ -153,9 +161,30 @@ export class RedisLongtermStore extends BaseLongtermStore {
     const keys = this.entityKeys(entityId);
     await ERASE.run(
       this.client,
-      [...this.rowKeys(entityId), keys.erased, keys.counter, keys.docs, keys.totals],
+      [...this.rowKeys(entityId), keys.erased, keys.counter, keys.docs, keys.totals, keys.vectors],
       [keys.wordBase],
     );
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    return readRedisVectors(this.client, this.entityKeys(entityId), entityId, match, now, parse);
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    return scanRedisUnembedded(this.client, this.keyPrefix, model, limit, cursor, now, parse);
+  }
+
+  protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
+    return writeRedisEmbeddings(this.client, this.keyPrefix, updates, now);
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
@@ -169,7 +198,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
         const keys = this.entityKeys(entityId);
         removed += (await SWEEP.run(
           this.client,
-          [...this.rowKeys(entityId), keys.docs, keys.totals],
+          [...this.rowKeys(entityId), keys.docs, keys.totals, keys.vectors],
           [now, limit - removed, keys.wordBase],
         )) as number;
         await this.forgetIfNothingExpires(entityId);
@@ -204,7 +233,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
   /** The row keys, the erasure mark and the text index's docs and totals. */
   private writeKeys(entityId: string): string[] {
     const keys = this.entityKeys(entityId);
-    return [...this.rowKeys(entityId), keys.erased, keys.docs, keys.totals];
+    return [...this.rowKeys(entityId), keys.erased, keys.docs, keys.totals, keys.vectors];
   }
 
   private entitiesKey(): string {

@@ -15,13 +15,14 @@ export const TOMBSTONE = '';
 export const ERASURE_MARK_KEY = '';
 
 /**
- * A prepared record in column form: entity_id, key, value, seq, updated_at, expires_at and the
- * indexed text (`null` for a tombstone), in the dialect's indexed form (`indexForm`, default as is).
+ * A prepared record in column form: entity_id, key, value, seq, updated_at, expires_at, the
+ * indexed text (`null` for a tombstone) in the dialect's indexed form (`indexForm`, default as is),
+ * the vector's bytes and its model (`null`, `null` when it has none).
  */
 export function toColumns(
   row: PreparedRecord,
   indexForm: (text: string) => string = (text) => text,
-): [string, string, string, number, number, number, string | null] {
+): [string, string, string, number, number, number, string | null, Buffer | null, string | null] {
   return [
     row.entityId,
     row.key,
@@ -30,6 +31,8 @@ export function toColumns(
     row.updatedAt,
     row.expiresAt ?? NEVER_EXPIRES,
     row.text === null ? null : indexForm(row.text),
+    row.embedding?.bytes ?? null,
+    row.embedding?.model ?? null,
   ];
 }
 

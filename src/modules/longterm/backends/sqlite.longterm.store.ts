@@ -9,6 +9,8 @@ import {
   type StoredRow,
 } from './base-longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -47,23 +49,32 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     | 'removeRows'
     | 'setMark'
     | 'raiseCounter'
-    | 'matches',
+    | 'matches'
+    | 'vectors'
+    | 'unembedded'
+    | 'setEmbedding',
     Statement<unknown[]>
   >;
   private readonly writeTransaction: (rows: PreparedRecord[], now: number) => boolean[];
   private readonly eraseTransaction: (entityId: string, now: number) => void;
+  private readonly setEmbeddingsTransaction: (
+    updates: PreparedEmbedding[],
+    now: number,
+  ) => boolean[];
 
   constructor(dataSource: DataSource, settings?: LongtermStoreSettings) {
     super(settings);
     this.db = sqliteHandle(dataSource);
     this.statements = {
       // Nothing is inserted at or below the entity's erasure mark; the seq guard is the upsert's WHERE.
-      write: this.db.prepare(`INSERT INTO agent_longterm_records (${COLUMNS}, search_text)
-        SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records
+      write: this.db.prepare(`INSERT INTO agent_longterm_records
+          (${COLUMNS}, search_text, embedding, embedding_model)
+        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records
           WHERE entity_id = ? AND key = '${ERASURE_MARK_KEY}' AND seq >= ?)
         ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
           updated_at = excluded.updated_at, expires_at = excluded.expires_at,
-          search_text = excluded.search_text
+          search_text = excluded.search_text, embedding = excluded.embedding,
+          embedding_model = excluded.embedding_model
         WHERE excluded.seq >= agent_longterm_records.seq OR agent_longterm_records.expires_at <= ?
         RETURNING 1`),
       one: this.db.prepare(
@@ -90,6 +101,15 @@ export class SqliteLongtermStore extends BaseLongtermStore {
         .prepare(`INSERT INTO agent_longterm_counters (entity_id, value) VALUES (?, ?)
         ON CONFLICT (entity_id) DO UPDATE SET value = max(value, excluded.value)`),
       matches: this.db.prepare(MATCHES),
+      vectors: this.db.prepare(`SELECT ${COLUMNS}, embedding FROM agent_longterm_records
+        WHERE entity_id = ? AND embedding_model = ? AND length(embedding) > 0 AND ${LIVE}
+          AND key >= ? AND (? IS NULL OR key < ?) AND updated_at >= ? AND updated_at < ?`),
+      unembedded: this.db.prepare(`SELECT ${COLUMNS} FROM agent_longterm_records
+        WHERE (entity_id, key) > (?, ?) AND embedding_model IS NOT ? AND ${LIVE}
+        ORDER BY entity_id, key LIMIT ?`),
+      setEmbedding: this.db.prepare(`UPDATE agent_longterm_records
+        SET embedding = ?, embedding_model = ?
+        WHERE entity_id = ? AND key = ? AND seq = ? AND ${LIVE}`),
       removeExpired: this.db.prepare(`DELETE FROM agent_longterm_records WHERE rowid IN (
         SELECT rowid FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?)`),
     };
@@ -107,6 +127,14 @@ export class SqliteLongtermStore extends BaseLongtermStore {
       this.statements.raiseCounter.run(entityId, mark);
     });
     this.eraseTransaction = (entityId, now) => erase.immediate(entityId, now);
+    const setEmbeddings = this.db.transaction((updates: PreparedEmbedding[], now: number) =>
+      updates.map(
+        (u) =>
+          this.statements.setEmbedding.run(u.bytes, u.model, u.entityId, u.key, u.seq, now)
+            .changes === 1,
+      ),
+    );
+    this.setEmbeddingsTransaction = (updates, now) => setEmbeddings.immediate(updates, now);
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -150,6 +178,45 @@ export class SqliteLongtermStore extends BaseLongtermStore {
       match.limit,
     ) as Array<Record<string, unknown>>;
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    const upper = match.upper ?? null;
+    const rows = this.statements.vectors.all(
+      entityId,
+      match.model,
+      now,
+      match.lower,
+      upper,
+      upper,
+      match.updatedFrom,
+      match.updatedTo,
+    ) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
+    const rows = (
+      this.statements.unembedded.all(after.entityId, after.key, model, now, limit) as Array<
+        Record<string, unknown>
+      >
+    ).map(fromColumns);
+    const last = rows.at(-1);
+    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
+  }
+
+  protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
+    return this.setEmbeddingsTransaction(updates, now);
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {

@@ -26,6 +26,11 @@ export interface LongtermSaveInput {
   updatedAt?: number;
   /** Sets `expiresAt = updatedAt + ttlMs` (default: the store's default TTL, if any). */
   ttlMs?: number;
+  /**
+   * The value's vector and the model that made it, stored with the row (scaled to unit length);
+   * absent: the row has no vector until the service's background embedding gives it one.
+   */
+  embedding?: { model: string; vector: ArrayLike<number> };
 }
 
 /** Size and filters of a text search ({@link LongtermMemoryStore.searchText}). */
@@ -38,6 +43,30 @@ export interface TextSearchOptions {
   updatedFrom?: number;
   /** Only records updated before this time (epoch ms). */
   updatedTo?: number;
+}
+
+/** Size and filters of a vector search ({@link LongtermMemoryStore.searchVector}). */
+export interface VectorSearchOptions extends TextSearchOptions {
+  /** Only vectors this model made (an `EmbeddingModel`'s `id`). */
+  model: string;
+}
+
+/** A live record without a vector of the current model: what the background embedding works on. */
+export interface UnembeddedRecord {
+  entityId: string;
+  key: string;
+  value: JsonValue;
+  seq: number;
+}
+
+/** A vector for a stored record, applied only if the record still has `seq`. */
+export interface EmbeddingUpdate {
+  entityId: string;
+  key: string;
+  seq: number;
+  model: string;
+  /** The vector; empty when the record has no text to embed (so it is not tried again). */
+  vector: ArrayLike<number>;
 }
 
 /** A record a text search found, and how well it matched (higher is better). */
@@ -95,6 +124,29 @@ export interface LongtermMemoryStore {
     query: string,
     options?: TextSearchOptions,
   ): Promise<TextSearchHit[]>;
+  /**
+   * Live records of the entity with a vector of `options.model`, most similar (cosine) to `vector`
+   * first (ties by key): an exact scan of the entity's vectors. `score` is the cosine similarity.
+   */
+  searchVector(
+    entityId: string,
+    vector: ArrayLike<number>,
+    options: VectorSearchOptions,
+  ): Promise<TextSearchHit[]>;
+  /**
+   * Up to `limit` live records, of any entity, without a vector of `model`, and a `cursor` for the
+   * next page when more may follow (opaque; pages follow the store's own order).
+   */
+  unembedded(
+    model: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ records: UnembeddedRecord[]; cursor?: string }>;
+  /**
+   * Stores vectors for records that still have the given `seq` (a newer write, a delete or an
+   * erasure since makes the update a no-op); `applied` says which did.
+   */
+  setEmbeddings(updates: EmbeddingUpdate[]): Promise<{ applied: boolean[] }>;
   /** Removes expired rows, at most `limit`; returns how many went (the sweeper's job). */
   sweepExpired(limit: number): Promise<number>;
 }

@@ -47,6 +47,24 @@ export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
             ? // NOT NULL: TypeORM misreads the NULL default of a nullable LONGTEXT on MariaDB.
               { searchText: { ...VALUE[dialect], name: 'search_text', default: '' } }
             : { searchText: { ...VALUE[dialect], name: 'search_text', nullable: true } }),
+        ...(dialect === 'mysql'
+          ? {
+              embedding: { type: 'longblob', name: 'embedding', default: '' },
+              embeddingModel: {
+                type: 'varbinary',
+                length: 255,
+                name: 'embedding_model',
+                default: '',
+              },
+            }
+          : {
+              embedding: {
+                type: dialect === 'postgres' ? 'bytea' : 'blob',
+                name: 'embedding',
+                nullable: true,
+              },
+              embeddingModel: { ...ID[dialect], name: 'embedding_model', nullable: true },
+            }),
       },
       indices: [
         { name: 'idx_agent_longterm_records_expires_at', columns: ['expiresAt'] },

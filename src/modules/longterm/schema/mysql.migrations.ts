@@ -31,7 +31,7 @@ const longterm: MigrationDefinition = {
 };
 
 /**
- * Text search: each record's indexed words in `search_text` ('' for a tombstone), each word
+ * Recall: each record's vector (float32, unit length) and the model that made it; and text search: each record's indexed words in `search_text` ('' for a tombstone), each word
  * suffixed with `__` so that InnoDB's full-text parser keeps one- and two-letter words (its minimum
  * token size is 3) and never drops a stop word; an InnoDB `FULLTEXT` index over it. Records written
  * before this migration have no text until they are saved again.
@@ -39,6 +39,8 @@ const longterm: MigrationDefinition = {
 const search: MigrationDefinition = {
   name: 'LongtermSearch1796169600000',
   up: [
+    "ALTER TABLE agent_longterm_records ADD COLUMN IF NOT EXISTS embedding LONGBLOB NOT NULL DEFAULT ''",
+    "ALTER TABLE agent_longterm_records ADD COLUMN IF NOT EXISTS embedding_model VARBINARY(255) NOT NULL DEFAULT ''",
     `ALTER TABLE agent_longterm_records
       ADD COLUMN IF NOT EXISTS search_text LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin
       NOT NULL DEFAULT ''`,
@@ -46,6 +48,8 @@ const search: MigrationDefinition = {
       ADD FULLTEXT INDEX IF NOT EXISTS idx_agent_longterm_records_search (search_text)`,
   ],
   down: [
+    'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS embedding_model',
+    'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS embedding',
     'ALTER TABLE agent_longterm_records DROP INDEX IF EXISTS idx_agent_longterm_records_search',
     'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS search_text',
   ],

@@ -32,7 +32,7 @@ const longterm: MigrationDefinition = {
 };
 
 /**
- * Text search: each record's indexed words as a `tsvector` ('simple' configuration: no stemming,
+ * Recall: each record's vector (float32, unit length) and the model that made it; and text search: each record's indexed words as a `tsvector` ('simple' configuration: no stemming,
  * no stop words; the words are already normalized), NULL for a tombstone, written by the same
  * statement as the row; a GIN index over it. Records written before this migration have no vector
  * until they are saved again.
@@ -40,11 +40,15 @@ const longterm: MigrationDefinition = {
 const search: MigrationDefinition = {
   name: 'LongtermSearch1796169600000',
   up: [
+    'ALTER TABLE agent_longterm_records ADD COLUMN IF NOT EXISTS embedding bytea',
+    'ALTER TABLE agent_longterm_records ADD COLUMN IF NOT EXISTS embedding_model text COLLATE "C"',
     'ALTER TABLE agent_longterm_records ADD COLUMN IF NOT EXISTS search_vector tsvector',
     `CREATE INDEX IF NOT EXISTS idx_agent_longterm_records_search
       ON agent_longterm_records USING GIN (search_vector)`,
   ],
   down: [
+    'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS embedding_model',
+    'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS embedding',
     'DROP INDEX IF EXISTS idx_agent_longterm_records_search',
     'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS search_vector',
   ],

@@ -31,7 +31,7 @@ const longterm: MigrationDefinition = {
 };
 
 /**
- * Text search: each record's indexed text (its words, space-separated; NULL for a tombstone) in
+ * Recall: each record's vector (float32, unit length) and the model that made it; and text search: each record's indexed text (its words, space-separated; NULL for a tombstone) in
  * `search_text`, and an FTS5 index over it kept by triggers in the same transaction as the row
  * (`unicode61`: the words are already normalized, so it only splits at the spaces). Records written
  * before this migration have no text until they are saved again.
@@ -39,6 +39,8 @@ const longterm: MigrationDefinition = {
 const search: MigrationDefinition = {
   name: 'LongtermSearch1796169600000',
   up: [
+    'ALTER TABLE agent_longterm_records ADD COLUMN embedding BLOB',
+    'ALTER TABLE agent_longterm_records ADD COLUMN embedding_model TEXT',
     'ALTER TABLE agent_longterm_records ADD COLUMN search_text TEXT',
     `CREATE VIRTUAL TABLE IF NOT EXISTS agent_longterm_search USING fts5(search_text,
       content='agent_longterm_records', content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')`,
@@ -61,6 +63,8 @@ const search: MigrationDefinition = {
     "INSERT INTO agent_longterm_search (agent_longterm_search) VALUES ('rebuild')",
   ],
   down: [
+    'ALTER TABLE agent_longterm_records DROP COLUMN embedding_model',
+    'ALTER TABLE agent_longterm_records DROP COLUMN embedding',
     'DROP TRIGGER IF EXISTS agent_longterm_search_update',
     'DROP TRIGGER IF EXISTS agent_longterm_search_delete',
     'DROP TRIGGER IF EXISTS agent_longterm_search_insert',

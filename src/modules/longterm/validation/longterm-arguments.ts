@@ -7,6 +7,7 @@ import {
   hasLoneSurrogate,
   utf8ByteLength,
 } from '../../../common/utf8.js';
+import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultRecordText, indexedText } from '../recall/search-text.js';
 import {
   type JsonValue,
@@ -27,6 +28,8 @@ export interface PreparedRecord {
   expiresAt: number | null;
   /** The indexed text (`indexedText` of the record's text), or `null` for a delete tombstone. */
   text: string | null;
+  /** The record's vector, or `null` (none given, or a tombstone). */
+  embedding: StoredEmbedding | null;
 }
 
 export function assertEntityId(value: unknown, argument = 'entityId'): asserts value is string {
@@ -132,6 +135,10 @@ export function prepareRecord(
         ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
         : defaultRecordText(input.value as JsonValue),
     ),
+    embedding:
+      input.embedding === undefined
+        ? null
+        : packEmbedding(input.embedding?.model, input.embedding?.vector, `${path}.embedding`),
   };
 }
 

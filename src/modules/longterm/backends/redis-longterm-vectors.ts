@@ -1,0 +1,176 @@
+import { type RedisClient, isRedisCluster } from '../../connections/redis/redis-client.js';
+import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
+import type { StoredEmbedding } from '../recall/embedding/embedding-bytes.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import type { StoredRow } from './base-longterm.store.js';
+import { type LongtermRedisKeys, longtermRedisKeys } from './redis-keys.js';
+import { SET_EMBEDDINGS } from './redis.longterm.scripts.js';
+
+/** Parses a stored record (`seq:updatedAt:expiresAt:value`). */
+export type ParseRecord = (entityId: string, key: string, record: string) => StoredRow;
+
+/** A vector as the vectors hash holds it: `<model length>:<model><base64 float32 LE>` ('' none). */
+export function packRedisVector(embedding: StoredEmbedding | null): string {
+  if (!embedding) return '';
+  return `${embedding.model.length}:${embedding.model}${embedding.bytes.toString('base64')}`;
+}
+
+function unpackRedisVector(packed: string): { model: string; bytes: Buffer } | null {
+  const colon = packed.indexOf(':');
+  const length = Number(packed.slice(0, colon));
+  if (colon < 1 || !Number.isInteger(length)) return null;
+  return {
+    model: packed.slice(colon + 1, colon + 1 + length),
+    bytes: Buffer.from(packed.slice(colon + 1 + length), 'base64'),
+  };
+}
+
+/**
+ * The entity's live rows with a vector of the model, within the filters: its vectors hash read
+ * whole (`HGETALL`: an exact scan), then the matching records (`HMGET`).
+ */
+export async function readRedisVectors(
+  client: RedisClient,
+  keys: LongtermRedisKeys,
+  entityId: string,
+  match: VectorMatch,
+  now: number,
+  parse: ParseRecord,
+): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+  const all = await client.hgetall(keys.vectors);
+  const wanted: Array<{ key: string; bytes: Buffer }> = [];
+  for (const [key, packed] of Object.entries(all)) {
+    const vector = unpackRedisVector(packed);
+    if (
+      vector &&
+      vector.model === match.model &&
+      vector.bytes.length > 0 &&
+      key.startsWith(match.lower)
+    )
+      wanted.push({ key, bytes: vector.bytes });
+  }
+  const found: Array<{ row: StoredRow; embedding: Uint8Array }> = [];
+  for (let i = 0; i < wanted.length; i += 1_000) {
+    const chunk = wanted.slice(i, i + 1_000);
+    const records = await client.hmget(keys.records, ...chunk.map((item) => item.key));
+    chunk.forEach((item, j) => {
+      const record = records[j];
+      if (!record) return;
+      const row = parse(entityId, item.key, record);
+      if (
+        row.value !== '' &&
+        (row.expiresAt === null || row.expiresAt > now) &&
+        row.updatedAt >= match.updatedFrom &&
+        row.updatedAt < match.updatedTo
+      )
+        found.push({ row, embedding: item.bytes });
+    });
+  }
+  return found;
+}
+
+/** Stores vectors for rows that still have their seq (one script per entity). */
+export async function writeRedisEmbeddings(
+  client: RedisClient,
+  prefix: string,
+  updates: PreparedEmbedding[],
+  now: number,
+): Promise<boolean[]> {
+  const applied: boolean[] = new Array(updates.length).fill(false);
+  const byEntity = new Map<string, number[]>();
+  updates.forEach((update, i) =>
+    byEntity.set(update.entityId, [...(byEntity.get(update.entityId) ?? []), i]),
+  );
+  for (const [entityId, indexes] of byEntity) {
+    const keys = longtermRedisKeys(prefix, entityId);
+    const flags = (await SET_EMBEDDINGS.run(
+      client,
+      [keys.records, keys.vectors],
+      [
+        now,
+        ...indexes.flatMap((i) => [
+          updates[i]!.key,
+          String(updates[i]!.seq),
+          packRedisVector(updates[i]!),
+        ]),
+      ],
+    )) as string;
+    indexes.forEach((index, j) => (applied[index] = flags[j] === '1'));
+  }
+  return applied;
+}
+
+/** Where a walk over every entity stands: the node, its `SCAN` cursor, the entities still to read. */
+interface WalkPosition {
+  node: number;
+  scan: string;
+  queue: string[];
+}
+
+/**
+ * Up to `limit` live rows without a vector of `model`, entity by entity: entities are found by
+ * `SCAN`ning each master for records hashes (an id is taken only if its hash tag matches it); each
+ * entity's rows are read whole (`HGETALL` of records and vectors). The cursor holds the node, the
+ * `SCAN` cursor and the entities still to read.
+ */
+export async function scanRedisUnembedded(
+  client: RedisClient,
+  prefix: string,
+  model: string,
+  limit: number,
+  cursor: string | undefined,
+  now: number,
+  parse: ParseRecord,
+): Promise<{ rows: StoredRow[]; cursor?: string }> {
+  const nodes = isRedisCluster(client) ? client.nodes('master') : [client];
+  const position: WalkPosition = cursor
+    ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as WalkPosition)
+    : { node: 0, scan: '0', queue: [] };
+  const rows: StoredRow[] = [];
+  while (rows.length < limit) {
+    if (position.queue.length === 0) {
+      if (position.node >= nodes.length) return { rows };
+      const [next, found] = await nodes[position.node]!.scan(
+        position.scan,
+        'MATCH',
+        `${prefix}{*}*:records`,
+        'COUNT',
+        200,
+      );
+      position.queue = found
+        .map((key) => entityOf(prefix, key))
+        .filter((id): id is string => id !== undefined);
+      if (next === '0') {
+        position.node += 1;
+        position.scan = '0';
+      } else position.scan = next;
+      continue;
+    }
+    const entityId = position.queue.shift()!;
+    const keys = longtermRedisKeys(prefix, entityId);
+    const [records, vectors] = await Promise.all([
+      client.hgetall(keys.records),
+      client.hgetall(keys.vectors),
+    ]);
+    for (const [key, record] of Object.entries(records)) {
+      const row = parse(entityId, key, record);
+      if (row.value === '' || (row.expiresAt !== null && row.expiresAt <= now)) continue;
+      if (unpackRedisVector(vectors[key] ?? '')?.model === model) continue;
+      rows.push(row);
+    }
+  }
+  const done = position.queue.length === 0 && position.node >= nodes.length;
+  return done
+    ? { rows }
+    : { rows, cursor: Buffer.from(JSON.stringify(position)).toString('base64url') };
+}
+
+/** The entity id of a records hash key, or `undefined` when the key is not one. */
+function entityOf(prefix: string, key: string): string | undefined {
+  if (!key.startsWith(prefix) || !key.endsWith(':records')) return undefined;
+  const tagged = key.slice(prefix.length, -':records'.length);
+  const close = tagged.indexOf('}');
+  if (!tagged.startsWith('{') || close < 0) return undefined;
+  const id = tagged.slice(close + 1);
+  return id.length > 0 && taggedRedisId(id) === tagged ? id : undefined;
+}
