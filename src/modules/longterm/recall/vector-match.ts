@@ -31,8 +31,16 @@ export function vectorMatch(vector: ArrayLike<number>, options: VectorSearchOpti
   if (packed.bytes.length === 0)
     throw new InvalidArgumentError('query.vector', 'must not be empty');
   // The filters and limit are checked as a text search checks them (any word will do there).
-  const { words: _words, ...filters } = textMatch('x', options);
-  return { ...filters, model: packed.model, vector: unpackEmbedding(packed.bytes) };
+  const { lower, upper, limit, updatedFrom, updatedTo } = textMatch('x', options);
+  return {
+    lower,
+    upper,
+    limit,
+    updatedFrom,
+    updatedTo,
+    model: packed.model,
+    vector: unpackEmbedding(packed.bytes),
+  };
 }
 
 /** A validated embedding update, packed. */
