@@ -280,6 +280,30 @@ export {
 } from './modules/longterm/recall/search-text.js';
 export { RRF_K } from './modules/longterm/recall/rank-fusion.js';
 export type {
+  EmbeddingUpdate,
+  UnembeddedRecord,
+  VectorSearchOptions,
+} from './modules/longterm/interfaces/longterm-store.interface.js';
+export {
+  type EmbeddingModel,
+  MAX_EMBEDDING_DIMENSIONS,
+} from './modules/longterm/recall/embedding/embedding-model.interface.js';
+export {
+  HashingEmbeddingModel,
+  type HashingEmbeddingOptions,
+} from './modules/longterm/recall/embedding/hashing-embedding-model.js';
+export {
+  type AiSdkEmbeddingModelLike,
+  type OpenAiCompatibleEmbedderOptions,
+  aiSdkEmbeddingModel,
+} from './modules/longterm/recall/embedding/ai-sdk-embedding-model.js';
+export { EmbeddingResponseError } from './modules/longterm/recall/embedding/embed-texts.js';
+export type { EmbeddingStatus } from './modules/longterm/recall/embedding/embedding-backfill.js';
+export type { EmbedderOption } from './modules/longterm/recall/embedding/resolve-embedder.js';
+export type { LongtermRecallOptions } from './modules/longterm/longterm.options.js';
+export type { RecallMode } from './modules/longterm/recall/recall.interface.js';
+export type { SessionEmbedder } from './modules/longterm/session/longterm-session.js';
+export type {
   FlushResult,
   LongtermRunView,
   LongtermSession,
@@ -295,7 +319,10 @@ export { InMemoryLongtermStore } from './modules/longterm/backends/in-memory.lon
 export { PostgresLongtermStore } from './modules/longterm/backends/postgres.longterm.store.js';
 export { MysqlLongtermStore } from './modules/longterm/backends/mysql.longterm.store.js';
 export { SqliteLongtermStore } from './modules/longterm/backends/sqlite.longterm.store.js';
-export { RedisLongtermStore } from './modules/longterm/backends/redis.longterm.store.js';
+export {
+  RedisLongtermStore,
+  type RedisLongtermStoreSettings,
+} from './modules/longterm/backends/redis.longterm.store.js';
 
 // Working memory
 export { WorkingMemoryModule } from './modules/working-memory/working-memory.module.js';

@@ -183,7 +183,10 @@ export class AgentRunner {
       async () => input.seq ?? (await longterm.nextSeq(entityId)),
     );
     const { value: createdAt } = await cache.step(runId, 'createdAt', async () => Date.now());
-    return longterm.session(entityId, { seq, updatedAt: createdAt });
+    // Vectors the flush computes are steps of the run: a retried run replays them.
+    return longterm.session(entityId, { seq, updatedAt: createdAt }, async (key, compute) => {
+      return (await cache.step(runId, key, compute)).value;
+    });
   }
 
   /**

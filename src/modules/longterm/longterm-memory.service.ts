@@ -1,4 +1,4 @@
-import { LONGTERM_BACKEND, LONGTERM_OPTIONS } from './longterm.constants.js';
+import { LONGTERM_BACKEND, LONGTERM_EMBEDDER, LONGTERM_OPTIONS } from './longterm.constants.js';
 import {
   Inject,
   Injectable,
@@ -20,11 +20,17 @@ import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.j
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
 import type { RecallHit, RecallOptions } from './recall/recall.interface.js';
-import { fuseRankings } from './recall/rank-fusion.js';
-import { recallOptions } from './recall/recall-options.js';
+import { hybridRecall } from './recall/hybrid-recall.js';
+import { defaultRecordText } from './recall/search-text.js';
+import { embedTexts, embeddingCacheKey } from './recall/embedding/embed-texts.js';
+import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
+import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
+import type { JsonValue } from './interfaces/longterm-store.interface.js';
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_BATCH = 1_000;
+const DEFAULT_BACKFILL_INTERVAL_MS = 10 * 60_000;
+const DEFAULT_BACKFILL_BATCH = 100;
 
 /**
  * The long-term tier: the store, the per-entity seq counters, run sessions, and the
@@ -37,12 +43,21 @@ export class LongtermMemoryService
   implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
 {
   private sweeping?: ScheduledSweep;
+  private embedding?: ScheduledSweep;
+  private firstPass?: Promise<number>;
+  private readonly backfill?: EmbeddingBackfill;
+  private readonly textOf: (value: JsonValue, key: string) => string;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
     @Inject(LONGTERM_OPTIONS) private readonly options: LongtermMemoryModuleOptions,
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
-  ) {}
+    @Optional() @Inject(LONGTERM_EMBEDDER) private readonly embedder?: EmbeddingModel,
+  ) {
+    this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
+    if (backend && embedder)
+      this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.textOf);
+  }
 
   /** Whether the tier is on (a URI was configured). */
   get enabled(): boolean {
@@ -59,40 +74,60 @@ export class LongtermMemoryService
     return this.require().counter.next(entityId);
   }
 
-  /** A run's staging session: saves are staged and written by `flush()` with the run's seq and time. */
-  session(entityId: string, run: { seq: number; updatedAt: number }): LongtermSession {
+  /**
+   * A run's staging session: saves are staged and written by `flush()` with the run's seq and time.
+   * With an embedder, the flush gives the rows vectors, each call through `cachedStep` when given
+   * (the agent's run cache: a retried run replays the vectors instead of paying for them again).
+   */
+  session(
+    entityId: string,
+    run: { seq: number; updatedAt: number },
+    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
+  ): LongtermSession {
+    const { embedder } = this;
     return new LongtermSession(
       this.require().store,
       entityId,
       run.seq,
       run.updatedAt,
       this.options.maxValueBytes,
+      embedder && {
+        model: embedder.id,
+        textOf: this.textOf,
+        embed: (texts) => {
+          const compute = () => embedTexts(embedder, texts);
+          return cachedStep
+            ? cachedStep(embeddingCacheKey(embedder.id, texts), compute)
+            : compute();
+        },
+      },
     );
+  }
+
+  /** The embedding model recall's vector list uses, if one is configured. */
+  get embeddingModel(): EmbeddingModel | undefined {
+    return this.embedder;
+  }
+
+  /** Where the background embedding stands (`undefined` without an embedder or tier). */
+  embeddingStatus(): EmbeddingStatus | undefined {
+    return this.backfill?.status();
+  }
+
+  /** Runs one background-embedding pass now; resolves how many records it gave a vector. */
+  async embedPending(batchSize = DEFAULT_BACKFILL_BATCH): Promise<number> {
+    this.require();
+    return this.backfill ? this.backfill.pass(batchSize) : 0;
   }
 
   /**
    * The entity's records that best match `query`, best first: the backend's full-text search
-   * (case- and accent-insensitive words, BM25 or its equivalent), fused by reciprocal rank fusion
-   * with any other list recall runs, each hit saying which list found it and where.
+   * (case- and accent-insensitive words, BM25 or its equivalent) and, with an embedder, the vector
+   * list (cosine similarity of the query's vector), fused by reciprocal rank fusion; each hit says
+   * which list found it and where.
    */
   async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
-    const { store } = this.require();
-    const { k, filter } = recallOptions(options);
-    const lexical = await store.searchText(entityId, query, { ...filter, limit: k });
-    return fuseRankings(
-      [
-        {
-          name: 'lexical',
-          items: lexical.map((hit) => ({ id: hit.record.key, item: hit.record, score: hit.score })),
-        },
-      ],
-      k,
-    ).map((fused) => ({
-      source: 'record' as const,
-      record: fused.item,
-      score: fused.score,
-      ...(fused.ranks.lexical ? { lexical: fused.ranks.lexical } : {}),
-    }));
+    return hybridRecall(this.require().store, this.embedder, entityId, query, options);
   }
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */
@@ -117,16 +152,34 @@ export class LongtermMemoryService
       defaultBatch: DEFAULT_SWEEP_BATCH,
       run: (batch) => this.sweep(batch),
     });
+    if (this.backfill)
+      this.embedding = await scheduleSweep(this.scheduler, this.options.recall?.backfill, {
+        name: 'longterm-embeddings',
+        defaultEveryMs: DEFAULT_BACKFILL_INTERVAL_MS,
+        defaultBatch: DEFAULT_BACKFILL_BATCH,
+        run: (batch) => this.backfill!.pass(batch),
+      });
+    // A first pass at start, in the background: a new model's vectors start coming at once.
+    if (this.backfill && this.options.recall?.backfill !== false)
+      this.firstPass = this.backfill.pass(
+        this.options.recall?.backfill?.batchSize ?? DEFAULT_BACKFILL_BATCH,
+      );
   }
 
   /** Stops the sweep before any connection closes (the app's own DataSource included). */
   async beforeApplicationShutdown(): Promise<void> {
+    this.backfill?.stop();
     await this.sweeping?.stop();
+    await this.embedding?.stop();
+    await this.firstPass;
   }
 
   /** Stops the sweep if it still runs, then releases the tier's connections. */
   async onApplicationShutdown(): Promise<void> {
+    this.backfill?.stop();
     await this.sweeping?.stop();
+    await this.embedding?.stop();
+    await this.firstPass;
     await this.backend?.release();
   }
 

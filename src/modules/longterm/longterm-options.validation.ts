@@ -14,6 +14,7 @@ const KEYS = [
   'migrationsRun',
   'now',
   'recordText',
+  'recall',
 ] as const;
 
 /**
@@ -38,5 +39,11 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   check.boolean('migrationsRun', options.migrationsRun);
   check.function('now', options.now);
   check.function('recordText', options.recordText);
+  if (options.recall !== undefined) {
+    const recall = check.object(options.recall, 'recall');
+    const nested = check.nested('recall');
+    nested.keys(recall, ['embedder', 'backfill']);
+    nested.sweep('backfill', recall.backfill);
+  }
   return options as LongtermMemoryModuleOptions;
 }

@@ -6,3 +6,6 @@ export const LONGTERM_BACKEND = Symbol('LongtermBackend');
 
 /** Internal token of the module's options. */
 export const LONGTERM_OPTIONS = Symbol('LongtermOptions');
+
+/** Internal token of the resolved embedding model (or `undefined`: recall is lexical only). */
+export const LONGTERM_EMBEDDER = Symbol('LongtermEmbedder');

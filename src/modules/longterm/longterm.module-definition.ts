@@ -5,7 +5,13 @@ import { injectDataSourceToken } from '../connections/sql/data-source-option.js'
 import { DisabledLongtermStore } from './disabled-longterm.store.js';
 import { type LongtermBackend, openLongtermBackend } from './longterm-backend.factory.js';
 import { LongtermMemoryService } from './longterm-memory.service.js';
-import { LONGTERM_OPTIONS, LONGTERM_BACKEND, LONGTERM_MEMORY_STORE } from './longterm.constants.js';
+import {
+  LONGTERM_BACKEND,
+  LONGTERM_EMBEDDER,
+  LONGTERM_MEMORY_STORE,
+  LONGTERM_OPTIONS,
+} from './longterm.constants.js';
+import { resolveEmbedder } from './recall/embedding/resolve-embedder.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { validateLongtermOptions } from './longterm-options.validation.js';
 
@@ -41,6 +47,12 @@ function addProviders(definition: DynamicModule, extras: { isGlobal?: boolean })
         useFactory: (backend: LongtermBackend | undefined) =>
           backend?.value.store ?? new DisabledLongtermStore(),
         inject: [LONGTERM_BACKEND],
+      },
+      {
+        provide: LONGTERM_EMBEDDER,
+        useFactory: (options: LongtermMemoryModuleOptions) =>
+          resolveEmbedder(options.recall?.embedder),
+        inject: [LONGTERM_OPTIONS],
       },
       LongtermMemoryService,
     ],

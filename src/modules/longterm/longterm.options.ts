@@ -1,4 +1,5 @@
 import type { RecordTextFunction } from './recall/search-text.js';
+import type { EmbedderOption } from './recall/embedding/resolve-embedder.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
 
@@ -46,4 +47,24 @@ export interface LongtermMemoryModuleOptions {
    * or a non-string answer refuses the save (`InvalidArgumentError`).
    */
   recordText?: RecordTextFunction;
+  /** Recall by meaning as well as by words (default: full-text recall alone). */
+  recall?: LongtermRecallOptions;
+}
+
+/** `LongtermMemoryModule.forRoot({ recall })`. */
+export interface LongtermRecallOptions {
+  /**
+   * The embedding model of recall's vector list: an `EmbeddingModel` (`{ id, embed }`, e.g.
+   * `new HashingEmbeddingModel()` offline), any AI SDK embedding model (`openai.embedding(id)`),
+   * or an OpenAI-compatible `/v1/embeddings` endpoint (`{ provider: 'openai-compatible', baseUrl,
+   * model, apiKey? }`, through the optional peer `@ai-sdk/openai-compatible`).
+   */
+  embedder?: EmbedderOption;
+  /**
+   * The background embedding of live records without a vector of the current model (saved outside a
+   * run, while the model was down, or by an earlier model): at start and then every 10 minutes, in
+   * batches of 100 (on `SweeperModule`'s scheduler when the app has one, e.g. Bull); `false` turns it
+   * off.
+   */
+  backfill?: SweepOptions;
 }

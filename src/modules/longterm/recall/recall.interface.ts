@@ -15,13 +15,21 @@ export interface RecallOptions {
   /** Most hits (default 10, at most 100). */
   k?: number;
   filter?: RecallFilter;
+  /**
+   * Which lists to run: `hybrid` (default) fuses the full-text list with the vector list when an
+   * embedder is configured (else it is the full-text list alone); `lexical` or `vector` runs one.
+   */
+  mode?: RecallMode;
 }
+
+/** The lists a recall runs. */
+export type RecallMode = 'hybrid' | 'lexical' | 'vector';
 
 /** Where a hit stood in one of the ranked lists that were fused, and its score there. */
 export interface RecallRank {
   /** 1-based rank in that list. */
   rank: number;
-  /** The list's own score (lexical: the backend's BM25 or relevance). */
+  /** The list's own score (lexical: the backend's BM25 or relevance; vector: cosine similarity). */
   score: number;
 }
 
@@ -37,4 +45,6 @@ export interface RecallHit {
   score: number;
   /** Its place in the lexical (full-text) list, when that list found it. */
   lexical?: RecallRank;
+  /** Its place in the vector list (score: cosine similarity), when that list found it. */
+  vector?: RecallRank;
 }

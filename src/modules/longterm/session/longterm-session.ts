@@ -39,6 +39,17 @@ export interface LongtermRunView {
   search(prefix: string, limit: number): Promise<LongtermRecord[]>;
 }
 
+/**
+ * How a session gives its rows vectors at flush: the embedding model's id, and a function from the
+ * rows' texts to their vectors (the agent's goes through the run cache, so a retried run replays
+ * them).
+ */
+export interface SessionEmbedder {
+  model: string;
+  textOf(value: JsonValue, key: string): string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
 /** The outcome of a flush: rows written, and rows refused as stale by the seq guard. */
 export interface FlushResult {
   flushed: number;
@@ -63,6 +74,8 @@ export class LongtermSession implements LongtermRunView {
     readonly updatedAt: number,
     /** Most bytes of one value's JSON: a larger one is refused when it is staged, not at flush. */
     private readonly maxValueBytes = DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+    /** Gives the rows vectors at flush (none: they get theirs from the background embedding). */
+    private readonly embedder?: SessionEmbedder,
   ) {
     assertEntityId(entityId);
     assertSeq(seq);
@@ -124,15 +137,18 @@ export class LongtermSession implements LongtermRunView {
     const rows = this.staged();
     if (rows.length === 0) return { flushed: 0, refused: 0, flushedKeys: [], refusedKeys: [] };
     let applied: boolean[];
+    const values = rows.map((row) => JSON.parse(row.value) as JsonValue);
+    const vectors = await this.vectorsOf(rows, values);
     try {
       ({ applied } = await this.store.saveMany(
-        rows.map((row) => ({
+        rows.map((row, i) => ({
           entityId: this.entityId,
           key: row.key,
-          value: JSON.parse(row.value) as JsonValue,
+          value: values[i],
           seq: this.seq,
           updatedAt: this.updatedAt,
           ...(row.ttlMs === undefined ? {} : { ttlMs: row.ttlMs }),
+          ...(vectors ? { embedding: { model: this.embedder!.model, vector: vectors[i]! } } : {}),
         })),
       ));
     } catch (error) {
@@ -155,6 +171,24 @@ export class LongtermSession implements LongtermRunView {
       flushedKeys,
       refusedKeys,
     };
+  }
+
+  /**
+   * The rows' vectors, or `undefined` without an embedder or when it failed: the rows are written
+   * without (their text is searchable at once) and the background embedding gives them vectors.
+   */
+  private async vectorsOf(rows: StagedRow[], values: JsonValue[]): Promise<number[][] | undefined> {
+    if (!this.embedder) return undefined;
+    try {
+      return await this.embedder.embed(
+        rows.map((row, i) => this.embedder!.textOf(values[i]!, row.key)),
+      );
+    } catch (error) {
+      this.logger.warn(
+        `Entity ${this.entityId}: flushing ${rows.length} row(s) without vectors (the background embedding will add them): ${(error as Error).message}`,
+      );
+      return undefined;
+    }
   }
 
   private stage(row: StagedRow): void {

@@ -1,0 +1,321 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { MockEmbeddingModelV3 } from 'ai/test';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
+import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
+import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
+import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
+import type { LongtermMemoryModuleOptions } from '../../src/modules/longterm/longterm.options.js';
+import type { EmbeddingModel } from '../../src/modules/longterm/recall/embedding/embedding-model.interface.js';
+import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
+import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { tempDir } from '../support/test-databases.js';
+
+const opened: TestingModule[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((m) => m.close()));
+});
+
+async function boot(options: LongtermMemoryModuleOptions): Promise<LongtermMemoryService> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [LongtermMemoryModule.forRoot({ sweep: false, ...options })],
+  }).compile();
+  opened.push(moduleRef);
+  await moduleRef.init();
+  return moduleRef.get(LongtermMemoryService);
+}
+
+/** An embedder that counts its calls and can be made to fail. */
+class CountingEmbedder implements EmbeddingModel {
+  readonly id: string;
+  calls = 0;
+  failing = false;
+  private readonly inner: HashingEmbeddingModel;
+  constructor(dimensions = 64) {
+    this.inner = new HashingEmbeddingModel({ dimensions });
+    this.id = `counting-${dimensions}`;
+  }
+  async embed(texts: string[]): Promise<number[][]> {
+    this.calls += 1;
+    if (this.failing) throw new Error('embedding service down');
+    return this.inner.embed(texts);
+  }
+}
+
+const facts = [
+  ['job', 'Caroline works as a school counselor'],
+  ['paint', 'Melanie painted a sunrise over the lake'],
+  ['pets', 'Melanie has two cats named Oliver and Bailey'],
+] as const;
+
+describe('LongtermMemoryService.recall', () => {
+  it('fuses the full-text and vector lists, each hit saying where it ranked', async () => {
+    const service = await boot({
+      uri: 'memory://',
+      recall: { embedder: new HashingEmbeddingModel(), backfill: false },
+    });
+    const seq = await service.nextSeq('u');
+    await service.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
+    expect(await service.embedPending()).toBe(3);
+    const hits = await service.recall('u', 'who was painting?');
+    expect(hits[0]).toMatchObject({
+      source: 'record',
+      record: { key: 'paint' },
+      vector: { rank: 1, score: expect.any(Number) },
+    });
+    // "painting" is not a word of any record: only the vector list (trigrams) finds the painter.
+    expect(hits[0]!.lexical).toBeUndefined();
+    const both = await service.recall('u', 'Melanie cats');
+    expect(both[0]).toMatchObject({
+      record: { key: 'pets' },
+      lexical: { rank: 1 },
+      vector: { rank: 1 },
+    });
+    expect(both[0]!.score).toBeCloseTo(2 / 61, 10);
+    const lexical = await service.recall('u', 'Melanie cats', { mode: 'lexical' });
+    expect(lexical.every((hit) => hit.vector === undefined)).toBe(true);
+    const vector = await service.recall('u', 'Melanie cats', { mode: 'vector', k: 2 });
+    expect(vector).toHaveLength(2);
+    expect(vector.every((hit) => hit.lexical === undefined)).toBe(true);
+    expect(
+      (await service.recall('u', 'lake', { filter: { prefix: 'pe' } })).map((h) => h.record.key),
+    ).not.toContain('paint');
+  });
+
+  it('is the full-text list alone without an embedder, and refuses a vector recall', async () => {
+    const service = await boot({ uri: 'memory://' });
+    await service.store.save({ entityId: 'u', key: 'job', value: 'counselor at school', seq: 1 });
+    const hits = await service.recall('u', 'counselor');
+    expect(hits).toEqual([
+      expect.objectContaining({ lexical: { rank: 1, score: expect.any(Number) }, score: 1 / 61 }),
+    ]);
+    expect(hits[0]!.vector).toBeUndefined();
+    const error = await rejectionOf(service.recall('u', 'counselor', { mode: 'vector' }));
+    expect((error as InvalidArgumentError).argument).toBe('mode');
+    for (const [options, argument] of [
+      [{ k: 0 }, 'k'],
+      [{ k: 101 }, 'k'],
+      [{ mode: 'fuzzy' }, 'mode'],
+      [{ filter: { key: 'x' } }, 'filter.key'],
+      [{ filter: { prefix: 'a\uD800' } }, 'prefix'],
+    ] as const) {
+      const failure = await rejectionOf(service.recall('u', 'counselor', options as never));
+      expect(failure).toBeInstanceOf(InvalidArgumentError);
+      expect((failure as InvalidArgumentError).argument).toBe(argument);
+    }
+    expect(((await rejectionOf(service.recall('u', '?!'))) as InvalidArgumentError).argument).toBe(
+      'query',
+    );
+  });
+
+  it('answers with the full-text list when the embedder is down, and fails a vector recall', async () => {
+    const embedder = new CountingEmbedder();
+    const service = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });
+    await service.store.save({ entityId: 'u', key: 'job', value: 'counselor at school', seq: 1 });
+    embedder.failing = true;
+    expect((await service.recall('u', 'counselor')).map((hit) => hit.record.key)).toEqual(['job']);
+    expect(await rejectionOf(service.recall('u', 'counselor', { mode: 'vector' }))).toEqual(
+      expect.objectContaining({ message: 'embedding service down' }),
+    );
+  });
+
+  it('embeds in the background what was saved without vectors', async () => {
+    const embedder = new CountingEmbedder(32);
+    const service = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });
+    const seq = await service.nextSeq('u');
+    await service.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
+    await service.store.save({ entityId: 'u', key: 'empty', value: { n: 1 }, seq });
+    expect(await service.recall('u', 'cats', { mode: 'vector' })).toEqual([]);
+    expect(await service.embedPending(2)).toBe(4);
+    expect(service.embeddingStatus()).toMatchObject({
+      model: 'counting-32',
+      running: false,
+      embedded: 4,
+      lastPass: { embedded: 4, complete: true },
+    });
+    // The record without text got an empty vector: it is not tried again, nor found by vector.
+    expect(await service.embedPending()).toBe(0);
+    const found = await service.recall('u', 'cats', { mode: 'vector' });
+    expect(found.map((hit) => hit.record.key).sort()).toEqual(['job', 'paint', 'pets']);
+  });
+
+  it('re-embeds in the background after a restart with another model, searching only current vectors meanwhile', async () => {
+    const uri = `sqlite:${join(tempDir(), 'reembed.sqlite')}`;
+    const before = await boot({
+      uri,
+      recall: { embedder: new CountingEmbedder(32), backfill: false },
+    });
+    const seq = await before.nextSeq('u');
+    await before.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
+    expect(await before.embedPending()).toBe(3);
+    await Promise.all(opened.splice(0).map((m) => m.close()));
+    const next = new CountingEmbedder(48);
+    next.failing = true; // the new model is not reachable yet: the first pass at start fails
+    const after = await boot({ uri, recall: { embedder: next } });
+    for (let i = 0; i < 100 && !after.embeddingStatus()!.lastPass; i += 1) await sleep(10);
+    expect(after.embeddingStatus()).toMatchObject({
+      model: 'counting-48',
+      lastPass: { embedded: 0, complete: false },
+      lastError: 'embedding service down',
+    });
+    // Meanwhile: full-text recall works, and the old model's vectors are never compared.
+    expect((await after.recall('u', 'cats')).map((hit) => hit.record.key)).toEqual(['pets']);
+    expect(
+      await after.store.searchVector('u', new Array(48).fill(1), { model: 'counting-48' }),
+    ).toEqual([]);
+    next.failing = false;
+    expect(await after.embedPending()).toBe(3);
+    expect((await after.recall('u', 'cats'))[0]).toMatchObject({
+      lexical: { rank: 1 },
+      vector: { rank: 1 },
+    });
+  });
+
+  it('gives a run its vectors at flush, once: a replay reads them from the run cache', async () => {
+    const embedder = new CountingEmbedder();
+    const service = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });
+    const cache = new Map<string, string>();
+    const cachedStep = async <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+      if (!cache.has(key)) cache.set(key, JSON.stringify(await compute()));
+      return JSON.parse(cache.get(key)!) as T;
+    };
+    const [query] = await new HashingEmbeddingModel({ dimensions: 64 }).embed(['puppy']);
+    const run = { seq: await service.nextSeq('u'), updatedAt: 1_000 };
+    const attempt = async () => {
+      const session = service.session('u', run, cachedStep);
+      session.save('fact', 'Caroline adopted a puppy');
+      return session.flush();
+    };
+    const staged = service.session('u', run, cachedStep);
+    staged.save('fact', 'Caroline adopted a puppy');
+    // Staged, not yet searchable by either list (and a run that fails never flushes).
+    expect(await service.recall('u', 'puppy', { mode: 'lexical' })).toEqual([]);
+    expect(await service.store.searchVector('u', query!, { model: embedder.id })).toEqual([]);
+    await attempt();
+    expect(embedder.calls).toBe(1);
+    const stored = await service.store.searchVector('u', query!, { model: embedder.id });
+    await attempt(); // a retry of the same run: the cached vectors, byte for byte
+    expect(embedder.calls).toBe(1);
+    const again = await service.store.searchVector('u', query!, { model: embedder.id });
+    expect(again[0]!.score).toBe(stored[0]!.score);
+    expect([...cache.keys()]).toEqual([expect.stringMatching(/^longterm:embeddings:/)]);
+    expect((await service.recall('u', 'puppy'))[0]).toMatchObject({
+      lexical: { rank: 1 },
+      vector: { rank: 1 },
+    });
+  });
+
+  it('flushes without vectors when the embedder fails, and the background embedding adds them', async () => {
+    const embedder = new CountingEmbedder();
+    const service = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });
+    embedder.failing = true;
+    const session = service.session('u', { seq: await service.nextSeq('u'), updatedAt: 1 });
+    session.save('fact', 'Caroline adopted a puppy');
+    expect(await session.flush()).toMatchObject({ flushed: 1 });
+    expect((await service.recall('u', 'puppy')).map((hit) => hit.record.key)).toEqual(['fact']);
+    embedder.failing = false;
+    expect(await service.embedPending()).toBe(1);
+    expect((await service.recall('u', 'puppy'))[0]!.vector).toEqual({
+      rank: 1,
+      score: expect.any(Number),
+    });
+  });
+});
+
+describe('recall.embedder', () => {
+  it('takes any AI SDK embedding model, batched at its limit', async () => {
+    const model = new MockEmbeddingModelV3({
+      provider: 'mock',
+      modelId: 'embed-1',
+      maxEmbeddingsPerCall: 2,
+      doEmbed: async ({ values }) => ({
+        embeddings: values.map((v) => [v.length, 1]),
+        warnings: [],
+      }),
+    });
+    const service = await boot({ uri: 'memory://', recall: { embedder: model, backfill: false } });
+    expect(service.embeddingModel!.id).toBe('mock:embed-1');
+    const seq = await service.nextSeq('u');
+    await service.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
+    expect(await service.embedPending()).toBe(3);
+    expect(model.doEmbedCalls.map((call) => call.values.length)).toEqual([2, 1]);
+  });
+
+  it('calls an OpenAI-compatible /v1/embeddings endpoint', async () => {
+    const requests: Array<{
+      url?: string;
+      auth?: string;
+      body: { model: string; input: string[] };
+    }> = [];
+    const server: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk));
+      request.on('end', () => {
+        const parsed = JSON.parse(body) as { model: string; input: string[] };
+        requests.push({ url: request.url, auth: request.headers.authorization, body: parsed });
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            object: 'list',
+            model: parsed.model,
+            data: parsed.input.map((text, index) => ({
+              object: 'embedding',
+              index,
+              embedding: [text.length, 2, 3],
+            })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const service = await boot({
+        uri: 'memory://',
+        recall: {
+          embedder: {
+            provider: 'openai-compatible',
+            baseUrl: `http://127.0.0.1:${port}/v1/`,
+            model: 'nomic-embed',
+            apiKey: 'sk-local',
+          },
+          backfill: false,
+        },
+      });
+      await service.store.save({ entityId: 'u', key: 'k', value: 'hello there', seq: 1 });
+      expect(await service.embedPending()).toBe(1);
+      expect(requests).toEqual([
+        {
+          url: '/v1/embeddings',
+          auth: 'Bearer sk-local',
+          body: expect.objectContaining({ model: 'nomic-embed', input: ['hello there'] }),
+        },
+      ]);
+      expect(service.embeddingModel!.id).toBe('openai-compatible.embedding:nomic-embed');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a bad embedder or backfill option at bootstrap, naming it', async () => {
+    for (const [recall, option] of [
+      [{ embedder: { embed: 'no' } }, 'recall.embedder'],
+      [{ embedder: { id: '', embed: async () => [] } }, 'recall.embedder'],
+      [
+        { embedder: { provider: 'openai-compatible', baseUrl: 'ftp://x', model: 'm' } },
+        'recall.embedder',
+      ],
+      [{ embedder: new HashingEmbeddingModel(), backfil: false }, 'recall.backfil'],
+      [{ backfill: { intervalMs: -1 } }, 'recall.backfill.intervalMs'],
+    ] as const) {
+      const error = await rejectionOf(boot({ uri: 'memory://', recall: recall as never }));
+      expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+      expect((error as InvalidModuleOptionsError).option).toBe(option);
+    }
+  });
+});
