@@ -3,15 +3,18 @@
  * The first five conversations only: each turn saved as a record keyed by its `dia_id` (value
  * `{ speaker, text, image? }`, whose string leaves are its text), each question of categories 1–4 a
  * query; a question is recalled at k when one of its top-k keys is in its `evidence`. Prints
- * recall@5 and @10 per list — the package's lexical recall, and a plain BM25 baseline (white-space
- * words, lower-cased) in the same run — overall and per category. `BENCH_BACKEND` picks the store:
+ * recall@5 and @10 per list — the package's lexical, vector and hybrid recall (the vector list with
+ * the offline `HashingEmbeddingModel`, which is not a semantic model, `BENCH_DIMENSIONS` 512), and a
+ * plain BM25 baseline (white-space words, lower-cased) in the same run — overall and per category. `BENCH_BACKEND` picks the store:
  * memory (default), sqlite, postgres, mysql or redis.
  */
 import 'reflect-metadata';
 import { LongtermMemoryService } from '../src/modules/longterm/longterm-memory.service.js';
+import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { PlainBm25 } from './recall/plain-bm25.js';
+import { wordVectorEmbedder } from './recall/word-vector-embedder.js';
 
 const K = [5, 10] as const;
 const CATEGORIES = ['multi-hop', 'temporal', 'open-domain', 'single-hop'];
@@ -32,13 +35,23 @@ class Tally {
 }
 
 const backend = process.env.BENCH_BACKEND ?? 'memory';
-const { service, close } = await openBenchLongterm(backend);
+// The offline hashing embedder (not a semantic model), or word vectors from BENCH_WORD_VECTORS.
+const embedder = process.env.BENCH_WORD_VECTORS
+  ? wordVectorEmbedder(process.env.BENCH_WORD_VECTORS)
+  : new HashingEmbeddingModel({ dimensions: Number(process.env.BENCH_DIMENSIONS ?? 512) });
+const semantic = process.env.BENCH_WORD_VECTORS ? 'word vectors' : 'not semantic';
+const { service, close } = await openBenchLongterm(backend, {
+  recall: { embedder, backfill: false },
+});
 const lists: Record<string, (entityId: string, question: string) => Promise<string[]>> = {};
 const baselines = new Map<string, PlainBm25>();
 lists['plain BM25 (baseline)'] = async (entityId, question) =>
   baselines.get(entityId)!.search(question, 10);
-lists['lexical (package)'] = async (entityId, question) =>
-  (await service.recall(entityId, question, { k: 10 })).map((hit) => hit.record.key);
+for (const mode of ['lexical', 'vector', 'hybrid'] as const)
+  lists[`${mode}${mode === 'lexical' ? '' : ` (${embedder.id}, ${semantic})`}`] = async (
+    entityId,
+    question,
+  ) => (await service.recall(entityId, question, { k: 10, mode })).map((hit) => hit.record.key);
 
 const tallies = Object.fromEntries(Object.keys(lists).map((name) => [name, new Tally()]));
 let questions = 0;
@@ -51,6 +64,7 @@ for (const conversation of loadLocomo()) {
   await service.store.saveMany(
     conversation.turns.map((turn) => ({ entityId, key: turn.key, value: turn.value, seq })),
   );
+  await service.embedPending(500);
   for (const turn of conversation.turns)
     baseline.add(
       turn.key,

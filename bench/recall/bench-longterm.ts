@@ -5,6 +5,7 @@ import { ConnectionRegistry } from '../../src/modules/connections/connection-reg
 import { openLongtermBackend } from '../../src/modules/longterm/longterm-backend.factory.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import type { LongtermMemoryModuleOptions } from '../../src/modules/longterm/longterm.options.js';
+import { resolveEmbedder } from '../../src/modules/longterm/recall/embedding/resolve-embedder.js';
 
 const URIS: Record<string, () => string> = {
   memory: () => 'memory://',
@@ -24,7 +25,8 @@ export async function openBenchLongterm(
   const registry = new ConnectionRegistry();
   const options: LongtermMemoryModuleOptions = { uri: uri(), sweep: false, ...extra };
   const opened = await openLongtermBackend(options, registry);
-  const service = new LongtermMemoryService(opened, options);
+  const embedder = await resolveEmbedder(options.recall?.embedder);
+  const service = new LongtermMemoryService(opened, options, undefined, embedder);
   return {
     service,
     close: async () => {
