@@ -302,7 +302,15 @@ export type { EmbeddingStatus } from './modules/longterm/recall/embedding/embedd
 export type { EmbedderOption } from './modules/longterm/recall/embedding/resolve-embedder.js';
 export type { LongtermRecallOptions } from './modules/longterm/longterm.options.js';
 export type { RecallMode } from './modules/longterm/recall/recall.interface.js';
-export type { SessionEmbedder } from './modules/longterm/session/longterm-session.js';
+export type {
+  SessionEmbedder,
+  SessionRecaller,
+} from './modules/longterm/session/longterm-session.js';
+export {
+  type AgentRecallOption,
+  DEFAULT_TURN_RECALL,
+  type TurnRecallSettings,
+} from './modules/agent/turn-recall.js';
 export type {
   FlushResult,
   LongtermRunView,

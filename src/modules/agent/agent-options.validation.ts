@@ -17,6 +17,7 @@ const KEYS = [
   'queue',
   'events',
   'longterm',
+  'recall',
 ] as const;
 
 const RUN_COMMON = ['backend', 'retentionMs', 'sweep'];
@@ -71,6 +72,18 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
   check.integer('runLeaseMs', options.runLeaseMs, 100);
   check.oneOf('conflictPolicy', options.conflictPolicy, ['reject', 'retry']);
   check.boolean('longterm', options.longterm);
+  if (options.recall !== undefined && typeof options.recall !== 'boolean') {
+    const recall = check.object(options.recall, 'recall');
+    const nested = check.nested('recall');
+    nested.keys(recall, ['k', 'maxTokens', 'mode']);
+    nested.integer('k', recall.k, 1, 100);
+    nested.integer('maxTokens', recall.maxTokens, 1);
+    if (
+      recall.mode !== undefined &&
+      !['hybrid', 'lexical', 'vector'].includes(recall.mode as string)
+    )
+      nested.fail('mode', 'must be hybrid, lexical or vector');
+  }
   if (options.events !== undefined) check.object(options.events, 'events');
   const runs =
     options.runs === undefined

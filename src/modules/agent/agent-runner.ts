@@ -23,6 +23,7 @@ import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
+import { type TurnRecallSettings, recallBlock } from './turn-recall.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -45,6 +46,8 @@ export interface AgentRunnerDeps {
   longterm?: LongtermMemoryService;
   /** Working memory, handed to tools as `context.workingMemory` for the run's conversation. */
   workingMemory?: WorkingMemoryService;
+  /** Recall for runs with an `entityId`: a block of the best-matching records before the model call. */
+  recall?: TurnRecallSettings;
 }
 
 /**
@@ -104,6 +107,8 @@ export class AgentRunner {
       cache.baseVersion(runId, scope, version),
     );
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
+    const recalled = await this.recalled(runId, input, message);
+    if (recalled) systemPrompts.push(recalled);
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
@@ -163,6 +168,24 @@ export class AgentRunner {
       version,
       longterm: { flushed: flushed.flushed, refused: flushed.refused },
     };
+  }
+
+  /**
+   * The turn's recall block, once per run (recorded in the run cache, so every attempt gives the
+   * model the same bytes): one recall before the first model call, none for a run without an entity.
+   */
+  private async recalled(
+    runId: string,
+    input: AgentRunInput,
+    message: ChatMessage,
+  ): Promise<string | undefined> {
+    const { longterm, recall, cache } = this.deps;
+    if (!recall || !input.entityId || !longterm?.enabled) return undefined;
+    const entityId = input.entityId;
+    const { value } = await cache.step(runId, 'recall', async () => ({
+      block: (await recallBlock(longterm, entityId, message, recall)) ?? null,
+    }));
+    return value.block ?? undefined;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { KernelToolDefinition } from '../kernel/interfaces/kernel-tool.inte
 import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { KernelService } from '../kernel/kernel.service.js';
 import type { LlmOptions } from '../llm/llm-options.js';
+import type { AgentRecallOption } from './turn-recall.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { ConflictPolicy } from './agent-runner.js';
 import type { AgentEvents } from './interfaces/agent-events.interface.js';
@@ -134,4 +135,11 @@ export interface AgentModuleOptions {
    * is off or absent).
    */
   longterm?: boolean;
+  /**
+   * Recall (off by default): before a run's first model call, the entity's long-term records that
+   * best match the user's message (`LongtermMemoryService.recall`) are given to the model as a
+   * delimited system message with their keys and dates, within a token budget. `true` for
+   * `{ k: 5, maxTokens: 1000, mode: 'hybrid' }`. Needs the long-term tier and a run `entityId`.
+   */
+  recall?: AgentRecallOption;
 }

@@ -12,6 +12,7 @@ import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import { DEFAULT_TURN_RECALL } from './turn-recall.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
 import { isFinalRunError } from './errors/final-run-error.js';
@@ -111,6 +112,9 @@ export class AgentService
       events: options.events,
       longterm: this.longterm,
       workingMemory: this.workingMemory,
+      ...(options.recall
+        ? { recall: { ...DEFAULT_TURN_RECALL, ...(options.recall === true ? {} : options.recall) } }
+        : {}),
     });
     await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
   }

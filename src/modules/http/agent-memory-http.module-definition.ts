@@ -17,8 +17,9 @@ export interface AgentMemoryHttpModuleExtras {
   /** A prefix for every route (`'api'` → `/api/conversations/…`); default none. */
   path?: string;
   /**
-   * Register the built-in tools `memory_save`, `memory_load`, `memory_search`, `scratchpad_set`
-   * and `scratchpad_get` with the app's kernels, the agent's included (default `true`).
+   * Register the built-in tools `memory_save`, `memory_load`, `memory_list`, `memory_search`,
+   * `scratchpad_set` and `scratchpad_get` with the app's kernels, the agent's included (default
+   * `true`).
    */
   tools?: boolean;
 }

@@ -101,6 +101,8 @@ export class LongtermMemoryService
             : compute();
         },
       },
+      (query, options) => this.recall(entityId, query, options),
+      this.textOf,
     );
   }
 

@@ -10,7 +10,8 @@ function args(properties: Record<string, unknown>, required: string[]): Record<s
 
 /**
  * The built-in tools: long-term memory of the turn's entity (`memory_save` stages a write flushed
- * after the turn commits; `memory_load`, `memory_search` read through the staged rows) and the
+ * after the turn commits; `memory_load`, `memory_list` by key prefix and `memory_search` by content
+ * read through the staged rows) and the
  * conversation's working memory (`scratchpad_set`, `scratchpad_get`). A turn without an `entityId`
  * gets an error result from the memory tools (the model reads it; the turn goes on).
  */
@@ -40,11 +41,40 @@ export class AgentMemoryTools {
   }
 
   /**
-   * `memory_search`: up to `limit` (default 20) `{ key, value }` pairs whose keys start with
-   * `prefix`, in key order, the run's staged rows included.
+   * `memory_search`: up to `limit` (default 5) `{ key, value }` pairs of the user's long-term memory
+   * that best match `query` (recall: full-text and, with an embedder, by meaning), the rows this run
+   * staged that hold a word of it first.
    */
   @KernelTool({
     name: 'memory_search',
+    description:
+      "Search the user's long-term memory by content: the facts that best match `query`, most relevant first.",
+    parameters: args(
+      {
+        query: { type: 'string', minLength: 1, description: 'What to look for, in words' },
+        prefix: { type: 'string', description: 'Only keys starting with this (literal)' },
+        limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+      },
+      ['query'],
+    ),
+  })
+  async memorySearch(
+    input: { query: string; prefix?: string; limit?: number },
+    context: ToolContext,
+  ): Promise<Array<{ key: string; value: unknown }>> {
+    const records = await longtermOf(context).recall(input.query, {
+      k: input.limit ?? 5,
+      ...(input.prefix === undefined ? {} : { prefix: input.prefix }),
+    });
+    return records.map(({ key, value }) => ({ key, value }));
+  }
+
+  /**
+   * `memory_list`: up to `limit` (default 20) `{ key, value }` pairs whose keys start with
+   * `prefix`, in key order, the run's staged rows included.
+   */
+  @KernelTool({
+    name: 'memory_list',
     description:
       "List facts in the user's long-term memory whose keys start with `prefix` (literal), in key order.",
     parameters: args(
@@ -55,7 +85,7 @@ export class AgentMemoryTools {
       ['prefix'],
     ),
   })
-  async memorySearch(
+  async memoryList(
     input: { prefix: string; limit?: number },
     context: ToolContext,
   ): Promise<Array<{ key: string; value: unknown }>> {

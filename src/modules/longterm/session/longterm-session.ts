@@ -4,6 +4,8 @@ import { Logger } from '@nestjs/common';
 import { canonicalJson, compareCodePoints } from '../../../common/canonical-json.js';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { LongtermFlushError } from '../errors/longterm.errors.js';
+import { recallOptions } from '../recall/recall-options.js';
+import { defaultRecordText, queryWords, words } from '../recall/search-text.js';
 import type {
   JsonValue,
   LongtermMemoryStore,
@@ -37,7 +39,18 @@ export interface LongtermRunView {
    * `limit` records in code-point key order.
    */
   search(prefix: string, limit: number): Promise<LongtermRecord[]>;
+  /**
+   * Recall by content: the records that best match `query` (the service's recall over what is
+   * stored), after the rows the run staged that hold a word of the query; at most `k`.
+   */
+  recall(query: string, options?: { k?: number; prefix?: string }): Promise<LongtermRecord[]>;
 }
+
+/** Recall over the stored records of the session's entity (the service's hybrid recall). */
+export type SessionRecaller = (
+  query: string,
+  options: { k: number; filter: { prefix?: string } },
+) => Promise<Array<{ record: LongtermRecord }>>;
 
 /**
  * How a session gives its rows vectors at flush: the embedding model's id, and a function from the
@@ -76,6 +89,11 @@ export class LongtermSession implements LongtermRunView {
     private readonly maxValueBytes = DEFAULT_MAX_LONGTERM_VALUE_BYTES,
     /** Gives the rows vectors at flush (none: they get theirs from the background embedding). */
     private readonly embedder?: SessionEmbedder,
+    /** Recall over stored records (default: the store's full-text search). */
+    private readonly recaller?: SessionRecaller,
+    /** The text a staged row is matched by in `recall` (default: `defaultRecordText`). */
+    private readonly textOf: (value: JsonValue, key: string) => string = (value) =>
+      defaultRecordText(value),
   ) {
     assertEntityId(entityId);
     assertSeq(seq);
@@ -103,6 +121,26 @@ export class LongtermSession implements LongtermRunView {
     return [...byKey.values()].sort((a, b) => compareCodePoints(a.key, b.key)).slice(0, limit);
   }
 
+  async recall(
+    query: string,
+    options: { k?: number; prefix?: string } = {},
+  ): Promise<LongtermRecord[]> {
+    const wanted = new Set(queryWords(query));
+    const { k = 10, prefix = '' } = options;
+    const { k: checked, filter } = recallOptions({ k, filter: { prefix } });
+    const stored = this.recaller
+      ? (await this.recaller(query, { k: checked, filter })).map((hit) => hit.record)
+      : (await this.store.searchText(this.entityId, query, { limit: checked, prefix })).map(
+          (hit) => hit.record,
+        );
+    const staged = [...this.rows.values()]
+      .filter((row) => row.key.startsWith(prefix))
+      .map((row) => this.record(row))
+      .filter((record) => words(this.textOf(record.value, record.key)).some((w) => wanted.has(w)));
+    const stagedKeys = new Set(this.rows.keys());
+    return [...staged, ...stored.filter((record) => !stagedKeys.has(record.key))].slice(0, checked);
+  }
+
   /** The rows staged so far, in staging order. */
   staged(): StagedRow[] {
     return [...this.rows.values()];
@@ -128,6 +166,7 @@ export class LongtermSession implements LongtermRunView {
       },
       load: (key) => this.load(key),
       search: (prefix, limit) => this.search(prefix, limit),
+      recall: (query, options) => this.recall(query, options),
       stagedByStep: () => [...mine.values()],
     };
   }

@@ -23,4 +23,8 @@ export class UnavailableLongtermRunView implements LongtermRunView {
   async search(): Promise<never> {
     throw this.reason();
   }
+
+  async recall(): Promise<never> {
+    throw this.reason();
+  }
 }
