@@ -21,6 +21,7 @@ describe('agent configuration', () => {
       maxToolIterations: 10,
       conflictPolicy: 'reject',
       queue: { driver: 'inline', attempts: 5 },
+      recall: false,
     });
   });
 
@@ -34,6 +35,7 @@ describe('agent configuration', () => {
         AGENT_RUN_ATTEMPTS: '3',
         AGENT_QUEUE: 'inline',
         REDIS_URL: 'redis://cache:6379',
+        AGENT_RECALL: 'true',
       }),
     ).toEqual({
       systemPrompt: 'You are terse.',
@@ -41,6 +43,7 @@ describe('agent configuration', () => {
       maxToolIterations: 0,
       conflictPolicy: 'retry',
       queue: { driver: 'inline', attempts: 3 },
+      recall: true,
     });
   });
 

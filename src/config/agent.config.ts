@@ -1,7 +1,14 @@
 import { registerAs } from '@nestjs/config';
 import type { AgentQueueOptions, ConflictPolicy } from 'nest-agent-memory';
 import { ConfigValidationError } from './config-validation.error.js';
-import { type Env, readChoice, readInteger, readOptionalInteger, readString } from './env.js';
+import {
+  type Env,
+  readBoolean,
+  readChoice,
+  readInteger,
+  readOptionalInteger,
+  readString,
+} from './env.js';
 import { readRedisUrl } from './redis-url.js';
 
 /** The queue drivers the example app can be configured with. */
@@ -35,6 +42,8 @@ export interface AgentConfig {
   queue: AgentQueueOptions;
   /** `AGENT_RUN_LEASE_MS` (30,000): how soon a run whose process died is taken over. */
   runLeaseMs?: number;
+  /** `AGENT_RECALL` (`off`): recalled records before the model call, for turns with an entity. */
+  recall: boolean;
 }
 
 /**
@@ -42,7 +51,7 @@ export interface AgentConfig {
  * `AGENT_MAX_TOOL_ITERATIONS` (10),
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
- * `QUEUE_STALLED_INTERVAL_MS`.
+ * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` (`false`).
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
@@ -61,6 +70,7 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
     maxToolIterations: readInteger(env, 'AGENT_MAX_TOOL_ITERATIONS', 10, 0, 1_000),
     conflictPolicy: readChoice(env, 'AGENT_CONFLICT_POLICY', CONFLICT_POLICIES, 'reject'),
     queue: loadQueue(env),
+    recall: readBoolean(env, 'AGENT_RECALL', false),
   };
 }
 

@@ -74,3 +74,48 @@ describe('long-term memory configuration', () => {
       );
   });
 });
+
+describe('recall configuration', () => {
+  it('is full-text alone by default; RECALL_EMBEDDER picks the offline or an OpenAI-compatible embedder', () => {
+    expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: 'memory://' }).recall).toBeUndefined();
+    const hashing = loadLongtermConfig({
+      LONGTERM_MEMORY_URI: 'memory://',
+      RECALL_EMBEDDER: 'hashing',
+    });
+    expect((hashing.recall!.embedder as { id: string }).id).toBe('hashing-v1-256');
+    expect(
+      loadLongtermConfig({
+        LONGTERM_MEMORY_URI: 'memory://',
+        RECALL_EMBEDDER: 'openai-compatible',
+        RECALL_EMBEDDER_URL: 'http://127.0.0.1:11434/v1',
+        RECALL_EMBEDDER_MODEL: 'nomic-embed-text',
+        RECALL_EMBEDDER_API_KEY: 'sk-x',
+      }).recall,
+    ).toEqual({
+      embedder: {
+        provider: 'openai-compatible',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'nomic-embed-text',
+        apiKey: 'sk-x',
+      },
+    });
+  });
+
+  it('names the variable at fault', () => {
+    for (const [env, variable] of [
+      [{ RECALL_EMBEDDER: 'bert' }, 'RECALL_EMBEDDER'],
+      [{ RECALL_EMBEDDER: 'openai-compatible', RECALL_EMBEDDER_MODEL: 'm' }, 'RECALL_EMBEDDER_URL'],
+      [
+        { RECALL_EMBEDDER: 'openai-compatible', RECALL_EMBEDDER_URL: 'ftp://x' },
+        'RECALL_EMBEDDER_URL',
+      ],
+      [
+        { RECALL_EMBEDDER: 'openai-compatible', RECALL_EMBEDDER_URL: 'http://x' },
+        'RECALL_EMBEDDER_MODEL',
+      ],
+    ] as const)
+      expect(
+        variableAtFault(() => loadLongtermConfig({ LONGTERM_MEMORY_URI: 'memory://', ...env })),
+      ).toBe(variable);
+  });
+});

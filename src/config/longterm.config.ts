@@ -4,6 +4,7 @@ import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readByteSize, readString } from './env.js';
 import { checkRedisClusterUrl } from './redis-url.js';
+import { loadRecallConfig } from './recall.config.js';
 
 const VARIABLE = 'LONGTERM_MEMORY_URI';
 
@@ -28,7 +29,8 @@ const SERVER_SCHEMES: Record<string, UriKind | undefined> = {
 /**
  * Builds `LongtermMemoryModule` options from `LONGTERM_MEMORY_URI` (default `sqlite:` +
  * `SQLITE_PATH`, the chat store's file; `off` turns the tier off: no `uri`), for SQL stores
- * `DB_MIGRATIONS_RUN` (`true`), and `LONGTERM_MAX_VALUE_BYTES` (the module's 256 KiB when unset).
+ * `DB_MIGRATIONS_RUN` (`true`), `LONGTERM_MAX_VALUE_BYTES` (the module's 256 KiB when unset), and
+ * recall's embedder (`RECALL_EMBEDDER`, see `loadRecallConfig`).
  */
 export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModuleOptions {
   const raw = readString(env, VARIABLE);
@@ -39,9 +41,11 @@ export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModule
     readString(env, 'LONGTERM_MAX_VALUE_BYTES') === undefined
       ? {}
       : { maxValueBytes: readByteSize(env, 'LONGTERM_MAX_VALUE_BYTES', 0, 1, 1024 ** 3) };
+  const recall = loadRecallConfig(env);
+  const extra = { ...maxValueBytes, ...(recall ? { recall } : {}) };
   return kindOfUri(uri) === 'sql'
-    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true), ...maxValueBytes }
-    : { uri, ...maxValueBytes };
+    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true), ...extra }
+    : { uri, ...extra };
 }
 
 /** Checks a store URI as the module reads it; errors never show it (it may hold a password). */

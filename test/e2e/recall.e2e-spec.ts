@@ -104,3 +104,46 @@ describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
     }
   });
 });
+
+/** The example app with the offline embedder and agent recall on (embedded default). */
+describe('recall over HTTP with RECALL_EMBEDDER=hashing and AGENT_RECALL=true', () => {
+  const running = appPerSuite(
+    () => ({ ...STORAGE_LAYOUTS[0]![1](), RECALL_EMBEDDER: 'hashing', AGENT_RECALL: 'true' }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
+
+  it('fuses both lists, each hit saying where it ranked; mode picks one', async () => {
+    const entity = `hybrid-${randomUUID()}`;
+    for (const [key, value] of [
+      ['pets', 'Melanie has two cats named Oliver and Bailey'],
+      ['paint', 'Melanie painted a sunrise over the lake'],
+    ])
+      await http().put(`/entities/${entity}/memories/${key}`).send({ value }).expect(200);
+    // The PUT route embeds as it saves: both lists find the record at once.
+    const { body } = await http().get(`/entities/${entity}/recall?q=cats`).expect(200);
+    expect(body.hits[0]).toMatchObject({
+      key: 'pets',
+      lexical: { rank: 1, score: expect.any(Number) },
+      vector: { rank: 1, score: expect.any(Number) },
+    });
+    // "painting" is in no record: only the vector list (word pieces) finds the painter.
+    const painting = (
+      await http().get(`/entities/${entity}/recall?q=painting&mode=vector`).expect(200)
+    ).body;
+    expect(painting.hits[0]).toMatchObject({ key: 'paint', vector: { rank: 1 } });
+    const lexical = (await http().get(`/entities/${entity}/recall?q=cats&mode=lexical`).expect(200))
+      .body;
+    expect(lexical.hits.every((hit: { vector?: object }) => hit.vector === undefined)).toBe(true);
+  });
+
+  it('answers a turn with an entity (the echo model), recall on', async () => {
+    const entity = `hybrid-${randomUUID()}`;
+    await http().put(`/entities/${entity}/memories/pets`).send({ value: 'two cats' }).expect(200);
+    const turn = await http()
+      .post(`/conversations/c-${randomUUID()}/turns`)
+      .send({ message: 'my cats?', entityId: entity })
+      .expect(201);
+    expect(turn.body.reply).toBeDefined();
+  });
+});

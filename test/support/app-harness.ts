@@ -10,6 +10,11 @@ const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 /** Variables the example app reads; a boot clears them so the runner's environment cannot leak in. */
 const APP_VARIABLES = [
+  'AGENT_RECALL',
+  'RECALL_EMBEDDER',
+  'RECALL_EMBEDDER_URL',
+  'RECALL_EMBEDDER_MODEL',
+  'RECALL_EMBEDDER_API_KEY',
   'PORT',
   'HOST',
   'CHAT_MEMORY_BACKEND',

@@ -1,5 +1,6 @@
 import { LONGTERM_BACKEND, LONGTERM_EMBEDDER, LONGTERM_OPTIONS } from './longterm.constants.js';
 import {
+  Logger,
   Inject,
   Injectable,
   type BeforeApplicationShutdown,
@@ -25,7 +26,7 @@ import { defaultRecordText } from './recall/search-text.js';
 import { embedTexts, embeddingCacheKey } from './recall/embedding/embed-texts.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
-import type { JsonValue } from './interfaces/longterm-store.interface.js';
+import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
 
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_BATCH = 1_000;
@@ -42,6 +43,7 @@ const DEFAULT_BACKFILL_BATCH = 100;
 export class LongtermMemoryService
   implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
 {
+  private readonly logger = new Logger('LongtermMemory');
   private sweeping?: ScheduledSweep;
   private embedding?: ScheduledSweep;
   private firstPass?: Promise<number>;
@@ -104,6 +106,46 @@ export class LongtermMemoryService
       (query, options) => this.recall(entityId, query, options),
       this.textOf,
     );
+  }
+
+  /**
+   * `store.saveMany`, with each record's vector made by the configured embedder first (records that
+   * bring their own `embedding` keep it). If the embedder fails, the records are saved without
+   * vectors — their words are searchable at once — and the background embedding adds them later.
+   */
+  async saveMany(records: LongtermSaveInput[]): Promise<{ applied: boolean[] }> {
+    const { store } = this.require();
+    const { embedder } = this;
+    if (!embedder || !Array.isArray(records)) return store.saveMany(records);
+    const todo = records.flatMap((record, i) =>
+      record && typeof record === 'object' && record.embedding === undefined ? [i] : [],
+    );
+    let vectors: number[][] | undefined;
+    try {
+      vectors = await embedTexts(
+        embedder,
+        todo.map((i) => this.textOf(records[i]!.value as JsonValue, records[i]!.key)),
+      );
+    } catch (error) {
+      this.logger.warn(
+        `Saving ${todo.length} record(s) without vectors (the background embedding will add them): ${(error as Error).message}`,
+      );
+    }
+    if (!vectors) return store.saveMany(records);
+    const withVectors = [...records];
+    todo.forEach((index, j) => {
+      withVectors[index] = {
+        ...records[index]!,
+        embedding: { model: embedder.id, vector: vectors[j]! },
+      };
+    });
+    return store.saveMany(withVectors);
+  }
+
+  /** One record through {@link saveMany}. */
+  async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
+    const { applied } = await this.saveMany([record]);
+    return { applied: applied[0]! };
   }
 
   /** The embedding model recall's vector list uses, if one is configured. */

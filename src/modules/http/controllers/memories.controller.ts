@@ -103,7 +103,8 @@ export class MemoriesController {
     const id = scope.scoped(entityId, 'entityId');
     const longterm = this.services.longterm;
     const seq = body.seq ?? (await longterm.nextSeq(id));
-    const { applied } = await longterm.store.save({
+    // Through the service: with an embedder, the record gets its vector in the same write.
+    const { applied } = await longterm.save({
       entityId: id,
       key,
       value: body.value,

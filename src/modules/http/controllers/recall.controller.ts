@@ -33,7 +33,7 @@ export class RecallController {
   @ApiOperation({
     summary: "Recall an entity's records by their words, best match first (paged, byte-budgeted)",
     description:
-      'Full-text search of the records (case- and accent-insensitive words, BM25 or the backend’s equivalent), ranked by reciprocal rank fusion. A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
+      'Full-text search of the records (case- and accent-insensitive words, BM25 or the backend’s equivalent) and, when an embedder is configured, vector search (cosine similarity), fused by reciprocal rank fusion (k = 60). A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
   })
   @ApiOkResponse({ type: RecallHitsDto })
   async recall(
@@ -49,6 +49,7 @@ export class RecallController {
     const hits = await this.services.longterm.recall(id, query.q, {
       k: offset + k,
       filter: query.prefix === undefined ? {} : { prefix: query.prefix },
+      ...(query.mode ? { mode: query.mode } : {}),
     });
     const page: RecallHitDto[] = hits.slice(offset).map((hit) => ({
       source: hit.source,
@@ -56,6 +57,7 @@ export class RecallController {
       record: { ...hit.record, entityId },
       score: hit.score,
       ...(hit.lexical ? { lexical: hit.lexical } : {}),
+      ...(hit.vector ? { vector: hit.vector } : {}),
     }));
     const shown = headWithinBudget(page, this.services.pageBytes);
     const next = offset + shown.length;

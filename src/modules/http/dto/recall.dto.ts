@@ -39,6 +39,16 @@ export class RecallQueryDto {
   @IsIn(['records'], { message: 'scope must be records' })
   scope?: 'records';
 
+  @ApiPropertyOptional({
+    enum: ['hybrid', 'lexical', 'vector'],
+    default: 'hybrid',
+    description:
+      'hybrid: full-text and, when an embedder is configured, vector lists fused; lexical or vector: one list',
+  })
+  @IsOptional()
+  @IsIn(['hybrid', 'lexical', 'vector'], { message: 'mode must be hybrid, lexical or vector' })
+  mode?: 'hybrid' | 'lexical' | 'vector';
+
   @ApiPropertyOptional({ description: 'Only records whose key starts with this (literally)' })
   @IsOptional()
   @IsString()
@@ -65,6 +75,11 @@ export class RecallHitDto {
   score!: number;
   @ApiPropertyOptional({ type: RecallRankDto, description: 'Its place in the full-text list' })
   lexical?: RecallRankDto;
+  @ApiPropertyOptional({
+    type: RecallRankDto,
+    description: 'Its place in the vector list (score: cosine similarity)',
+  })
+  vector?: RecallRankDto;
 }
 
 /** `GET /entities/:entityId/recall`. */
