@@ -18,6 +18,7 @@ import {
   vectorMatch,
 } from '../recall/vector-match.js';
 import { compareCodePoints } from '../../../common/canonical-json.js';
+import { TopK } from '../recall/top-k.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
@@ -249,13 +250,10 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertEntityId(entityId);
     const match = vectorMatch(vector, options);
     return this.traced('search_vector', async () => {
-      const scored = (await this.readVectors(entityId, match, this.now()))
-        .map(({ row, embedding }) => ({
-          row,
-          score: dot(match.vector, unpackEmbedding(embedding)),
-        }))
-        .sort((a, b) => b.score - a.score || compareCodePoints(a.row.key, b.row.key));
-      return scored.slice(0, match.limit).map(({ row, score }) => ({ record: decode(row), score }));
+      const best = new TopK<StoredRow>(match.limit, (a, b) => compareCodePoints(a.key, b.key));
+      for (const { row, embedding } of await this.readVectors(entityId, match, this.now()))
+        best.offer(row, dot(match.vector, unpackEmbedding(embedding)));
+      return best.sorted().map(({ item, score }) => ({ record: decode(item), score }));
     });
   }
 

@@ -21,10 +21,15 @@ import {
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
-/** The text search: FTS5 finds the rows (over every entity), the join keeps the entity's live ones. */
+/**
+ * The text search: FTS5 finds the rows (over every entity; `CROSS JOIN` keeps it the outer loop,
+ * else the planner may walk the entity's rows and test each against the index), the join keeps the
+ * entity's live ones.
+ */
 const MATCHES = `SELECT r.entity_id, r.key, r.value, r.seq, r.updated_at, r.expires_at,
     -bm25(agent_longterm_search) AS score
-  FROM agent_longterm_search JOIN agent_longterm_records r ON r.rowid = agent_longterm_search.rowid
+  FROM agent_longterm_search CROSS JOIN agent_longterm_records r
+    ON r.rowid = agent_longterm_search.rowid
   WHERE agent_longterm_search MATCH ? AND r.entity_id = ? AND r.value <> '${TOMBSTONE}'
     AND r.expires_at > ? AND r.key >= ? AND (? IS NULL OR r.key < ?)
     AND r.updated_at >= ? AND r.updated_at < ?

@@ -42,7 +42,10 @@ function collectStrings(value: unknown, into: string[], depth: number): void {
  * without spaces (Chinese, Japanese, Thai) are not segmented: a run of letters is one word.
  */
 export function words(text: string): string[] {
-  const normalized = text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  // ASCII needs no decomposition: the same words, without the cost of normalizing.
+  const normalized = ASCII.test(text)
+    ? text.toLowerCase()
+    : text.normalize('NFKD').replace(MARKS, '').toLowerCase();
   const out: string[] = [];
   for (const word of normalized.split(NOT_WORD)) {
     if (word.length === 0) continue;
@@ -52,6 +55,8 @@ export function words(text: string): string[] {
 }
 
 const MARKS = /\p{M}+/gu;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\u0000-\u007f]*$/;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
 /**

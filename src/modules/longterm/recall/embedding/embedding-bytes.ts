@@ -8,6 +8,8 @@ export interface StoredEmbedding {
   bytes: Buffer;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Longest embedding model id, in UTF-8 bytes. */
 export const MAX_EMBEDDING_MODEL_BYTES = 255;
 
@@ -54,8 +56,10 @@ export function assertModelId(model: unknown, argument: string): asserts model i
     );
 }
 
-/** The stored bytes as a vector. */
+/** The stored bytes as a vector (a view of them, not a copy, when they are aligned). */
 export function unpackEmbedding(bytes: Uint8Array): Float32Array {
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const vector = new Float32Array(bytes.byteLength / 4);
   for (let i = 0; i < vector.length; i += 1) vector[i] = view.getFloat32(i * 4, true);

@@ -1,0 +1,153 @@
+import type { Database } from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
+import {
+  unpackEmbedding,
+  dot,
+} from '../../src/modules/longterm/recall/embedding/embedding-bytes.js';
+import { Bm25Index } from '../../src/modules/longterm/recall/bm25-index.js';
+import { indexedText } from '../../src/modules/longterm/recall/search-text.js';
+
+/** A backend's raw full-text and vector queries on the rows the store wrote: the floors. */
+export interface RecallFloor {
+  /** The backend's own full-text query, best 10. */
+  text(entityId: string, words: string[]): Promise<unknown>;
+  /** Every vector of the entity read raw and compared in JS, best 10. */
+  vector(entityId: string, query: Float32Array): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+const top10 = (scored: Array<{ key: string; score: number }>) =>
+  scored.sort((a, b) => b.score - a.score).slice(0, 10);
+
+/** PostgreSQL: `@@` on the GIN index, ordered by `ts_rank`. */
+export async function postgresFloor(url: string): Promise<RecallFloor> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    text: async (entityId, words) =>
+      (
+        await client.query({
+          name: 'floor_text',
+          text: `SELECT key, value, seq, updated_at, expires_at FROM agent_longterm_records
+            WHERE entity_id = $1 AND search_vector @@ to_tsquery('simple', $2)
+            ORDER BY ts_rank(search_vector, to_tsquery('simple', $2)) DESC LIMIT 10`,
+          values: [entityId, words.join(' | ')],
+        })
+      ).rows,
+    vector: async (entityId, query) => {
+      const { rows } = await client.query({
+        name: 'floor_vector',
+        text: 'SELECT key, value, embedding FROM agent_longterm_records WHERE entity_id = $1 AND embedding IS NOT NULL',
+        values: [entityId],
+      });
+      return top10(
+        rows.map((row: { key: string; embedding: Buffer }) => ({
+          key: row.key,
+          score: dot(query, unpackEmbedding(row.embedding)),
+        })),
+      );
+    },
+    close: () => client.end(),
+  };
+}
+
+/** MariaDB: natural-language `MATCH … AGAINST` on the FULLTEXT index. */
+export async function mysqlFloor(url: string): Promise<RecallFloor> {
+  const connection = await mysql.createConnection(url);
+  return {
+    text: async (entityId, words) => {
+      const against = words.map((word) => `${word}__`).join(' ');
+      return (
+        await connection.execute(
+          `SELECT \`key\`, value, seq, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
+           FROM agent_longterm_records WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE)
+           AND entity_id = ? ORDER BY score DESC LIMIT 10`,
+          [against, against, entityId],
+        )
+      )[0];
+    },
+    vector: async (entityId, query) => {
+      const [rows] = await connection.execute(
+        'SELECT `key`, value, embedding FROM agent_longterm_records WHERE entity_id = ? AND LENGTH(embedding) > 0',
+        [entityId],
+      );
+      return top10(
+        (rows as Array<{ key: Buffer; embedding: Buffer }>).map((row) => ({
+          key: String(row.key),
+          score: dot(query, unpackEmbedding(row.embedding)),
+        })),
+      );
+    },
+    close: () => connection.end(),
+  };
+}
+
+/** SQLite: FTS5 `MATCH` ordered by `bm25()`, joined to the entity's rows. */
+export function sqliteFloor(db: Database): RecallFloor {
+  const text = db.prepare(`SELECT r.key, r.value, r.seq FROM agent_longterm_search
+    JOIN agent_longterm_records r ON r.rowid = agent_longterm_search.rowid
+    WHERE agent_longterm_search MATCH ? AND r.entity_id = ? ORDER BY bm25(agent_longterm_search) LIMIT 10`);
+  const vectors = db.prepare(
+    'SELECT key, value, embedding FROM agent_longterm_records WHERE entity_id = ? AND embedding IS NOT NULL',
+  );
+  return {
+    text: async (entityId, words) =>
+      text.all(words.map((word) => `"${word}"`).join(' OR '), entityId),
+    vector: async (entityId, query) =>
+      top10(
+        (vectors.all(entityId) as Array<{ key: string; embedding: Buffer }>).map((row) => ({
+          key: row.key,
+          score: dot(query, unpackEmbedding(row.embedding)),
+        })),
+      ),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Redis has no full-text engine (no RediSearch): the floor reads the posting hashes of the query's
+ * words in one pipeline — the least an inverted index must read — and scores nothing.
+ */
+export function redisFloor(url: string, prefix: string): RecallFloor {
+  const client = new Redis(url);
+  return {
+    text: async (entityId, words) => {
+      const keys = longtermRedisKeys(prefix, entityId);
+      const pipeline = client.pipeline();
+      for (const word of words) pipeline.hgetall(`${keys.wordBase}${word}`);
+      return pipeline.exec();
+    },
+    vector: async (entityId, query) => {
+      const all = await client.hgetallBuffer(longtermRedisKeys(prefix, entityId).vectors);
+      return top10(
+        Object.entries(all).map(([key, packed]) => {
+          const text = packed.toString();
+          const colon = text.indexOf(':');
+          const bytes = Buffer.from(text.slice(colon + 1 + Number(text.slice(0, colon))), 'base64');
+          return { key, score: dot(query, unpackEmbedding(bytes)) };
+        }),
+      );
+    },
+    close: async () => {
+      client.disconnect();
+    },
+  };
+}
+
+/** Memory: the same BM25 index class the store keeps, queried bare, and a plain array of vectors. */
+export function memoryFloor(
+  texts: Map<string, string>,
+  vectors: Map<string, Float32Array>,
+): RecallFloor {
+  const bm25 = new Bm25Index();
+  for (const [key, text] of texts) bm25.set(key, indexedText(text));
+  return {
+    text: async (_entityId, words) => bm25.search(words).slice(0, 10),
+    vector: async (_entityId, query) =>
+      top10([...vectors].map(([key, vector]) => ({ key, score: dot(query, vector) }))),
+    close: async () => undefined,
+  };
+}
