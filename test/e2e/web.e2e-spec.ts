@@ -166,6 +166,18 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await page.getByTestId('inspect-prefix').fill('profile/');
     await page.getByTestId('search-records').click();
     await page.getByTestId('records').getByText('"Lisbon"').waitFor();
+    // Recall by content: the record the tool saved, found by its words, with its scores.
+    await page.getByTestId('recall-query').fill('lisbon');
+    await page.getByTestId('recall').click();
+    const hit = page.getByTestId('recall-hit').first();
+    await hit.getByText('profile/city').waitFor();
+    expect(await hit.innerText()).toMatch(/full-text #1 \(\d+\.\d{3}\)/);
+    await page.getByTestId('recall-query').fill('zanzibar');
+    await page.getByTestId('recall').click();
+    await page.getByTestId('recall-none').getByText('No record matches these words.').waitFor();
+    await page.getByTestId('recall-query').fill('lisbon');
+    await page.getByTestId('recall').click();
+    await page.getByTestId('recall-hit').first().waitFor();
     await shot('4-inspector');
   };
 

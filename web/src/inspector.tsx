@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { getJson, seg } from './api.js';
 import { ConversationList } from './conversation-list.js';
+import { RecallSearch } from './recall-search.js';
 import { RunStepsView } from './run-steps-view.js';
 import type { MemoryRecord, MessagesPage, RunRecord, WorkingMemoryEntry } from './types.js';
 import { describeContent } from './stored-to-ui.js';
@@ -19,7 +20,7 @@ const time = (epochMs: number) => new Date(epochMs).toLocaleString();
  * `/inspector`: the tenant's conversations, newest first; a conversation's messages (ids,
  * positions, version), its runs (status, attempts, each step with whether a retry replayed it, the
  * long-term rows flushed or refused, error) and working memory; an entity's long-term records by
- * prefix. Everything through the API, with this browser's key and tenant.
+ * prefix, and recalled by content. Everything through the API, with this browser's key and tenant.
  */
 export function Inspector() {
   const [conversationId, setConversationId] = useState(
@@ -217,6 +218,7 @@ export function Inspector() {
             </tbody>
           </table>
         )}
+        <RecallSearch entityId={entityId} onError={setError} />
       </section>
     </main>
   );

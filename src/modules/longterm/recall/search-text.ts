@@ -55,7 +55,6 @@ export function words(text: string): string[] {
 }
 
 const MARKS = /\p{M}+/gu;
-// eslint-disable-next-line no-control-regex
 const ASCII = /^[\u0000-\u007f]*$/;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
