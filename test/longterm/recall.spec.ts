@@ -245,7 +245,7 @@ describe('recall.embedder', () => {
     expect(model.doEmbedCalls.map((call) => call.values.length)).toEqual([2, 1]);
   });
 
-  it('calls an OpenAI-compatible /v1/embeddings endpoint', async () => {
+  it('calls an OpenAI-compatible /v1/embeddings endpoint, and OpenAI through @ai-sdk/openai 4 (specification v4)', async () => {
     const requests: Array<{
       url?: string;
       auth?: string;
@@ -297,6 +297,19 @@ describe('recall.embedder', () => {
         },
       ]);
       expect(service.embeddingModel!.id).toBe('openai-compatible.embedding:nomic-embed');
+      const { createOpenAI } = await import('@ai-sdk/openai-v4');
+      const openai = createOpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-openai' });
+      const viaOpenAi = await boot({
+        uri: 'memory://',
+        recall: { embedder: openai.embedding('text-embedding-3-small'), backfill: false },
+      });
+      await viaOpenAi.save({ entityId: 'u', key: 'k', value: 'hello again', seq: 1 });
+      expect(requests.at(-1)).toEqual({
+        url: '/v1/embeddings',
+        auth: 'Bearer sk-openai',
+        body: expect.objectContaining({ model: 'text-embedding-3-small', input: ['hello again'] }),
+      });
+      expect((await viaOpenAi.recall('u', 'hello', { mode: 'vector' }))[0]!.record.key).toBe('k');
     } finally {
       server.close();
     }

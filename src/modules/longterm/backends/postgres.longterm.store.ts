@@ -60,7 +60,8 @@ const SQL = {
    * updatedTo, limit. BM25 (k1 1.2, b 0.75) over the entity's live records, in one pass over the
    * matched vectors: the GIN index finds the records holding any word (every record that holds a
    * word is among them, so each word's document frequency is counted there); the entity's record
-   * count comes from its primary key. Two approximations spare reading every row: a record's length
+   * count comes from its primary key (`expires_at + 0` keeps the planner off the expiry index, which
+   * matches nearly every row). Two approximations spare reading every row: a record's length
    * is its number of distinct words, and the average length is the matched records'.
    */
   matches: `WITH hits AS MATERIALIZED (
@@ -72,7 +73,8 @@ const SQL = {
       FROM hits h, unnest(h.v) u JOIN (SELECT unnest($4::text[]) AS w) words ON words.w = u.lexeme),
     df AS MATERIALIZED (SELECT w, count(*)::float8 AS df FROM terms GROUP BY w),
     n AS (SELECT count(*)::float8 AS n FROM agent_longterm_records
-      WHERE entity_id = $2 AND search_vector IS NOT NULL AND ${LIVE}3),
+      WHERE entity_id = $2 AND search_vector IS NOT NULL AND value <> '${TOMBSTONE}'
+        AND expires_at + 0 > $3),
     average AS (SELECT greatest(avg(length), 1) AS length FROM hits),
     scores AS (SELECT t.key, sum(ln(1 + ((SELECT n FROM n) - df.df + 0.5) / (df.df + 0.5))
         * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / (SELECT length FROM average))))

@@ -3,11 +3,11 @@ import { loadOptionalDependency } from '../../../../common/load-optional-depende
 import type { EmbeddingModel } from './embedding-model.interface.js';
 
 /**
- * The part of an AI SDK embedding model (provider specification v2 or v3: AI SDK 5, 6 or 7's
+ * The part of an AI SDK embedding model (provider specification v2, v3 or v4: AI SDK 5, 6 or 7's
  * providers) that recall uses.
  */
 export interface AiSdkEmbeddingModelLike {
-  readonly specificationVersion: 'v2' | 'v3';
+  readonly specificationVersion: 'v2' | 'v3' | 'v4';
   readonly provider: string;
   readonly modelId: string;
   readonly maxEmbeddingsPerCall: PromiseLike<number | undefined> | number | undefined;
@@ -25,11 +25,11 @@ export async function aiSdkEmbeddingModel(model: AiSdkEmbeddingModelLike): Promi
   if (
     typeof model !== 'object' ||
     model === null ||
-    (model.specificationVersion !== 'v2' && model.specificationVersion !== 'v3') ||
+    !['v2', 'v3', 'v4'].includes(model.specificationVersion) ||
     typeof model.doEmbed !== 'function'
   )
     throw new TypeError(
-      'embedder must be an AI SDK embedding model (specification v2 or v3, e.g. openai.embedding(id)) or an EmbeddingModel',
+      'embedder must be an AI SDK embedding model (specification v2, v3 or v4, e.g. openai.embedding(id)) or an EmbeddingModel',
     );
   const maxBatchSize = (await model.maxEmbeddingsPerCall) ?? undefined;
   return {
