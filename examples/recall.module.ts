@@ -1,3 +1,4 @@
+// examples/recall.module.ts
 import { Controller, Get, Module, Param, Query } from '@nestjs/common';
 import {
   AgentModule,

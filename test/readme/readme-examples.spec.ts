@@ -41,6 +41,7 @@ describe('README and guide examples', () => {
       'examples/http-api.module.ts',
       'examples/memory-tiers.module.ts',
       'examples/models-config.module.ts',
+      'examples/recall.module.ts',
       'examples/support-agent.module.ts',
       'examples/sweeper-jobs.module.ts',
       'examples/testing/node-test.conformance.test.ts',

@@ -41,9 +41,10 @@ end
  * taken rarest first, and a word's whole posting hash is read only while the postings read stay
  * within the budget; a word beyond it only adds its score to the records already found (`HMGET`),
  * or, when none is yet, gives a sample of about the remaining budget (`HSCAN`). So a query reads at
- * most about budget + words × found postings, whatever the entity's size. Then the candidates, best
- * first (ties in byte order of key), are read in pages and kept while live and within the filters,
- * until `limit`. Returns key, record, score (text) per hit.
+ * most about budget + words × found postings, whatever the entity's size. Then the best 2 × limit
+ * candidates (ties in byte order of key) are read and kept while live and within the filters; only
+ * when that leaves fewer than `limit` are all candidates sorted and read in pages. Returns key,
+ * record, score (text) per hit.
  */
 export const RECALL = new RedisScript(`
 local base, now, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -99,24 +100,48 @@ local function before(a, b)
   end
   return #a < #b
 end
-table.sort(found, before)
-local out, at = {}, 1
-while at <= #found and #out < limit * 3 do
-  local page = { unpack(found, at, math.min(at + math.max(limit * 2, 50) - 1, #found)) }
-  at = at + #page
-  local records = redis.call('HMGET', KEYS[1], unpack(page))
-  for j = 1, #page do
-    local record, key = records[j], page[j]
-    if record and #out < limit * 3 and string.sub(key, 1, #prefix) == prefix then
-      local updated, expires, valueAt = string.match(record, '^%d+:(%d+):(%d+):()')
-      updated = tonumber(updated)
-      if valueAt <= #record and tonumber(expires) > now and updated >= from and updated < to then
-        out[#out + 1] = key
-        out[#out + 1] = record
-        out[#out + 1] = string.format('%.17g', scores[key])
+-- The best few first (no filter usually drops any): a bounded insertion, not a sort of them all.
+local function best(n)
+  local kept = {}
+  for _, doc in ipairs(found) do
+    if #kept < n or before(doc, kept[#kept]) then
+      if #kept == n then kept[n] = nil end
+      local i = #kept
+      while i >= 1 and before(doc, kept[i]) do
+        kept[i + 1] = kept[i]
+        i = i - 1
+      end
+      kept[i + 1] = doc
+    end
+  end
+  return kept
+end
+local function collect(ordered)
+  local out, at = {}, 1
+  while at <= #ordered and #out < limit * 3 do
+    local page = { unpack(ordered, at, math.min(at + math.max(limit * 2, 50) - 1, #ordered)) }
+    at = at + #page
+    local records = redis.call('HMGET', KEYS[1], unpack(page))
+    for j = 1, #page do
+      local record, key = records[j], page[j]
+      if record and #out < limit * 3 and string.sub(key, 1, #prefix) == prefix then
+        local updated, expires, valueAt = string.match(record, '^%d+:(%d+):(%d+):()')
+        updated = tonumber(updated)
+        if valueAt <= #record and tonumber(expires) > now and updated >= from and updated < to then
+          out[#out + 1] = key
+          out[#out + 1] = record
+          out[#out + 1] = string.format('%.17g', scores[key])
+        end
       end
     end
   end
+  return out
+end
+local few = best(math.max(limit * 2, 20))
+local out = collect(few)
+if #out < limit * 3 and #few < #found then
+  table.sort(found, before)
+  out = collect(found)
 end
 return out
 `);
