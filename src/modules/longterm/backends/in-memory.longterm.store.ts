@@ -10,7 +10,7 @@ import {
 import { Bm25Index } from '../recall/bm25-index.js';
 import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
-import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
+import { decodeRowCursor, pageAfter } from './row-cursor.js';
 
 /**
  * Process-local long-term store (`memory://`): a map per entity; a search filters the entity's keys
@@ -130,12 +130,7 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
           (!after || compareRowPosition(row, after) > 0)
         )
           pending.push(row);
-    const page = pending.sort(compareRowPosition).slice(0, limit);
-    const last = page.at(-1);
-    return {
-      rows: page.map(toRow),
-      ...(page.length === limit && last ? { cursor: encodeRowCursor(last) } : {}),
-    };
+    return pageAfter(pending.sort(compareRowPosition).slice(0, limit).map(toRow), limit);
   }
 
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {

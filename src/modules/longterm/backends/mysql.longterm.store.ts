@@ -6,9 +6,8 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
-import type { ScoredRow, StoredRow } from './base-longterm.store.js';
-import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
-import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
+import type { ScoredRow } from './base-longterm.store.js';
+import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -73,11 +72,9 @@ const SQL = {
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
-  /** entity, model, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo */
   vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
     WHERE entity_id = ? AND embedding_model = ? AND LENGTH(embedding) > 0 AND ${LIVE}
       AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?`,
-  /** after entity ×2, after key, model, now, limit */
   unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE (entity_id > ? OR (entity_id = ? AND \`key\` > ?)) AND embedding_model <> ? AND ${LIVE}
     ORDER BY entity_id, \`key\` LIMIT ?`,
@@ -161,46 +158,6 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       match.limit,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
-  }
-
-  protected async readVectors(
-    entityId: string,
-    match: VectorMatch,
-    now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const upper = match.upper ?? null;
-    const rows = await this.sql<Record<string, unknown>>('lt_vectors', SQL.vectors, [
-      entityId,
-      match.model,
-      now,
-      match.lower,
-      upper,
-      upper,
-      match.updatedFrom,
-      match.updatedTo,
-    ]);
-    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
-  }
-
-  protected async readUnembedded(
-    model: string,
-    limit: number,
-    cursor: string | undefined,
-    now: number,
-  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
-    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
-    const rows = (
-      await this.sql<Record<string, unknown>>('lt_unembedded', SQL.unembedded, [
-        after.entityId,
-        after.entityId,
-        after.key,
-        model,
-        now,
-        limit,
-      ])
-    ).map(fromColumns);
-    const last = rows.at(-1);
-    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
   }
 
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {

@@ -4,9 +4,8 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
-import type { ScoredRow, StoredRow } from './base-longterm.store.js';
-import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
-import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
+import type { ScoredRow } from './base-longterm.store.js';
+import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -87,14 +86,14 @@ const SQL = {
     WHERE h.key >= $5 AND ($6::text IS NULL OR h.key < $6) AND h.updated_at >= $7
       AND h.updated_at < $8
     ORDER BY s.score DESC, h.key LIMIT $9`,
-  /** entity, model, now, lower, upper (or NULL), updatedFrom, updatedTo */
   vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
     WHERE entity_id = $1 AND embedding_model = $2 AND length(embedding) > 0 AND ${LIVE}3
-      AND key >= $4 AND ($5::text IS NULL OR key < $5) AND updated_at >= $6 AND updated_at < $7`,
-  /** after entity, after key, model, now, limit */
+      AND key >= $4 AND ($5::text IS NULL OR key < $6) AND updated_at >= $7 AND updated_at < $8`,
+  /** The row comparison uses the primary key's order; `$2` repeats `$1` (MariaDB's form needs it). */
   unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
-    WHERE (entity_id, key) > ($1, $2) AND embedding_model IS DISTINCT FROM $3 AND ${LIVE}4
-    ORDER BY entity_id, key LIMIT $5`,
+    WHERE (entity_id, key) > ($1, $3) AND $2::text IS NOT NULL
+      AND embedding_model IS DISTINCT FROM $4 AND ${LIVE}5
+    ORDER BY entity_id, key LIMIT $6`,
   /** entities, keys, seqs, models, vectors, now: the rows updated */
   setEmbeddings: `UPDATE agent_longterm_records AS r
     SET embedding = u.embedding, embedding_model = u.model
@@ -179,43 +178,6 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
       match.limit,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
-  }
-
-  protected async readVectors(
-    entityId: string,
-    match: VectorMatch,
-    now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const rows = await this.sql<Record<string, unknown>>('lt_vectors', SQL.vectors, [
-      entityId,
-      match.model,
-      now,
-      match.lower,
-      match.upper ?? null,
-      match.updatedFrom,
-      match.updatedTo,
-    ]);
-    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
-  }
-
-  protected async readUnembedded(
-    model: string,
-    limit: number,
-    cursor: string | undefined,
-    now: number,
-  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
-    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
-    const rows = (
-      await this.sql<Record<string, unknown>>('lt_unembedded', SQL.unembedded, [
-        after.entityId,
-        after.key,
-        model,
-        now,
-        limit,
-      ])
-    ).map(fromColumns);
-    const last = rows.at(-1);
-    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
   }
 
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {

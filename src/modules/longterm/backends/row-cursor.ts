@@ -21,3 +21,20 @@ export function decodeRowCursor(cursor: string): RowPosition {
   }
   throw new InvalidArgumentError('cursor', 'must be a cursor an earlier page gave');
 }
+
+/**
+ * A page of `unembedded` rows and the cursor after its last row — none when the page came back
+ * short (nothing follows).
+ */
+export function pageAfter<T extends RowPosition>(
+  rows: T[],
+  limit: number,
+): { rows: T[]; cursor?: string } {
+  const last = rows.at(-1);
+  return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
+}
+
+/** The position a cursor starts after (`undefined`: from the first row). */
+export function startAfter(cursor: string | undefined): RowPosition {
+  return cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
+}

@@ -5,6 +5,8 @@ import {
   type StoredRow,
 } from './base-longterm.store.js';
 import { fromColumns } from './sql-row-format.js';
+import type { VectorMatch } from '../recall/vector-match.js';
+import { pageAfter, startAfter } from './row-cursor.js';
 
 /** The read statements of a server dialect (parameters: see each). */
 export interface LongtermReadSql {
@@ -14,9 +16,13 @@ export interface LongtermReadSql {
   range: string;
   /** entity, lower, now, limit */
   rangeToEnd: string;
+  /** entity, model, now, lower, upper, upper (or NULL twice), updatedFrom, updatedTo */
+  vectors: string;
+  /** after entity, after entity, after key, model, now, limit */
+  unembedded: string;
 }
 
-/** The reads PostgreSQL and MariaDB share: the same statements, in each one's SQL. */
+/** The reads PostgreSQL and MariaDB share: the same statements and parameters, in each one's SQL. */
 export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
   protected constructor(
     protected readonly sql: SqlExecutor,
@@ -58,5 +64,42 @@ export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
             limit,
           ]);
     return rows.map(fromColumns);
+  }
+
+  protected async readVectors(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+    const upper = match.upper ?? null;
+    const rows = await this.sql<Record<string, unknown>>('lt_vectors', this.reads.vectors, [
+      entityId,
+      match.model,
+      now,
+      match.lower,
+      upper,
+      upper,
+      match.updatedFrom,
+      match.updatedTo,
+    ]);
+    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+  }
+
+  protected async readUnembedded(
+    model: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): Promise<{ rows: StoredRow[]; cursor?: string }> {
+    const after = startAfter(cursor);
+    const rows = await this.sql<Record<string, unknown>>('lt_unembedded', this.reads.unembedded, [
+      after.entityId,
+      after.entityId,
+      after.key,
+      model,
+      now,
+      limit,
+    ]);
+    return pageAfter(rows.map(fromColumns), limit);
   }
 }

@@ -10,7 +10,7 @@ import {
 } from './base-longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
-import { decodeRowCursor, encodeRowCursor } from './row-cursor.js';
+import { pageAfter, startAfter } from './row-cursor.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -210,14 +210,9 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     cursor: string | undefined,
     now: number,
   ): Promise<{ rows: StoredRow[]; cursor?: string }> {
-    const after = cursor === undefined ? { entityId: '', key: '' } : decodeRowCursor(cursor);
-    const rows = (
-      this.statements.unembedded.all(after.entityId, after.key, model, now, limit) as Array<
-        Record<string, unknown>
-      >
-    ).map(fromColumns);
-    const last = rows.at(-1);
-    return { rows, ...(rows.length === limit && last ? { cursor: encodeRowCursor(last) } : {}) };
+    const after = startAfter(cursor);
+    const rows = this.statements.unembedded.all(after.entityId, after.key, model, now, limit);
+    return pageAfter((rows as Array<Record<string, unknown>>).map(fromColumns), limit);
   }
 
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
