@@ -19,6 +19,7 @@ import {
 } from '../recall/vector-match.js';
 import { compareCodePoints } from '../../../common/canonical-json.js';
 import { TopK } from '../recall/top-k.js';
+import { decode } from './decode-row.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
@@ -292,17 +293,4 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   private traced<T>(operation: string, work: () => Promise<T>): Promise<T> {
     return inStoreSpan('longterm_memory', this.system, operation, {}, work);
   }
-}
-
-function decode(row: StoredRow): LongtermRecord {
-  return {
-    entityId: row.entityId,
-    key: row.key,
-    value: JSON.parse(row.value) as LongtermRecord['value'],
-    seq: Number(row.seq),
-    updatedAt: Number(row.updatedAt),
-    ...(row.expiresAt === null || row.expiresAt === undefined
-      ? {}
-      : { expiresAt: Number(row.expiresAt) }),
-  };
 }
