@@ -45,6 +45,10 @@ export function registerTextSearchConformance(
     // One- and two-letter words and stop words count like any other.
     expect(keys(await s.searchText(e, 'a'))).toEqual(['note/2']);
     expect(keys(await s.searchText(e, 'to'))).toEqual(['note/1']);
+    // Only what is stored is indexed: a toJSON's output, not the object it came from.
+    await s.save(row(e, 'shown', { hidden: 's3cret', toJSON: () => ({ note: 'public' }) }, 1));
+    expect(await s.searchText(e, 's3cret')).toEqual([]);
+    expect(keys(await s.searchText(e, 'public'))).toEqual(['shown']);
     // Property names and numbers of a JSON value are not its text.
     expect(await s.searchText(e, 'rating topic 5')).toEqual([]);
     expect(await s.searchText(e, 'sunset')).toEqual([]);

@@ -106,7 +106,7 @@ export function registerVectorConformance(
     expect(await s.searchVector(e, [1, 0], { model: MODEL })).toEqual([]);
   });
 
-  it('lists live records without a vector of a model, and stores vectors only for the seq they saw', async () => {
+  it('lists live records without a vector of a model, and stores vectors only for the seq and value they saw', async () => {
     const s = await store();
     const [a, b] = [entity('unembedded-a'), entity('unembedded-b')];
     const model = `pending-${a}`;
@@ -114,24 +114,28 @@ export function registerVectorConformance(
       row(a, 'has', 'h', 1, embedding([1, 0], model)),
       row(a, 'old-model', 'o', 1, embedding([1, 0], 'older-model')),
       row(a, 'none', 'n', 1),
+      row(a, 'rewritten', 'first', 1),
       row(a, 'brief', 'b', 1, { updatedAt: time.now(), ttlMs: 1_000 }),
       row(b, 'none', { text: 'value' }, 3),
     ]);
     await s.delete(a, 'deleted', 1);
     time.advance(1_000);
     expect(await pendingKeys(s, model, [a, b])).toEqual(
-      [`${a}|none`, `${a}|old-model`, `${b}|none`].sort(),
+      [`${a}|none`, `${a}|old-model`, `${a}|rewritten`, `${b}|none`].sort(),
     );
+    // Rewritten at the same seq after the vector's text was read: that vector is not its.
+    await s.save(row(a, 'rewritten', 'second', 1));
     expect(
       await s.setEmbeddings([
-        { entityId: a, key: 'none', seq: 1, model, vector: [0, 1] },
-        { entityId: a, key: 'old-model', seq: 7, model, vector: [0, 1] }, // not its seq
-        { entityId: b, key: 'none', seq: 3, model, vector: [] }, // nothing to embed
-        { entityId: a, key: 'deleted', seq: 1, model, vector: [0, 1] }, // a tombstone
-        { entityId: a, key: 'absent', seq: 1, model, vector: [0, 1] },
+        { entityId: a, key: 'none', seq: 1, value: 'n', model, vector: [0, 1] },
+        { entityId: a, key: 'old-model', seq: 7, value: 'o', model, vector: [0, 1] }, // not its seq
+        { entityId: b, key: 'none', seq: 3, value: { text: 'value' }, model, vector: [] }, // no text
+        { entityId: a, key: 'deleted', seq: 1, value: 'd', model, vector: [0, 1] }, // a tombstone
+        { entityId: a, key: 'absent', seq: 1, value: 'x', model, vector: [0, 1] },
+        { entityId: a, key: 'rewritten', seq: 1, value: 'first', model, vector: [0, 1] },
       ]),
-    ).toEqual({ applied: [true, false, true, false, false] });
-    expect(await pendingKeys(s, model, [a, b])).toEqual([`${a}|old-model`]);
+    ).toEqual({ applied: [true, false, true, false, false, false] });
+    expect(await pendingKeys(s, model, [a, b])).toEqual([`${a}|old-model`, `${a}|rewritten`]);
     expect(keys(await s.searchVector(a, [0, 1], { model }))).toEqual(['none', 'has']);
     expect(await s.searchVector(b, [0, 1], { model })).toEqual([]);
   });
@@ -153,7 +157,10 @@ export function registerVectorConformance(
       [() => s.unembedded('', 10), 'model'],
       [() => s.unembedded(MODEL, 0), 'limit'],
       [
-        () => s.setEmbeddings([{ entityId: e, key: 'k', seq: -1, model: MODEL, vector: [1] }]),
+        () =>
+          s.setEmbeddings([
+            { entityId: e, key: 'k', seq: -1, value: 1, model: MODEL, vector: [1] },
+          ]),
         'updates[0].seq',
       ],
     ];

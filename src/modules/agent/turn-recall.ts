@@ -48,12 +48,20 @@ export async function recallBlock(
   const lines: string[] = [];
   let used = HEADER.length + FOOTER.length;
   for (const hit of hits) {
-    const line = `- [${JSON.stringify(hit.record.key)}, ${new Date(hit.record.updatedAt).toISOString().slice(0, 10)}] ${JSON.stringify(hit.record.value)}`;
+    const line = `- [${inert(hit.record.key)}, ${new Date(hit.record.updatedAt).toISOString().slice(0, 10)}] ${inert(hit.record.value)}`;
     if (used + line.length + 1 > budget) continue;
     used += line.length + 1;
     lines.push(line);
   }
   return lines.length === 0 ? undefined : `${HEADER}\n${lines.join('\n')}\n${FOOTER}`;
+}
+
+/**
+ * A value as JSON in which `<`, `>` and `&` are escaped (`\u003c`…): a stored record cannot close
+ * the block (`</recalled-memory>`) and put text outside it.
+ */
+function inert(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
 const HEADER =

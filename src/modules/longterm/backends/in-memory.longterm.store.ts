@@ -136,7 +136,8 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
     return updates.map((update) => {
       const row = this.entities.get(update.entityId)?.get(update.key);
-      if (!row || !isLive(row, now) || row.seq !== update.seq) return false;
+      if (!row || !isLive(row, now) || row.seq !== update.seq || row.value !== update.value)
+        return false;
       row.embedding = { model: update.model, bytes: update.bytes };
       return true;
     });

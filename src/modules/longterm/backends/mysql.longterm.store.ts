@@ -78,9 +78,9 @@ const SQL = {
   unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE (entity_id > ? OR (entity_id = ? AND \`key\` > ?)) AND embedding_model <> ? AND ${LIVE}
     ORDER BY entity_id, \`key\` LIMIT ?`,
-  /** vector, model, entity, key, seq, now */
+  /** vector, model, entity, key, seq, value, now */
   setEmbedding: `UPDATE agent_longterm_records SET embedding = ?, embedding_model = ?
-    WHERE entity_id = ? AND \`key\` = ? AND seq = ? AND ${LIVE}`,
+    WHERE entity_id = ? AND \`key\` = ? AND seq = ? AND value = ? AND ${LIVE}`,
   /** words ×2, entity, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo, limit */
   matches: `SELECT ${COLUMNS}, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
     FROM agent_longterm_records
@@ -121,7 +121,14 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     await this.packet.assertFits(
       rows.length === 1 ? 'record' : 'records',
       params.reduce<number>(
-        (bytes, param) => bytes + (typeof param === 'string' ? escapedByteLength(param) : 20) + 60,
+        (bytes, param) =>
+          bytes +
+          (typeof param === 'string'
+            ? escapedByteLength(param)
+            : Buffer.isBuffer(param)
+              ? 2 * param.length + 3 // sent as X'…' hex
+              : 20) +
+          60,
         0,
       ),
     );
@@ -169,6 +176,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
         u.entityId,
         u.key,
         u.seq,
+        u.value,
         now,
       ])) as unknown as { affectedRows?: number };
       applied.push(result.affectedRows === 1);

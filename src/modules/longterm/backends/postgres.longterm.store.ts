@@ -94,13 +94,13 @@ const SQL = {
     WHERE (entity_id, key) > ($1, $3) AND $2::text IS NOT NULL
       AND embedding_model IS DISTINCT FROM $4 AND ${LIVE}5
     ORDER BY entity_id, key LIMIT $6`,
-  /** entities, keys, seqs, models, vectors, now: the rows updated */
+  /** entities, keys, seqs, models, vectors, values, now: the rows updated */
   setEmbeddings: `UPDATE agent_longterm_records AS r
     SET embedding = u.embedding, embedding_model = u.model
-    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[])
-      AS u(entity_id, key, seq, model, embedding)
-    WHERE r.entity_id = u.entity_id AND r.key = u.key AND r.seq = u.seq
-      AND r.value <> '${TOMBSTONE}' AND r.expires_at > $6
+    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::text[])
+      AS u(entity_id, key, seq, model, embedding, value)
+    WHERE r.entity_id = u.entity_id AND r.key = u.key AND r.seq = u.seq AND r.value = u.value
+      AND r.value <> '${TOMBSTONE}' AND r.expires_at > $7
     RETURNING r.entity_id, r.key`,
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
@@ -190,6 +190,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
         updates.map((u) => u.seq),
         updates.map((u) => u.model),
         updates.map((u) => u.bytes),
+        updates.map((u) => u.value),
         now,
       ],
     );

@@ -91,6 +91,7 @@ export async function writeRedisEmbeddings(
         ...indexes.flatMap((i) => [
           updates[i]!.key,
           String(updates[i]!.seq),
+          updates[i]!.value,
           packRedisVector(updates[i]!),
         ]),
       ],

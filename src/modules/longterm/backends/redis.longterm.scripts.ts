@@ -155,19 +155,21 @@ return #keys
 `);
 
 /**
- * KEYS: records hash, vectors hash. ARGV: now, then per update: key, seq, packed vector. Stores each
- * vector iff its record is live and still has that seq. Returns '1' (stored) or '0' per update.
+ * KEYS: records hash, vectors hash. ARGV: now, then per update: key, seq, value, packed vector.
+ * Stores each vector iff its record is live and still holds that seq and value. Returns '1' (stored)
+ * or '0' per update.
  */
 export const SET_EMBEDDINGS = new RedisScript(`
 local now, out = tonumber(ARGV[1]), {}
-for i = 2, #ARGV, 3 do
+for i = 2, #ARGV, 4 do
   local record = redis.call('HGET', KEYS[1], ARGV[i])
   local ok = false
   if record then
     local seq, expires, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
     ok = seq == ARGV[i + 1] and tonumber(expires) > now and valueAt <= #record
+      and string.sub(record, valueAt) == ARGV[i + 2]
   end
-  if ok then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2]) end
+  if ok then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 3]) end
   out[#out + 1] = ok and '1' or '0'
 end
 return table.concat(out)

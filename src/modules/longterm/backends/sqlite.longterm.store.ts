@@ -114,7 +114,7 @@ export class SqliteLongtermStore extends BaseLongtermStore {
         ORDER BY entity_id, key LIMIT ?`),
       setEmbedding: this.db.prepare(`UPDATE agent_longterm_records
         SET embedding = ?, embedding_model = ?
-        WHERE entity_id = ? AND key = ? AND seq = ? AND ${LIVE}`),
+        WHERE entity_id = ? AND key = ? AND seq = ? AND value = ? AND ${LIVE}`),
       removeExpired: this.db.prepare(`DELETE FROM agent_longterm_records WHERE rowid IN (
         SELECT rowid FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?)`),
     };
@@ -135,7 +135,7 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     const setEmbeddings = this.db.transaction((updates: PreparedEmbedding[], now: number) =>
       updates.map(
         (u) =>
-          this.statements.setEmbedding.run(u.bytes, u.model, u.entityId, u.key, u.seq, now)
+          this.statements.setEmbedding.run(u.bytes, u.model, u.entityId, u.key, u.seq, u.value, now)
             .changes === 1,
       ),
     );

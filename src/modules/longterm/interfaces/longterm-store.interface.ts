@@ -59,11 +59,13 @@ export interface UnembeddedRecord {
   seq: number;
 }
 
-/** A vector for a stored record, applied only if the record still has `seq`. */
+/** A vector for a stored record, applied only if the record still has `seq` and `value`. */
 export interface EmbeddingUpdate {
   entityId: string;
   key: string;
   seq: number;
+  /** The value the vector was made from (as `unembedded` gave it). */
+  value: JsonValue;
   model: string;
   /** The vector; empty when the record has no text to embed (so it is not tried again). */
   vector: ArrayLike<number>;
@@ -143,8 +145,9 @@ export interface LongtermMemoryStore {
     cursor?: string,
   ): Promise<{ records: UnembeddedRecord[]; cursor?: string }>;
   /**
-   * Stores vectors for records that still have the given `seq` (a newer write, a delete or an
-   * erasure since makes the update a no-op); `applied` says which did.
+   * Stores vectors for records that still hold the given `seq` and `value` (a newer write — even one
+   * at the same seq —, a delete or an erasure since makes the update a no-op); `applied` says which
+   * did.
    */
   setEmbeddings(updates: EmbeddingUpdate[]): Promise<{ applied: boolean[] }>;
   /** Removes expired rows, at most `limit`; returns how many went (the sweeper's job). */

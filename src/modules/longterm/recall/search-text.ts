@@ -28,6 +28,34 @@ export function defaultRecordText(value: JsonValue): string {
   return leaves.join('\n');
 }
 
+/**
+ * The default text of a value being saved, as `load` will return it: walks the input when it is
+ * plain data (the common case, no parse); anything else (a `toJSON`, a class instance, a `Date`,
+ * `undefined` properties) is read back from its canonical JSON, so only what is stored is indexed.
+ */
+export function defaultTextOfInput(input: unknown, canonical: string): string {
+  if (typeof input === 'string') return input;
+  const leaves: string[] = [];
+  return collectPlainStrings(input, leaves, 0)
+    ? leaves.join('\n')
+    : defaultRecordText(JSON.parse(canonical) as JsonValue);
+}
+
+/** Collects string leaves of plain data; false as soon as something is not plain JSON data. */
+function collectPlainStrings(value: unknown, into: string[], depth: number): boolean {
+  if (typeof value === 'string') {
+    into.push(value);
+    return true;
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value))
+    return value.every((item) => collectPlainStrings(item, into, depth + 1));
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in value) return false;
+  return Object.values(value).every((item) => collectPlainStrings(item, into, depth + 1));
+}
+
 function collectStrings(value: unknown, into: string[], depth: number): void {
   if (typeof value === 'string') into.push(value);
   else if (depth > 64 || typeof value !== 'object' || value === null) return;

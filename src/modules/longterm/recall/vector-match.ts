@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../../common/canonical-json.js';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type {
   EmbeddingUpdate,
@@ -48,6 +49,8 @@ export interface PreparedEmbedding extends StoredEmbedding {
   entityId: string;
   key: string;
   seq: number;
+  /** Canonical JSON of the value the vector was made from: the row must still hold it. */
+  value: string;
 }
 
 /** Validates a batch of embedding updates before any I/O. */
@@ -60,10 +63,17 @@ export function prepareEmbeddings(updates: unknown): PreparedEmbedding[] {
     assertEntityId(update.entityId, `${path}.entityId`);
     assertKey(update.key, `${path}.key`);
     assertSeq(update.seq, `${path}.seq`);
+    let value: string;
+    try {
+      value = canonicalJson(update.value);
+    } catch (error) {
+      throw new InvalidArgumentError(`${path}.value`, (error as Error).message);
+    }
     return {
       entityId: update.entityId,
       key: update.key,
       seq: update.seq,
+      value,
       ...packEmbedding(update.model, update.vector, path),
     };
   });

@@ -58,8 +58,11 @@ export type SessionRecaller = (
  * them).
  */
 export interface SessionEmbedder {
+  /** The embedding model's id, stored with each vector. */
   model: string;
+  /** The text of a row to embed (the module's `recordText`). */
   textOf(value: JsonValue, key: string): string;
+  /** One vector per text, in order (`[]` for a blank text). */
   embed(texts: string[]): Promise<number[][]>;
 }
 

@@ -8,7 +8,7 @@ import {
   utf8ByteLength,
 } from '../../../common/utf8.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
-import { type RecordTextFunction, defaultRecordText, indexedText } from '../recall/search-text.js';
+import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
 import {
   type JsonValue,
   type LongtermSaveInput,
@@ -129,11 +129,11 @@ export function prepareRecord(
     seq: input.seq,
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
-    // A custom function sees the value as `load` will return it; the default walks the input.
+    // Both see the value as `load` will return it (the default walks plain input without parsing).
     text: indexedText(
       recordText
         ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-        : defaultRecordText(input.value as JsonValue),
+        : defaultTextOfInput(input.value, value),
     ),
     embedding:
       input.embedding === undefined

@@ -11,6 +11,7 @@ export interface AiSdkEmbeddingModelLike {
   readonly provider: string;
   readonly modelId: string;
   readonly maxEmbeddingsPerCall: PromiseLike<number | undefined> | number | undefined;
+  /** Embeds `values`, one vector each, in order. */
   doEmbed(options: {
     values: string[];
     abortSignal?: AbortSignal;

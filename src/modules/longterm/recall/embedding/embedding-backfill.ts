@@ -69,6 +69,7 @@ export class EmbeddingBackfill {
               entityId: record.entityId,
               key: record.key,
               seq: record.seq,
+              value: record.value,
               model: this.model.id,
               vector: vectors[i]!,
             })),
