@@ -28,6 +28,7 @@ export function registerTextSearchConformance(
       row(e, 'note/3', { topic: 'Crème brûlée', tags: ['Dessert', 'naïve café'], rating: 5 }, 1),
       row(e, 'note/4', 'The support group met again; Caroline spoke at the group', 1),
       row(e, 'note/5', 'ПРИВЕТ мир: Müller wrote x1 in 2024', 1),
+      row(e, 'note/6', 'build 1e5x, commit 3e7a9, then abcабв', 1),
     ]);
     await s.save(row(other, 'note/1', 'Caroline support group', 1));
     const hits = await s.searchText(e, 'caroline SUPPORT group');
@@ -42,6 +43,11 @@ export function registerTextSearchConformance(
     expect(keys(await s.searchText(e, 'привет MULLER'))).toEqual(['note/5']);
     expect(keys(await s.searchText(e, '2024'))).toEqual(['note/5']);
     expect(keys(await s.searchText(e, 'X1'))).toEqual(['note/5']);
+    // Words are the package's on every backend: no engine splits them again.
+    expect(keys(await s.searchText(e, '1e5x'))).toEqual(['note/6']);
+    expect(keys(await s.searchText(e, '3E7A9'))).toEqual(['note/6']);
+    expect(keys(await s.searchText(e, 'abcабв'))).toEqual(['note/6']);
+    expect(await s.searchText(e, '1e5 abc')).toEqual([]);
     // One- and two-letter words and stop words count like any other.
     expect(keys(await s.searchText(e, 'a'))).toEqual(['note/2']);
     expect(keys(await s.searchText(e, 'to'))).toEqual(['note/1']);

@@ -36,7 +36,7 @@ const SQL = {
     INSERT INTO agent_longterm_records AS r
       (${COLUMNS}, search_vector, embedding, embedding_model)
     SELECT u.entity_id, u.key, u.value, u.seq, u.updated_at, u.expires_at,
-      to_tsvector('simple', u.search_text), u.embedding, u.embedding_model
+      u.search_text::tsvector, u.embedding, u.embedding_model
     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
       $7::text[], $8::bytea[], $9::text[])
       AS u(entity_id, key, value, seq, updated_at, expires_at, search_text, embedding,
@@ -66,7 +66,7 @@ const SQL = {
   matches: `WITH hits AS MATERIALIZED (
       SELECT ${COLUMNS}, search_vector AS v, length(search_vector)::float8 AS length
       FROM agent_longterm_records
-      WHERE entity_id = $2 AND search_vector @@ to_tsquery('simple', $1) AND ${LIVE}3),
+      WHERE entity_id = $2 AND search_vector @@ $1::tsquery AND ${LIVE}3),
     terms AS MATERIALIZED (
       SELECT h.key, h.length, u.lexeme AS w, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
       FROM hits h, unnest(h.v) u JOIN (SELECT unnest($4::text[]) AS w) words ON words.w = u.lexeme),
@@ -107,6 +107,22 @@ const SQL = {
 } as const;
 
 /**
+ * Indexed words as a `tsvector` literal: each word quoted with its positions (`'cat':2,7`), so
+ * PostgreSQL stores exactly the package's words — its own parser would split some again (`1e5x`
+ * into `1e5` and `x`). At most 256 positions per word, PostgreSQL's limit.
+ */
+export function tsvectorLiteral(text: string): string {
+  const positions = new Map<string, number[]>();
+  text.split(' ').forEach((word, i) => {
+    if (word === '') return;
+    const list = positions.get(word) ?? [];
+    if (list.length < 256) list.push(Math.min(i + 1, 16_383));
+    positions.set(word, list);
+  });
+  return [...positions].map(([word, list]) => `'${word}':${list.join(',')}`).join(' ');
+}
+
+/**
  * The erasure, in two transactions, each of which first takes the entity's erasure lock exclusive
  * (so it waits for the writes in flight, which hold it shared). The first records the mark — the
  * highest of the old mark, every stored seq and the counter — and raises the counter; once it has
@@ -136,7 +152,8 @@ const ERASE = {
  * Long-term store on PostgreSQL. `saveMany` is one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO
  * UPDATE … WHERE <seq guard> RETURNING` statement; search is a range scan on the
  * `(entity_id, key)` primary key in `COLLATE "C"` (code-point) order; a text search matches any query
- * word in the GIN-indexed `search_vector`, ranked by BM25 computed in the statement.
+ * word in the GIN-indexed `search_vector` (the package's words as they are: quoted lexemes, never
+ * re-parsed), ranked by BM25 computed in the statement.
  */
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'postgresql' as const;
@@ -148,7 +165,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
-    const columns = rows.map((row) => toColumns(row));
+    const columns = rows.map((row) => toColumns(row, tsvectorLiteral));
     const applied = await this.sql<{ entity_id: string; key: string }>('lt_write', SQL.write, [
       ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((c) => columns.map((row) => row[c])),
       now,
@@ -167,7 +184,8 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   ): Promise<ScoredRow[]> {
     const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
       // The words hold only letters and digits: no quoting, no tsquery operator can hide in one.
-      match.words.join(' | '),
+      // Quoted lexemes are taken as they are (words hold only letters and digits: nothing to escape).
+      match.words.map((word) => `'${word}'`).join(' | '),
       entityId,
       now,
       match.words,

@@ -32,8 +32,8 @@ const longterm: MigrationDefinition = {
 };
 
 /**
- * Recall: each record's vector (float32, unit length) and the model that made it; and text search: each record's indexed words as a `tsvector` ('simple' configuration: no stemming,
- * no stop words; the words are already normalized), NULL for a tombstone, written by the same
+ * Recall: each record's vector (float32, unit length) and the model that made it; and text search: each record's indexed words as a `tsvector` (the package's words as quoted lexemes with
+ * their positions, not re-parsed), NULL for a tombstone, written by the same
  * statement as the row; a GIN index over it. Records written before this migration have no vector
  * until they are saved again.
  */
