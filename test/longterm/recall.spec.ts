@@ -209,6 +209,29 @@ describe('LongtermMemoryService.recall', () => {
     });
   });
 
+  it('skips a record the model refuses, and embeds the others of its page', async () => {
+    const inner = new HashingEmbeddingModel({ dimensions: 16 });
+    const picky: EmbeddingModel = {
+      id: 'picky',
+      embed: async (texts) => {
+        if (texts.some((text) => text.includes('poison'))) throw new Error('input rejected');
+        return inner.embed(texts);
+      },
+    };
+    const service = await boot({ uri: 'memory://', recall: { embedder: picky, backfill: false } });
+    await service.store.saveMany([
+      { entityId: 'u', key: 'a', value: 'apples', seq: 1 },
+      { entityId: 'u', key: 'b', value: 'poison ivy', seq: 1 },
+      { entityId: 'u', key: 'c', value: 'cherries', seq: 1 },
+    ]);
+    expect(await service.embedPending(10)).toBe(3);
+    expect(service.embeddingStatus()).toMatchObject({ lastPass: { complete: true } });
+    expect(service.embeddingStatus()!.lastError).toBeUndefined();
+    expect(await service.embedPending(10)).toBe(0);
+    const found = await service.recall('u', 'apples cherries ivy', { mode: 'vector' });
+    expect(found.map((hit) => hit.record.key).sort()).toEqual(['a', 'c']);
+  });
+
   it('flushes without vectors when the embedder fails, and the background embedding adds them', async () => {
     const embedder = new CountingEmbedder();
     const service = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });

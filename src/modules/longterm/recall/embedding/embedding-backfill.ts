@@ -1,5 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { JsonValue, LongtermMemoryStore } from '../../interfaces/longterm-store.interface.js';
+import type {
+  JsonValue,
+  LongtermMemoryStore,
+  UnembeddedRecord,
+} from '../../interfaces/longterm-store.interface.js';
 import { embedTexts } from './embed-texts.js';
 import type { EmbeddingModel } from './embedding-model.interface.js';
 
@@ -60,21 +64,7 @@ export class EmbeddingBackfill {
       for (let page = 0; page < MAX_PAGES_PER_PASS && !this.stopped; page += 1) {
         const { records, cursor: next } = await this.store.unembedded(this.model.id, batch, cursor);
         if (records.length > 0) {
-          const vectors = await embedTexts(
-            this.model,
-            records.map((record) => this.textOf(record.value, record.key)),
-          );
-          const { applied } = await this.store.setEmbeddings(
-            records.map((record, i) => ({
-              entityId: record.entityId,
-              key: record.key,
-              seq: record.seq,
-              value: record.value,
-              model: this.model.id,
-              vector: vectors[i]!,
-            })),
-          );
-          const stored = applied.filter(Boolean).length;
+          const stored = await this.embedPage(records);
           embedded += stored;
           this.state.embedded += stored;
         }
@@ -96,5 +86,47 @@ export class EmbeddingBackfill {
     }
     if (embedded > 0) this.logger.log(`Embedded ${embedded} record(s) with ${this.model.id}`);
     return embedded;
+  }
+
+  /**
+   * Embeds and stores one page. When the batch fails, each record is tried alone: if none succeeds
+   * the model is down (the pass stops, to try again next time); records that fail alone (a text the
+   * model refuses, a `recordText` that throws) get an empty vector — skipped until their value
+   * changes — and are logged, so one bad record never blocks the others.
+   */
+  private async embedPage(records: UnembeddedRecord[]): Promise<number> {
+    let vectors: Array<number[] | undefined>;
+    try {
+      vectors = await embedTexts(
+        this.model,
+        records.map((record) => this.textOf(record.value, record.key)),
+      );
+    } catch (batchError) {
+      vectors = [];
+      for (const record of records) {
+        try {
+          const [vector] = await embedTexts(this.model, [this.textOf(record.value, record.key)]);
+          vectors.push(vector);
+        } catch {
+          vectors.push(undefined);
+        }
+      }
+      if (vectors.every((vector) => vector === undefined)) throw batchError;
+      const skipped = records.filter((_, i) => vectors[i] === undefined).map((r) => r.key);
+      this.logger.warn(
+        `Background embedding with ${this.model.id}: ${skipped.length} record(s) could not be embedded and are skipped until they change: ${skipped.slice(0, 10).join(', ')}`,
+      );
+    }
+    const { applied } = await this.store.setEmbeddings(
+      records.map((record, i) => ({
+        entityId: record.entityId,
+        key: record.key,
+        seq: record.seq,
+        value: record.value,
+        model: this.model.id,
+        vector: vectors[i] ?? [],
+      })),
+    );
+    return applied.filter(Boolean).length;
   }
 }
