@@ -156,6 +156,7 @@ export function registerVectorConformance(
       [() => s.searchVector(e, [1], { model: MODEL, limit: 0 }), 'limit'],
       [() => s.unembedded('', 10), 'model'],
       [() => s.unembedded(MODEL, 0), 'limit'],
+      [() => s.unembedded(MODEL, 10, 'not-a-cursor-we-gave'), 'cursor'],
       [
         () =>
           s.setEmbeddings([

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { type RedisClient, isRedisCluster } from '../../connections/redis/redis-client.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type { StoredEmbedding } from '../recall/embedding/embedding-bytes.js';
@@ -101,18 +102,23 @@ export async function writeRedisEmbeddings(
   return applied;
 }
 
-/** Where a walk over every entity stands: the node, its `SCAN` cursor, the entities still to read. */
+/**
+ * Where a walk over every entity stands: the node, its `SCAN` cursor, the entities still to read,
+ * and the last key read of the first of them.
+ */
 interface WalkPosition {
   node: number;
   scan: string;
   queue: string[];
+  within?: string;
 }
 
 /**
- * Up to `limit` live rows without a vector of `model`, entity by entity: entities are found by
- * `SCAN`ning each master for records hashes (an id is taken only if its hash tag matches it); each
- * entity's rows are read whole (`HGETALL` of records and vectors). The cursor holds the node, the
- * `SCAN` cursor and the entities still to read.
+ * Up to `limit` live rows without a vector of `model`: entities are found by `SCAN`ning each master
+ * for records hashes (an id is taken only if its hash tag matches it); each entity's live keys are
+ * read page by page from its sorted set (`ZRANGEBYLEX`), with their records and vectors (`HMGET`).
+ * The cursor holds the node, the `SCAN` cursor, the entities still to read and the last key read of
+ * the first of them.
  */
 export async function scanRedisUnembedded(
   client: RedisClient,
@@ -124,17 +130,16 @@ export async function scanRedisUnembedded(
   parse: ParseRecord,
 ): Promise<{ rows: StoredRow[]; cursor?: string }> {
   const nodes = isRedisCluster(client) ? client.nodes('master') : [client];
-  const position: WalkPosition = cursor
-    ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as WalkPosition)
-    : { node: 0, scan: '0', queue: [] };
+  const position = cursor ? decodeWalk(cursor) : { node: 0, scan: '0', queue: [] };
   const rows: StoredRow[] = [];
+  const pattern = `${globEscaped(prefix)}{*}*:records`;
   while (rows.length < limit) {
     if (position.queue.length === 0) {
       if (position.node >= nodes.length) return { rows };
       const [next, found] = await nodes[position.node]!.scan(
         position.scan,
         'MATCH',
-        `${prefix}{*}*:records`,
+        pattern,
         'COUNT',
         200,
       );
@@ -147,23 +152,63 @@ export async function scanRedisUnembedded(
       } else position.scan = next;
       continue;
     }
-    const entityId = position.queue.shift()!;
+    const entityId = position.queue[0]!;
     const keys = longtermRedisKeys(prefix, entityId);
-    const [records, vectors] = await Promise.all([
-      client.hgetall(keys.records),
-      client.hgetall(keys.vectors),
-    ]);
-    for (const [key, record] of Object.entries(records)) {
-      const row = parse(entityId, key, record);
-      if (row.value === '' || (row.expiresAt !== null && row.expiresAt <= now)) continue;
-      if (unpackRedisVector(vectors[key] ?? '')?.model === model) continue;
-      rows.push(row);
+    // The entity's live keys in byte order (its sorted set), a page at a time after the last one.
+    const wanted = limit - rows.length;
+    const page = await client.zrangebylex(
+      keys.live,
+      position.within === undefined ? '-' : `(${position.within}`,
+      '+',
+      'LIMIT',
+      0,
+      wanted,
+    );
+    if (page.length > 0) {
+      const [records, vectors] = await Promise.all([
+        client.hmget(keys.records, ...page),
+        client.hmget(keys.vectors, ...page),
+      ]);
+      page.forEach((key, j) => {
+        const record = records[j];
+        if (!record) return;
+        const row = parse(entityId, key, record);
+        const live = row.value !== '' && (row.expiresAt === null || row.expiresAt > now);
+        if (live && unpackRedisVector(vectors[j] ?? '')?.model !== model) rows.push(row);
+      });
     }
+    if (page.length < wanted) {
+      position.queue.shift();
+      delete position.within;
+    } else position.within = page.at(-1);
   }
   const done = position.queue.length === 0 && position.node >= nodes.length;
   return done
     ? { rows }
     : { rows, cursor: Buffer.from(JSON.stringify(position)).toString('base64url') };
+}
+
+/** The walk position a cursor holds, or an `InvalidArgumentError`. */
+function decodeWalk(cursor: string): WalkPosition {
+  try {
+    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as WalkPosition;
+    if (
+      Number.isInteger(position.node) &&
+      typeof position.scan === 'string' &&
+      Array.isArray(position.queue) &&
+      position.queue.every((id) => typeof id === 'string') &&
+      (position.within === undefined || typeof position.within === 'string')
+    )
+      return position;
+  } catch {
+    // refused below
+  }
+  throw new InvalidArgumentError('cursor', 'must be a cursor an earlier page gave');
+}
+
+/** `text` with the glob characters of `SCAN … MATCH` (`*`, `?`, `[`, `]`, `\\`) escaped. */
+function globEscaped(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
 
 /** The entity id of a records hash key, or `undefined` when the key is not one. */
