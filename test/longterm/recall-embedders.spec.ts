@@ -1,34 +1,15 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { describe, expect, it } from '@jest/globals';
 import { MockEmbeddingModelV3 } from 'ai/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
-import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
-import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
-import type { LongtermMemoryModuleOptions } from '../../src/modules/longterm/longterm.options.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { RECALL_FACTS, recallHarness } from '../support/recall-harness.js';
 
-const opened: TestingModule[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((m) => m.close()));
-});
+const { boot } = recallHarness();
 
-async function boot(options: LongtermMemoryModuleOptions): Promise<LongtermMemoryService> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [LongtermMemoryModule.forRoot({ sweep: false, ...options })],
-  }).compile();
-  opened.push(moduleRef);
-  await moduleRef.init();
-  return moduleRef.get(LongtermMemoryService);
-}
-
-const facts = [
-  ['job', 'Caroline works as a school counselor'],
-  ['paint', 'Melanie painted a sunrise over the lake'],
-  ['pets', 'Melanie has two cats named Oliver and Bailey'],
-] as const;
+const facts = RECALL_FACTS;
 
 describe('recall.embedder', () => {
   it('takes any AI SDK embedding model, batched at its limit', async () => {

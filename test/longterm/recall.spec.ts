@@ -1,29 +1,14 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
-import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
-import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
-import type { LongtermMemoryModuleOptions } from '../../src/modules/longterm/longterm.options.js';
 import type { EmbeddingModel } from '../../src/modules/longterm/recall/embedding/embedding-model.interface.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { RECALL_FACTS, recallHarness } from '../support/recall-harness.js';
 import { tempDir } from '../support/test-databases.js';
 
-const opened: TestingModule[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((m) => m.close()));
-});
-
-async function boot(options: LongtermMemoryModuleOptions): Promise<LongtermMemoryService> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [LongtermMemoryModule.forRoot({ sweep: false, ...options })],
-  }).compile();
-  opened.push(moduleRef);
-  await moduleRef.init();
-  return moduleRef.get(LongtermMemoryService);
-}
+const { boot, closeAll } = recallHarness();
 
 /** An embedder that counts its calls and can be made to fail. */
 class CountingEmbedder implements EmbeddingModel {
@@ -42,11 +27,7 @@ class CountingEmbedder implements EmbeddingModel {
   }
 }
 
-const facts = [
-  ['job', 'Caroline works as a school counselor'],
-  ['paint', 'Melanie painted a sunrise over the lake'],
-  ['pets', 'Melanie has two cats named Oliver and Bailey'],
-] as const;
+const facts = RECALL_FACTS;
 
 describe('LongtermMemoryService.recall', () => {
   it('fuses the full-text and vector lists, each hit saying where it ranked', async () => {
@@ -148,7 +129,7 @@ describe('LongtermMemoryService.recall', () => {
     const seq = await before.nextSeq('u');
     await before.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
     expect(await before.embedPending()).toBe(3);
-    await Promise.all(opened.splice(0).map((m) => m.close()));
+    await closeAll();
     const next = new CountingEmbedder(48);
     next.failing = true; // the new model is not reachable yet: the first pass at start fails
     const after = await boot({ uri, recall: { embedder: next } });
