@@ -108,6 +108,12 @@ describe('recall.embedder', () => {
         { embedder: { provider: 'openai-compatible', baseUrl: 'ftp://x', model: 'm' } },
         'recall.embedder',
       ],
+      [
+        {
+          embedder: { provider: 'openai-compatible', baseUrl: 'http://x', model: 'm', apikey: 'k' },
+        },
+        'recall.embedder.apikey',
+      ],
       [{ embedder: new HashingEmbeddingModel(), backfil: false }, 'recall.backfil'],
       [{ backfill: { intervalMs: -1 } }, 'recall.backfill.intervalMs'],
     ] as const) {

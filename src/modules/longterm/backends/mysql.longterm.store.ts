@@ -5,7 +5,7 @@ import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import type { TextMatch } from '../recall/text-match.js';
+import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { ScoredRow } from './base-longterm.store.js';
 import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
@@ -151,17 +151,12 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     now: number,
   ): Promise<ScoredRow[]> {
     const words = fullTextForm(match.words.join(' '));
-    const upper = match.upper ?? null;
     const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
       words,
       words,
       entityId,
       now,
-      match.lower,
-      upper,
-      upper,
-      match.updatedFrom,
-      match.updatedTo,
+      ...rangeParams(match),
       match.limit,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));

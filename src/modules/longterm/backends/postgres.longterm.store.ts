@@ -111,7 +111,7 @@ const SQL = {
  * PostgreSQL stores exactly the package's words — its own parser would split some again (`1e5x`
  * into `1e5` and `x`). At most 256 positions per word, PostgreSQL's limit.
  */
-export function tsvectorLiteral(text: string): string {
+function tsvectorLiteral(text: string): string {
   const positions = new Map<string, number[]>();
   text.split(' ').forEach((word, i) => {
     if (word === '') return;

@@ -7,7 +7,7 @@ export interface RowPosition {
 }
 
 /** The cursor of a page of rows that ends at `row` (opaque to callers). */
-export function encodeRowCursor(row: RowPosition): string {
+function encodeRowCursor(row: RowPosition): string {
   return Buffer.from(JSON.stringify([row.entityId, row.key])).toString('base64url');
 }
 

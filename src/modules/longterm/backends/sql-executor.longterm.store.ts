@@ -6,6 +6,7 @@ import {
 } from './base-longterm.store.js';
 import { fromColumns } from './sql-row-format.js';
 import type { VectorMatch } from '../recall/vector-match.js';
+import { rangeParams } from '../recall/text-match.js';
 import { pageAfter, startAfter } from './row-cursor.js';
 
 /** The read statements of a server dialect (parameters: see each). */
@@ -71,16 +72,11 @@ export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
     match: VectorMatch,
     now: number,
   ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const upper = match.upper ?? null;
     const rows = await this.sql<Record<string, unknown>>('lt_vectors', this.reads.vectors, [
       entityId,
       match.model,
       now,
-      match.lower,
-      upper,
-      upper,
-      match.updatedFrom,
-      match.updatedTo,
+      ...rangeParams(match),
     ]);
     return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
   }

@@ -8,7 +8,7 @@ import {
   type ScoredRow,
   type StoredRow,
 } from './base-longterm.store.js';
-import type { TextMatch } from '../recall/text-match.js';
+import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import { pageAfter, startAfter } from './row-cursor.js';
 import {
@@ -170,16 +170,11 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]> {
-    const upper = match.upper ?? null;
     const rows = this.statements.matches.all(
       match.words.map((word) => `"${word}"`).join(' OR '),
       entityId,
       now,
-      match.lower,
-      upper,
-      upper,
-      match.updatedFrom,
-      match.updatedTo,
+      ...rangeParams(match),
       match.limit,
     ) as Array<Record<string, unknown>>;
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
@@ -190,16 +185,11 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     match: VectorMatch,
     now: number,
   ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const upper = match.upper ?? null;
     const rows = this.statements.vectors.all(
       entityId,
       match.model,
       now,
-      match.lower,
-      upper,
-      upper,
-      match.updatedFrom,
-      match.updatedTo,
+      ...rangeParams(match),
     ) as Array<Record<string, unknown>>;
     return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
   }

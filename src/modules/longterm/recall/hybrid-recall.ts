@@ -15,7 +15,7 @@ import { queryWords } from './search-text.js';
 const logger = new Logger('Recall');
 
 /** How deep each list is read before fusion: twice `k`, at least 20, at most 100. */
-export function listDepth(k: number): number {
+function listDepth(k: number): number {
   return Math.min(100, Math.max(2 * k, 20));
 }
 

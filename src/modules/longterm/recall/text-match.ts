@@ -52,3 +52,15 @@ export function textMatch(query: string, options: TextSearchOptions): TextMatch 
 /** Default `limit` of a text search. */
 const DEFAULT_TEXT_SEARCH_LIMIT = 10;
 const NEVER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The key-range and time-range parameters of a search, in the order the SQL stores bind them:
+ * lower, upper, upper (`NULL` twice when there is none: `? IS NULL OR key < ?`), updatedFrom,
+ * updatedTo.
+ */
+export function rangeParams(
+  match: Pick<TextMatch, 'lower' | 'upper' | 'updatedFrom' | 'updatedTo'>,
+): [string, string | null, string | null, number, number] {
+  const upper = match.upper ?? null;
+  return [match.lower, upper, upper, match.updatedFrom, match.updatedTo];
+}

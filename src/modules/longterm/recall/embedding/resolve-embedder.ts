@@ -1,4 +1,5 @@
 import { InvalidModuleOptionsError } from '../../../../common/errors/invalid-module-options.error.js';
+import { assertKnownOptionKeys } from '../../../../common/options/known-option-keys.js';
 import {
   type AiSdkEmbeddingModelLike,
   type OpenAiCompatibleEmbedderOptions,
@@ -7,6 +8,8 @@ import {
 } from './ai-sdk-embedding-model.js';
 import type { EmbeddingModel } from './embedding-model.interface.js';
 import { assertModelId } from './embedding-bytes.js';
+
+const ENDPOINT_KEYS = ['provider', 'baseUrl', 'model', 'apiKey'] as const;
 
 /** What `recall.embedder` takes: our port, any AI SDK embedding model, or an endpoint to call. */
 export type EmbedderOption =
@@ -23,6 +26,7 @@ export async function resolveEmbedder(
   if (typeof option !== 'object' || option === null) return fail('must be an object');
   if ('provider' in option && (option as { provider: unknown }).provider === 'openai-compatible') {
     const endpoint = option as OpenAiCompatibleEmbedderOptions;
+    assertKnownOptionKeys('LongtermMemoryModule', endpoint, ENDPOINT_KEYS, 'recall.embedder.');
     if (typeof endpoint.baseUrl !== 'string' || !/^https?:\/\//.test(endpoint.baseUrl))
       fail('baseUrl must be an http(s) URL');
     if (typeof endpoint.model !== 'string' || endpoint.model === '')
