@@ -6,7 +6,7 @@ import {
   HashingEmbeddingModel,
   LongtermMemoryModule,
   LongtermMemoryService,
-  type RecallHit,
+  type RecordRecallHit,
 } from 'nest-agent-memory';
 
 /** Your own route over recall: an entity's records that best match some words. */
@@ -15,7 +15,7 @@ export class PeopleRecallController {
   constructor(private readonly longterm: LongtermMemoryService) {}
 
   @Get()
-  recall(@Param('personId') personId: string, @Query('q') q: string): Promise<RecallHit[]> {
+  recall(@Param('personId') personId: string, @Query('q') q: string): Promise<RecordRecallHit[]> {
     return this.longterm.recall(personId, q, { k: 5, filter: { prefix: 'facts/' } });
   }
 }
@@ -32,8 +32,9 @@ export class PeopleRecallController {
     }),
     AgentModule.forRoot({
       llm: { provider: 'echo' },
-      // Before the model call: the person's best-matching records, as a delimited system block.
-      recall: { k: 5, maxTokens: 800 },
+      // Before the model call: the person's best-matching records, and what they said in their
+      // other conversations (messages: true indexes every turn), as a delimited system block.
+      recall: { k: 5, maxTokens: 800, messages: true },
     }),
   ],
   controllers: [PeopleRecallController],

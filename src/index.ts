@@ -265,11 +265,16 @@ export {
   type TextSearchOptions,
 } from './modules/longterm/interfaces/longterm-store.interface.js';
 export type {
+  MessageRecallHit,
   RecallFilter,
   RecallHit,
   RecallOptions,
   RecallRank,
+  RecallRanking,
+  RecallScope,
+  RecordRecallHit,
 } from './modules/longterm/recall/recall.interface.js';
+export type { IndexedMessage } from './modules/longterm/recall/message-index.js';
 export {
   MAX_INDEXED_WORDS,
   MAX_QUERY_WORDS,

@@ -75,7 +75,8 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
   if (options.recall !== undefined && typeof options.recall !== 'boolean') {
     const recall = check.object(options.recall, 'recall');
     const nested = check.nested('recall');
-    nested.keys(recall, ['k', 'maxTokens', 'mode']);
+    nested.keys(recall, ['k', 'maxTokens', 'mode', 'messages']);
+    nested.boolean('messages', recall.messages);
     nested.integer('k', recall.k, 1, 100);
     nested.integer('maxTokens', recall.maxTokens, 1);
     if (

@@ -24,6 +24,8 @@ import type { LongtermMemoryService } from '../longterm/longterm-memory.service.
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
 import { type TurnRecallSettings, recallBlock } from './turn-recall.js';
+import { contentText } from '../../common/messages/content-parts.js';
+import { words } from '../longterm/recall/search-text.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -151,6 +153,8 @@ export class AgentRunner {
       },
     });
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
+    if (session && this.deps.recall?.messages && provider)
+      await this.indexTurn(runId, session, conversationId, outcome, baseVersion);
     if (session)
       await cache.recordFlush(runId, {
         entityId: session.entityId,
@@ -183,7 +187,12 @@ export class AgentRunner {
     if (!recall || !input.entityId || !longterm?.enabled) return undefined;
     const entityId = input.entityId;
     const { value } = await cache.step(runId, 'recall', async () => ({
-      block: (await recallBlock(longterm, entityId, message, recall)) ?? null,
+      block:
+        (await recallBlock(
+          longterm,
+          { entityId, conversationId: input.conversationId, message },
+          recall,
+        )) ?? null,
     }));
     return value.block ?? undefined;
   }
@@ -210,6 +219,41 @@ export class AgentRunner {
     return longterm.session(entityId, { seq, updatedAt: createdAt }, async (key, compute) => {
       return (await cache.step(runId, key, compute)).value;
     });
+  }
+
+  /**
+   * Indexes the committed turn's user and assistant text for the run's entity (`recall.messages`),
+   * with the run's seq and time, vectors through the run cache: a retried run writes the same bytes,
+   * which the seq guard makes a no-op.
+   */
+  private async indexTurn(
+    runId: string,
+    session: LongtermSession,
+    conversationId: string,
+    outcome: ToolLoopOutcome,
+    baseVersion: number,
+  ): Promise<void> {
+    const { longterm, cache } = this.deps;
+    const messages = outcome.messages.flatMap((message, i) => {
+      const text = contentText(message.content);
+      return (message.role === 'user' || message.role === 'assistant') && words(text).length > 0
+        ? [
+            {
+              conversationId,
+              position: baseVersion + 1 + i,
+              messageId: message.id ?? `${runId}:${i}`,
+              role: message.role,
+              text,
+            },
+          ]
+        : [];
+    });
+    await longterm!.indexMessages(
+      session.entityId,
+      messages,
+      { seq: session.seq, updatedAt: session.updatedAt },
+      async (key, compute) => (await cache.step(runId, key, compute)).value,
+    );
   }
 
   /**

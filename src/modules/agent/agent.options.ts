@@ -139,7 +139,10 @@ export interface AgentModuleOptions {
    * Recall (off by default): before a run's first model call, the entity's long-term records that
    * best match the user's message (`LongtermMemoryService.recall`) are given to the model as a
    * delimited system message with their keys and dates, within a token budget. `true` for
-   * `{ k: 5, maxTokens: 1000, mode: 'hybrid' }`. Needs the long-term tier and a run `entityId`.
+   * `{ k: 5, maxTokens: 1000, mode: 'hybrid', messages: false }`. With `messages: true` the agent
+   * also indexes each committed turn's user and assistant text for the run's entity, and the block
+   * recalls the entity's messages of its other conversations as well. Needs the long-term tier and
+   * a run `entityId`.
    */
   recall?: AgentRecallOption;
 }

@@ -257,23 +257,26 @@ export class AgentService
   }
 
   /**
-   * Clears a conversation: its history (through the agent's memory provider) and every record and
+   * Clears a conversation: its history (through the agent's memory provider), its messages in the
+   * recall index (`recall.messages`), and every record and
    * cached step of its runs, so a deleted conversation leaves no copy in the run cache, and its
    * entry in the conversation directory.
    */
   async clearConversation(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
     await this.memory.provider?.clear(conversationId);
+    if (this.longterm?.enabled) await this.longterm.forgetConversation(conversationId);
     await this.runs.ownership.forgetConversation(conversationId);
     await this.runs.directory.remove(conversationId);
   }
 
   /**
-   * Erases an entity: its long-term records (`deleteEntity`, which leaves the erasure mark) and the
+   * Erases an entity: its long-term records and indexed messages (`LongtermMemoryService.deleteEntity`,
+   * which leaves erasure marks) and the
    * records and cached steps of every run made for it (their staged long-term rows included).
    */
   async eraseEntity(entityId: string): Promise<void> {
-    if (this.longterm?.enabled) await this.longterm.store.deleteEntity(entityId);
+    if (this.longterm?.enabled) await this.longterm.deleteEntity(entityId);
     await this.runs.ownership.forgetEntity(entityId);
   }
 

@@ -20,7 +20,14 @@ import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
-import type { RecallHit, RecallOptions } from './recall/recall.interface.js';
+import type { RecallHit, RecallOptions, RecordRecallHit } from './recall/recall.interface.js';
+import { type IndexedMessage, derivedRecordText, isDerivedEntity } from './recall/message-index.js';
+import {
+  type MessageIndexDeps,
+  eraseMessageIndex,
+  forgetConversation,
+  indexMessages,
+} from './recall/message-index-writes.js';
 import { hybridRecall } from './recall/hybrid-recall.js';
 import { defaultRecordText } from './recall/search-text.js';
 import { embedTexts, embeddingCacheKey } from './recall/embedding/embed-texts.js';
@@ -49,6 +56,7 @@ export class LongtermMemoryService
   private firstPass?: Promise<number>;
   private readonly backfill?: EmbeddingBackfill;
   private readonly textOf: (value: JsonValue, key: string) => string;
+  private readonly recordTextOf: (value: JsonValue, key: string, entityId: string) => string;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
@@ -57,8 +65,10 @@ export class LongtermMemoryService
     @Optional() @Inject(LONGTERM_EMBEDDER) private readonly embedder?: EmbeddingModel,
   ) {
     this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
+    this.recordTextOf = (value, key, entityId) =>
+      isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
     if (backend && embedder)
-      this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.textOf);
+      this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.recordTextOf);
   }
 
   /** Whether the tier is on (a URI was configured). */
@@ -103,7 +113,7 @@ export class LongtermMemoryService
             : compute();
         },
       },
-      (query, options) => this.recall(entityId, query, options),
+      (query, options) => this.recall(entityId, query, { ...options, scope: 'records' }),
       this.textOf,
     );
   }
@@ -165,13 +175,53 @@ export class LongtermMemoryService
   }
 
   /**
-   * The entity's records that best match `query`, best first: the backend's full-text search
-   * (case- and accent-insensitive words, BM25 or its equivalent) and, with an embedder, the vector
-   * list (cosine similarity of the query's vector), fused by reciprocal rank fusion; each hit says
-   * which list found it and where.
+   * What best matches `query` for the entity, best first: its records (default scope), the messages
+   * of the conversations it took part in (`scope: 'messages'`, indexed by an agent with
+   * `recall.messages`), or both (`'all'`, merged by fused score). Each source runs the backend's
+   * full-text search (case- and accent-insensitive words, BM25 or its equivalent) and, with an
+   * embedder, the vector list (cosine similarity of the query's vector), fused by reciprocal rank
+   * fusion; each hit says which list found it and where.
    */
+  recall(
+    entityId: string,
+    query: string,
+    options?: RecallOptions & { scope?: 'records' },
+  ): Promise<RecordRecallHit[]>;
+  recall(entityId: string, query: string, options: RecallOptions): Promise<RecallHit[]>;
   async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     return hybridRecall(this.require().store, this.embedder, entityId, query, options);
+  }
+
+  /**
+   * Indexes messages of a committed turn so `recall` finds them for the entity (what an agent with
+   * `recall.messages` does after each commit), written with the run's `seq` and time: a retried
+   * run's second write is a no-op, an erasure refuses a run begun before it. Vectors go through
+   * `cachedStep` when given, as a session's do. Resolves how many messages were written.
+   */
+  async indexMessages(
+    entityId: string,
+    messages: readonly IndexedMessage[],
+    run: { seq: number; updatedAt: number },
+    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
+  ): Promise<number> {
+    return indexMessages(this.messageIndex(cachedStep), entityId, messages, run);
+  }
+
+  /**
+   * Removes a conversation's messages from the recall index of every entity that took part in it
+   * (a conversation delete); resolves how many went.
+   */
+  async forgetConversation(conversationId: string): Promise<number> {
+    return forgetConversation(this.messageIndex(), conversationId);
+  }
+
+  /**
+   * Erases an entity: `store.deleteEntity` (its records, with the erasure mark), then its message
+   * index, marked at a seq above every run it had begun.
+   */
+  async deleteEntity(entityId: string): Promise<void> {
+    await this.require().store.deleteEntity(entityId);
+    await eraseMessageIndex(this.messageIndex(), entityId);
   }
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */
@@ -225,6 +275,27 @@ export class LongtermMemoryService
     await this.embedding?.stop();
     await this.firstPass;
     await this.backend?.release();
+  }
+
+  private messageIndex(
+    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
+  ): MessageIndexDeps {
+    const { embedder } = this;
+    return {
+      store: this.require().store,
+      nextSeq: (entityId) => this.nextSeq(entityId),
+      ...(embedder && {
+        embedder: {
+          model: embedder.id,
+          embed: (texts: string[]) => {
+            const compute = () => embedTexts(embedder, texts);
+            return cachedStep
+              ? cachedStep(embeddingCacheKey(embedder.id, texts), compute)
+              : compute();
+          },
+        },
+      }),
+    };
   }
 
   private require(): LongtermTier {

@@ -4,11 +4,13 @@ import type {
   LongtermMemoryStore,
   LongtermRecord,
   TextSearchHit,
+  TextSearchOptions,
 } from '../interfaces/longterm-store.interface.js';
 import { embedTexts } from './embedding/embed-texts.js';
 import type { EmbeddingModel } from './embedding/embedding-model.interface.js';
+import { conversationKeyPrefix, indexedMessageOf, messageEntityOf } from './message-index.js';
 import { type RankedList, fuseRankings } from './rank-fusion.js';
-import type { RecallHit, RecallOptions } from './recall.interface.js';
+import type { RecallHit, RecallMode, RecallOptions, RecallRanking } from './recall.interface.js';
 import { recallOptions } from './recall-options.js';
 import { queryWords } from './search-text.js';
 
@@ -19,10 +21,15 @@ function listDepth(k: number): number {
   return Math.min(100, Math.max(2 * k, 20));
 }
 
+/** A record of one fused list, with its ranking. */
+type FusedRecord = RecallRanking & { record: LongtermRecord };
+
 /**
- * Runs the lists of a recall at once and fuses them (reciprocal rank fusion). The vector list needs
- * the query's vector (one embedding call); when that call fails, a hybrid recall logs it and
- * answers with the full-text list alone, while a `vector` recall fails.
+ * Runs the lists of a recall at once and fuses them (reciprocal rank fusion), per source: the
+ * entity's records, the messages it took part in, or both (then merged by fused score, which both
+ * sources compute alike). The vector lists need the query's vector (one embedding call for both
+ * sources); when that call fails, a hybrid recall logs it and answers with the full-text lists
+ * alone, while a `vector` recall fails.
  */
 export async function hybridRecall(
   store: LongtermMemoryStore,
@@ -31,61 +38,88 @@ export async function hybridRecall(
   query: string,
   options: RecallOptions,
 ): Promise<RecallHit[]> {
-  const { k, filter, mode } = recallOptions(options);
+  const { k, filter, mode, sources } = recallOptions(options);
   queryWords(query); // a query must hold a word, whatever the lists
   if (mode === 'vector' && !embedder)
     throw new InvalidArgumentError(
       'mode',
       'vector needs an embedder (LongtermMemoryModule recall.embedder)',
     );
-  const depth = listDepth(k);
-  const lexical =
-    mode === 'vector'
-      ? Promise.resolve(undefined)
-      : store.searchText(entityId, query, { ...filter, limit: depth });
   const vector =
-    mode === 'lexical' || !embedder
-      ? Promise.resolve(undefined)
-      : vectorList(
-          store,
-          embedder,
-          entityId,
-          query,
-          { ...filter, limit: depth },
-          mode === 'vector',
-        );
-  const lists: Array<RankedList<LongtermRecord>> = [];
-  const [lexicalHits, vectorHits] = await Promise.all([lexical, vector]);
-  if (lexicalHits) lists.push(ranked('lexical', lexicalHits));
-  if (vectorHits) lists.push(ranked('vector', vectorHits));
-  return fuseRankings(lists, k).map((fused) => ({
-    source: 'record' as const,
-    record: fused.item,
-    score: fused.score,
-    ...(fused.ranks.lexical ? { lexical: fused.ranks.lexical } : {}),
-    ...(fused.ranks.vector ? { vector: fused.ranks.vector } : {}),
-  }));
+    mode === 'lexical' || !embedder ? undefined : await queryVector(embedder, query, mode);
+  const { conversationId, prefix, ...times } = filter;
+  const search = { mode, vector, model: embedder?.id, k };
+  const [records, messages] = await Promise.all([
+    sources.records
+      ? fusedRecords(store, entityId, query, search, {
+          ...times,
+          ...(prefix === undefined ? {} : { prefix }),
+        })
+      : [],
+    sources.messages
+      ? fusedRecords(store, messageEntityOf(entityId), query, search, {
+          ...times,
+          ...(conversationId === undefined
+            ? {}
+            : { prefix: conversationKeyPrefix(conversationId) }),
+        })
+      : [],
+  ]);
+  const hits: RecallHit[] = [];
+  for (const { record, ...ranking } of records) hits.push({ source: 'record', record, ...ranking });
+  for (const { record, ...ranking } of messages) {
+    const message = indexedMessageOf(record.value);
+    if (message)
+      hits.push({ source: 'message', message: { ...message, at: record.updatedAt }, ...ranking });
+  }
+  // Stable: between equal scores, records stay before messages, each in its own order.
+  return sources.records && sources.messages
+    ? hits.sort((a, b) => b.score - a.score).slice(0, k)
+    : hits;
 }
 
-async function vectorList(
-  store: LongtermMemoryStore,
+/** The query's vector; `undefined` when a hybrid recall cannot have one (logged). */
+async function queryVector(
   embedder: EmbeddingModel,
-  entityId: string,
   query: string,
-  options: { limit: number; prefix?: string; updatedFrom?: number; updatedTo?: number },
-  required: boolean,
-): Promise<TextSearchHit[] | undefined> {
-  let vector: number[];
+  mode: RecallMode,
+): Promise<number[] | undefined> {
   try {
-    [vector] = (await embedTexts(embedder, [query])) as [number[]];
+    const [vector] = (await embedTexts(embedder, [query])) as [number[]];
+    return vector;
   } catch (error) {
-    if (required) throw error;
+    if (mode === 'vector') throw error;
     logger.warn(
       `Recall without its vector list: embedding the query failed: ${(error as Error).message}`,
     );
     return undefined;
   }
-  return store.searchVector(entityId, vector, { ...options, model: embedder.id });
+}
+
+/** One entity's lists, read `listDepth(k)` deep, fused. */
+async function fusedRecords(
+  store: LongtermMemoryStore,
+  entityId: string,
+  query: string,
+  search: { mode: RecallMode; vector?: number[]; model?: string; k: number },
+  filter: Omit<TextSearchOptions, 'limit'>,
+): Promise<FusedRecord[]> {
+  const options = { ...filter, limit: listDepth(search.k) };
+  const [lexicalHits, vectorHits] = await Promise.all([
+    search.mode === 'vector' ? undefined : store.searchText(entityId, query, options),
+    search.vector && search.model
+      ? store.searchVector(entityId, search.vector, { ...options, model: search.model })
+      : undefined,
+  ]);
+  const lists: Array<RankedList<LongtermRecord>> = [];
+  if (lexicalHits) lists.push(ranked('lexical', lexicalHits));
+  if (vectorHits) lists.push(ranked('vector', vectorHits));
+  return fuseRankings(lists, search.k).map((fused) => ({
+    record: fused.item,
+    score: fused.score,
+    ...(fused.ranks.lexical ? { lexical: fused.ranks.lexical } : {}),
+    ...(fused.ranks.vector ? { vector: fused.ranks.vector } : {}),
+  }));
 }
 
 function ranked(name: string, hits: TextSearchHit[]): RankedList<LongtermRecord> {

@@ -1,21 +1,24 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { MAX_TEXT_SEARCH_LIMIT } from '../interfaces/longterm-store.interface.js';
-import type { RecallFilter, RecallMode, RecallOptions } from './recall.interface.js';
+import { assertConversationId } from '../../../common/messages/message-validation.js';
+import type { RecallFilter, RecallMode, RecallOptions, RecallScope } from './recall.interface.js';
 
 /** Default number of hits of a recall. */
 export const DEFAULT_RECALL_K = 10;
 
-const FILTER_KEYS = new Set(['prefix', 'updatedFrom', 'updatedTo']);
+const FILTER_KEYS = new Set(['prefix', 'updatedFrom', 'updatedTo', 'conversationId']);
 
 /** A recall's `k` and filter, checked (each filter value is checked by the search itself). */
 export function recallOptions(options: RecallOptions): {
   k: number;
   filter: RecallFilter;
   mode: RecallMode;
+  /** Which sources the recall reads, after its scope and filters. */
+  sources: { records: boolean; messages: boolean };
 } {
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError('options', 'must be an object');
-  const { k = DEFAULT_RECALL_K, filter = {}, mode = 'hybrid' } = options;
+  const { k = DEFAULT_RECALL_K, filter = {}, mode = 'hybrid', scope = 'records' } = options;
   if (!['hybrid', 'lexical', 'vector'].includes(mode))
     throw new InvalidArgumentError(
       'mode',
@@ -32,7 +35,38 @@ export function recallOptions(options: RecallOptions): {
     if (!FILTER_KEYS.has(key))
       throw new InvalidArgumentError(
         `filter.${key}`,
-        'is not a filter (prefix, updatedFrom, updatedTo)',
+        'is not a filter (prefix, updatedFrom, updatedTo, conversationId)',
       );
-  return { k, filter, mode };
+  return { k, filter, mode, sources: recallSources(scope, filter) };
+}
+
+/** The sources a scope reads: a key prefix narrows to records, a conversation to messages. */
+function recallSources(
+  scope: RecallScope,
+  filter: RecallFilter,
+): { records: boolean; messages: boolean } {
+  if (!['records', 'messages', 'all'].includes(scope))
+    throw new InvalidArgumentError(
+      'scope',
+      `must be records, messages or all, got ${String(scope)}`,
+    );
+  if (filter.conversationId !== undefined) assertConversationId(filter.conversationId);
+  const byKey = filter.prefix !== undefined;
+  const byConversation = filter.conversationId !== undefined;
+  if (byKey && byConversation)
+    throw new InvalidArgumentError(
+      'filter',
+      'prefix (records) and conversationId (messages) cannot both be given',
+    );
+  if (scope === 'records' && byConversation)
+    throw new InvalidArgumentError(
+      'filter.conversationId',
+      'narrows messages: use scope messages or all',
+    );
+  if (scope === 'messages' && byKey)
+    throw new InvalidArgumentError('filter.prefix', 'narrows records: use scope records or all');
+  return {
+    records: scope !== 'messages' && !byConversation,
+    messages: scope !== 'records' && !byKey,
+  };
 }

@@ -1,4 +1,5 @@
 import type { LongtermRecord } from '../interfaces/longterm-store.interface.js';
+import type { IndexedMessage } from './message-index.js';
 
 /** Which filters narrow a recall (all optional; together they must all hold). */
 export interface RecallFilter {
@@ -8,7 +9,18 @@ export interface RecallFilter {
   updatedFrom?: number;
   /** Only records updated before this time (epoch ms). */
   updatedTo?: number;
+  /**
+   * Only messages of this conversation. Records have no conversation: with this filter a recall
+   * finds messages only (and a `records` recall is refused).
+   */
+  conversationId?: string;
 }
+
+/**
+ * What a recall searches: the entity's long-term `records` (default), the `messages` of the
+ * conversations it took part in (indexed by an agent with `recall.messages`), or `all` of both.
+ */
+export type RecallScope = 'records' | 'messages' | 'all';
 
 /** Options of `LongtermMemoryService.recall`. */
 export interface RecallOptions {
@@ -20,6 +32,8 @@ export interface RecallOptions {
    * embedder is configured (else it is the full-text list alone); `lexical` or `vector` runs one.
    */
   mode?: RecallMode;
+  /** What is searched (default `records`). */
+  scope?: RecallScope;
 }
 
 /** The lists a recall runs. */
@@ -33,11 +47,8 @@ export interface RecallRank {
   score: number;
 }
 
-/** One thing recalled: a long-term record, with how it was found. */
-export interface RecallHit {
-  /** What was found: a long-term record. */
-  source: 'record';
-  record: LongtermRecord;
+/** How a hit was found: its fused score and its place in each list. */
+export interface RecallRanking {
   /**
    * The fused score (reciprocal rank fusion: the sum over the lists that found it of
    * 1 / (60 + rank)); higher is better.
@@ -48,3 +59,21 @@ export interface RecallHit {
   /** Its place in the vector list (score: cosine similarity), when that list found it. */
   vector?: RecallRank;
 }
+
+/** A long-term record recalled. */
+export interface RecordRecallHit extends RecallRanking {
+  source: 'record';
+  record: LongtermRecord;
+}
+
+/** A message recalled: where it is (conversation, position, id), who said it, and its text. */
+export interface MessageRecallHit extends RecallRanking {
+  source: 'message';
+  message: IndexedMessage & {
+    /** When its turn's run was created (epoch ms). */
+    at: number;
+  };
+}
+
+/** One thing recalled: a long-term record or a message, with how it was found. */
+export type RecallHit = RecordRecallHit | MessageRecallHit;

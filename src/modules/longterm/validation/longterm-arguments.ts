@@ -7,6 +7,7 @@ import {
   hasLoneSurrogate,
   utf8ByteLength,
 } from '../../../common/utf8.js';
+import { derivedRecordText, isDerivedEntity } from '../recall/message-index.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
 import {
@@ -131,9 +132,11 @@ export function prepareRecord(
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
     // Both see the value as `load` will return it (the default walks plain input without parsing).
     text: indexedText(
-      recordText
-        ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-        : defaultTextOfInput(input.value, value),
+      isDerivedEntity(input.entityId)
+        ? derivedRecordText(input.value)
+        : recordText
+          ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
+          : defaultTextOfInput(input.value, value),
     ),
     embedding:
       input.embedding === undefined

@@ -38,7 +38,7 @@ export class EmbeddingBackfill {
   constructor(
     private readonly store: LongtermMemoryStore,
     private readonly model: EmbeddingModel,
-    private readonly textOf: (value: JsonValue, key: string) => string,
+    private readonly textOf: (value: JsonValue, key: string, entityId: string) => string,
   ) {
     this.state = { model: model.id, running: false, embedded: 0 };
   }
@@ -99,13 +99,15 @@ export class EmbeddingBackfill {
     try {
       vectors = await embedTexts(
         this.model,
-        records.map((record) => this.textOf(record.value, record.key)),
+        records.map((record) => this.textOf(record.value, record.key, record.entityId)),
       );
     } catch (batchError) {
       vectors = [];
       for (const record of records) {
         try {
-          const [vector] = await embedTexts(this.model, [this.textOf(record.value, record.key)]);
+          const [vector] = await embedTexts(this.model, [
+            this.textOf(record.value, record.key, record.entityId),
+          ]);
           vectors.push(vector);
         } catch {
           vectors.push(undefined);

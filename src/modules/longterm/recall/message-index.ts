@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { JsonValue } from '../interfaces/longterm-store.interface.js';
+
+/**
+ * Messages are indexed as long-term records of entities derived from the ids they belong to, so the
+ * text index, vectors, seq guard, erasure marks and background embedding all apply unchanged. A
+ * derived id starts with U+001F, a character the HTTP module's ids cannot hold: no caller can read
+ * or write one through the REST API.
+ */
+const MESSAGES_PREFIX = '\u001fmessages\u001f';
+const CONVERSATION_PREFIX = '\u001fconversation\u001f';
+
+/** Digits of a message's position in its index key (sorts keys by position). */
+const POSITION_DIGITS = 12;
+
+/** Most characters of a message's text that are indexed (its beginning). */
+export const MAX_INDEXED_MESSAGE_CHARS = 16_000;
+
+/** One message of a committed turn, as the index stores it (the value of its record). */
+export interface IndexedMessage {
+  conversationId: string;
+  /** 1-based position in the conversation (the version its append made). */
+  position: number;
+  messageId: string;
+  role: 'user' | 'assistant';
+  /** The message's text (its text parts), cut to {@link MAX_INDEXED_MESSAGE_CHARS}. */
+  text: string;
+}
+
+function digest(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
+
+/** The entity whose records are the messages `entityId` took part in. */
+export function messageEntityOf(entityId: string): string {
+  return `${MESSAGES_PREFIX}${digest(entityId)}`;
+}
+
+/** The entity listing which entities indexed messages of a conversation (one record each). */
+export function conversationEntityOf(conversationId: string): string {
+  return `${CONVERSATION_PREFIX}${digest(conversationId)}`;
+}
+
+/** Whether an entity id is one of the index's derived ids. */
+export function isDerivedEntity(entityId: string): boolean {
+  return entityId.startsWith(MESSAGES_PREFIX) || entityId.startsWith(CONVERSATION_PREFIX);
+}
+
+/**
+ * The key prefix of a conversation's messages: its id's length, then the id, then `/`. The length
+ * makes prefixes of different conversations disjoint whatever characters their ids hold.
+ */
+export function conversationKeyPrefix(conversationId: string): string {
+  return `${conversationId.length}:${conversationId}/`;
+}
+
+/** A message's key: its conversation's prefix and its zero-padded position. */
+export function messageKey(conversationId: string, position: number): string {
+  return `${conversationKeyPrefix(conversationId)}${String(position).padStart(POSITION_DIGITS, '0')}`;
+}
+
+/** What a derived record is found by: a message's text; nothing for any other value. */
+export function derivedRecordText(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
+  const { text } = value as { text?: unknown };
+  return typeof text === 'string' ? text : '';
+}
+
+/** The message a derived record holds, or `undefined` for a value that is not one. */
+export function indexedMessageOf(value: JsonValue): IndexedMessage | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { conversationId, position, messageId, role, text } = value;
+  if (
+    typeof conversationId !== 'string' ||
+    typeof position !== 'number' ||
+    typeof messageId !== 'string' ||
+    (role !== 'user' && role !== 'assistant') ||
+    typeof text !== 'string'
+  )
+    return undefined;
+  return { conversationId, position, messageId, role, text };
+}
+
+/** A message's text cut to {@link MAX_INDEXED_MESSAGE_CHARS} without splitting a surrogate pair. */
+export function indexableText(text: string): string {
+  if (text.length <= MAX_INDEXED_MESSAGE_CHARS) return text;
+  const end = MAX_INDEXED_MESSAGE_CHARS;
+  const last = text.charCodeAt(end - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+}
