@@ -167,6 +167,7 @@ describe('AgentModule recall option', () => {
       [{ maxTokens: 0 }, 'recall.maxTokens'],
       [{ mode: 'fuzzy' }, 'recall.mode'],
       [{ top: 3 }, 'recall.top'],
+      [{ messages: 'yes' }, 'recall.messages'],
       ['yes', 'recall'],
     ] as const) {
       const error = await rejectionOf(
