@@ -107,4 +107,3 @@ describe.each(uris)('agent message recall on %s', (_label, uri) => {
     expect(await longterm.recall(entityId, 'greyhound', { scope: 'all' })).toEqual([]);
   });
 });
-});
