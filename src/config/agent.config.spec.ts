@@ -47,6 +47,14 @@ describe('agent configuration', () => {
     });
   });
 
+  it('AGENT_RECALL_MESSAGES turns recall on with the messages indexed', () => {
+    expect(loadAgentConfig({ AGENT_RECALL_MESSAGES: 'true' }).recall).toEqual({ messages: true });
+    expect(loadAgentConfig({ AGENT_RECALL_MESSAGES: 'false' }).recall).toBe(false);
+    expect(() => loadAgentConfig({ AGENT_RECALL_MESSAGES: 'maybe' })).toThrow(
+      /AGENT_RECALL_MESSAGES/,
+    );
+  });
+
   it('uses Bull when REDIS_URL is set, with the queue settings', () => {
     expect(loadAgentConfig({ REDIS_URL: 'redis://cache:6379' }).queue).toEqual({
       driver: 'bull',

@@ -42,8 +42,12 @@ export interface AgentConfig {
   queue: AgentQueueOptions;
   /** `AGENT_RUN_LEASE_MS` (30,000): how soon a run whose process died is taken over. */
   runLeaseMs?: number;
-  /** `AGENT_RECALL` (`off`): recalled records before the model call, for turns with an entity. */
-  recall: boolean;
+  /**
+   * `AGENT_RECALL` (`false`): recalled records before the model call, for turns with an entity;
+   * `AGENT_RECALL_MESSAGES` (`false`): also index every turn's messages for its entity and recall
+   * them (`{ messages: true }`, recall on whatever `AGENT_RECALL` says).
+   */
+  recall: boolean | { messages: true };
 }
 
 /**
@@ -51,7 +55,7 @@ export interface AgentConfig {
  * `AGENT_MAX_TOOL_ITERATIONS` (10),
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
- * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` (`false`).
+ * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`).
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
@@ -70,7 +74,9 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
     maxToolIterations: readInteger(env, 'AGENT_MAX_TOOL_ITERATIONS', 10, 0, 1_000),
     conflictPolicy: readChoice(env, 'AGENT_CONFLICT_POLICY', CONFLICT_POLICIES, 'reject'),
     queue: loadQueue(env),
-    recall: readBoolean(env, 'AGENT_RECALL', false),
+    recall: readBoolean(env, 'AGENT_RECALL_MESSAGES', false)
+      ? { messages: true }
+      : readBoolean(env, 'AGENT_RECALL', false),
   };
 }
 

@@ -9,7 +9,11 @@ const B = { Authorization: 'Bearer key-of-tenant-b-0001' };
 /** `GET /entities/:entityId/recall` on the built app, on every storage layout, two tenants. */
 describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
   const running = appPerSuite(
-    () => ({ ...layout(), API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001' }),
+    () => ({
+      ...layout(),
+      API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001',
+      AGENT_RECALL_MESSAGES: 'true',
+    }),
     { beforeAll, afterAll },
   );
   const http = () => request(running().url);
@@ -87,6 +91,62 @@ describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
     expect((await recall('q=quokka').expect(200)).body).toEqual({ hits: [] });
   });
 
+  it('recalls what the entity said in its conversations, each hit naming where, until the conversation is deleted', async () => {
+    const [trip, work] = [`trip-${randomUUID()}`, `work-${randomUUID()}`];
+    for (const [conversationId, message] of [
+      [trip, 'We saw the puffins at Látrabjarg'],
+      [work, 'The puffin report is due Friday'],
+    ])
+      await http()
+        .post(`/conversations/${conversationId}/turns`)
+        .set(A)
+        .send({ message, entityId: entity })
+        .expect(201);
+    const { body } = await recall('q=PUFFINS%20latrabjarg&scope=messages').expect(200);
+    expect(body.hits[0]).toEqual({
+      source: 'message',
+      message: {
+        conversationId: trip,
+        position: 1,
+        messageId: expect.stringMatching(/:0$/),
+        role: 'user',
+        text: 'We saw the puffins at Látrabjarg',
+        at: expect.any(Number),
+      },
+      score: expect.any(Number),
+      lexical: { rank: 1, score: expect.any(Number) },
+    });
+    // The echo model's reply is indexed too, as the assistant's.
+    expect(body.hits.map((hit: { message: { role: string } }) => hit.message.role)).toContain(
+      'assistant',
+    );
+    const inWork = (
+      await recall(`q=puffins%20puffin&scope=messages&conversationId=${work}`).expect(200)
+    ).body;
+    expect(
+      new Set(
+        inWork.hits.map(
+          (hit: { message: { conversationId: string } }) => hit.message.conversationId,
+        ),
+      ),
+    ).toEqual(new Set([work]));
+    const all = (await recall('q=puffins%20caroline&scope=all&k=20').expect(200)).body;
+    expect(new Set(all.hits.map((hit: { source: string }) => hit.source))).toEqual(
+      new Set(['record', 'message']),
+    );
+    expect(
+      (await http().get(`/entities/${entity}/recall?q=puffins&scope=messages`).set(B).expect(200))
+        .body,
+    ).toEqual({ hits: [] });
+    await http().delete(`/conversations/${trip}`).set(A).expect(204);
+    const left = (await recall('q=puffins%20puffin&scope=messages').expect(200)).body;
+    expect(
+      new Set(
+        left.hits.map((hit: { message: { conversationId: string } }) => hit.message.conversationId),
+      ),
+    ).toEqual(new Set([work]));
+  });
+
   it('refuses a bad query with a 400 that names it', async () => {
     for (const [query, named] of [
       ['', 'q'],
@@ -94,7 +154,10 @@ describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
       [`q=${'x'.repeat(2_001)}`, 'q'],
       ['q=ok&k=0', 'k'],
       ['q=ok&k=101', 'k'],
-      ['q=ok&scope=messages', 'scope'],
+      ['q=ok&scope=threads', 'scope'],
+      ['q=ok&conversationId=c1', 'conversationId'],
+      ['q=ok&scope=messages&prefix=a', 'prefix'],
+      ['q=ok&scope=messages&conversationId=a%2Fb', 'conversationId'],
       ['q=ok&cursor=abc', 'cursor'],
       ['q=ok&cursor=100', 'cursor'],
     ] as const) {

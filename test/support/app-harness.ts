@@ -11,6 +11,7 @@ const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 /** Variables the example app reads; a boot clears them so the runner's environment cannot leak in. */
 const APP_VARIABLES = [
   'AGENT_RECALL',
+  'AGENT_RECALL_MESSAGES',
   'RECALL_EMBEDDER',
   'RECALL_EMBEDDER_URL',
   'RECALL_EMBEDDER_MODEL',

@@ -13,6 +13,7 @@ import {
   RecallQueryDto,
 } from '../dto/recall.dto.js';
 import { HttpErrorDto } from '../dto/responses.dto.js';
+import type { RecallHit } from '../../longterm/recall/recall.interface.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
@@ -31,9 +32,10 @@ export class RecallController {
 
   @Get()
   @ApiOperation({
-    summary: "Recall an entity's records by their words, best match first (paged, byte-budgeted)",
+    summary:
+      "Recall an entity's records and messages by their words and meaning, best match first (paged, byte-budgeted)",
     description:
-      'Full-text search of the records (case- and accent-insensitive words, BM25 or the backend’s equivalent) and, when an embedder is configured, vector search (cosine similarity), fused by reciprocal rank fusion (k = 60). A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
+      'Full-text search (case- and accent-insensitive words, BM25 or the backend’s equivalent) and, when an embedder is configured, vector search (cosine similarity), fused by reciprocal rank fusion (k = 60), over the records, the messages, or both (`scope`). A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
   })
   @ApiOkResponse({ type: RecallHitsDto })
   async recall(
@@ -48,21 +50,47 @@ export class RecallController {
     const k = Math.min(query.k ?? DEFAULT_K, MAX_RECALL_DEPTH - offset);
     const hits = await this.services.longterm.recall(id, query.q, {
       k: offset + k,
-      filter: query.prefix === undefined ? {} : { prefix: query.prefix },
+      filter: {
+        ...(query.prefix === undefined ? {} : { prefix: query.prefix }),
+        ...(query.conversationId === undefined
+          ? {}
+          : { conversationId: scope.scoped(query.conversationId, 'conversationId') }),
+      },
       ...(query.mode ? { mode: query.mode } : {}),
+      ...(query.scope ? { scope: query.scope } : {}),
     });
-    const page: RecallHitDto[] = hits.slice(offset).map((hit) => ({
-      source: hit.source,
-      key: hit.record.key,
-      record: { ...hit.record, entityId },
-      score: hit.score,
-      ...(hit.lexical ? { lexical: hit.lexical } : {}),
-      ...(hit.vector ? { vector: hit.vector } : {}),
-    }));
+    const page = hits.slice(offset).flatMap((hit) => {
+      const shown = presentHit(scope, entityId, hit);
+      return shown ? [shown] : [];
+    });
     const shown = headWithinBudget(page, this.services.pageBytes);
     const next = offset + shown.length;
     // Another page may follow when this one was cut by the budget or came back full.
     const more = shown.length < page.length || (page.length === k && next < MAX_RECALL_DEPTH);
     return { hits: shown, ...(more ? { cursor: String(next) } : {}) };
   }
+}
+
+/** A hit as the API shows it, ids as the tenant knows them (`undefined`: not the tenant's). */
+function presentHit(
+  scope: TenantScope,
+  entityId: string,
+  hit: RecallHit,
+): RecallHitDto | undefined {
+  const ranking = {
+    score: hit.score,
+    ...(hit.lexical ? { lexical: hit.lexical } : {}),
+    ...(hit.vector ? { vector: hit.vector } : {}),
+  };
+  if (hit.source === 'record')
+    return {
+      source: 'record',
+      key: hit.record.key,
+      record: { ...hit.record, entityId },
+      ...ranking,
+    };
+  const conversationId = scope.unscoped(hit.message.conversationId);
+  return conversationId === undefined
+    ? undefined
+    : { source: 'message', message: { ...hit.message, conversationId }, ...ranking };
 }

@@ -31,13 +31,22 @@ export class RecallQueryDto {
   k?: number;
 
   @ApiPropertyOptional({
-    enum: ['records'],
+    enum: ['records', 'messages', 'all'],
     default: 'records',
-    description: "What to search: the entity's long-term records (the only scope served today)",
+    description:
+      "What to search: the entity's long-term records, the messages of its conversations (indexed by an agent with `recall.messages`), or all of both, merged by score",
   })
   @IsOptional()
-  @IsIn(['records'], { message: 'scope must be records' })
-  scope?: 'records';
+  @IsIn(['records', 'messages', 'all'], { message: 'scope must be records, messages or all' })
+  scope?: 'records' | 'messages' | 'all';
+
+  @ApiPropertyOptional({
+    description:
+      'Only messages of this conversation (needs scope messages or all; records are left out)',
+  })
+  @IsOptional()
+  @IsString()
+  conversationId?: string;
 
   @ApiPropertyOptional({
     enum: ['hybrid', 'lexical', 'vector'],
@@ -49,7 +58,10 @@ export class RecallQueryDto {
   @IsIn(['hybrid', 'lexical', 'vector'], { message: 'mode must be hybrid, lexical or vector' })
   mode?: 'hybrid' | 'lexical' | 'vector';
 
-  @ApiPropertyOptional({ description: 'Only records whose key starts with this (literally)' })
+  @ApiPropertyOptional({
+    description:
+      'Only records whose key starts with this (literally; needs scope records or all; messages are left out)',
+  })
   @IsOptional()
   @IsString()
   prefix?: string;
@@ -66,11 +78,26 @@ export class RecallRankDto {
   @ApiProperty({ description: "The list's own score" }) score!: number;
 }
 
-/** One recalled record. */
+/** A recalled message: where it is, who said it, and its text. */
+export class RecalledMessageDto {
+  @ApiProperty({ description: 'Its conversation' }) conversationId!: string;
+  @ApiProperty({ description: 'Its 1-based position in the conversation (the version it made)' })
+  position!: number;
+  @ApiProperty({ description: "The message's id" }) messageId!: string;
+  @ApiProperty({ enum: ['user', 'assistant'] }) role!: 'user' | 'assistant';
+  @ApiProperty({ description: 'Its text (the first 16,000 characters are indexed and shown)' })
+  text!: string;
+  @ApiProperty({ description: 'When its turn ran (epoch ms)' }) at!: number;
+}
+
+/** One recalled record (`source: record`: `key` and `record`) or message (`message`). */
 export class RecallHitDto {
-  @ApiProperty({ enum: ['record'] }) source!: 'record';
-  @ApiProperty({ description: "The record's key" }) key!: string;
-  @ApiProperty({ type: MemoryRecordDto }) record!: MemoryRecordDto;
+  @ApiProperty({ enum: ['record', 'message'] }) source!: 'record' | 'message';
+  @ApiPropertyOptional({ description: "A record's key" }) key?: string;
+  @ApiPropertyOptional({ type: MemoryRecordDto, description: 'The record, for a record hit' })
+  record?: MemoryRecordDto;
+  @ApiPropertyOptional({ type: RecalledMessageDto, description: 'The message, for a message hit' })
+  message?: RecalledMessageDto;
   @ApiProperty({ description: 'Reciprocal-rank-fusion score (higher is better)' })
   score!: number;
   @ApiPropertyOptional({ type: RecallRankDto, description: 'Its place in the full-text list' })
