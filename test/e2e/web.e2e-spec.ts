@@ -50,6 +50,7 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
+      AGENT_RECALL_MESSAGES: 'true',
       API_KEYS:
         'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001,tenantC:key-of-tenant-c-0001,tenantD:key-of-tenant-d-0001',
     }),
@@ -175,6 +176,19 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await page.getByTestId('recall-query').fill('zanzibar');
     await page.getByTestId('recall').click();
     await page.getByTestId('recall-none').getByText('No record matches these words.').waitFor();
+    // What was said, found in its conversation: the hit opens it at that message.
+    await page.getByTestId('recall-scope').selectOption('messages');
+    await page.getByTestId('recall-query').fill('ada');
+    await page.getByTestId('recall').click();
+    const said = page.getByTestId('recall-hit').first();
+    await said.getByText('Hi, I am Ada').waitFor();
+    await page.getByTestId('inspect-conversation').fill('');
+    await said.getByTestId('recall-open-message').click();
+    const opened = page.getByTestId('found-message');
+    await opened.getByText('Hi, I am Ada').waitFor();
+    expect(await opened.locator('td').first().innerText()).toBe('1');
+    expect(await page.getByTestId('inspect-conversation').inputValue()).not.toBe('');
+    await page.getByTestId('recall-scope').selectOption('records');
     await page.getByTestId('recall-query').fill('lisbon');
     await page.getByTestId('recall').click();
     await page.getByTestId('recall-hit').first().waitFor();

@@ -38,12 +38,18 @@ export function Inspector() {
   const guard = (work: Promise<void>) =>
     work.then(() => setError(undefined)).catch((failure: Error) => setError(failure.message));
 
-  const openConversation = (cursor?: string, chosen = conversationId) =>
+  const [found, setFound] = useState<number>();
+
+  const openConversation = (cursor?: string, chosen = conversationId, at?: number) =>
     guard(
       (async () => {
         const id = seg(chosen);
+        setFound(at);
         const [page, runs, workingMemory] = await Promise.all([
-          getJson<MessagesPage>(`/conversations/${id}/messages?last=100`),
+          // At a message: the page of 100 around it; else the newest 100.
+          getJson<MessagesPage>(
+            `/conversations/${id}/messages?${at === undefined ? 'last=100' : `before=${at + 50}&limit=100`}`,
+          ),
           getJson<{ runs: RunRecord[]; cursor?: string }>(
             `/conversations/${id}/runs?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
           ),
@@ -108,8 +114,18 @@ export function Inspector() {
             <table data-testid="inspector-messages">
               <tbody>
                 {view.page.messages.map((message, index) => (
-                  <tr key={message.id}>
-                    <td>{view.page.version - view.page.messages.length + index + 1}</td>
+                  <tr
+                    key={message.id}
+                    {...(positionOf(view.page, index) === found
+                      ? {
+                          className: 'found',
+                          'data-testid': 'found-message',
+                          ref: (row: HTMLTableRowElement | null) =>
+                            row?.scrollIntoView({ block: 'center' }),
+                        }
+                      : {})}
+                  >
+                    <td>{positionOf(view.page, index)}</td>
                     <td>
                       <code>{message.id}</code>
                     </td>
@@ -218,8 +234,20 @@ export function Inspector() {
             </tbody>
           </table>
         )}
-        <RecallSearch entityId={entityId} onError={setError} />
+        <RecallSearch
+          entityId={entityId}
+          onError={setError}
+          onOpenMessage={(id, position) => {
+            setConversationId(id);
+            void openConversation(undefined, id, position);
+          }}
+        />
       </section>
     </main>
   );
+}
+
+/** The 1-based position of a page's `index`-th message: the page starts at its `before` (or 1). */
+function positionOf(page: MessagesPage, index: number): number {
+  return (page.before ?? 1) + index;
 }

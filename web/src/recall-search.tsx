@@ -8,39 +8,62 @@ interface RecallRank {
   score: number;
 }
 
-/** One hit of `GET /entities/:entityId/recall`. */
+/** A recalled message: where it is, who said it, its text. */
+interface RecalledMessage {
+  conversationId: string;
+  position: number;
+  messageId: string;
+  role: 'user' | 'assistant';
+  text: string;
+  at: number;
+}
+
+/** One hit of `GET /entities/:entityId/recall`: a record (`key`, `record`) or a `message`. */
 interface RecallHit {
-  key: string;
-  record: MemoryRecord;
+  source: 'record' | 'message';
+  key?: string;
+  record?: MemoryRecord;
+  message?: RecalledMessage;
   score: number;
   lexical?: RecallRank;
   vector?: RecallRank;
 }
 
+const SCOPE_NONE: Record<string, string> = {
+  records: 'No record matches these words.',
+  messages: 'No message matches these words.',
+  all: 'No record or message matches these words.',
+};
+
 const rank = (name: string, found?: RecallRank) =>
   found ? `${name} #${found.rank} (${found.score.toFixed(3)})` : undefined;
 
 /**
- * Recall by content for the inspector: an entity's records that best match some words, best first,
- * with the fused score and where each list (full-text, vector) ranked it; "no match" said plainly.
+ * Recall by content for the inspector: an entity's records, or the messages of its conversations,
+ * that best match some words, best first, with the fused score and where each list (full-text,
+ * vector) ranked it; a message hit opens its conversation at that message; "no match" said plainly.
  */
 export function RecallSearch({
   entityId,
   onError,
+  onOpenMessage,
 }: {
   entityId: string;
   onError(message?: string): void;
+  onOpenMessage(conversationId: string, position: number): void;
 }) {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('hybrid');
-  const [hits, setHits] = useState<RecallHit[]>();
+  const [scope, setScope] = useState('records');
+  const [answer, setAnswer] = useState<{ hits: RecallHit[]; scope: string }>();
+  const hits = answer?.hits;
 
   const recall = () =>
     getJson<{ hits: RecallHit[] }>(
-      `/entities/${seg(entityId)}/recall?q=${encodeURIComponent(query)}&k=20&mode=${mode}`,
+      `/entities/${seg(entityId)}/recall?q=${encodeURIComponent(query)}&k=20&mode=${mode}&scope=${scope}`,
     )
-      .then((answer) => {
-        setHits(answer.hits);
+      .then((found) => {
+        setAnswer({ hits: found.hits, scope });
         onError(undefined);
       })
       .catch((failure: Error) => onError(failure.message));
@@ -75,29 +98,66 @@ export function RecallSearch({
             <option value="vector">vector only</option>
           </select>
         </label>
+        <label>
+          {' '}
+          In{' '}
+          <select
+            data-testid="recall-scope"
+            value={scope}
+            onChange={(event) => setScope(event.target.value)}
+          >
+            <option value="records">records</option>
+            <option value="messages">messages</option>
+            <option value="all">records and messages</option>
+          </select>
+        </label>
         <button data-testid="recall" type="submit" disabled={query.trim() === ''}>
           Recall
         </button>
       </form>
-      {hits && hits.length === 0 && <p data-testid="recall-none">No record matches these words.</p>}
+      {answer && answer.hits.length === 0 && (
+        <p data-testid="recall-none">{SCOPE_NONE[answer.scope]}</p>
+      )}
       {hits && hits.length > 0 && (
         <table data-testid="recall-hits">
           <thead>
             <tr>
-              <th>Key</th>
-              <th>Value</th>
+              <th>Found</th>
+              <th>Text</th>
               <th>Score</th>
               <th>Found by</th>
             </tr>
           </thead>
           <tbody>
             {hits.map((hit) => (
-              <tr key={hit.key} data-testid="recall-hit">
+              <tr
+                key={
+                  hit.message ? `${hit.message.conversationId}#${hit.message.position}` : hit.key
+                }
+                data-testid="recall-hit"
+              >
                 <td>
-                  <code>{hit.key}</code>
+                  {hit.message ? (
+                    <button
+                      type="button"
+                      data-testid="recall-open-message"
+                      title={`Open ${hit.message.conversationId} at message ${hit.message.position}`}
+                      onClick={() =>
+                        onOpenMessage(hit.message!.conversationId, hit.message!.position)
+                      }
+                    >
+                      {hit.message.role} in {hit.message.conversationId} #{hit.message.position}
+                    </button>
+                  ) : (
+                    <code>{hit.key}</code>
+                  )}
                 </td>
                 <td>
-                  <code>{JSON.stringify(hit.record.value)}</code>
+                  {hit.message ? (
+                    hit.message.text
+                  ) : (
+                    <code>{JSON.stringify(hit.record?.value)}</code>
+                  )}
                 </td>
                 <td>{hit.score.toFixed(4)}</td>
                 <td>
