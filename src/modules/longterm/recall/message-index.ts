@@ -23,7 +23,7 @@ export interface IndexedMessage {
   position: number;
   messageId: string;
   role: 'user' | 'assistant';
-  /** The message's text (its text parts), cut to {@link MAX_INDEXED_MESSAGE_CHARS}. */
+  /** The message's text (its text parts), cut to its first 16,000 characters. */
   text: string;
 }
 
