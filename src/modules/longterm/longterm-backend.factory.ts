@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
 import { InMemoryLongtermStore } from './backends/in-memory.longterm.store.js';
 import { MysqlLongtermStore } from './backends/mysql.longterm.store.js';
+import { type PgvectorOption, openPgvector } from './backends/postgres-pgvector.js';
 import { PostgresLongtermStore } from './backends/postgres.longterm.store.js';
 import { RedisLongtermStore } from './backends/redis.longterm.store.js';
 import { InMemorySeqCounter, RedisSeqCounter, SqlSeqCounter } from './backends/seq-counters.js';
@@ -52,10 +53,14 @@ export async function openLongtermBackend(
       migrationsRun: options.migrationsRun ?? true,
       schema: LONGTERM_SCHEMA,
     });
-    return { value: await openSqlTier(connection, settings), release: none };
+    return {
+      value: await openSqlTier(connection, settings, options.recall?.pgvector),
+      release: none,
+    };
   }
   const target = parseLongtermUri(options.uri);
   if (!target) return undefined;
+  if (target.kind !== 'sql' && options.recall?.pgvector) throw pgvectorNotHere(target.kind);
   switch (target.kind) {
     case 'memory': {
       const counter = new InMemorySeqCounter();
@@ -80,7 +85,10 @@ export async function openLongtermBackend(
         schema: LONGTERM_SCHEMA,
       });
       try {
-        return { value: await openSqlTier(lease.value, settings), release: lease.release };
+        return {
+          value: await openSqlTier(lease.value, settings, options.recall?.pgvector),
+          release: lease.release,
+        };
       } catch (error) {
         await lease.release();
         throw error;
@@ -89,18 +97,27 @@ export async function openLongtermBackend(
   }
 }
 
-/** The SQL store and counter of a connection (MariaDB's version checked first). */
+/**
+ * The SQL store and counter of a connection (MariaDB's version checked first; on PostgreSQL,
+ * pgvector when installed, unless `pgvector` is false).
+ */
 async function openSqlTier(
   connection: SqlConnection,
   settings: LongtermStoreSettings,
+  pgvector: PgvectorOption | undefined,
 ): Promise<LongtermTier> {
   const { dataSource, dialect } = connection;
   if (dialect === 'mysql') await checkLongtermServer(dataSource);
+  if (dialect !== 'postgres' && pgvector) throw pgvectorNotHere(dialect);
   const store =
     dialect === 'postgres'
-      ? new PostgresLongtermStore(dataSource, settings)
+      ? new PostgresLongtermStore(dataSource, settings, await openPgvector(dataSource, pgvector))
       : dialect === 'mysql'
         ? new MysqlLongtermStore(dataSource, settings)
         : new SqliteLongtermStore(dataSource, settings);
   return { store, counter: new SqlSeqCounter(connection) };
+}
+
+function pgvectorNotHere(backend: string): Error {
+  return new Error(`recall.pgvector is for PostgreSQL; this long-term tier is on ${backend}`);
 }

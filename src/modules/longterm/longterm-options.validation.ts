@@ -2,6 +2,7 @@ import { OptionChecker } from '../../common/options/option-checker.js';
 import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { parseLongtermUri } from './longterm-backend.factory.js';
+import { MAX_HNSW_DIMENSIONS } from './backends/postgres-pgvector.js';
 
 const KEYS = [
   'uri',
@@ -42,8 +43,22 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   if (options.recall !== undefined) {
     const recall = check.object(options.recall, 'recall');
     const nested = check.nested('recall');
-    nested.keys(recall, ['embedder', 'backfill']);
+    nested.keys(recall, ['embedder', 'backfill', 'pgvector']);
     nested.sweep('backfill', recall.backfill);
+    checkPgvector(nested, recall.pgvector);
   }
   return options as LongtermMemoryModuleOptions;
+}
+
+/** `recall.pgvector`: a boolean, or `{ hnsw: { dimensions } }` with 1–2,000 dimensions. */
+function checkPgvector(check: OptionChecker, value: unknown): void {
+  if (value === undefined || typeof value === 'boolean') return;
+  const pgvector = check.object(value, 'pgvector');
+  const nested = check.nested('pgvector');
+  nested.keys(pgvector, ['hnsw']);
+  const hnsw = nested.object(pgvector.hnsw, 'hnsw');
+  const inner = nested.nested('hnsw');
+  inner.keys(hnsw, ['dimensions']);
+  if (hnsw.dimensions === undefined) inner.fail('dimensions', 'is required');
+  inner.integer('dimensions', hnsw.dimensions, 1, MAX_HNSW_DIMENSIONS);
 }

@@ -1,3 +1,4 @@
+import type { PgvectorOption } from './backends/postgres-pgvector.js';
 import type { RecordTextFunction } from './recall/search-text.js';
 import type { EmbedderOption } from './recall/embedding/resolve-embedder.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
@@ -67,4 +68,12 @@ export interface LongtermRecallOptions {
    * off.
    */
   backfill?: SweepOptions;
+  /**
+   * On PostgreSQL: rank vectors with pgvector. Unset: when the `vector` extension is installed in
+   * the database (else an exact scan in the process); `false`: never; `true`: it must be installed
+   * (the start fails otherwise); `{ hnsw: { dimensions } }`: it must be, and an HNSW index
+   * (cosine) is built at start for vectors of that many dimensions (at most 2,000): approximate, fast
+   * at scale.
+   */
+  pgvector?: PgvectorOption;
 }

@@ -134,6 +134,17 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     now: number,
   ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>>;
   /**
+   * The entity's nearest rows by cosine similarity when the backend ranks them itself (best first,
+   * ties by key, at most `limit`); `undefined` (the default) for the exact scan of `readVectors`.
+   */
+  protected readNearest(
+    _entityId: string,
+    _match: VectorMatch,
+    _now: number,
+  ): Promise<ScoredRow[]> | undefined {
+    return undefined;
+  }
+  /**
    * Up to `limit` live rows of any entity whose vector is not of `model` (or absent), after the
    * position `cursor` (`undefined`: from the start), and the cursor after the last one (none: done).
    */
@@ -251,9 +262,14 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertEntityId(entityId);
     const match = vectorMatch(vector, options);
     return this.traced('search_vector', async () => {
+      const nearest = this.readNearest(entityId, match, this.now());
+      if (nearest) return (await nearest).map((row) => ({ record: decode(row), score: row.score }));
       const best = new TopK<StoredRow>(match.limit, (a, b) => compareCodePoints(a.key, b.key));
-      for (const { row, embedding } of await this.readVectors(entityId, match, this.now()))
-        best.offer(row, dot(match.vector, unpackEmbedding(embedding)));
+      for (const { row, embedding } of await this.readVectors(entityId, match, this.now())) {
+        const stored = unpackEmbedding(embedding);
+        // A vector of another dimension is not comparable: never a hit.
+        if (stored.length === match.vector.length) best.offer(row, dot(match.vector, stored));
+      }
       return best.sorted().map(({ item, score }) => ({ record: decode(item), score }));
     });
   }

@@ -5,7 +5,9 @@ import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import type { TextMatch } from '../recall/text-match.js';
 import type { ScoredRow } from './base-longterm.store.js';
-import type { PreparedEmbedding } from '../recall/vector-match.js';
+import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import { rangeParams } from '../recall/text-match.js';
+import { type PgvectorMode, nearestSql, vectorLiteral } from './postgres-pgvector.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -24,31 +26,47 @@ const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
  */
 const ERASURE_LOCK = 1819568500;
 
-const SQL = {
-  /**
-   * Takes the entities' erasure locks (shared) first, in an init plan; filters out rows at or below
-   * their entity's erasure mark; the seq guard is in the upsert's WHERE. Rows either skips are not
-   * returned, so RETURNING lists what applied.
-   */
-  write: `WITH locked AS (
+/**
+ * Takes the entities' erasure locks (shared) first, in an init plan; filters out rows at or below
+ * their entity's erasure mark; the seq guard is in the upsert's WHERE. Rows either skips are not
+ * returned, so RETURNING lists what applied. With pgvector, `$11` holds each vector as a `vector`
+ * literal, stored in `embedding_vector` beside the bytes.
+ */
+function writeSql(vector: boolean): string {
+  return `WITH locked AS (
       SELECT count(pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(e))) AS n
       FROM (SELECT DISTINCT unnest($1::text[]) AS e) entities)
     INSERT INTO agent_longterm_records AS r
-      (${COLUMNS}, search_vector, embedding, embedding_model)
+      (${COLUMNS}, search_vector, embedding, embedding_model${vector ? ', embedding_vector' : ''})
     SELECT u.entity_id, u.key, u.value, u.seq, u.updated_at, u.expires_at,
-      u.search_text::tsvector, u.embedding, u.embedding_model
+      u.search_text::tsvector, u.embedding, u.embedding_model${vector ? ', u.vector::vector' : ''}
     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
-      $7::text[], $8::bytea[], $9::text[])
+      $7::text[], $8::bytea[], $9::text[]${vector ? ', $11::text[]' : ''})
       AS u(entity_id, key, value, seq, updated_at, expires_at, search_text, embedding,
-        embedding_model)
+        embedding_model${vector ? ', vector' : ''})
     WHERE (SELECT n FROM locked) >= 0 AND NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
       updated_at = excluded.updated_at, expires_at = excluded.expires_at,
       search_vector = excluded.search_vector, embedding = excluded.embedding,
-      embedding_model = excluded.embedding_model
+      embedding_model = excluded.embedding_model${vector ? ', embedding_vector = excluded.embedding_vector' : ''}
     WHERE excluded.seq >= r.seq OR r.expires_at <= $10
-    RETURNING entity_id, key`,
+    RETURNING entity_id, key`;
+}
+
+/** entities, keys, seqs, models, vectors, values, now (and, with pgvector, `vector` literals): the rows updated */
+function setEmbeddingsSql(vector: boolean): string {
+  return `UPDATE agent_longterm_records AS r
+    SET embedding = u.embedding, embedding_model = u.model${vector ? ', embedding_vector = u.vector::vector' : ''}
+    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::text[]${vector ? ', $8::text[]' : ''})
+      AS u(entity_id, key, seq, model, embedding, value${vector ? ', vector' : ''})
+    WHERE r.entity_id = u.entity_id AND r.key = u.key AND r.seq = u.seq AND r.value = u.value
+      AND r.value <> '${TOMBSTONE}' AND r.expires_at > $7
+    RETURNING r.entity_id, r.key`;
+}
+
+const SQL = {
+  write: writeSql(false),
   one: `SELECT ${COLUMNS} FROM agent_longterm_records WHERE entity_id = $1 AND key = $2 AND ${LIVE}3`,
   range: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
@@ -94,14 +112,7 @@ const SQL = {
     WHERE (entity_id, key) > ($1, $3) AND $2::text IS NOT NULL
       AND embedding_model IS DISTINCT FROM $4 AND ${LIVE}5
     ORDER BY entity_id, key LIMIT $6`,
-  /** entities, keys, seqs, models, vectors, values, now: the rows updated */
-  setEmbeddings: `UPDATE agent_longterm_records AS r
-    SET embedding = u.embedding, embedding_model = u.model
-    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::text[])
-      AS u(entity_id, key, seq, model, embedding, value)
-    WHERE r.entity_id = u.entity_id AND r.key = u.key AND r.seq = u.seq AND r.value = u.value
-      AND r.value <> '${TOMBSTONE}' AND r.expires_at > $7
-    RETURNING r.entity_id, r.key`,
+  setEmbeddings: setEmbeddingsSql(false),
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;
@@ -157,19 +168,40 @@ const ERASE = {
  */
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'postgresql' as const;
+  private readonly writeStatement: string;
+  private readonly setEmbeddingsStatement: string;
+
+  /**
+   * `pgvector` (from `openPgvector`): keep each vector in pgvector's `embedding_vector` column too
+   * and let PostgreSQL rank by cosine distance (through an HNSW index when one was built); without
+   * it, vectors are ranked by an exact scan in the process.
+   */
   constructor(
     private readonly dataSource: DataSource,
     settings?: LongtermStoreSettings,
+    private readonly pgvector?: PgvectorMode,
   ) {
     super(createSqlExecutor(dataSource, 'postgres'), SQL, settings);
+    this.writeStatement = pgvector ? writeSql(true) : SQL.write;
+    this.setEmbeddingsStatement = pgvector ? setEmbeddingsSql(true) : SQL.setEmbeddings;
+  }
+
+  /** Whether vectors are ranked by pgvector (else by an exact scan in the process). */
+  get usesPgvector(): boolean {
+    return this.pgvector !== undefined;
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const columns = rows.map((row) => toColumns(row, tsvectorLiteral));
-    const applied = await this.sql<{ entity_id: string; key: string }>('lt_write', SQL.write, [
-      ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((c) => columns.map((row) => row[c])),
-      now,
-    ]);
+    const applied = await this.sql<{ entity_id: string; key: string }>(
+      this.pgvector ? 'lt_write_pgvector' : 'lt_write',
+      this.writeStatement,
+      [
+        ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((c) => columns.map((row) => row[c])),
+        now,
+        ...(this.pgvector ? [columns.map((row) => vectorLiteral(row[7]))] : []),
+      ],
+    );
     // A batch holds no (entity, key) twice, so as many rows back as sent means all applied.
     if (applied.length === rows.length) return rows.map(() => true);
     // U+0000 is in no id or key: it separates them safely.
@@ -200,8 +232,8 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
 
   protected async writeEmbeddings(updates: PreparedEmbedding[], now: number): Promise<boolean[]> {
     const done = await this.sql<{ entity_id: string; key: string }>(
-      'lt_set_embeddings',
-      SQL.setEmbeddings,
+      this.pgvector ? 'lt_set_embeddings_pgvector' : 'lt_set_embeddings',
+      this.setEmbeddingsStatement,
       [
         updates.map((u) => u.entityId),
         updates.map((u) => u.key),
@@ -210,10 +242,30 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
         updates.map((u) => u.bytes),
         updates.map((u) => u.value),
         now,
+        ...(this.pgvector ? [updates.map((u) => vectorLiteral(u.bytes))] : []),
       ],
     );
     const applied = new Set(done.map((row) => `${row.entity_id}\u0000${row.key}`));
     return updates.map((u) => applied.has(`${u.entityId}\u0000${u.key}`));
+  }
+
+  /** With pgvector, PostgreSQL ranks the entity's vectors (else the exact scan in the process). */
+  protected override readNearest(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<ScoredRow[]> | undefined {
+    if (!this.pgvector) return undefined;
+    const sql = nearestSql(COLUMNS, LIVE, match.vector.length);
+    // A prepared statement per dimension: its text holds the dimension.
+    return this.sql<Record<string, unknown>>(`lt_nearest_${match.vector.length}`, sql, [
+      entityId,
+      match.model,
+      `[${Array.from(match.vector).join(',')}]`,
+      now,
+      ...rangeParams(match),
+      match.limit,
+    ]).then((rows) => rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) })));
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
