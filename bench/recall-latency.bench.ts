@@ -1,5 +1,7 @@
 /**
- * Recall latency (`npm run bench:recall-latency`; `-- memory sqlite postgres mysql redis` to pick,
+ * Recall latency (`npm run bench:recall-latency`; `-- memory sqlite postgres mysql redis pgvector`
+ * to pick (`pgvector`: PostgreSQL with pgvector and an HNSW index, on PGlite in process, since
+ * pgvector is not packaged for the machine's PostgreSQL; not in the default set),
  * `BENCH_SIZES=1000,10000,100000`). Per backend and entity size: the store's text search and vector
  * search (limit 10; exact scan of 256-dimension vectors) against the backend's raw queries on the
  * same rows (see recall/latency-floors.ts), calls alternating, p50/p99 and the p50 ratio; then the
@@ -25,11 +27,14 @@ import {
   type RecallFloor,
   memoryFloor,
   mysqlFloor,
+  pgvectorFloor,
   postgresFloor,
   redisFloor,
   sqliteFloor,
 } from './recall/latency-floors.js';
 import { compareRow, measurePair, TABLE_HEADER } from './support/measure.js';
+import { openPgvector } from '../src/modules/longterm/backends/postgres-pgvector.js';
+import { startPgvectorServer } from '../test/support/pglite-server.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -40,7 +45,8 @@ const BACKENDS =
     ? process.argv.slice(2)
     : ['memory', 'sqlite', 'postgres', 'mysql', 'redis'];
 const run = `recall-bench-${Date.now()}`;
-const embedder = new HashingEmbeddingModel();
+const DIMENSIONS = 256;
+const embedder = new HashingEmbeddingModel({ dimensions: DIMENSIONS });
 
 /** A deterministic pseudo-random stream. */
 function random(seed: number): () => number {
@@ -60,6 +66,7 @@ const sentence = (next: () => number, n: number) =>
 interface Backend {
   store(settings?: LongtermStoreSettings): LongtermMemoryStore;
   floor(texts: Map<string, string>, vectors: Map<string, Float32Array>): Promise<RecallFloor>;
+  stop?(): Promise<void>;
 }
 
 async function open(name: string, registry: ConnectionRegistry): Promise<Backend> {
@@ -67,6 +74,22 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
     return {
       store: (settings) => new InMemoryLongtermStore(settings),
       floor: async (t, v) => memoryFloor(t, v),
+    };
+  }
+  if (name === 'pgvector') {
+    const server = await startPgvectorServer();
+    // One connection: PGlite runs one session (the floor's client is a second one).
+    const { dataSource } = (
+      await registry.acquireSql(
+        { dialect: 'postgres', url: server.url },
+        { migrationsRun: true, schema: LONGTERM_SCHEMA, poolSize: 1 },
+      )
+    ).value;
+    const mode = await openPgvector(dataSource, { hnsw: { dimensions: DIMENSIONS } });
+    return {
+      store: (settings) => new PostgresLongtermStore(dataSource, settings, mode),
+      floor: async () => pgvectorFloor(server.url, DIMENSIONS),
+      stop: () => server.stop(),
     };
   }
   if (name === 'redis') {
@@ -105,6 +128,7 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
 }
 
 const registry = new ConnectionRegistry();
+const backends: Backend[] = [];
 console.log(TABLE_HEADER);
 for (const name of BACKENDS) {
   const backend = await open(name, registry);
@@ -158,7 +182,7 @@ for (const name of BACKENDS) {
     console.log(
       compareRow(
         name,
-        `vector search (exact, 256 d), ${size.toLocaleString('en')} records`,
+        `vector search (${name === 'pgvector' ? 'HNSW' : 'exact'}, ${DIMENSIONS} d), ${size.toLocaleString('en')} records`,
         vector,
       ),
     );
@@ -182,5 +206,7 @@ for (const name of BACKENDS) {
   console.log(compareRow(name, 'saveMany 1,000 (index vs none)', write));
   await store.deleteEntity(`${run}-write-indexed`);
   await store.deleteEntity(`${run}-write-bare`);
+  backends.push(backend);
 }
 await registry.onApplicationShutdown();
+for (const backend of backends) await backend.stop?.();

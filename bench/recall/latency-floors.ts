@@ -54,6 +54,41 @@ export async function postgresFloor(url: string): Promise<RecallFloor> {
   };
 }
 
+/**
+ * PostgreSQL with pgvector: the text floor as on PostgreSQL; the vector floor is pgvector's own
+ * nearest-neighbour query on the HNSW-indexed expression, 10 rows back.
+ */
+export async function pgvectorFloor(url: string, dimensions: number): Promise<RecallFloor> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // PGlite runs one session for every connection: each floor names its statements anew.
+  const tag = (pgvectorFloors += 1);
+  return {
+    text: async (entityId, words) =>
+      (
+        await client.query({
+          name: `floor_text_${tag}`,
+          text: `SELECT key, value, seq, updated_at, expires_at FROM agent_longterm_records
+            WHERE entity_id = $1 AND search_vector @@ to_tsquery('simple', $2)
+            ORDER BY ts_rank(search_vector, to_tsquery('simple', $2)) DESC LIMIT 10`,
+          values: [entityId, words.join(' | ')],
+        })
+      ).rows,
+    vector: async (entityId, query) =>
+      (
+        await client.query({
+          name: `floor_pgvector_${tag}`,
+          text: `SELECT key, value FROM agent_longterm_records
+            WHERE entity_id = $1 AND vector_dims(embedding_vector) = ${dimensions}
+            ORDER BY embedding_vector::vector(${dimensions}) <=> $2::vector(${dimensions}) LIMIT 10`,
+          values: [entityId, `[${Array.from(query).join(',')}]`],
+        })
+      ).rows,
+    close: () => client.end(),
+  };
+}
+let pgvectorFloors = 0;
+
 /** MariaDB: natural-language `MATCH … AGAINST` on the FULLTEXT index. */
 export async function mysqlFloor(url: string): Promise<RecallFloor> {
   const connection = await mysql.createConnection(url);

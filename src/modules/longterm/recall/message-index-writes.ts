@@ -28,9 +28,9 @@ const PARALLEL_DELETES = 16;
 const ERASED_KEY = 'erased';
 
 /**
- * Indexes a committed turn's messages for `entityId` with the run's seq and time: first the entry
- * saying the entity has messages in each conversation (what a conversation delete reads), then the
- * messages, with vectors when an embedder is configured (if it fails, they are saved without and
+ * Indexes a committed turn's messages for `entityId` with the run's seq and time, in one write: the
+ * entry saying the entity has messages in each conversation (what a conversation delete reads), and
+ * the messages, with vectors when an embedder is configured (if it fails, they are saved without and
  * the background embedding adds them). The seq guard makes a retried run's second write a no-op.
  */
 export async function indexMessages(
@@ -42,14 +42,6 @@ export async function indexMessages(
   if (messages.length === 0) return 0;
   const { store, embedder } = deps;
   const conversations = [...new Set(messages.map((message) => message.conversationId))];
-  await store.saveMany(
-    conversations.map((conversationId) => ({
-      entityId: conversationEntityOf(conversationId),
-      key: entityId,
-      value: true,
-      ...run,
-    })),
-  );
   const values = messages.map((message) => ({ ...message, text: indexableText(message.text) }));
   let vectors: number[][] | undefined;
   if (embedder)
@@ -60,16 +52,24 @@ export async function indexMessages(
         `Indexing ${values.length} message(s) without vectors (the background embedding will add them): ${(error as Error).message}`,
       );
     }
-  const { applied } = await store.saveMany(
-    values.map((message, i) => ({
+  // One write: each conversation's entry first (the backends write a batch's entities in order of
+  // first appearance), then the messages.
+  const { applied } = await store.saveMany([
+    ...conversations.map((conversationId) => ({
+      entityId: conversationEntityOf(conversationId),
+      key: entityId,
+      value: true,
+      ...run,
+    })),
+    ...values.map((message, i) => ({
       entityId: messageEntityOf(entityId),
       key: messageKey(message.conversationId, message.position),
       value: { ...message },
       ...run,
       ...(vectors && embedder ? { embedding: { model: embedder.model, vector: vectors[i]! } } : {}),
     })),
-  );
-  return applied.filter(Boolean).length;
+  ]);
+  return applied.slice(conversations.length).filter(Boolean).length;
 }
 
 /**
