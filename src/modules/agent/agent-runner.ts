@@ -23,9 +23,7 @@ import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
-import { type TurnRecallSettings, recallBlock } from './turn-recall.js';
-import { contentText } from '../../common/messages/content-parts.js';
-import { words } from '../longterm/recall/search-text.js';
+import { type TurnRecallSettings, indexedTurn, recallBlock } from './turn-recall.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -234,20 +232,7 @@ export class AgentRunner {
     baseVersion: number,
   ): Promise<void> {
     const { longterm, cache } = this.deps;
-    const messages = outcome.messages.flatMap((message, i) => {
-      const text = contentText(message.content);
-      return (message.role === 'user' || message.role === 'assistant') && words(text).length > 0
-        ? [
-            {
-              conversationId,
-              position: baseVersion + 1 + i,
-              messageId: message.id ?? `${runId}:${i}`,
-              role: message.role,
-              text,
-            },
-          ]
-        : [];
-    });
+    const messages = indexedTurn(runId, conversationId, outcome.messages, baseVersion);
     await longterm!.indexMessages(
       session.entityId,
       messages,

@@ -30,7 +30,7 @@ import {
 } from './recall/message-index-writes.js';
 import { hybridRecall } from './recall/hybrid-recall.js';
 import { defaultRecordText } from './recall/search-text.js';
-import { embedTexts, embeddingCacheKey } from './recall/embedding/embed-texts.js';
+import { type CachedStep, cachedEmbedding, embedTexts } from './recall/embedding/embed-texts.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
 import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
@@ -94,7 +94,7 @@ export class LongtermMemoryService
   session(
     entityId: string,
     run: { seq: number; updatedAt: number },
-    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
+    cachedStep?: CachedStep,
   ): LongtermSession {
     const { embedder } = this;
     return new LongtermSession(
@@ -106,12 +106,7 @@ export class LongtermMemoryService
       embedder && {
         model: embedder.id,
         textOf: this.textOf,
-        embed: (texts) => {
-          const compute = () => embedTexts(embedder, texts);
-          return cachedStep
-            ? cachedStep(embeddingCacheKey(embedder.id, texts), compute)
-            : compute();
-        },
+        embed: cachedEmbedding(embedder, cachedStep),
       },
       (query, options) => this.recall(entityId, query, { ...options, scope: 'records' }),
       this.textOf,
@@ -202,7 +197,7 @@ export class LongtermMemoryService
     entityId: string,
     messages: readonly IndexedMessage[],
     run: { seq: number; updatedAt: number },
-    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
+    cachedStep?: CachedStep,
   ): Promise<number> {
     return indexMessages(this.messageIndex(cachedStep), entityId, messages, run);
   }
@@ -277,23 +272,13 @@ export class LongtermMemoryService
     await this.backend?.release();
   }
 
-  private messageIndex(
-    cachedStep?: <T>(key: string, compute: () => Promise<T>) => Promise<T>,
-  ): MessageIndexDeps {
+  private messageIndex(cachedStep?: CachedStep): MessageIndexDeps {
     const { embedder } = this;
     return {
       store: this.require().store,
       nextSeq: (entityId) => this.nextSeq(entityId),
       ...(embedder && {
-        embedder: {
-          model: embedder.id,
-          embed: (texts: string[]) => {
-            const compute = () => embedTexts(embedder, texts);
-            return cachedStep
-              ? cachedStep(embeddingCacheKey(embedder.id, texts), compute)
-              : compute();
-          },
-        },
+        embedder: { model: embedder.id, embed: cachedEmbedding(embedder, cachedStep) },
       }),
     };
   }

@@ -133,15 +133,8 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     match: VectorMatch,
     now: number,
   ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>>;
-  /**
-   * The entity's nearest rows by cosine similarity when the backend ranks them itself (best first,
-   * ties by key, at most `limit`); `undefined` (the default) for the exact scan of `readVectors`.
-   */
-  protected readNearest(
-    _entityId: string,
-    _match: VectorMatch,
-    _now: number,
-  ): Promise<ScoredRow[]> | undefined {
+  /** The nearest rows, best first, when the backend ranks them itself; else `readVectors`' scan. */
+  protected readNearest(..._: [string, VectorMatch, number]): Promise<ScoredRow[]> | undefined {
     return undefined;
   }
   /**

@@ -61,3 +61,20 @@ export function embeddingCacheKey(modelId: string, texts: readonly string[]): st
   for (const text of texts) hash.update('\u0000').update(text);
   return `longterm:embeddings:${hash.digest('base64url').slice(0, 22)}`;
 }
+
+/** A run cache's step: `compute` once per key, its recorded value on every later call. */
+export type CachedStep = <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+
+/**
+ * `embedTexts` with the model, through `cachedStep` when given (keyed by the model and the texts:
+ * a retried run replays the vectors it recorded instead of calling the model again).
+ */
+export function cachedEmbedding(
+  model: EmbeddingModel,
+  cachedStep?: CachedStep,
+): (texts: string[]) => Promise<number[][]> {
+  return (texts) => {
+    const compute = () => embedTexts(model, texts);
+    return cachedStep ? cachedStep(embeddingCacheKey(model.id, texts), compute) : compute();
+  };
+}
