@@ -1,16 +1,19 @@
 import type { DataSource } from 'typeorm';
 import type { SqlDialect } from './sql-target.js';
 
-/** Runs one parameterized statement and resolves with its rows. */
+/**
+ * Runs one parameterized statement and resolves with its rows: prepared under `name` (planned once
+ * per connection), or, with `null`, planned on every call for its parameters.
+ */
 export type SqlExecutor = <Row>(
-  name: string,
+  name: string | null,
   sql: string,
   params: readonly unknown[],
 ) => Promise<Row[]>;
 
 interface PgPool {
   query(config: {
-    name: string;
+    name?: string;
     text: string;
     values: readonly unknown[];
   }): Promise<{ rows: unknown[] }>;
@@ -34,18 +37,22 @@ export function createSqlExecutor(dataSource: DataSource, dialect: SqlDialect): 
   const driver = dataSource.driver as unknown as { master?: PgPool; pool?: Mysql2Pool };
   if (dialect === 'postgres' && driver.master) {
     const pool = driver.master;
-    return async <Row>(name: string, text: string, values: readonly unknown[]) =>
-      (await pool.query({ name: `agent_memory_${name}`, text, values })).rows as Row[];
+    return async <Row>(name: string | null, text: string, values: readonly unknown[]) =>
+      (
+        await pool.query(
+          name === null ? { text, values } : { name: `agent_memory_${name}`, text, values },
+        )
+      ).rows as Row[];
   }
   if (dialect === 'mysql' && driver.pool) {
     const pool = driver.pool;
-    return <Row>(_name: string, sql: string, values: readonly unknown[]) =>
+    return <Row>(_name: string | null, sql: string, values: readonly unknown[]) =>
       new Promise<Row[]>((resolve, reject) =>
         pool.execute(sql, values, (error, rows) =>
           error ? reject(error) : resolve(rows as Row[]),
         ),
       );
   }
-  return async <Row>(_name: string, sql: string, params: readonly unknown[]) =>
+  return async <Row>(_name: string | null, sql: string, params: readonly unknown[]) =>
     (await dataSource.query(sql, [...params])) as Row[];
 }

@@ -8,6 +8,7 @@ import type { ScoredRow } from './base-longterm.store.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import { rangeParams } from '../recall/text-match.js';
 import { type PgvectorMode, nearestSql, vectorLiteral } from './postgres-pgvector.js';
+import { EntityCounts, matchesSql } from './postgres-text-search.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -65,6 +66,10 @@ function setEmbeddingsSql(vector: boolean): string {
     RETURNING r.entity_id, r.key`;
 }
 
+const MATCHES = matchesSql(COLUMNS);
+/** Below this many records, an entity's text search runs as a prepared statement. */
+const SMALL_ENTITY = 5_000;
+
 const SQL = {
   write: writeSql(false),
   one: `SELECT ${COLUMNS} FROM agent_longterm_records WHERE entity_id = $1 AND key = $2 AND ${LIVE}3`,
@@ -72,38 +77,6 @@ const SQL = {
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
-  /**
-   * words (tsquery text), entity, now, words (array), lower, upper (or NULL), updatedFrom,
-   * updatedTo, limit. BM25 (k1 1.2, b 0.75) over the entity's live records, in one pass over the
-   * matched vectors: the GIN index finds the records holding any word (every record that holds a
-   * word is among them, so each word's document frequency is counted there); the entity's record
-   * count comes from its primary key (`expires_at + 0` keeps the planner off the expiry index, which
-   * matches nearly every row). Two approximations spare reading every row: a record's length
-   * is its number of distinct words, and the average length is the matched records'.
-   */
-  matches: `WITH hits AS MATERIALIZED (
-      SELECT ${COLUMNS}, search_vector AS v, length(search_vector)::float8 AS length
-      FROM agent_longterm_records
-      WHERE entity_id = $2 AND search_vector @@ $1::tsquery AND ${LIVE}3),
-    terms AS MATERIALIZED (
-      SELECT h.key, h.length, u.lexeme AS w, coalesce(array_length(u.positions, 1), 1)::float8 AS tf
-      FROM hits h, unnest(h.v) u JOIN (SELECT unnest($4::text[]) AS w) words ON words.w = u.lexeme),
-    df AS MATERIALIZED (SELECT w, count(*)::float8 AS df FROM terms GROUP BY w),
-    n AS (SELECT count(*)::float8 AS n FROM agent_longterm_records
-      WHERE entity_id = $2 AND search_vector IS NOT NULL AND value <> '${TOMBSTONE}'
-        AND expires_at + 0 > $3),
-    average AS (SELECT greatest(avg(length), 1) AS length FROM hits),
-    scores AS (SELECT t.key, sum(ln(1 + ((SELECT n FROM n) - df.df + 0.5) / (df.df + 0.5))
-        * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * t.length / (SELECT length FROM average))))
-        AS score
-      FROM terms t JOIN df ON df.w = t.w GROUP BY t.key)
-    SELECT ${COLUMNS.split(', ')
-      .map((column) => `h.${column}`)
-      .join(', ')}, s.score
-    FROM hits h JOIN scores s ON s.key = h.key
-    WHERE h.key >= $5 AND ($6::text IS NULL OR h.key < $6) AND h.updated_at >= $7
-      AND h.updated_at < $8
-    ORDER BY s.score DESC, h.key LIMIT $9`,
   vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
     WHERE entity_id = $1 AND embedding_model = $2 AND length(embedding) > 0 AND ${LIVE}3
       AND key >= $4 AND ($5::text IS NULL OR key < $6) AND updated_at >= $7 AND updated_at < $8`,
@@ -169,6 +142,7 @@ const ERASE = {
 export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'postgresql' as const;
   private readonly writeStatement: string;
+  private readonly counts = new EntityCounts();
   private readonly setEmbeddingsStatement: string;
 
   /**
@@ -214,7 +188,11 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]> {
-    const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
+    const known = this.counts.get(entityId, Date.now());
+    // A small entity's search is prepared once (planning would cost more than it); a large one's is
+    // planned for its words, since a plan made once for any words can be far off there.
+    const name = known !== null && known < SMALL_ENTITY ? 'lt_matches' : null;
+    const rows = await this.sql<Record<string, unknown>>(name, MATCHES, [
       // The words hold only letters and digits: no quoting, no tsquery operator can hide in one.
       // Quoted lexemes are taken as they are (words hold only letters and digits: nothing to escape).
       match.words.map((word) => `'${word}'`).join(' | '),
@@ -226,7 +204,10 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
       match.updatedFrom,
       match.updatedTo,
       match.limit,
+      known,
     ]);
+    if (known === null && rows.length > 0)
+      this.counts.set(entityId, Number(rows[0]!.n), Date.now());
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
 
@@ -257,8 +238,8 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   ): Promise<ScoredRow[]> | undefined {
     if (!this.pgvector) return undefined;
     const sql = nearestSql(COLUMNS, LIVE, match.vector.length);
-    // A prepared statement per dimension: its text holds the dimension.
-    return this.sql<Record<string, unknown>>(`lt_nearest_${match.vector.length}`, sql, [
+    // Unnamed, so planned for this entity: the HNSW index for a large one, its rows for a small one.
+    return this.sql<Record<string, unknown>>(null, sql, [
       entityId,
       match.model,
       `[${Array.from(match.vector).join(',')}]`,
@@ -269,6 +250,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
+    this.counts.forget(entityId);
     const mark = await this.dataSource.transaction(async (manager) => {
       await manager.query(ERASE.lock, [entityId]);
       const [row] = (await manager.query(ERASE.mark, [entityId, now])) as [{ seq: string }];
