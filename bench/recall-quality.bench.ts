@@ -5,7 +5,8 @@
  * query; a question is recalled at k when one of its top-k keys is in its `evidence`. Prints
  * recall@5 and @10 per list — the package's lexical, vector and hybrid recall (the vector list with
  * the offline `HashingEmbeddingModel`, which is not a semantic model, `BENCH_DIMENSIONS` 512), and a
- * plain BM25 baseline (white-space words, lower-cased) in the same run — overall and per category. `BENCH_BACKEND` picks the store:
+ * plain BM25 baseline (white-space words, lower-cased) in the same run — overall and per category;
+ * and the same turns indexed as messages (`scope: 'messages'`, the text without the speaker). `BENCH_BACKEND` picks the store:
  * memory (default), sqlite, postgres, mysql or redis.
  */
 import 'reflect-metadata';
@@ -53,6 +54,14 @@ for (const mode of ['lexical', 'vector', 'hybrid'] as const)
     question,
   ) => (await service.recall(entityId, question, { k: 10, mode })).map((hit) => hit.record.key);
 
+// The same turns indexed as messages (what an agent with recall.messages does): one conversation
+// per session, the text alone (a message does not carry its speaker's name), found by message id.
+for (const mode of ['lexical', 'hybrid'] as const)
+  lists[`messages, ${mode}`] = async (entityId, question) =>
+    (await service.recall(entityId, question, { k: 10, mode, scope: 'messages' })).flatMap((hit) =>
+      hit.source === 'message' ? [hit.message.messageId] : [],
+    );
+
 const tallies = Object.fromEntries(Object.keys(lists).map((name) => [name, new Tally()]));
 let questions = 0;
 let turns = 0;
@@ -63,6 +72,18 @@ for (const conversation of loadLocomo()) {
   const seq = await service.nextSeq(entityId);
   await service.store.saveMany(
     conversation.turns.map((turn) => ({ entityId, key: turn.key, value: turn.value, seq })),
+  );
+  const speakers = [...new Set(conversation.turns.map((turn) => turn.value.speaker))];
+  await service.indexMessages(
+    entityId,
+    conversation.turns.map((turn, i) => ({
+      conversationId: `${entityId}-${turn.key.split(':')[0]}`,
+      position: i + 1,
+      messageId: turn.key,
+      role: turn.value.speaker === speakers[0] ? 'user' : 'assistant',
+      text: [turn.value.text, turn.value.image ?? ''].join('\n'),
+    })),
+    { seq, updatedAt: Date.now() },
   );
   await service.embedPending(500);
   for (const turn of conversation.turns)
@@ -83,7 +104,7 @@ for (const conversation of loadLocomo()) {
       }
     }
   }
-  await service.store.deleteEntity(entityId);
+  await service.deleteEntity(entityId);
 }
 await close();
 

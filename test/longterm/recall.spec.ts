@@ -186,6 +186,25 @@ describe('LongtermMemoryService.recall', () => {
     });
   });
 
+  it('saves a record whose text the model answers with all zeros, without a vector', async () => {
+    const service = await boot({
+      uri: 'memory://',
+      recall: { embedder: new HashingEmbeddingModel(), backfill: false },
+    });
+    const seq = await service.nextSeq('u');
+    // No word: the hashing model has nothing to hash and answers zeros.
+    expect(
+      await service.saveMany([{ entityId: 'u', key: 'shrug', value: '¯\\_(°)_/¯ ?!', seq }]),
+    ).toEqual({ applied: [true] });
+    await service.indexMessages(
+      'u',
+      [{ conversationId: 'c', position: 1, messageId: 'm', role: 'user', text: '?! …' }],
+      { seq, updatedAt: 1 },
+    );
+    expect(await service.embedPending()).toBe(0);
+    expect((await service.store.load('u', 'shrug'))?.value).toBe('¯\\_(°)_/¯ ?!');
+  });
+
   it('skips a record the model refuses, and embeds the others of its page', async () => {
     const inner = new HashingEmbeddingModel({ dimensions: 16 });
     const picky: EmbeddingModel = {

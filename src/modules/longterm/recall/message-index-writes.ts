@@ -60,6 +60,8 @@ export async function indexMessages(
       key: entityId,
       value: true,
       ...run,
+      // Nothing to embed: an empty vector keeps the background embedding off it.
+      ...(embedder ? { embedding: { model: embedder.model, vector: [] } } : {}),
     })),
     ...values.map((message, i) => ({
       entityId: messageEntityOf(entityId),

@@ -13,7 +13,8 @@ export class EmbeddingResponseError extends Error {
 }
 
 /**
- * One vector per text, in order: blank texts get `[]` (nothing to embed) without a call; the rest
+ * One vector per text, in order: blank texts get `[]` (nothing to embed) without a call, and so
+ * does a text the model answers with all zeros (no direction to compare); the rest
  * go in batches of the model's `maxBatchSize`. Each number is rounded to float32, as it is stored,
  * so a vector that went through the run cache (JSON) is stored byte for byte as computed.
  */
@@ -49,7 +50,9 @@ export async function embedTexts(
           model.id,
           `vectors of ${dimensions} and ${vector.length} dimensions in one answer`,
         );
-      vectors[indexes[j]!] = vector.map(Math.fround);
+      const rounded = vector.map(Math.fround);
+      // All zeros has no direction (a text with no word the model knows): nothing to store.
+      vectors[indexes[j]!] = rounded.some((x) => x !== 0) ? rounded : [];
     });
   }
   return vectors;
