@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import type { EmbeddingModel } from '../../src/modules/longterm/recall/embedding/embedding-model.interface.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
-import type { IndexedMessage } from '../../src/modules/longterm/recall/message-index.js';
+import {
+  type IndexedMessage,
+  conversationEntityOf,
+} from '../../src/modules/longterm/recall/message-index.js';
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { recallHarness } from '../support/recall-harness.js';
@@ -158,6 +161,27 @@ describe.each(uris)('message recall on %s', (_label, uri) => {
     expect(await service.forgetConversation(gone)).toBe(0);
   });
 
+  it('a run in flight when its conversation is deleted cannot index it afterwards', async () => {
+    const service = await open();
+    const ada = unique('ada');
+    const chat = unique('chat');
+    const inFlight = { seq: await service.nextSeq(ada), updatedAt: 1 };
+    // The run notes the conversation as it begins; the conversation is deleted before it indexes.
+    await service.noteConversation(ada, chat, inFlight);
+    expect(await service.forgetConversation(chat)).toBe(0);
+    expect(
+      await service.indexMessages(ada, [said(chat, 1, 'user', 'late narwhal')], inFlight),
+    ).toBe(0);
+    expect(await service.recall(ada, 'narwhal', { scope: 'messages' })).toEqual([]);
+    // A run begun after the delete indexes the conversation anew.
+    const next = { seq: await service.nextSeq(ada), updatedAt: 2 };
+    await service.noteConversation(ada, chat, next);
+    expect(await service.indexMessages(ada, [said(chat, 1, 'user', 'new narwhal')], next)).toBe(1);
+    expect(where(await service.recall(ada, 'narwhal', { scope: 'messages' }))).toEqual([
+      `${chat}#1`,
+    ]);
+  });
+
   it('deleteEntity erases records and messages, and a run begun before it cannot index afterwards', async () => {
     const service = await open();
     const ada = unique('ada');
@@ -168,6 +192,8 @@ describe.each(uris)('message recall on %s', (_label, uri) => {
     const inFlight = { seq: await service.nextSeq(ada), updatedAt: 2 };
     await service.deleteEntity(ada);
     expect(await service.recall(ada, 'walrus', { scope: 'all' })).toEqual([]);
+    // Nothing names the entity any more: not even the conversation's directory.
+    expect(await service.store.search(conversationEntityOf(chat), '', 10)).toEqual([]);
     expect(await service.indexMessages(ada, [said(chat, 2, 'user', 'walrus late')], inFlight)).toBe(
       0,
     );
@@ -199,6 +225,32 @@ describe.each(uris)('message recall on %s', (_label, uri) => {
     const [query] = await new HashingEmbeddingModel({ dimensions: 64 }).embed(['quokka']);
     const cosine = alone!.reduce((sum, x, i) => sum + x * query![i]!, 0);
     expect(both!.vector!.score).toBeCloseTo(cosine, 5);
+  });
+});
+
+describe('message index arguments', () => {
+  it('refuses bad messages and the index’s own entity ids, naming the field', async () => {
+    const service = await boot({ uri: 'memory://' });
+    const run = { seq: 1, updatedAt: 1 };
+    const message = said('c', 1, 'user', 'hi');
+    for (const [messages, argument] of [
+      [[{ ...message, role: 'system' }], 'messages[0].role'],
+      [[message, { ...message, position: 0 }], 'messages[1].position'],
+      [[{ ...message, conversationId: '' }], 'messages[0].conversationId'],
+      [[{ ...message, text: 5 }], 'messages[0].text'],
+      ['hi', 'messages'],
+    ] as const)
+      expect(await rejectionOf(service.indexMessages('u', messages as never, run))).toMatchObject({
+        constructor: InvalidArgumentError,
+        argument,
+      });
+    for (const call of [
+      service.indexMessages('\u001fmessages\u001fx', [message], run),
+      service.recall('\u001fmessages\u001fx', 'hi', { scope: 'messages' }),
+      service.recall('', 'hi', { scope: 'messages' }),
+      service.deleteEntity('\u001fconversation\u001fx'),
+    ])
+      expect(await rejectionOf(call)).toMatchObject({ argument: 'entityId' });
   });
 });
 

@@ -23,7 +23,8 @@ import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
-import { type TurnRecallSettings, indexedTurn, recallBlock } from './turn-recall.js';
+import { type TurnRecallSettings, recallBlock } from './turn-recall.js';
+import { indexTurn, noteConversation } from './turn-indexing.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -112,6 +113,8 @@ export class AgentRunner {
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
+    // Written while the model works, awaited before the turn is indexed.
+    const noted = noteConversation(this.deps, session, conversationId);
     const views = new Map<string, ReturnType<LongtermSession['forStep']>>();
     const outcome = await engine.runLoop({
       runId,
@@ -152,7 +155,7 @@ export class AgentRunner {
     });
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
     if (session && this.deps.recall?.messages && provider)
-      await this.indexTurn(runId, session, conversationId, outcome, baseVersion);
+      await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion, noted });
     if (session)
       await cache.recordFlush(runId, {
         entityId: session.entityId,
@@ -217,28 +220,6 @@ export class AgentRunner {
     return longterm.session(entityId, { seq, updatedAt: createdAt }, async (key, compute) => {
       return (await cache.step(runId, key, compute)).value;
     });
-  }
-
-  /**
-   * Indexes the committed turn's user and assistant text for the run's entity (`recall.messages`),
-   * with the run's seq and time, vectors through the run cache: a retried run writes the same bytes,
-   * which the seq guard makes a no-op.
-   */
-  private async indexTurn(
-    runId: string,
-    session: LongtermSession,
-    conversationId: string,
-    outcome: ToolLoopOutcome,
-    baseVersion: number,
-  ): Promise<void> {
-    const { longterm, cache } = this.deps;
-    const messages = indexedTurn(runId, conversationId, outcome.messages, baseVersion);
-    await longterm!.indexMessages(
-      session.entityId,
-      messages,
-      { seq: session.seq, updatedAt: session.updatedAt },
-      async (key, compute) => (await cache.step(runId, key, compute)).value,
-    );
   }
 
   /**

@@ -4,7 +4,6 @@ import type { ChatMessage } from '../../common/messages/chat-message.interface.j
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { RecallHit, RecallMode } from '../longterm/recall/recall.interface.js';
 import { words } from '../longterm/recall/search-text.js';
-import type { IndexedMessage } from '../longterm/recall/message-index.js';
 
 /** The agent's `recall` option, resolved. */
 export interface TurnRecallSettings {
@@ -76,32 +75,6 @@ export async function recallBlock(
     lines.push(line);
   }
   return lines.length === 0 ? undefined : `${header}\n${lines.join('\n')}\n${FOOTER}`;
-}
-
-/**
- * The messages of a committed turn that `recall.messages` indexes: its user and assistant messages
- * holding a word, at their positions (the turn starts right after `baseVersion`).
- */
-export function indexedTurn(
-  runId: string,
-  conversationId: string,
-  messages: readonly ChatMessage[],
-  baseVersion: number,
-): IndexedMessage[] {
-  return messages.flatMap((message, i) => {
-    const text = contentText(message.content);
-    return (message.role === 'user' || message.role === 'assistant') && words(text).length > 0
-      ? [
-          {
-            conversationId,
-            position: baseVersion + 1 + i,
-            messageId: message.id ?? `${runId}:${i}`,
-            role: message.role,
-            text,
-          },
-        ]
-      : [];
-  });
 }
 
 /** One hit's line: `[key, date] value` for a record, `[said by role, date] text` for a message. */

@@ -21,16 +21,26 @@ import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.j
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
 import type { RecallHit, RecallOptions, RecordRecallHit } from './recall/recall.interface.js';
-import { type IndexedMessage, derivedRecordText, isDerivedEntity } from './recall/message-index.js';
+import {
+  type IndexedMessage,
+  assertIndexableEntity,
+  assertIndexedMessages,
+  derivedRecordText,
+  isDerivedEntity,
+} from './recall/message-index.js';
+import { assertConversationId } from '../../common/messages/message-validation.js';
 import {
   type MessageIndexDeps,
   eraseMessageIndex,
+  messageIndexDeps,
   forgetConversation,
   indexMessages,
+  noteConversation,
 } from './recall/message-index-writes.js';
 import { hybridRecall } from './recall/hybrid-recall.js';
 import { defaultRecordText } from './recall/search-text.js';
-import { type CachedStep, cachedEmbedding, embedTexts } from './recall/embedding/embed-texts.js';
+import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts.js';
+import { withVectors } from './recall/embedding/embed-records.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
 import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
@@ -122,29 +132,7 @@ export class LongtermMemoryService
     const { store } = this.require();
     const { embedder } = this;
     if (!embedder || !Array.isArray(records)) return store.saveMany(records);
-    const todo = records.flatMap((record, i) =>
-      record && typeof record === 'object' && record.embedding === undefined ? [i] : [],
-    );
-    let vectors: number[][] | undefined;
-    try {
-      vectors = await embedTexts(
-        embedder,
-        todo.map((i) => this.textOf(records[i]!.value as JsonValue, records[i]!.key)),
-      );
-    } catch (error) {
-      this.logger.warn(
-        `Saving ${todo.length} record(s) without vectors (the background embedding will add them): ${(error as Error).message}`,
-      );
-    }
-    if (!vectors) return store.saveMany(records);
-    const withVectors = [...records];
-    todo.forEach((index, j) => {
-      withVectors[index] = {
-        ...records[index]!,
-        embedding: { model: embedder.id, vector: vectors[j]! },
-      };
-    });
-    return store.saveMany(withVectors);
+    return store.saveMany(await withVectors(records, embedder, this.recordTextOf, this.logger));
   }
 
   /** One record through {@link saveMany}. */
@@ -184,6 +172,7 @@ export class LongtermMemoryService
   ): Promise<RecordRecallHit[]>;
   recall(entityId: string, query: string, options: RecallOptions): Promise<RecallHit[]>;
   async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+    assertIndexableEntity(entityId);
     return hybridRecall(this.require().store, this.embedder, entityId, query, options);
   }
 
@@ -199,6 +188,8 @@ export class LongtermMemoryService
     run: { seq: number; updatedAt: number },
     cachedStep?: CachedStep,
   ): Promise<number> {
+    assertIndexableEntity(entityId);
+    assertIndexedMessages(messages);
     return indexMessages(this.messageIndex(cachedStep), entityId, messages, run);
   }
 
@@ -207,16 +198,36 @@ export class LongtermMemoryService
    * (a conversation delete); resolves how many went.
    */
   async forgetConversation(conversationId: string): Promise<number> {
+    assertConversationId(conversationId);
     return forgetConversation(this.messageIndex(), conversationId);
   }
 
   /**
-   * Erases an entity: `store.deleteEntity` (its records, with the erasure mark), then its message
-   * index, marked at a seq above every run it had begun.
+   * Erases an entity: its message index (and its entries in the conversations' directories), then
+   * `store.deleteEntity` (its records, with the erasure mark), both marked above every run it had
+   * begun.
    */
   async deleteEntity(entityId: string): Promise<void> {
+    assertIndexableEntity(entityId);
+    // The index's fence first: every run begun before it is refused in both.
+    const fence = await this.nextSeq(entityId);
+    await eraseMessageIndex(this.messageIndex(), entityId, fence);
     await this.require().store.deleteEntity(entityId);
-    await eraseMessageIndex(this.messageIndex(), entityId);
+  }
+
+  /**
+   * Records that the entity may index messages of the conversation, at a run's seq (an agent with
+   * `recall.messages` does it as a run begins): a conversation deleted while the run is in flight
+   * then removes what the run indexes afterwards.
+   */
+  async noteConversation(
+    entityId: string,
+    conversationId: string,
+    run: { seq: number; updatedAt: number },
+  ): Promise<void> {
+    assertIndexableEntity(entityId);
+    assertConversationId(conversationId);
+    await noteConversation(this.messageIndex(), entityId, conversationId, run);
   }
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */
@@ -273,14 +284,8 @@ export class LongtermMemoryService
   }
 
   private messageIndex(cachedStep?: CachedStep): MessageIndexDeps {
-    const { embedder } = this;
-    return {
-      store: this.require().store,
-      nextSeq: (entityId) => this.nextSeq(entityId),
-      ...(embedder && {
-        embedder: { model: embedder.id, embed: cachedEmbedding(embedder, cachedStep) },
-      }),
-    };
+    const embed = this.embedder && cachedEmbedding(this.embedder, cachedStep);
+    return messageIndexDeps(this.require().store, (id) => this.nextSeq(id), this.embedder, embed);
   }
 
   private require(): LongtermTier {

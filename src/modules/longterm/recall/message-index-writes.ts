@@ -5,6 +5,7 @@ import {
   conversationEntityOf,
   conversationKeyPrefix,
   indexableText,
+  indexedMessageOf,
   messageEntityOf,
   messageKey,
 } from './message-index.js';
@@ -20,12 +21,32 @@ export interface MessageIndexDeps {
 
 const logger = new Logger('MessageIndex');
 
+/** The index's dependencies: the store, the entities' counters, and the embedder if any. */
+export function messageIndexDeps(
+  store: LongtermMemoryStore,
+  nextSeq: (entityId: string) => Promise<number>,
+  model?: { id: string },
+  embed?: (texts: string[]) => Promise<number[][]>,
+): MessageIndexDeps {
+  return { store, nextSeq, ...(model && embed ? { embedder: { model: model.id, embed } } : {}) };
+}
+
 /** Keys read per page when a conversation's messages are forgotten. */
 const PAGE = 500;
+/** Most steps an erasure takes through an index's conversations (one read each). */
+const MAX_ERASE_PAGES = 100_000;
 /** Deletes in flight at once when a conversation's messages are forgotten. */
 const PARALLEL_DELETES = 16;
 /** The key of the tombstone that lifts a message index's erasure mark to its entity's. */
 const ERASED_KEY = 'erased';
+/**
+ * The key of a conversation's fence in an entity's message index: the seq its last forget took.
+ * Message keys start with a digit (their conversation's length), so no message key has this form.
+ */
+const fenceKey = (conversationId: string) => `forgotten/${conversationKeyPrefix(conversationId)}`;
+/** The largest key of a conversation's messages, to page past them. */
+const pastConversation = (conversationId: string) =>
+  `${conversationKeyPrefix(conversationId)}\u{10FFFF}`;
 
 /**
  * Indexes a committed turn's messages for `entityId` with the run's seq and time, in one write: the
@@ -71,13 +92,72 @@ export async function indexMessages(
       ...(vectors && embedder ? { embedding: { model: embedder.model, vector: vectors[i]! } } : {}),
     })),
   ]);
-  return applied.slice(conversations.length).filter(Boolean).length;
+  const written = applied.slice(conversations.length);
+  // A forget that read this entity's messages before this write fenced the conversation at a seq
+  // above this run's first: what this run wrote after it is removed here.
+  const fenced = await fencedConversations(store, entityId, conversations, run.seq);
+  for (const [conversationId, fence] of fenced)
+    await Promise.all(
+      values.flatMap((message, i) =>
+        message.conversationId === conversationId && written[i]
+          ? [
+              store
+                .delete(
+                  messageEntityOf(entityId),
+                  messageKey(conversationId, message.position),
+                  fence,
+                )
+                .then(() => (written[i] = false)),
+            ]
+          : [],
+      ),
+    );
+  return written.filter(Boolean).length;
 }
 
 /**
- * Removes a conversation's messages from the index of every entity that took part in it, with
- * tombstones at a seq above each entity's runs so far: a retry of an earlier run cannot bring them
- * back. Resolves how many messages went.
+ * Records that `entityId` may index messages of the conversation (its entry in the conversation's
+ * directory), before a run's model call: a conversation deleted while the run is in flight then
+ * fences this entity too.
+ */
+export async function noteConversation(
+  deps: MessageIndexDeps,
+  entityId: string,
+  conversationId: string,
+  run: { seq: number; updatedAt: number },
+): Promise<void> {
+  await deps.store.save({
+    entityId: conversationEntityOf(conversationId),
+    key: entityId,
+    value: true,
+    ...run,
+    ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
+  });
+}
+
+/** The conversations fenced at a seq above `seq` in the entity's index, with that seq. */
+async function fencedConversations(
+  store: LongtermMemoryStore,
+  entityId: string,
+  conversations: readonly string[],
+  seq: number,
+): Promise<Array<[string, number]>> {
+  const fences = await Promise.all(
+    conversations.map((conversationId) =>
+      store.load(messageEntityOf(entityId), fenceKey(conversationId)),
+    ),
+  );
+  return fences.flatMap((fence, i) =>
+    fence && fence.seq > seq ? [[conversations[i]!, fence.seq] as [string, number]] : [],
+  );
+}
+
+/**
+ * Removes a conversation's messages from the index of every entity that took part in it. For each,
+ * at a fresh seq of the entity (above every run it had begun): a fence first, then tombstones on
+ * the messages, then its directory entry goes. A retry of an earlier run cannot bring them back,
+ * and a run in flight that indexes afterwards finds the fence and removes what it wrote. Resolves
+ * how many messages went.
  */
 export async function forgetConversation(
   deps: MessageIndexDeps,
@@ -90,12 +170,15 @@ export async function forgetConversation(
     const entries = await store.search(directory, '', PAGE, after);
     for (const { key: entityId } of entries) {
       const seq = await deps.nextSeq(entityId);
-      removed += await deleteByPrefix(
-        store,
-        messageEntityOf(entityId),
-        conversationKeyPrefix(conversationId),
+      const index = messageEntityOf(entityId);
+      await store.save({
+        entityId: index,
+        key: fenceKey(conversationId),
+        value: true,
         seq,
-      );
+        ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
+      });
+      removed += await deleteByPrefix(store, index, conversationKeyPrefix(conversationId), seq);
       await store.delete(directory, entityId, seq);
     }
     if (entries.length < PAGE) return removed;
@@ -104,14 +187,29 @@ export async function forgetConversation(
 }
 
 /**
- * Erases the entity's message index, after its records were erased: a tombstone at a fresh seq of
- * the entity first, so the index's erasure mark is above every run the entity had begun (a run
- * still in flight cannot index its messages afterwards).
+ * Erases the entity's message index, given a fresh seq of the entity taken before its records were
+ * erased (above every run it had begun): its entries in the directories of the conversations it
+ * has messages in go (tombstones at that seq), then the index, whose erasure mark a tombstone at
+ * that seq lifts above those runs — one in flight cannot index its messages afterwards.
  */
-export async function eraseMessageIndex(deps: MessageIndexDeps, entityId: string): Promise<void> {
+export async function eraseMessageIndex(
+  deps: MessageIndexDeps,
+  entityId: string,
+  seq: number,
+): Promise<void> {
+  const { store } = deps;
   const index = messageEntityOf(entityId);
-  await deps.store.delete(index, ERASED_KEY, await deps.nextSeq(entityId));
-  await deps.store.deleteEntity(index);
+  for (let after: string | undefined, pages = 0; pages < MAX_ERASE_PAGES; pages += 1) {
+    const [first] = await store.search(index, '', 1, after);
+    if (!first) break;
+    const message = indexedMessageOf(first.value);
+    if (message) {
+      await store.delete(conversationEntityOf(message.conversationId), entityId, seq);
+      after = pastConversation(message.conversationId);
+    } else after = first.key;
+  }
+  await store.delete(index, ERASED_KEY, seq);
+  await store.deleteEntity(index);
 }
 
 async function deleteByPrefix(

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { assertConversationId } from '../../../common/messages/message-validation.js';
 import type { JsonValue } from '../interfaces/longterm-store.interface.js';
+import { assertEntityId } from '../validation/longterm-arguments.js';
 
 /**
  * Messages are indexed as long-term records of entities derived from the ids they belong to, so the
@@ -87,4 +90,40 @@ export function indexableText(text: string): string {
   const end = MAX_INDEXED_MESSAGE_CHARS;
   const last = text.charCodeAt(end - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+}
+
+/**
+ * Checks an entity id the message index is used for: a long-term entity id that is not one of the
+ * index's own (U+001F …), which only the package may name.
+ */
+export function assertIndexableEntity(entityId: unknown): asserts entityId is string {
+  assertEntityId(entityId);
+  if (isDerivedEntity(entityId))
+    throw new InvalidArgumentError('entityId', 'must not start with U+001F (the message index’s)');
+}
+
+/** Checks the messages given to `indexMessages`, naming the field at fault (`messages[1].role`). */
+export function assertIndexedMessages(messages: unknown): asserts messages is IndexedMessage[] {
+  if (!Array.isArray(messages)) throw new InvalidArgumentError('messages', 'must be an array');
+  messages.forEach((message: Partial<IndexedMessage>, i) => {
+    const at = `messages[${i}]`;
+    if (typeof message !== 'object' || message === null)
+      throw new InvalidArgumentError(at, 'must be an object');
+    try {
+      assertConversationId(message.conversationId);
+    } catch (error) {
+      throw new InvalidArgumentError(
+        `${at}.conversationId`,
+        (error as InvalidArgumentError).problem,
+      );
+    }
+    if (!Number.isSafeInteger(message.position) || message.position! < 1)
+      throw new InvalidArgumentError(`${at}.position`, 'must be an integer ≥ 1');
+    if (typeof message.messageId !== 'string' || message.messageId.length === 0)
+      throw new InvalidArgumentError(`${at}.messageId`, 'must be a non-empty string');
+    if (message.role !== 'user' && message.role !== 'assistant')
+      throw new InvalidArgumentError(`${at}.role`, 'must be user or assistant');
+    if (typeof message.text !== 'string')
+      throw new InvalidArgumentError(`${at}.text`, 'must be a string');
+  });
 }
