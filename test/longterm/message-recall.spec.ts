@@ -262,7 +262,7 @@ describe('recall scope and filters', () => {
       [{ filter: { conversationId: 'c' } }, 'filter.conversationId'],
       [{ scope: 'messages', filter: { prefix: 'a' } }, 'filter.prefix'],
       [{ scope: 'all', filter: { prefix: 'a', conversationId: 'c' } }, 'filter'],
-      [{ scope: 'messages', filter: { conversationId: '' } }, 'conversationId'],
+      [{ scope: 'messages', filter: { conversationId: '' } }, 'filter.conversationId'],
     ] as const;
     for (const [options, argument] of bad)
       expect(await rejectionOf(service.recall('u', 'words', options as never))).toMatchObject({

@@ -205,6 +205,20 @@ describe('LongtermMemoryService.recall', () => {
     expect((await service.store.load('u', 'shrug'))?.value).toBe('¯\\_(°)_/¯ ?!');
   });
 
+  it('answers a query the model finds nothing to embed in with the full-text list alone', async () => {
+    // A model that answers all zeros: no direction, so no vector list.
+    const zeros = async (texts: string[]) => texts.map(() => new Array(8).fill(0) as number[]);
+    const service = await boot({
+      uri: 'memory://',
+      recall: { embedder: { id: 'zeros', embed: zeros }, backfill: false },
+    });
+    await service.saveMany([{ entityId: 'u', key: 'k', value: 'two cats', seq: 1 }]);
+    expect((await service.recall('u', 'cats')).map((hit) => hit.record.key)).toEqual(['k']);
+    expect(await rejectionOf(service.recall('u', 'cats', { mode: 'vector' }))).toMatchObject({
+      argument: 'query',
+    });
+  });
+
   it('skips a record the model refuses, and embeds the others of its page', async () => {
     const inner = new HashingEmbeddingModel({ dimensions: 16 });
     const picky: EmbeddingModel = {

@@ -86,7 +86,11 @@ async function queryVector(
 ): Promise<number[] | undefined> {
   try {
     const [vector] = (await embedTexts(embedder, [query])) as [number[]];
-    return vector;
+    if (vector.length > 0) return vector;
+    // The model found nothing in the query to embed (an all-zero answer): no vector list.
+    if (mode === 'vector')
+      throw new InvalidArgumentError('query', 'the embedding model found nothing in it to embed');
+    return undefined;
   } catch (error) {
     if (mode === 'vector') throw error;
     logger.warn(

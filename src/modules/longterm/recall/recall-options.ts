@@ -50,7 +50,15 @@ function recallSources(
       'scope',
       `must be records, messages or all, got ${String(scope)}`,
     );
-  if (filter.conversationId !== undefined) assertConversationId(filter.conversationId);
+  if (filter.conversationId !== undefined)
+    try {
+      assertConversationId(filter.conversationId);
+    } catch (error) {
+      throw new InvalidArgumentError(
+        'filter.conversationId',
+        (error as InvalidArgumentError).problem,
+      );
+    }
   const byKey = filter.prefix !== undefined;
   const byConversation = filter.conversationId !== undefined;
   if (byKey && byConversation)
