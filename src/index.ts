@@ -306,6 +306,8 @@ export { EmbeddingResponseError } from './modules/longterm/recall/embedding/embe
 export type { EmbeddingStatus } from './modules/longterm/recall/embedding/embedding-backfill.js';
 export type { EmbedderOption } from './modules/longterm/recall/embedding/resolve-embedder.js';
 export type { LongtermRecallOptions } from './modules/longterm/longterm.options.js';
+export type { PgvectorOption } from './modules/longterm/backends/postgres-pgvector.js';
+export type { CachedStep } from './modules/longterm/recall/embedding/embed-texts.js';
 export type { RecallMode } from './modules/longterm/recall/recall.interface.js';
 export type {
   SessionEmbedder,

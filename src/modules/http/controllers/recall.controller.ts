@@ -59,16 +59,27 @@ export class RecallController {
       ...(query.mode ? { mode: query.mode } : {}),
       ...(query.scope ? { scope: query.scope } : {}),
     });
-    const page = hits.slice(offset).flatMap((hit) => {
-      const shown = presentHit(scope, entityId, hit);
-      return shown ? [shown] : [];
-    });
+    const ranked = hits.slice(offset);
+    const presented = ranked.map((hit) => presentHit(scope, entityId, hit));
+    const page = presented.filter((hit): hit is RecallHitDto => hit !== undefined);
     const shown = headWithinBudget(page, this.services.pageBytes);
-    const next = offset + shown.length;
+    // The next page starts after the last hit shown (hits not shown to this tenant included).
+    const next =
+      offset + (shown.length === page.length ? ranked.length : rankOf(presented, shown.length));
     // Another page may follow when this one was cut by the budget or came back full.
-    const more = shown.length < page.length || (page.length === k && next < MAX_RECALL_DEPTH);
+    const more = shown.length < page.length || (ranked.length === k && next < MAX_RECALL_DEPTH);
     return { hits: shown, ...(more ? { cursor: String(next) } : {}) };
   }
+}
+
+/** How many ranked hits the first `count` presented ones span (the hidden ones among them too). */
+function rankOf(presented: ReadonlyArray<RecallHitDto | undefined>, count: number): number {
+  let seen = 0;
+  for (let i = 0; i < presented.length; i += 1) {
+    if (presented[i] !== undefined) seen += 1;
+    if (seen === count) return i + 1;
+  }
+  return presented.length;
 }
 
 /** A hit as the API shows it, ids as the tenant knows them (`undefined`: not the tenant's). */

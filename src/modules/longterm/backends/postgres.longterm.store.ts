@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { compareCodePoints } from '../../../common/canonical-json.js';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
@@ -162,7 +163,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
 
   /** Whether vectors are ranked by pgvector (else by an exact scan in the process). */
   get usesPgvector(): boolean {
-    return this.pgvector !== undefined;
+    return this.pgvector?.rank === true;
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
@@ -236,7 +237,7 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
     match: VectorMatch,
     now: number,
   ): Promise<ScoredRow[]> | undefined {
-    if (!this.pgvector) return undefined;
+    if (!this.pgvector?.rank) return undefined;
     const sql = nearestSql(COLUMNS, LIVE, match.vector.length);
     // Unnamed, so planned for this entity: the HNSW index for a large one, its rows for a small one.
     return this.sql<Record<string, unknown>>(null, sql, [
@@ -246,7 +247,12 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
       now,
       ...rangeParams(match),
       match.limit,
-    ]).then((rows) => rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) })));
+    ]).then((rows) =>
+      rows
+        .map((row) => ({ ...fromColumns(row), score: Number(row.score) }))
+        // Ties by key, as the exact scan orders them (the index orders by distance alone).
+        .sort((a, b) => b.score - a.score || compareCodePoints(a.key, b.key)),
+    );
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
