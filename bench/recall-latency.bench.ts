@@ -65,6 +65,8 @@ const sentence = (next: () => number, n: number) =>
 
 interface Backend {
   store(settings?: LongtermStoreSettings): LongtermMemoryStore;
+  /** Refreshes the planner's statistics after a load (what autovacuum does on a server, in time). */
+  analyze?(): Promise<void>;
   floor(texts: Map<string, string>, vectors: Map<string, Float32Array>): Promise<RecallFloor>;
   stop?(): Promise<void>;
 }
@@ -89,6 +91,7 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
     return {
       store: (settings) => new PostgresLongtermStore(dataSource, settings, mode),
       floor: async () => pgvectorFloor(server.url, DIMENSIONS),
+      analyze: async () => void (await dataSource.query('ANALYZE agent_longterm_records')),
       stop: () => server.stop(),
     };
   }
@@ -118,6 +121,9 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
   }[name as 'sqlite'];
   return {
     store: (settings) => new make(dataSource, settings),
+    ...(name === 'postgres'
+      ? { analyze: async () => void (await dataSource.query('ANALYZE agent_longterm_records')) }
+      : {}),
     floor: async () =>
       name === 'sqlite'
         ? sqliteFloor(sqliteHandle(dataSource) as never)
@@ -157,6 +163,7 @@ for (const name of BACKENDS) {
         })),
       );
     }
+    await backend.analyze?.();
     const floor = await backend.floor(texts, vectors);
     const queries = Array.from({ length: 50 }, () => [word(next), word(next), word(next)]);
     const queryVectors = (await embedder.embed(queries.map((q) => q.join(' ')))).map((v) =>
