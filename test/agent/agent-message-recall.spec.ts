@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
@@ -7,12 +6,7 @@ import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embeddi
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { longtermUris } from '../support/test-databases.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -20,13 +14,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const uris: Array<[string, () => string]> = [
-  ['memory', () => 'memory://'],
-  ['SQLite', () => `sqlite:${join(tempDir(), 'message-recall-agent.sqlite')}`],
-  ['PostgreSQL', () => TEST_POSTGRES_URL],
-  ['MariaDB', () => TEST_MYSQL_URL],
-  ['Redis', () => TEST_REDIS_URL],
-];
+const uris = longtermUris('message-recall-agent.sqlite');
 
 const blockOf = (llm: ScriptedLlm, call: number) =>
   llm.calls[call]!.messages.find(

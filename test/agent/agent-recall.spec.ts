@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
@@ -11,12 +10,7 @@ import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-modul
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { longtermUris } from '../support/test-databases.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -24,13 +18,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const uris: Array<[string, () => string]> = [
-  ['memory', () => 'memory://'],
-  ['SQLite', () => `sqlite:${join(tempDir(), 'recall-agent.sqlite')}`],
-  ['PostgreSQL', () => TEST_POSTGRES_URL],
-  ['MariaDB', () => TEST_MYSQL_URL],
-  ['Redis', () => TEST_REDIS_URL],
-];
+const uris = longtermUris('recall-agent.sqlite');
 
 const systemTexts = (llm: ScriptedLlm, call: number) =>
   llm.calls[call]!.messages.filter((m) => m.role === 'system').map((m) => String(m.content));

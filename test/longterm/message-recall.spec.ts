@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import type { EmbeddingModel } from '../../src/modules/longterm/recall/embedding/embedding-model.interface.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
@@ -10,22 +9,11 @@ import {
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { recallHarness } from '../support/recall-harness.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { longtermUris } from '../support/test-databases.js';
 
 const { boot } = recallHarness();
 
-const uris: Array<[string, () => string]> = [
-  ['memory', () => 'memory://'],
-  ['SQLite', () => `sqlite:${join(tempDir(), 'message-recall.sqlite')}`],
-  ['PostgreSQL', () => TEST_POSTGRES_URL],
-  ['MariaDB', () => TEST_MYSQL_URL],
-  ['Redis', () => TEST_REDIS_URL],
-];
+const uris = longtermUris('message-recall.sqlite');
 
 /** An offline embedder that can be switched off, to index messages without vectors. */
 class SwitchableEmbedder implements EmbeddingModel {

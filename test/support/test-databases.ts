@@ -12,3 +12,17 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 export function tempDir(prefix = 'agent-memory-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
+
+/**
+ * The long-term tier's five backends as `[label, uri]` pairs for `describe.each` (SQLite in a fresh
+ * file named `sqliteFile`, made when the uri is asked for).
+ */
+export function longtermUris(sqliteFile: string): Array<[string, () => string]> {
+  return [
+    ['memory', () => 'memory://'],
+    ['SQLite', () => `sqlite:${join(tempDir(), sqliteFile)}`],
+    ['PostgreSQL', () => TEST_POSTGRES_URL],
+    ['MariaDB', () => TEST_MYSQL_URL],
+    ['Redis', () => TEST_REDIS_URL],
+  ];
+}
