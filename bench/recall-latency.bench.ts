@@ -33,8 +33,7 @@ import {
   sqliteFloor,
 } from './recall/latency-floors.js';
 import { compareRow, measurePair, TABLE_HEADER } from './support/measure.js';
-import { openPgvector } from '../src/modules/longterm/backends/postgres-pgvector.js';
-import { startPgvectorServer } from '../test/support/pglite-server.js';
+import { pgvectorStore, startPgvectorServer } from '../test/support/pglite-server.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -80,16 +79,9 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
   }
   if (name === 'pgvector') {
     const server = await startPgvectorServer();
-    // One connection: PGlite runs one session (the floor's client is a second one).
-    const { dataSource } = (
-      await registry.acquireSql(
-        { dialect: 'postgres', url: server.url },
-        { migrationsRun: true, schema: LONGTERM_SCHEMA, poolSize: 1 },
-      )
-    ).value;
-    const mode = await openPgvector(dataSource, { hnsw: { dimensions: DIMENSIONS } });
+    const { dataSource, store } = await pgvectorStore(registry, server.url, DIMENSIONS);
     return {
-      store: (settings) => new PostgresLongtermStore(dataSource, settings, mode),
+      store,
       floor: async () => pgvectorFloor(server.url, DIMENSIONS),
       analyze: async () => void (await dataSource.query('ANALYZE agent_longterm_records')),
       stop: () => server.stop(),

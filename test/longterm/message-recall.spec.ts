@@ -247,6 +247,7 @@ describe('recall scope and filters', () => {
     const service = await boot({ uri: 'memory://' });
     const bad = [
       [{ scope: 'threads' }, 'scope'],
+      [{ scopes: 'all' }, 'scopes'],
       [{ filter: { conversationId: 'c' } }, 'filter.conversationId'],
       [{ scope: 'messages', filter: { prefix: 'a' } }, 'filter.prefix'],
       [{ scope: 'all', filter: { prefix: 'a', conversationId: 'c' } }, 'filter'],

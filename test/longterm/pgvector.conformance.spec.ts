@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
-import { openPgvector } from '../../src/modules/longterm/backends/postgres-pgvector.js';
-import { PostgresLongtermStore } from '../../src/modules/longterm/backends/postgres.longterm.store.js';
-import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
 import { runLongtermStoreConformance } from '../../src/testing/index.js';
-import { type PgvectorServer, startPgvectorServer } from '../support/pglite-server.js';
+import {
+  type PgvectorServer,
+  pgvectorStore,
+  startPgvectorServer,
+} from '../support/pglite-server.js';
 
 /**
  * The long-term store conformance suite on PostgreSQL with pgvector: PGlite (PostgreSQL 18 in
@@ -20,18 +21,7 @@ runLongtermStoreConformance(
   'postgres + pgvector (PGlite)',
   async (clock) => {
     const registry = new ConnectionRegistry();
-    const { dataSource } = (
-      await registry.acquireSql(
-        { dialect: 'postgres', url: server.url },
-        // One connection: PGlite runs one session, so every connection shares its prepared statements.
-        { migrationsRun: true, schema: LONGTERM_SCHEMA, poolSize: 1 },
-      )
-    ).value;
-    const store = new PostgresLongtermStore(
-      dataSource,
-      { now: clock.now },
-      await openPgvector(dataSource, { hnsw: { dimensions: 2 } }),
-    );
+    const store = (await pgvectorStore(registry, server.url, 2)).store({ now: clock.now });
     expect(store.usesPgvector).toBe(true);
     return { subject: store, close: () => registry.onApplicationShutdown() };
   },

@@ -1,6 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { DataSource } from 'typeorm';
+import type { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { openPgvector } from '../../src/modules/longterm/backends/postgres-pgvector.js';
+import { PostgresLongtermStore } from '../../src/modules/longterm/backends/postgres.longterm.store.js';
+import type { LongtermStoreSettings } from '../../src/modules/longterm/backends/base-longterm.store.js';
+import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
 
 /** A PostgreSQL with the pgvector extension, in process (PGlite), served over the wire on loopback. */
 export interface PgvectorServer {
@@ -27,4 +33,27 @@ export async function startPgvectorServer(): Promise<PgvectorServer> {
       await db.close();
     },
   };
+}
+
+/**
+ * A PostgreSQL long-term store on the server through `registry`, schema migrated, ranking with
+ * pgvector through an HNSW index of `dimensions`, on one connection: PGlite runs one session, so
+ * every connection would share (and collide on) the store's prepared statements.
+ */
+export async function pgvectorStore(
+  registry: ConnectionRegistry,
+  url: string,
+  dimensions: number,
+): Promise<{
+  dataSource: DataSource;
+  store(settings?: LongtermStoreSettings): PostgresLongtermStore;
+}> {
+  const { dataSource } = (
+    await registry.acquireSql(
+      { dialect: 'postgres', url },
+      { migrationsRun: true, schema: LONGTERM_SCHEMA, poolSize: 1 },
+    )
+  ).value;
+  const mode = await openPgvector(dataSource, { hnsw: { dimensions } });
+  return { dataSource, store: (settings) => new PostgresLongtermStore(dataSource, settings, mode) };
 }

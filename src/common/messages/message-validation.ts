@@ -22,8 +22,11 @@ const MESSAGE_FIELDS = new Set([
 const TOOL_CALL_FIELDS = new Set(['id', 'name', 'arguments', 'providerMetadata']);
 
 /** Checks a conversation id: a non-empty string of at most 255 UTF-8 bytes without U+0000. */
-export function assertConversationId(conversationId: unknown): asserts conversationId is string {
-  assertId(conversationId, 'conversationId', InvalidArgumentError);
+export function assertConversationId(
+  conversationId: unknown,
+  argument = 'conversationId',
+): asserts conversationId is string {
+  assertId(conversationId, argument, InvalidArgumentError);
 }
 
 /** Checks a count or position argument: an integer ≥ `min`. */

@@ -154,8 +154,7 @@ export class AgentRunner {
       },
     });
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
-    if (session && this.deps.recall?.messages && provider)
-      await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion, noted });
+    await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion, noted });
     if (session)
       await cache.recordFlush(runId, {
         entityId: session.entityId,

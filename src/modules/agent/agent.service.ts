@@ -258,9 +258,8 @@ export class AgentService
 
   /**
    * Clears a conversation: its history (through the agent's memory provider), its messages in the
-   * recall index (`recall.messages`), and every record and
-   * cached step of its runs, so a deleted conversation leaves no copy in the run cache, and its
-   * entry in the conversation directory.
+   * recall index (`recall.messages`), every record and cached step of its runs (so a deleted
+   * conversation leaves no copy in the run cache), and its entry in the conversation directory.
    */
   async clearConversation(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
@@ -272,8 +271,8 @@ export class AgentService
 
   /**
    * Erases an entity: its long-term records and indexed messages (`LongtermMemoryService.deleteEntity`,
-   * which leaves erasure marks) and the
-   * records and cached steps of every run made for it (their staged long-term rows included).
+   * which leaves erasure marks), and the records and cached steps of every run made for it (their
+   * staged long-term rows included).
    */
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.deleteEntity(entityId);

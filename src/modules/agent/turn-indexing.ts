@@ -27,8 +27,8 @@ export function noteConversation(
   session: LongtermSession | undefined,
   conversationId: string,
 ): Promise<void> | undefined {
-  const { longterm, recall, provider } = deps;
-  if (!session || !recall?.messages || !provider || !longterm) return undefined;
+  const longterm = indexer(deps, session);
+  if (!longterm || !session) return undefined;
   const noted = longterm.noteConversation(session.entityId, conversationId, session);
   noted.catch(() => undefined);
   return noted;
@@ -43,7 +43,7 @@ export async function indexTurn(
   deps: IndexingDeps,
   turn: {
     runId: string;
-    session: LongtermSession;
+    session: LongtermSession | undefined;
     conversationId: string;
     outcome: ToolLoopOutcome;
     baseVersion: number;
@@ -51,8 +51,10 @@ export async function indexTurn(
   },
 ): Promise<void> {
   const { runId, session, conversationId, outcome, baseVersion } = turn;
+  const longterm = indexer(deps, session);
+  if (!longterm || !session) return;
   await turn.noted;
-  await deps.longterm!.indexMessages(
+  await longterm.indexMessages(
     session.entityId,
     indexedTurn(runId, conversationId, outcome.messages, baseVersion),
     { seq: session.seq, updatedAt: session.updatedAt },
@@ -61,10 +63,21 @@ export async function indexTurn(
 }
 
 /**
+ * The long-term tier when the run indexes its turns: `recall.messages`, a session (an entity and
+ * the tier on) and stored history (positions to name); else `undefined`.
+ */
+function indexer(
+  deps: IndexingDeps,
+  session: LongtermSession | undefined,
+): LongtermMemoryService | undefined {
+  return session && deps.recall?.messages && deps.provider ? deps.longterm : undefined;
+}
+
+/**
  * The messages of a committed turn that `recall.messages` indexes: its user and assistant messages
  * holding a word, at their positions (the turn starts right after `baseVersion`).
  */
-export function indexedTurn(
+function indexedTurn(
   runId: string,
   conversationId: string,
   messages: readonly ChatMessage[],

@@ -32,7 +32,6 @@ import { assertConversationId } from '../../common/messages/message-validation.j
 import {
   type MessageIndexDeps,
   eraseMessageIndex,
-  messageIndexDeps,
   forgetConversation,
   indexMessages,
   noteConversation,
@@ -284,8 +283,14 @@ export class LongtermMemoryService
   }
 
   private messageIndex(cachedStep?: CachedStep): MessageIndexDeps {
-    const embed = this.embedder && cachedEmbedding(this.embedder, cachedStep);
-    return messageIndexDeps(this.require().store, (id) => this.nextSeq(id), this.embedder, embed);
+    const { embedder } = this;
+    return {
+      store: this.require().store,
+      nextSeq: (entityId) => this.nextSeq(entityId),
+      ...(embedder && {
+        embedder: { model: embedder.id, embed: cachedEmbedding(embedder, cachedStep) },
+      }),
+    };
   }
 
   private require(): LongtermTier {

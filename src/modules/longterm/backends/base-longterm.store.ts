@@ -134,9 +134,11 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     now: number,
   ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>>;
   /** The nearest rows, best first, when the backend ranks them itself; else `readVectors`' scan. */
-  protected readNearest(..._: [string, VectorMatch, number]): Promise<ScoredRow[]> | undefined {
-    return undefined;
-  }
+  protected readNearest?(
+    entityId: string,
+    match: VectorMatch,
+    now: number,
+  ): Promise<ScoredRow[]> | undefined;
   /**
    * Up to `limit` live rows of any entity whose vector is not of `model` (or absent), after the
    * position `cursor` (`undefined`: from the start), and the cursor after the last one (none: done).
@@ -255,7 +257,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertEntityId(entityId);
     const match = vectorMatch(vector, options);
     return this.traced('search_vector', async () => {
-      const nearest = this.readNearest(entityId, match, this.now());
+      const nearest = this.readNearest?.(entityId, match, this.now());
       if (nearest) return (await nearest).map((row) => ({ record: decode(row), score: row.score }));
       const best = new TopK<StoredRow>(match.limit, (a, b) => compareCodePoints(a.key, b.key));
       for (const { row, embedding } of await this.readVectors(entityId, match, this.now())) {

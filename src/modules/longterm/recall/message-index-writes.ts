@@ -1,5 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { LongtermMemoryStore } from '../interfaces/longterm-store.interface.js';
+import type {
+  LongtermMemoryStore,
+  LongtermSaveInput,
+} from '../interfaces/longterm-store.interface.js';
 import {
   type IndexedMessage,
   conversationEntityOf,
@@ -21,14 +24,23 @@ export interface MessageIndexDeps {
 
 const logger = new Logger('MessageIndex');
 
-/** The index's dependencies: the store, the entities' counters, and the embedder if any. */
-export function messageIndexDeps(
-  store: LongtermMemoryStore,
-  nextSeq: (entityId: string) => Promise<number>,
-  model?: { id: string },
-  embed?: (texts: string[]) => Promise<number[][]>,
-): MessageIndexDeps {
-  return { store, nextSeq, ...(model && embed ? { embedder: { model: model.id, embed } } : {}) };
+/**
+ * A bookkeeping record of the index (a conversation's directory entry, a fence): no text, and, with
+ * an embedder, an empty vector, which keeps the background embedding off it.
+ */
+function marker(
+  deps: MessageIndexDeps,
+  entityId: string,
+  key: string,
+  run: { seq: number; updatedAt?: number },
+): LongtermSaveInput {
+  return {
+    entityId,
+    key,
+    value: true,
+    ...run,
+    ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
+  };
 }
 
 /** Keys read per page when a conversation's messages are forgotten. */
@@ -76,14 +88,9 @@ export async function indexMessages(
   // One write: each conversation's entry first (the backends write a batch's entities in order of
   // first appearance), then the messages.
   const { applied } = await store.saveMany([
-    ...conversations.map((conversationId) => ({
-      entityId: conversationEntityOf(conversationId),
-      key: entityId,
-      value: true,
-      ...run,
-      // Nothing to embed: an empty vector keeps the background embedding off it.
-      ...(embedder ? { embedding: { model: embedder.model, vector: [] } } : {}),
-    })),
+    ...conversations.map((conversationId) =>
+      marker(deps, conversationEntityOf(conversationId), entityId, run),
+    ),
     ...values.map((message, i) => ({
       entityId: messageEntityOf(entityId),
       key: messageKey(message.conversationId, message.position),
@@ -126,13 +133,7 @@ export async function noteConversation(
   conversationId: string,
   run: { seq: number; updatedAt: number },
 ): Promise<void> {
-  await deps.store.save({
-    entityId: conversationEntityOf(conversationId),
-    key: entityId,
-    value: true,
-    ...run,
-    ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
-  });
+  await deps.store.save(marker(deps, conversationEntityOf(conversationId), entityId, run));
 }
 
 /** The conversations fenced at a seq above `seq` in the entity's index, with that seq. */
@@ -171,13 +172,7 @@ export async function forgetConversation(
     for (const { key: entityId } of entries) {
       const seq = await deps.nextSeq(entityId);
       const index = messageEntityOf(entityId);
-      await store.save({
-        entityId: index,
-        key: fenceKey(conversationId),
-        value: true,
-        seq,
-        ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
-      });
+      await store.save(marker(deps, index, fenceKey(conversationId), { seq }));
       removed += await deleteByPrefix(store, index, conversationKeyPrefix(conversationId), seq);
       await store.delete(directory, entityId, seq);
     }

@@ -109,14 +109,7 @@ export function assertIndexedMessages(messages: unknown): asserts messages is In
     const at = `messages[${i}]`;
     if (typeof message !== 'object' || message === null)
       throw new InvalidArgumentError(at, 'must be an object');
-    try {
-      assertConversationId(message.conversationId);
-    } catch (error) {
-      throw new InvalidArgumentError(
-        `${at}.conversationId`,
-        (error as InvalidArgumentError).problem,
-      );
-    }
+    assertConversationId(message.conversationId, `${at}.conversationId`);
     if (!Number.isSafeInteger(message.position) || message.position! < 1)
       throw new InvalidArgumentError(`${at}.position`, 'must be an integer ≥ 1');
     if (typeof message.messageId !== 'string' || message.messageId.length === 0)

@@ -6,6 +6,7 @@ import type { RecallFilter, RecallMode, RecallOptions, RecallScope } from './rec
 /** Default number of hits of a recall. */
 export const DEFAULT_RECALL_K = 10;
 
+const OPTION_KEYS = new Set(['k', 'filter', 'mode', 'scope']);
 const FILTER_KEYS = new Set(['prefix', 'updatedFrom', 'updatedTo', 'conversationId']);
 
 /** A recall's `k` and filter, checked (each filter value is checked by the search itself). */
@@ -18,6 +19,9 @@ export function recallOptions(options: RecallOptions): {
 } {
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError('options', 'must be an object');
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.has(key))
+      throw new InvalidArgumentError(key, 'is not a recall option (k, filter, mode, scope)');
   const { k = DEFAULT_RECALL_K, filter = {}, mode = 'hybrid', scope = 'records' } = options;
   if (!['hybrid', 'lexical', 'vector'].includes(mode))
     throw new InvalidArgumentError(
@@ -51,14 +55,7 @@ function recallSources(
       `must be records, messages or all, got ${String(scope)}`,
     );
   if (filter.conversationId !== undefined)
-    try {
-      assertConversationId(filter.conversationId);
-    } catch (error) {
-      throw new InvalidArgumentError(
-        'filter.conversationId',
-        (error as InvalidArgumentError).problem,
-      );
-    }
+    assertConversationId(filter.conversationId, 'filter.conversationId');
   const byKey = filter.prefix !== undefined;
   const byConversation = filter.conversationId !== undefined;
   if (byKey && byConversation)
