@@ -1,13 +1,42 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port the kernel hands out as a connection's own (source) port. */
+export function ephemeralRangeStart(): number {
+  try {
+    const start = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+    );
+    return Number.isInteger(start) && start > 11_000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago, below the kernel's ephemeral range.
+ *
+ * Tests stop servers and start them again on the same port while clients keep reconnecting. A
+ * port inside the ephemeral range can be taken in between: another connection may be given it as
+ * its source port, or a client reconnecting to the dead server on loopback may be given that very
+ * port and connect to itself (TCP simultaneous open). The server then cannot bind. Below the
+ * range, only a listener can hold the port.
+ *
+ * @param below ports are chosen under this bound (a Redis Cluster node also needs `port + 10000`)
+ */
+export async function freePort(below = ephemeralRangeStart()): Promise<number> {
+  for (let attempt = 0; attempt < 1_000; attempt += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port between 10000 and ${below}`);
+}
+
+/** Whether 127.0.0.1:`port` can be listened on right now. */
+export function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { ephemeralRangeStart, freePort, isFree } from './free-port.js';
 import { tempDir } from './test-databases.js';
 
 const run = promisify(execFile);
@@ -71,13 +71,23 @@ export class OwnRedisCluster {
         [
           ...['--port', String(port), '--bind', '127.0.0.1', '--dir', join(this.dir, String(port))],
           ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
-          ...['--save', '', '--appendonly', 'no'],
+          ...['--save', '', '--appendonly', 'no', '--logfile', 'redis.log'],
         ],
         { stdio: 'ignore' },
       );
       this.processes.push(node);
     }
-    for (const port of this.ports) await waitFor(() => cli(port, 'ping'), 'PONG');
+    for (const [index, port] of this.ports.entries()) {
+      const node = this.processes[index]!;
+      await waitFor(() => (node.exitCode !== null ? this.exited(port) : cli(port, 'ping')), 'PONG');
+    }
+  }
+
+  private exited(port: number): never {
+    const log = readFileSync(join(this.dir, String(port), 'redis.log'), 'utf8');
+    throw new Error(
+      `the Redis Cluster node on ${port} exited: ${log.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
 
   private async untilReady(): Promise<void> {
@@ -116,21 +126,13 @@ async function waitFor<T>(probe: () => Promise<T>, expected: T): Promise<void> {
   throw new Error('the Redis Cluster did not come up within 10 s');
 }
 
-/** Free ports whose cluster bus ports (port + 10000) are free too. */
+/** Free ports whose cluster bus ports (port + 10000) are free too, all below the ephemeral range. */
 async function clusterPorts(count: number): Promise<number[]> {
   const ports: number[] = [];
-  while (ports.length < count) {
-    const port = 20_000 + Math.floor(Math.random() * 25_000);
-    if (ports.includes(port)) continue;
-    if ((await isFree(port)) && (await isFree(port + 10_000))) ports.push(port);
+  for (let attempt = 0; attempt < 1_000 && ports.length < count; attempt += 1) {
+    const port = await freePort(ephemeralRangeStart() - 10_000);
+    if (!ports.includes(port) && (await isFree(port + 10_000))) ports.push(port);
   }
+  if (ports.length < count) throw new Error('no free ports for a Redis Cluster');
   return ports;
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
