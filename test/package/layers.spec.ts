@@ -22,9 +22,13 @@ const LAYERS: Record<string, number> = {
   kernel: 5,
   agent: 6,
   'ai-sdk': 6,
+  langchain: 6,
+  langgraph: 6,
+  'openai-agents': 6,
   http: 7,
   testing: 7,
-  app: 8,
+  mcp: 8,
+  app: 9,
 };
 
 /** The unit a source file belongs to: `common`, a module's folder, `testing`, or the app. */
