@@ -10,6 +10,7 @@ import {
   toTypeormMigrations,
 } from './modules/connections/migrations/typeorm-migrations.js';
 import type { SqlDialect } from './modules/connections/sql/sql-target.js';
+import { LANGGRAPH_SCHEMA } from './modules/langgraph/schema/langgraph.schema.js';
 import { LONGTERM_SCHEMA } from './modules/longterm/schema/longterm.schema.js';
 import type { EntitySchemaOptions } from 'typeorm';
 
@@ -21,6 +22,7 @@ export const PACKAGE_SCHEMAS: readonly FeatureSchema[] = [
   CHAT_MEMORY_SCHEMA,
   AGENT_RUNS_SCHEMA,
   LONGTERM_SCHEMA,
+  LANGGRAPH_SCHEMA,
 ];
 
 /** Every migration of the package for one dialect, oldest first. */

@@ -1,0 +1,71 @@
+import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import type { DataSource } from 'typeorm';
+import type { Lease } from '../../common/lease.js';
+import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
+import { createSqlExecutor } from '../connections/sql/sql-executor.js';
+import { parseStoreUri } from '../connections/store-uri.js';
+import { AgentMemoryCheckpointSaver } from './agent-memory-checkpoint-saver.js';
+import { InMemoryCheckpointRows } from './backends/in-memory.checkpoint-rows.js';
+import { RedisCheckpointRows } from './backends/redis.checkpoint-rows.js';
+import { SqlCheckpointRows } from './backends/sql.checkpoint-rows.js';
+import { LANGGRAPH_SCHEMA } from './schema/langgraph.schema.js';
+
+/** Where and how {@link openCheckpointSaver} stores checkpoints. */
+export interface CheckpointSaverOptions {
+  /**
+   * The backend, as the package's other modules name theirs: `memory://`, `sqlite:<path>`,
+   * `postgres://…`, `mysql://…` / `mariadb://…`, `redis://…` or `redis+cluster://…`.
+   */
+  uri?: string;
+  /** Or an initialized TypeORM DataSource the app owns (never closed by the package). */
+  dataSource?: DataSource;
+  /** Run the checkpointer's migrations at open (default `true`); otherwise they are checked. */
+  migrationsRun?: boolean;
+  /** The start of every Redis key (default `agent-memory:lg:`). */
+  keyPrefix?: string;
+  /** LangGraph's serializer to use instead of its default (JSON+). */
+  serde?: SerializerProtocol;
+}
+
+/**
+ * Opens a LangGraph checkpointer on one of the package's backends, through the shared connection
+ * registry (so it shares the pool of every module on the same database, and its migrations run
+ * under the package's migration lock). Release the lease when done; the registry closes the
+ * connection when its last user lets go.
+ */
+export async function openCheckpointSaver(
+  options: CheckpointSaverOptions,
+  registry: ConnectionRegistry,
+): Promise<Lease<AgentMemoryCheckpointSaver>> {
+  const none = async () => undefined;
+  const schema = { migrationsRun: options.migrationsRun ?? true, schema: LANGGRAPH_SCHEMA };
+  if (options.dataSource !== undefined) {
+    const connection = await registry.adoptDataSource(options.dataSource, schema);
+    return { value: sqlSaver(connection, options.serde), release: none };
+  }
+  const target = parseStoreUri(options.uri, { moduleName: 'LangGraphModule', option: 'uri' });
+  switch (target.kind) {
+    case 'memory':
+      return {
+        value: new AgentMemoryCheckpointSaver(new InMemoryCheckpointRows(), options.serde),
+        release: none,
+      };
+    case 'redis': {
+      const lease = await registry.acquireRedis(target.url);
+      const rows = new RedisCheckpointRows(lease.value, options.keyPrefix);
+      return { value: new AgentMemoryCheckpointSaver(rows, options.serde), release: lease.release };
+    }
+    case 'sql': {
+      const lease = await registry.acquireSql(target.target, schema);
+      return { value: sqlSaver(lease.value, options.serde), release: lease.release };
+    }
+  }
+}
+
+function sqlSaver(connection: SqlConnection, serde: SerializerProtocol | undefined) {
+  const rows = new SqlCheckpointRows(
+    createSqlExecutor(connection.dataSource, connection.dialect),
+    connection.dialect,
+  );
+  return new AgentMemoryCheckpointSaver(rows, serde);
+}

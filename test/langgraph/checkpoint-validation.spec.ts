@@ -1,0 +1,107 @@
+import { afterAll, describe } from '@jest/globals';
+import {
+  type CheckpointerTestInitializer,
+  deltaChannelHistoryTests,
+  validate,
+} from '@langchain/langgraph-checkpoint-validation';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Lease } from '../../src/common/lease.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import type { AgentMemoryCheckpointSaver } from '../../src/modules/langgraph/agent-memory-checkpoint-saver.js';
+import { openCheckpointSaver } from '../../src/modules/langgraph/open-checkpoint-saver.js';
+import {
+  TEST_MYSQL_URL,
+  TEST_POSTGRES_URL,
+  TEST_REDIS_URL,
+  tempDir,
+} from '../support/test-databases.js';
+import '../support/vitest-soft-expect.js';
+
+/**
+ * LangGraph's own checkpointer validation suite, on each backend. The suite asks for isolated
+ * storage per checkpointer: a fresh SQLite file, emptied tables on the servers, a fresh key prefix
+ * on Redis.
+ */
+const registry = new ConnectionRegistry();
+
+const REDIS_PREFIX = `test:lg:${randomUUID()}:`;
+afterAll(async () => {
+  await dropKeys(REDIS_PREFIX);
+  await registry.onApplicationShutdown();
+});
+const leases = new Map<AgentMemoryCheckpointSaver, Lease<AgentMemoryCheckpointSaver>>();
+
+async function open(uri: string, keyPrefix?: string): Promise<AgentMemoryCheckpointSaver> {
+  const lease = await openCheckpointSaver({ uri, ...(keyPrefix ? { keyPrefix } : {}) }, registry);
+  leases.set(lease.value, lease);
+  return lease.value;
+}
+
+async function emptied(uri: string): Promise<AgentMemoryCheckpointSaver> {
+  const saver = await open(uri);
+  const lease = await registry.acquireSql(
+    { dialect: uri.startsWith('postgres') ? 'postgres' : 'mysql', url: uri },
+    {
+      migrationsRun: true,
+      schema: (await import('../../src/modules/langgraph/schema/langgraph.schema.js'))
+        .LANGGRAPH_SCHEMA,
+    },
+  );
+  try {
+    for (const table of ['checkpoints', 'blobs', 'writes'])
+      await lease.value.dataSource.query(`DELETE FROM agent_langgraph_${table}`);
+  } finally {
+    await lease.release();
+  }
+  return saver;
+}
+
+async function destroy(saver: AgentMemoryCheckpointSaver): Promise<void> {
+  await leases.get(saver)?.release();
+  leases.delete(saver);
+}
+
+/** Removes every key under a Redis prefix (this test's own). */
+async function dropKeys(prefix: string): Promise<void> {
+  const lease = await registry.acquireRedis(TEST_REDIS_URL);
+  try {
+    const keys = await lease.value.keys(`${prefix}*`);
+    if (keys.length > 0) await lease.value.del(...keys);
+  } finally {
+    await lease.release();
+  }
+}
+
+/** The whole suite, and its delta-channel history tests (exported, not part of `validate`). */
+function validateAll(initializer: CheckpointerTestInitializer<AgentMemoryCheckpointSaver>): void {
+  validate(initializer);
+  describe(`${initializer.checkpointerName} (delta channel history)`, () =>
+    deltaChannelHistoryTests(initializer));
+}
+
+validateAll({
+  checkpointerName: 'nest-agent-memory on memory',
+  createCheckpointer: () => open('memory://'),
+  destroyCheckpointer: destroy,
+});
+validateAll({
+  checkpointerName: 'nest-agent-memory on SQLite',
+  createCheckpointer: () => open(`sqlite:${join(tempDir('langgraph-'), 'checkpoints.sqlite')}`),
+  destroyCheckpointer: destroy,
+});
+validateAll({
+  checkpointerName: 'nest-agent-memory on PostgreSQL',
+  createCheckpointer: () => emptied(TEST_POSTGRES_URL),
+  destroyCheckpointer: destroy,
+});
+validateAll({
+  checkpointerName: 'nest-agent-memory on MariaDB',
+  createCheckpointer: () => emptied(TEST_MYSQL_URL),
+  destroyCheckpointer: destroy,
+});
+validateAll({
+  checkpointerName: 'nest-agent-memory on Redis',
+  createCheckpointer: () => open(TEST_REDIS_URL, `${REDIS_PREFIX}${randomUUID()}:`),
+  destroyCheckpointer: destroy,
+});
