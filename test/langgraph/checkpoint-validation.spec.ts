@@ -1,6 +1,6 @@
 import { afterAll, describe } from '@jest/globals';
 import {
-  type CheckpointerTestInitializer,
+  type CheckpointSaverTestInitializer,
   deltaChannelHistoryTests,
   validate,
 } from '@langchain/langgraph-checkpoint-validation';
@@ -74,7 +74,9 @@ async function dropKeys(prefix: string): Promise<void> {
 }
 
 /** The whole suite, and its delta-channel history tests (exported, not part of `validate`). */
-function validateAll(initializer: CheckpointerTestInitializer<AgentMemoryCheckpointSaver>): void {
+function validateAll(
+  initializer: CheckpointSaverTestInitializer<AgentMemoryCheckpointSaver>,
+): void {
   validate(initializer);
   describe(`${initializer.checkpointerName} (delta channel history)`, () =>
     deltaChannelHistoryTests(initializer));

@@ -148,10 +148,10 @@ export class AgentMemoryCheckpointSaver extends BaseCheckpointSaver {
     const namespace = namespaceOf(config);
     const checkpointId = checkpointIdOf(config);
     if (checkpointId === undefined)
-      throw new InvalidArgumentError('putWrites needs configurable.checkpoint_id');
+      throw new InvalidArgumentError('configurable.checkpoint_id', 'is required by putWrites');
     checkpointKey('taskId', taskId);
     if (taskPath !== undefined && typeof taskPath !== 'string')
-      throw new InvalidArgumentError('taskPath must be a string');
+      throw new InvalidArgumentError('taskPath', 'must be a string');
     const rows = await Promise.all(
       writes.map(async ([channel, value], index): Promise<WriteRow> => {
         checkpointKey('channel', channel);

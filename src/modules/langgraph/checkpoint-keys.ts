@@ -11,13 +11,15 @@ export const MAX_CHECKPOINT_KEY_BYTES = 255;
 export function checkpointKey(field: string, value: unknown, allowEmpty = false): string {
   if (typeof value !== 'string')
     throw new InvalidArgumentError(
-      `${field} must be a string, got ${value === null ? 'null' : typeof value}`,
+      field,
+      `must be a string, got ${value === null ? 'null' : typeof value}`,
     );
-  if (value === '' && !allowEmpty) throw new InvalidArgumentError(`${field} must not be empty`);
-  if (value.includes('\u0000')) throw new InvalidArgumentError(`${field} must not contain U+0000`);
+  if (value === '' && !allowEmpty) throw new InvalidArgumentError(field, 'must not be empty');
+  if (value.includes('\u0000')) throw new InvalidArgumentError(field, 'must not contain U+0000');
   if (Buffer.byteLength(value, 'utf8') > MAX_CHECKPOINT_KEY_BYTES)
     throw new InvalidArgumentError(
-      `${field} is longer than ${MAX_CHECKPOINT_KEY_BYTES} UTF-8 bytes`,
+      field,
+      `must be at most ${MAX_CHECKPOINT_KEY_BYTES} UTF-8 bytes`,
     );
   return value;
 }

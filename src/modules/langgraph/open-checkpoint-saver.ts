@@ -1,5 +1,6 @@
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type { DataSource } from 'typeorm';
+import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { Lease } from '../../common/lease.js';
 import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
 import { createSqlExecutor } from '../connections/sql/sql-executor.js';
@@ -17,8 +18,11 @@ export interface CheckpointSaverOptions {
    * `postgres://…`, `mysql://…` / `mariadb://…`, `redis://…` or `redis+cluster://…`.
    */
   uri?: string;
-  /** Or an initialized TypeORM DataSource the app owns (never closed by the package). */
-  dataSource?: DataSource;
+  /**
+   * Or the app's initialized TypeORM DataSource (never closed by the package); in
+   * `LangGraphModule.forRoot`, its injection token (`getDataSourceToken()`) works too.
+   */
+  dataSource?: DataSourceOption;
   /** Run the checkpointer's migrations at open (default `true`); otherwise they are checked. */
   migrationsRun?: boolean;
   /** The start of every Redis key (default `agent-memory:lg:`). */
@@ -40,7 +44,7 @@ export async function openCheckpointSaver(
   const none = async () => undefined;
   const schema = { migrationsRun: options.migrationsRun ?? true, schema: LANGGRAPH_SCHEMA };
   if (options.dataSource !== undefined) {
-    const connection = await registry.adoptDataSource(options.dataSource, schema);
+    const connection = await registry.adoptDataSource(options.dataSource as DataSource, schema);
     return { value: sqlSaver(connection, options.serde), release: none };
   }
   const target = parseStoreUri(options.uri, { moduleName: 'LangGraphModule', option: 'uri' });

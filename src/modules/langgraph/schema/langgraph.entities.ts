@@ -17,8 +17,8 @@ function columns(
   primaryKey: string,
   keys: string[],
   others: Record<string, 'id' | 'bytes' | 'integer'>,
-): EntitySchemaOptions<unknown>['columns'] {
-  const result: EntitySchemaOptions<unknown>['columns'] = {};
+): Record<string, EntitySchemaColumnOptions> {
+  const result: Record<string, EntitySchemaColumnOptions> = {};
   const type = (kind: 'id' | 'bytes' | 'integer'): EntitySchemaColumnOptions =>
     kind === 'id'
       ? ID[dialect]

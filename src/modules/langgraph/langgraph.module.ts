@@ -1,0 +1,112 @@
+import {
+  ConfigurableModuleBuilder,
+  type DynamicModule,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { Lease } from '../../common/lease.js';
+import { ConnectionRegistry } from '../connections/connection-registry.js';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { injectDataSourceToken } from '../connections/sql/data-source-option.js';
+import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import { AgentMemoryCheckpointSaver } from './agent-memory-checkpoint-saver.js';
+import { AgentMemoryStore, type AgentMemoryStoreOptions } from './agent-memory-store.js';
+import { type CheckpointSaverOptions, openCheckpointSaver } from './open-checkpoint-saver.js';
+
+/** Options of `LangGraphModule.forRoot`. */
+export interface LangGraphModuleOptions extends CheckpointSaverOptions {
+  /**
+   * The LangGraph store over long-term memory (needs `LongtermMemoryModule` in the app): its
+   * options, or `false` for the checkpointer alone (the `AgentMemoryStore` provider is then `null`).
+   */
+  store?: AgentMemoryStoreOptions | false;
+}
+
+/** Extras of `LangGraphModule.forRoot`. */
+export interface LangGraphModuleExtras {
+  /** Make the providers injectable everywhere without importing the module (default `true`). */
+  isGlobal?: boolean;
+}
+
+const CHECKPOINT_LEASE = Symbol('LANGGRAPH_CHECKPOINT_LEASE');
+
+/** Lets go of the checkpointer's connection when the app shuts down. */
+class CheckpointLeaseRelease implements OnApplicationShutdown {
+  constructor(private readonly lease: Lease<AgentMemoryCheckpointSaver>) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.lease.release();
+  }
+}
+
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
+  new ConfigurableModuleBuilder<LangGraphModuleOptions>({ moduleName: 'LangGraph' })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createLangGraphOptions')
+    .setExtras<LangGraphModuleExtras>({ isGlobal: true }, completeDefinition)
+    .build();
+
+function completeDefinition(
+  definition: DynamicModule,
+  extras: LangGraphModuleExtras,
+): DynamicModule {
+  const completed: DynamicModule = {
+    ...definition,
+    global: extras.isGlobal,
+    imports: [...(definition.imports ?? []), ConnectionsModule],
+    providers: [
+      ...(definition.providers ?? []),
+      {
+        provide: CHECKPOINT_LEASE,
+        useFactory: openCheckpointSaver,
+        inject: [MODULE_OPTIONS_TOKEN, ConnectionRegistry],
+      },
+      {
+        provide: CheckpointLeaseRelease,
+        useFactory: (lease: Lease<AgentMemoryCheckpointSaver>) => new CheckpointLeaseRelease(lease),
+        inject: [CHECKPOINT_LEASE],
+      },
+      {
+        provide: AgentMemoryCheckpointSaver,
+        useFactory: (lease: Lease<AgentMemoryCheckpointSaver>) => lease.value,
+        inject: [CHECKPOINT_LEASE],
+      },
+      {
+        provide: AgentMemoryStore,
+        useFactory: openStore,
+        inject: [MODULE_OPTIONS_TOKEN, { token: LongtermMemoryService, optional: true }],
+      },
+    ],
+    exports: [AgentMemoryCheckpointSaver, AgentMemoryStore],
+  };
+  return injectDataSourceToken(completed, MODULE_OPTIONS_TOKEN, {
+    get: (options) => (options as LangGraphModuleOptions).dataSource,
+    set: (options, dataSource) => ({ ...options, dataSource }),
+  });
+}
+
+function openStore(
+  options: LangGraphModuleOptions,
+  longterm: LongtermMemoryService | undefined,
+): AgentMemoryStore | null {
+  if (options.store === false) return null;
+  if (!longterm?.enabled)
+    throw new Error(
+      'LangGraphModule: the LangGraph store keeps its items in long-term memory; add LongtermMemoryModule.forRoot({ uri }) to the app, or pass store: false for the checkpointer alone',
+    );
+  return new AgentMemoryStore(longterm, options.store);
+}
+
+/**
+ * LangGraph on the package's storage: `AgentMemoryCheckpointSaver` (a checkpointer on memory,
+ * SQLite, PostgreSQL, MySQL/MariaDB or Redis, migrated and pooled like every other module) and
+ * `AgentMemoryStore` (LangGraph's long-term store over `LongtermMemoryModule`), both injectable by
+ * class.
+ *
+ * @property forRoot Provides both for these options; the extra `isGlobal` (default `true`) goes
+ *   beside them.
+ * @property forRootAsync Like `forRoot`, with the options from `useFactory` (+ `inject`),
+ *   `useClass` or `useExisting` (a class with `createLangGraphOptions()`).
+ */
+@Module({})
+export class LangGraphModule extends ConfigurableModuleClass {}
