@@ -12,6 +12,7 @@ import {
   WorkingMemoryModule,
 } from 'nest-agent-memory';
 import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
+import { AgentMemoryMcpModule } from './modules/mcp/index.js';
 import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
 import { ApiKeyGuard } from './app/auth/api-key.guard.js';
 import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
@@ -36,8 +37,8 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
 
 /**
  * The example application: the library's modules wired from `src/config` (environment variables,
- * validated at startup) behind `AgentMemoryHttpModule`, with API-key auth, per-tenant rate limits,
- * health, OpenAPI docs and structured logs.
+ * validated at startup) behind `AgentMemoryHttpModule` and, at `/mcp`, `AgentMemoryMcpModule`,
+ * with API-key auth, per-tenant rate limits, health, OpenAPI docs and structured logs.
  */
 @Module({
   imports: [
@@ -71,6 +72,15 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
       }),
     }),
     AgentMemoryHttpModule.forRootAsync({
+      inject: [httpConfig.KEY],
+      useFactory: (http: ConfigType<typeof httpConfig>) => ({
+        tenantResolver: ApiKeyTenantResolver,
+        longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
+        pageBytes: http.pageBytes,
+      }),
+    }),
+    // The same memory as MCP tools at POST /mcp, behind the same keys, tenants and rate limits.
+    AgentMemoryMcpModule.forRootAsync({
       inject: [httpConfig.KEY],
       useFactory: (http: ConfigType<typeof httpConfig>) => ({
         tenantResolver: ApiKeyTenantResolver,

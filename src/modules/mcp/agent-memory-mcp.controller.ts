@@ -1,0 +1,112 @@
+import {
+  type BeforeApplicationShutdown,
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Post,
+  Req,
+  Res,
+  SetMetadata,
+} from '@nestjs/common';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TenantRequest, TenantResolver } from '../http/tenancy/tenant-resolver.js';
+import type { AgentMemoryMcpModuleOptions } from './agent-memory-mcp.options.js';
+import { AgentMemoryMcpServerFactory } from './agent-memory-mcp-server.factory.js';
+import {
+  AGENT_MEMORY_MCP_OPTIONS,
+  DEFAULT_MCP_BODY_BYTES,
+  MCP_TENANT_RESOLVER,
+} from './mcp.constants.js';
+
+/**
+ * `@ApiExcludeController()`'s metadata, set without importing `@nestjs/swagger` (an optional peer):
+ * the endpoint speaks JSON-RPC, which an OpenAPI document cannot describe.
+ */
+const SWAGGER_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
+
+/** A request as the platform hands it over: maybe with a body a parser already read. */
+type McpRequest = IncomingMessage & { body?: unknown };
+
+/** The JSON-RPC error of a method this stateless endpoint does not serve. */
+const METHOD_NOT_ALLOWED = JSON.stringify({
+  jsonrpc: '2.0',
+  error: {
+    code: -32000,
+    message: 'Method not allowed: this MCP endpoint is stateless and takes POST only',
+  },
+  id: null,
+});
+
+/**
+ * The MCP endpoint (Streamable HTTP, stateless): each POST gets a fresh server and transport scoped
+ * to the request's tenant, answers with JSON, and closes both. It is a Nest route, so the app's
+ * guards (auth, rate limits), middleware (body limits) and in-flight tracking apply to it. GET (a
+ * server-sent stream) and DELETE (ending a session) are 405: there are no sessions.
+ */
+@SetMetadata(SWAGGER_EXCLUDE_CONTROLLER, [true])
+@Controller()
+export class AgentMemoryMcpController implements BeforeApplicationShutdown {
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly servers: AgentMemoryMcpServerFactory,
+    @Inject(MCP_TENANT_RESOLVER) private readonly tenants: TenantResolver,
+    @Inject(AGENT_MEMORY_MCP_OPTIONS) private readonly options: AgentMemoryMcpModuleOptions,
+  ) {}
+
+  /** One JSON-RPC message (or batch) in, its answers out. */
+  @Post()
+  async post(@Req() request: McpRequest, @Res() response: ServerResponse): Promise<void> {
+    const call = this.serve(request, response);
+    this.inFlight.add(call);
+    try {
+      await call;
+    } finally {
+      this.inFlight.delete(call);
+    }
+  }
+
+  /** 405: no server-sent stream without sessions. */
+  @Get()
+  get(@Res() response: ServerResponse): void {
+    methodNotAllowed(response);
+  }
+
+  /** 405: no session to end. */
+  @Delete()
+  delete(@Res() response: ServerResponse): void {
+    methodNotAllowed(response);
+  }
+
+  /** Lets tool calls still running finish before the memory stores close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async serve(request: McpRequest, response: ServerResponse): Promise<void> {
+    const tenant = await this.tenants.resolve(request as unknown as TenantRequest);
+    const server = this.servers.create(tenant);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: this.options.maxRequestBodyBytes ?? DEFAULT_MCP_BODY_BYTES,
+    });
+    response.once('close', () => void server.close().catch(() => undefined));
+    await server.connect(transport);
+    // A body an app's parser already read (within its limit) is used as parsed; else the transport
+    // reads it, up to `maxRequestBodyBytes`.
+    await transport.handleRequest(
+      request,
+      response,
+      request.readableEnded ? request.body : undefined,
+    );
+  }
+}
+
+function methodNotAllowed(response: ServerResponse): void {
+  response
+    .writeHead(405, { allow: 'POST', 'content-type': 'application/json' })
+    .end(METHOD_NOT_ALLOWED);
+}

@@ -1,0 +1,23 @@
+import {
+  memoryDeleteTool,
+  memoryGetTool,
+  memorySaveTool,
+  memorySearchTool,
+} from './longterm-record.tools.js';
+import type { MemoryTool } from './memory-tool.js';
+import { memoryRecallTool } from './recall.tool.js';
+import { workingMemoryGetTool, workingMemoryListTool } from './working-memory.tools.js';
+
+/** Every tool the memory MCP server offers, in the order `tools/list` gives them. */
+export const MEMORY_TOOLS: readonly MemoryTool[] = [
+  memorySaveTool,
+  memoryGetTool,
+  memoryDeleteTool,
+  memorySearchTool,
+  memoryRecallTool,
+  workingMemoryListTool,
+  workingMemoryGetTool,
+];
+
+/** The names of the memory MCP server's tools. */
+export const MCP_MEMORY_TOOL_NAMES: readonly string[] = MEMORY_TOOLS.map((tool) => tool.name);

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import {
+  LongtermMemoryModule,
+  LongtermMemoryService,
+  WorkingMemoryModule,
+  WorkingMemoryService,
+} from 'nest-agent-memory';
+import type { TenantRequest, TenantResolver } from 'nest-agent-memory/http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  AgentMemoryMcpModule,
+  AgentMemoryMcpServerFactory,
+  MCP_MEMORY_TOOL_NAMES,
+} from '../../src/modules/mcp/index.js';
+import { callOk, callTool, connectMcp, textOf } from './mcp-client.js';
+import { listenWith } from './mcp-test-app.js';
+
+/** The tenant named by the `x-tenant` header (none: the default tenant). */
+class HeaderTenantResolver implements TenantResolver {
+  resolve(request: TenantRequest): string | undefined {
+    const tenant = request.headers['x-tenant'];
+    return typeof tenant === 'string' ? tenant : undefined;
+  }
+}
+
+/** The module mounted in a plain Nest app of its own, the way a user mounts it. */
+describe('AgentMemoryMcpModule in a plain Nest app', () => {
+  let app: INestApplication;
+  let endpoint: string;
+  let alice: Client;
+  let bob: Client;
+
+  beforeAll(async () => {
+    ({ app, url: endpoint } = await listenWith([
+      LongtermMemoryModule.forRoot({ uri: 'memory://' }),
+      WorkingMemoryModule.forRoot({ backend: 'memory' }),
+      AgentMemoryMcpModule.forRoot({ path: 'agent/mcp', tenantResolver: HeaderTenantResolver }),
+    ]));
+    endpoint += '/agent/mcp';
+    alice = await connectMcp(endpoint, { 'x-tenant': 'alice' });
+    bob = await connectMcp(endpoint, { 'x-tenant': 'bob' });
+  });
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+    await app?.close();
+  });
+
+  it('lists every tool with a strict input schema of the REST API’s id rules', async () => {
+    const { tools } = await alice.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([...MCP_MEMORY_TOOL_NAMES]);
+    expect(MCP_MEMORY_TOOL_NAMES).toEqual([
+      'memory_save',
+      'memory_get',
+      'memory_delete',
+      'memory_search',
+      'memory_recall',
+      'working_memory_list',
+      'working_memory_get',
+    ]);
+    const save = tools.find((tool) => tool.name === 'memory_save')!;
+    expect(save.inputSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: expect.arrayContaining(['entityId', 'key']),
+      properties: {
+        entityId: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,200}$' },
+        seq: { type: 'integer', minimum: 0 },
+      },
+    });
+    expect(save.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    const recall = tools.find((tool) => tool.name === 'memory_recall')!;
+    expect(recall.annotations).toMatchObject({ readOnlyHint: true });
+    expect(recall.inputSchema.properties!['scope']).toMatchObject({
+      enum: ['records', 'messages', 'all'],
+    });
+    for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
+  });
+
+  it('saves, reads, searches, recalls and deletes long-term records', async () => {
+    const saved = await callOk(alice, 'memory_save', {
+      entityId: 'user-1',
+      key: 'profile/city',
+      value: { city: 'Lisbon', note: 'moved to Lisbon in 2023' },
+    });
+    expect(saved).toEqual({
+      applied: true,
+      record: {
+        entityId: 'user-1',
+        key: 'profile/city',
+        value: { city: 'Lisbon', note: 'moved to Lisbon in 2023' },
+        seq: expect.any(Number),
+        updatedAt: expect.any(Number),
+      },
+    });
+    await callOk(alice, 'memory_save', { entityId: 'user-1', key: 'profile/job', value: 'nurse' });
+    await callOk(alice, 'memory_save', { entityId: 'user-1', key: 'diary/1', value: 'rainy day' });
+    expect(
+      await callOk(alice, 'memory_get', { entityId: 'user-1', key: 'profile/job' }),
+    ).toMatchObject({ entityId: 'user-1', key: 'profile/job', value: 'nurse' });
+    const firstPage = await callOk(alice, 'memory_search', {
+      entityId: 'user-1',
+      prefix: 'profile/',
+      limit: 1,
+    });
+    expect((firstPage['records'] as Array<{ key: string }>).map((r) => r.key)).toEqual([
+      'profile/city',
+    ]);
+    const secondPage = await callOk(alice, 'memory_search', {
+      entityId: 'user-1',
+      prefix: 'profile/',
+      limit: 1,
+      cursor: firstPage['cursor'],
+    });
+    expect((secondPage['records'] as Array<{ key: string }>).map((r) => r.key)).toEqual([
+      'profile/job',
+    ]);
+    const recalled = await callOk(alice, 'memory_recall', { entityId: 'user-1', query: 'lisbon' });
+    expect(recalled['hits']).toEqual([
+      expect.objectContaining({
+        source: 'record',
+        key: 'profile/city',
+        record: expect.objectContaining({ entityId: 'user-1' }),
+      }),
+    ]);
+    expect(await callOk(alice, 'memory_delete', { entityId: 'user-1', key: 'diary/1' })).toEqual({
+      applied: true,
+    });
+    const gone = await callTool(alice, 'memory_get', { entityId: 'user-1', key: 'diary/1' });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toBe('Not Found: No memory "diary/1" for user-1');
+  });
+
+  it('lists and reads working memory', async () => {
+    const workingMemory = app.get(WorkingMemoryService);
+    await workingMemory.for('alice/chat-1').set('plan', ['step 1 done']);
+    await workingMemory.for('alice/chat-1').set('mood', 'curious');
+    const listed = await callOk(alice, 'working_memory_list', { conversationId: 'chat-1' });
+    expect(listed).toEqual({
+      conversationId: 'chat-1',
+      sizeBytes: expect.any(Number),
+      entries: [
+        { key: 'plan', value: ['step 1 done'], sizeBytes: expect.any(Number) },
+        { key: 'mood', value: 'curious', sizeBytes: expect.any(Number) },
+      ],
+    });
+    expect(
+      await callOk(alice, 'working_memory_get', { conversationId: 'chat-1', key: 'mood' }),
+    ).toEqual({ key: 'mood', value: 'curious', sizeBytes: expect.any(Number) });
+    const missing = await callTool(alice, 'working_memory_get', {
+      conversationId: 'chat-1',
+      key: 'nope',
+    });
+    expect(textOf(missing)).toBe('Not Found: No working-memory entry "nope"');
+  });
+
+  it('stores ids under the tenant as the REST API does, and shows a tenant nothing of another', async () => {
+    await callOk(alice, 'memory_save', {
+      entityId: 'shared-id',
+      key: 'secret',
+      value: 'alice only',
+    });
+    const store = app.get(LongtermMemoryService).store;
+    expect(await store.load('alice/shared-id', 'secret')).toMatchObject({ value: 'alice only' });
+    expect(await store.load('shared-id', 'secret')).toBeNull();
+    const fromBob = await callTool(bob, 'memory_get', { entityId: 'shared-id', key: 'secret' });
+    expect(fromBob.isError).toBe(true);
+    expect(await callOk(bob, 'memory_search', { entityId: 'shared-id' })).toEqual({ records: [] });
+    expect(await callOk(bob, 'memory_recall', { entityId: 'shared-id', query: 'alice' })).toEqual({
+      hits: [],
+    });
+    expect(await callOk(bob, 'working_memory_list', { conversationId: 'chat-1' })).toEqual({
+      conversationId: 'chat-1',
+      sizeBytes: 0,
+      entries: [],
+    });
+    // Bob's delete is a tombstone of his own entity: Alice's record stays.
+    await callOk(bob, 'memory_delete', { entityId: 'shared-id', key: 'secret' });
+    expect(await store.load('alice/shared-id', 'secret')).toMatchObject({ value: 'alice only' });
+  });
+
+  it('answers invalid input with tool errors that name the problem', async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['memory_save', { entityId: 'a/b', key: 'k', value: 1 }, /entityId must be 1–200 characters/],
+      ['memory_save', { entityId: 'u', key: 'k' }, /value is required/],
+      ['memory_save', { entityId: 'u', key: 'k', value: null }, /value is required/],
+      ['memory_save', { entityId: 'u', key: 'k', value: 1, seq: 1.5 }, /seq/],
+      ['memory_save', { entityId: 'u', key: 'k', value: { constructor: 1 } }, /"constructor"/],
+      ['memory_get', { entityId: 'u', key: 'k', extra: true }, /extra/],
+      ['memory_search', { entityId: 'u', limit: 0 }, /limit/],
+      ['memory_search', { entityId: 'u', cursor: '!!' }, /cursor is not one this route gave/],
+      ['memory_recall', { entityId: 'u', query: 'x', scope: 'everything' }, /scope/],
+      ['memory_recall', { entityId: 'u', query: 'x', cursor: '100' }, /cursor is not one/],
+      ['working_memory_list', { conversationId: '' }, /conversationId must be/],
+    ];
+    for (const [tool, args, message] of cases) {
+      const result = await callTool(alice, tool, args);
+      expect({ tool, args, isError: result.isError }).toEqual({ tool, args, isError: true });
+      expect(textOf(result)).toMatch(message);
+    }
+    const deep = await callTool(alice, 'memory_save', {
+      entityId: 'u',
+      key: 'k',
+      value: JSON.parse('['.repeat(150) + ']'.repeat(150)),
+    });
+    expect(textOf(deep)).toMatch(/value is nested deeper than 100 levels/);
+  });
+
+  it('serves the same tools over another transport through AgentMemoryMcpServerFactory', async () => {
+    const server = app.get(AgentMemoryMcpServerFactory).create('alice');
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'in-process', version: '1.0.0' });
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      expect(
+        await callOk(client, 'memory_get', { entityId: 'shared-id', key: 'secret' }),
+      ).toMatchObject({ value: 'alice only' });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('answers GET and DELETE with 405: the endpoint is stateless', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(endpoint, { method, headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+});

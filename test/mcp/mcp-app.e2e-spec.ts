@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { appPerSuite, bootApp, embeddedEnv, STORAGE_LAYOUTS } from '../support/app-harness.js';
+import { callOk, callTool, connectMcp, textOf } from './mcp-client.js';
+
+const KEY_A = 'key-of-tenant-a-0001';
+const KEY_B = 'key-of-tenant-b-0001';
+const A = { Authorization: `Bearer ${KEY_A}` };
+const B = { Authorization: `Bearer ${KEY_B}` };
+
+/** `POST /mcp` of the built example app, behind its API keys, on two storage layouts. */
+describe.each(STORAGE_LAYOUTS.slice(0, 2))(
+  'the example app’s MCP endpoint on %s',
+  (_label, layout) => {
+    const running = appPerSuite(
+      () => ({
+        ...layout(),
+        API_KEYS: `tenantA:${KEY_A},tenantB:${KEY_B}`,
+        HTTP_BODY_LIMIT: '64kb',
+        LONGTERM_MAX_VALUE_BYTES: '1kb',
+      }),
+      { beforeAll, afterAll },
+    );
+    const http = () => request(running().url);
+    const endpoint = () => `${running().url}/mcp`;
+    const entity = `mcp-${randomUUID()}`;
+    const conversation = `mcp-${randomUUID()}`;
+    let tenantA: Client;
+    let tenantB: Client;
+
+    beforeAll(async () => {
+      tenantA = await connectMcp(endpoint(), A);
+      tenantB = await connectMcp(endpoint(), B);
+    });
+    afterAll(async () => {
+      await tenantA?.close();
+      await tenantB?.close();
+    });
+
+    it('refuses a connection without a key or with a wrong one (401), as the REST API does', async () => {
+      await expect(connectMcp(endpoint())).rejects.toMatchObject({ code: 401 });
+      await expect(
+        connectMcp(endpoint(), { Authorization: 'Bearer not-a-key-of-anyone-0001' }),
+      ).rejects.toMatchObject({ code: 401 });
+      const refused = await http()
+        .post('/mcp')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Missing bearer token (Authorization: Bearer <key>)',
+      });
+      await http().get('/mcp').expect(401);
+      await http().get('/mcp').set(A).expect(405);
+    });
+
+    it('lists the memory tools', async () => {
+      const { tools } = await tenantA.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'memory_delete',
+        'memory_get',
+        'memory_recall',
+        'memory_save',
+        'memory_search',
+        'working_memory_get',
+        'working_memory_list',
+      ]);
+      for (const tool of tools) expect(tool.inputSchema.additionalProperties).toBe(false);
+    });
+
+    it('calls each tool on the same records the REST API serves the tenant', async () => {
+      const saved = await callOk(tenantA, 'memory_save', {
+        entityId: entity,
+        key: 'profile/job',
+        value: 'Caroline works as a counselor at a youth center',
+      });
+      expect(saved).toMatchObject({
+        applied: true,
+        record: { entityId: entity, key: 'profile/job' },
+      });
+      // Written over MCP, read over REST with the same ids: the same tenant scoping.
+      const overRest = await http()
+        .get(`/entities/${entity}/memories/${encodeURIComponent('profile/job')}`)
+        .set(A)
+        .expect(200);
+      expect(overRest.body).toEqual(saved['record'] as object);
+      await http()
+        .put(`/entities/${entity}/memories/${encodeURIComponent('profile/city')}`)
+        .set(A)
+        .send({ value: { city: 'Lisbon' } })
+        .expect(200);
+      expect(
+        await callOk(tenantA, 'memory_get', { entityId: entity, key: 'profile/city' }),
+      ).toMatchObject({ entityId: entity, key: 'profile/city', value: { city: 'Lisbon' } });
+      const listed = await callOk(tenantA, 'memory_search', {
+        entityId: entity,
+        prefix: 'profile/',
+      });
+      expect((listed['records'] as Array<{ key: string }>).map((record) => record.key)).toEqual([
+        'profile/city',
+        'profile/job',
+      ]);
+      const recalled = await callOk(tenantA, 'memory_recall', {
+        entityId: entity,
+        query: 'Is Caroline a counselor?',
+      });
+      expect((recalled['hits'] as Array<{ key: string }>).map((hit) => hit.key)).toEqual([
+        'profile/job',
+      ]);
+      expect(
+        await callOk(tenantA, 'memory_delete', { entityId: entity, key: 'profile/city' }),
+      ).toEqual({ applied: true });
+      await http()
+        .get(`/entities/${entity}/memories/${encodeURIComponent('profile/city')}`)
+        .set(A)
+        .expect(404);
+
+      await http()
+        .put(`/conversations/${conversation}/working-memory/plan`)
+        .set(A)
+        .send({ value: ['step 1 done'] })
+        .expect(204);
+      expect(
+        await callOk(tenantA, 'working_memory_list', { conversationId: conversation }),
+      ).toEqual({
+        conversationId: conversation,
+        sizeBytes: expect.any(Number),
+        entries: [{ key: 'plan', value: ['step 1 done'], sizeBytes: expect.any(Number) }],
+      });
+      expect(
+        await callOk(tenantA, 'working_memory_get', { conversationId: conversation, key: 'plan' }),
+      ).toEqual({ key: 'plan', value: ['step 1 done'], sizeBytes: expect.any(Number) });
+    });
+
+    it('shows the second tenant nothing of the first', async () => {
+      const missing = await callTool(tenantB, 'memory_get', {
+        entityId: entity,
+        key: 'profile/job',
+      });
+      expect(missing.isError).toBe(true);
+      expect(textOf(missing)).toBe(`Not Found: No memory "profile/job" for ${entity}`);
+      expect(await callOk(tenantB, 'memory_search', { entityId: entity })).toEqual({ records: [] });
+      expect(
+        await callOk(tenantB, 'memory_recall', { entityId: entity, query: 'caroline counselor' }),
+      ).toEqual({ hits: [] });
+      expect(
+        await callOk(tenantB, 'working_memory_list', { conversationId: conversation }),
+      ).toEqual({
+        conversationId: conversation,
+        sizeBytes: 0,
+        entries: [],
+      });
+      const entry = await callTool(tenantB, 'working_memory_get', {
+        conversationId: conversation,
+        key: 'plan',
+      });
+      expect(entry.isError).toBe(true);
+      // And what B writes under the same ids stays B's.
+      await callOk(tenantB, 'memory_save', { entityId: entity, key: 'profile/job', value: 'B' });
+      expect(
+        await callOk(tenantA, 'memory_get', { entityId: entity, key: 'profile/job' }),
+      ).toMatchObject({ value: 'Caroline works as a counselor at a youth center' });
+    });
+
+    it('answers bad input with tool errors, and the app’s limits as the REST API does', async () => {
+      const badId = await callTool(tenantA, 'memory_get', { entityId: 'tenantB/x', key: 'k' });
+      expect(badId.isError).toBe(true);
+      expect(textOf(badId)).toContain('entityId must be 1–200 characters');
+      const noValue = await callTool(tenantA, 'memory_save', { entityId: entity, key: 'k' });
+      expect(noValue.isError).toBe(true);
+      expect(textOf(noValue)).toContain('value is required');
+      const tooLarge = await callTool(tenantA, 'memory_save', {
+        entityId: entity,
+        key: 'big',
+        value: 'x'.repeat(4096),
+      });
+      expect(tooLarge.isError).toBe(true);
+      expect(tooLarge.structuredContent).toMatchObject({
+        statusCode: 413,
+        error: 'Payload Too Large',
+      });
+      // Over HTTP_BODY_LIMIT: refused by the app's body limit before any tool runs.
+      await expect(
+        callTool(tenantA, 'memory_save', {
+          entityId: entity,
+          key: 'huge',
+          value: 'x'.repeat(100_000),
+        }),
+      ).rejects.toMatchObject({ code: 413 });
+    });
+
+    it('answers a plain JSON-RPC POST without initialize first (stateless), in JSON', async () => {
+      const response = await http()
+        .post('/mcp')
+        .set(A)
+        .set('Accept', 'application/json, text/event-stream')
+        .send({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'memory_get', arguments: { entityId: entity, key: 'profile/job' } },
+        })
+        .expect(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['mcp-session-id']).toBeUndefined();
+      expect(response.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        result: { structuredContent: { key: 'profile/job', entityId: entity } },
+      });
+    });
+
+    it('leaves the JSON-RPC endpoint out of the OpenAPI document', async () => {
+      const document = await http().get('/docs-json').set(A).expect(200);
+      expect(Object.keys(document.body.paths)).not.toContain('/mcp');
+      expect(Object.keys(document.body.paths)).toContain('/entities/{entityId}/recall');
+    });
+  },
+);
+
+describe('the example app’s MCP endpoint at shutdown', () => {
+  it('holds no stream open: SIGTERM with a connected client exits at once, cleanly', async () => {
+    const app = await bootApp({ ...embeddedEnv(), API_KEYS: `tenantA:${KEY_A}` });
+    const client = await connectMcp(`${app.url}/mcp`, A);
+    try {
+      await callOk(client, 'working_memory_list', { conversationId: 'c1' });
+      const started = Date.now();
+      app.kill('SIGTERM');
+      expect(await app.exited).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await client.close();
+    }
+  });
+});
