@@ -15,6 +15,10 @@ export default {
     '^nest-agent-memory/testing$': '<rootDir>/src/testing/index.ts',
     '^nest-agent-memory/http$': '<rootDir>/src/modules/http/index.ts',
     '^nest-agent-memory/ai-sdk$': '<rootDir>/src/modules/ai-sdk/index.ts',
+    '^nest-agent-memory/langchain$': '<rootDir>/src/modules/langchain/index.ts',
+    '^nest-agent-memory/langgraph$': '<rootDir>/src/modules/langgraph/index.ts',
+    '^nest-agent-memory/openai-agents$': '<rootDir>/src/modules/openai-agents/index.ts',
+    '^nest-agent-memory/mcp$': '<rootDir>/src/modules/mcp/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],

@@ -28,6 +28,8 @@ const RUNTIME = [
   '@bull-board/api',
   '@bull-board/express',
   'helmet',
+  // The memory MCP server the app mounts at /mcp
+  '@modelcontextprotocol/sdk',
   // The model providers LLM_PROVIDER can name
   '@ai-sdk/openai',
   '@ai-sdk/anthropic',

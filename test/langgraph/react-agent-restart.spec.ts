@@ -3,12 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTypeScriptChild } from '../support/child-process.js';
-import {
-  FakeLlmServer,
-  type FakeReply,
-  type RecordedRequest,
-  openAiAnswer,
-} from '../support/fake-llm-server.js';
+import { FakeLlmServer, uniqueOpenAiAnswer } from '../support/fake-llm-server.js';
 import {
   TEST_MYSQL_URL,
   TEST_POSTGRES_URL,
@@ -25,21 +20,6 @@ const BACKENDS: Array<[string, () => string]> = [
   ['MariaDB', () => TEST_MYSQL_URL],
   ['Redis', () => TEST_REDIS_URL],
 ];
-
-/**
- * The model's answer as a completion with an id of its own: LangChain gives an AI message the
- * completion's id, and LangGraph's message reducer replaces a message whose id it already holds.
- */
-function answer(
-  text: string | null,
-  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
-): (request: RecordedRequest) => FakeReply {
-  return (request) => {
-    const reply = openAiAnswer(text, toolCalls)(request);
-    if (reply.kind === 'json') (reply.body as { id: string }).id = `chatcmpl-${randomUUID()}`;
-    return reply;
-  };
-}
 
 async function turn(modelUrl: string, uri: string, threadId: string, message: string) {
   const output = await startTypeScriptChild(CHILD, [modelUrl, uri, uri, threadId, message]).exited;
@@ -64,10 +44,10 @@ describe.each(BACKENDS)(
       const target = uri();
       const threadId = `thread-${randomUUID()}`;
       llm.enqueue(
-        answer(null, [
+        uniqueOpenAiAnswer(null, [
           { id: 'call-1', name: 'remember', arguments: '{"fact":"my favourite colour is green"}' },
         ]),
-        answer('Noted.'),
+        uniqueOpenAiAnswer('Noted.'),
       );
       const first = await turn(
         modelUrl,
@@ -83,8 +63,10 @@ describe.each(BACKENDS)(
 
       // A new process: the thread comes back from the checkpointer, the fact from the store.
       llm.enqueue(
-        answer(null, [{ id: 'call-2', name: 'recall', arguments: '{"query":"favourite colour"}' }]),
-        answer('Green.'),
+        uniqueOpenAiAnswer(null, [
+          { id: 'call-2', name: 'recall', arguments: '{"query":"favourite colour"}' },
+        ]),
+        uniqueOpenAiAnswer('Green.'),
       );
       const second = await turn(modelUrl, target, threadId, 'What is my favourite colour?');
       // The thread's whole history: the first process's tool result, then this one's recall.

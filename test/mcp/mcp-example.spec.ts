@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callOk, callTool, connectMcp } from './mcp-client.js';
 
-// The example imports the package by name. Tests resolve `nest-agent-memory` to the sources, so
-// `nest-agent-memory/mcp` must be the sources too (not dist/, whose classes would be other classes).
-jest.unstable_mockModule('nest-agent-memory/mcp', () => import('../../src/modules/mcp/index.js'));
-const { McpServerModule } = await import('../../examples/mcp-server.module.js');
+import { McpServerModule } from '../../examples/mcp-server.module.js';
 
 describe('example: McpServerModule (memory as MCP tools, tenants from a header)', () => {
   let app: INestApplication;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { join } from 'node:path';
 import { FakeLlmServer } from '../support/fake-llm-server.js';
@@ -10,12 +10,6 @@ import {
   responsesReply,
 } from './weather-agent.js';
 
-// The example imports the package by name. Tests resolve `nest-agent-memory` to the sources, so
-// `nest-agent-memory/openai-agents` must be the sources too (not dist/).
-jest.unstable_mockModule(
-  'nest-agent-memory/openai-agents',
-  () => import('../../src/modules/openai-agents/index.js'),
-);
 
 const llm = new FakeLlmServer();
 const VARIABLES = [

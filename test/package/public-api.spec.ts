@@ -1,27 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { exportedNames as exportedNamesOf } from '../support/exported-names.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const HTTP_INDEX = fileURLToPath(new URL('../../src/modules/http/index.ts', import.meta.url));
 const AI_SDK_INDEX = fileURLToPath(new URL('../../src/modules/ai-sdk/index.ts', import.meta.url));
 
-/** Every name an entry point exports, values and types alike, sorted. */
 function exportedNames(entry = INDEX): string[] {
-  const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    experimentalDecorators: true,
-    noEmit: true,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
-  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
-  return checker
-    .getExportsOfModule(module)
-    .map((symbol) => symbol.name)
-    .sort();
+  return exportedNamesOf(entry);
 }
 
 /**

@@ -343,3 +343,23 @@ export function openAiAnswer(
       ? openAiStream(text ? text.split(/(?<= )/) : [], toolCalls, { delayMs })
       : openAiCompletion(text, toolCalls);
 }
+
+/**
+ * {@link openAiAnswer} with a completion id of its own (the fixed `chatcmpl-test` otherwise):
+ * LangChain gives an AI message its completion's id, and both LangGraph's message reducer and the
+ * package's stores treat a message whose id they already hold as the same message.
+ */
+export function uniqueOpenAiAnswer(
+  text: string | null,
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+): (request: RecordedRequest) => FakeReply {
+  let count = 0;
+  return (request) => {
+    const reply = openAiAnswer(text, toolCalls)(request);
+    count += 1;
+    if (reply.kind === 'json')
+      (reply.body as { id: string }).id =
+        `chatcmpl-${process.pid}-${Date.now()}-${count}-${Math.random().toString(36).slice(2)}`;
+    return reply;
+  };
+}
