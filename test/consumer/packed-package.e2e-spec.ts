@@ -1,75 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bootApp } from '../support/app-harness.js';
 import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 import { tempDir } from '../support/test-databases.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The version of a package installed here (what the npm cache holds, so installs rarely fetch). */
-function installed(name: string): string {
-  const manifest = JSON.parse(
-    readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'),
-  ) as { version: string };
-  return `${name}@${manifest.version}`;
-}
-
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/**
- * A scratch app that installs the packed tarball as a user would, with only the SQLite peers
- * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed from the npm cache, the
- * registry only for what it lacks; better-sqlite3's native build is copied from this checkout
- * (same Node, same ABI).
- */
-function scratchApp(type: 'module' | 'commonjs', tarball: string, extra: string[] = []): string {
-  const dir = tempDir(`consumer-${type}-`);
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type }),
-  );
-  run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      tarball,
-      ...[
-        '@nestjs/common',
-        '@nestjs/core',
-        'reflect-metadata',
-        'rxjs',
-        'typeorm',
-        'better-sqlite3',
-        'typescript',
-        '@types/node',
-        ...extra,
-      ].map(installed),
-      // The current TypeScript 7 (the native compiler) beside the repository's 6, as `typescript7`.
-      'typescript7@npm:typescript@^7.0.2',
-    ],
-    dir,
-  );
-  cpSync(
-    join(ROOT, 'node_modules/better-sqlite3/build'),
-    join(dir, 'node_modules/better-sqlite3/build'),
-    { recursive: true },
-  );
-  return dir;
-}
+import { ROOT, TSCONFIG, run, runAsync, scratchApp } from '../support/consumer-app.js';
 
 /** The user's app: a SQLite chat store and the agent on the offline echo model; one turn. */
 const ESM_APP = `import 'reflect-metadata';
@@ -119,41 +54,6 @@ const second = await post('Who am I?');
 await chat.close();
 console.log(JSON.stringify({ reply, stored: stored!.content, first, second }));
 `;
-
-/** Runs a command without blocking the event loop (the test's own servers must keep answering). */
-function runAsync(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-    );
-  });
-}
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2023',
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-    types: ['node'],
-    rootDir: 'src',
-    outDir: 'dist',
-    // Strict on every .d.ts, ours included: types of peers not installed must not break the build.
-    skipLibCheck: false,
-  },
-  include: ['src'],
-};
 
 /** The same app from CommonJS, with `require()` (Node ≥ 20.19 loads ESM packages that way). */
 const CJS_APP = `require('reflect-metadata');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Lease } from '../../src/common/lease.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import type { AgentMemoryCheckpointSaver } from '../../src/modules/langgraph/agent-memory-checkpoint-saver.js';
-import { openCheckpointSaver } from '../../src/modules/langgraph/open-checkpoint-saver.js';
+import { openCheckpointSaverIn } from '../../src/modules/langgraph/open-checkpoint-saver.js';
 import {
   TEST_MYSQL_URL,
   TEST_POSTGRES_URL,
@@ -33,7 +33,7 @@ afterAll(async () => {
 const leases = new Map<AgentMemoryCheckpointSaver, Lease<AgentMemoryCheckpointSaver>>();
 
 async function open(uri: string, keyPrefix?: string): Promise<AgentMemoryCheckpointSaver> {
-  const lease = await openCheckpointSaver({ uri, ...(keyPrefix ? { keyPrefix } : {}) }, registry);
+  const lease = await openCheckpointSaverIn({ uri, ...(keyPrefix ? { keyPrefix } : {}) }, registry);
   leases.set(lease.value, lease);
   return lease.value;
 }

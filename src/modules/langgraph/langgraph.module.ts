@@ -11,7 +11,7 @@ import { injectDataSourceToken } from '../connections/sql/data-source-option.js'
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { AgentMemoryCheckpointSaver } from './agent-memory-checkpoint-saver.js';
 import { AgentMemoryStore, type AgentMemoryStoreOptions } from './agent-memory-store.js';
-import { type CheckpointSaverOptions, openCheckpointSaver } from './open-checkpoint-saver.js';
+import { type CheckpointSaverOptions, openCheckpointSaverIn } from './open-checkpoint-saver.js';
 
 /** Options of `LangGraphModule.forRoot`. */
 export interface LangGraphModuleOptions extends CheckpointSaverOptions {
@@ -58,7 +58,7 @@ function completeDefinition(
       ...(definition.providers ?? []),
       {
         provide: CHECKPOINT_LEASE,
-        useFactory: openCheckpointSaver,
+        useFactory: openCheckpointSaverIn,
         inject: [MODULE_OPTIONS_TOKEN, ConnectionRegistry],
       },
       {

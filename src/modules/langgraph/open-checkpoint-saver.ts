@@ -2,7 +2,7 @@ import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type { DataSource } from 'typeorm';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { Lease } from '../../common/lease.js';
-import type { ConnectionRegistry, SqlConnection } from '../connections/connection-registry.js';
+import { ConnectionRegistry, type SqlConnection } from '../connections/connection-registry.js';
 import { createSqlExecutor } from '../connections/sql/sql-executor.js';
 import { parseStoreUri } from '../connections/store-uri.js';
 import { AgentMemoryCheckpointSaver } from './agent-memory-checkpoint-saver.js';
@@ -32,12 +32,34 @@ export interface CheckpointSaverOptions {
 }
 
 /**
- * Opens a LangGraph checkpointer on one of the package's backends, through the shared connection
- * registry (so it shares the pool of every module on the same database, and its migrations run
- * under the package's migration lock). Release the lease when done; the registry closes the
- * connection when its last user lets go.
+ * Opens a LangGraph checkpointer on one of the package's backends, without Nest (in a Nest app,
+ * `LangGraphModule` does this). Its migrations run under the package's migration lock. Release the
+ * lease when done: it closes the connection.
  */
 export async function openCheckpointSaver(
+  options: CheckpointSaverOptions,
+): Promise<Lease<AgentMemoryCheckpointSaver>> {
+  const registry = new ConnectionRegistry();
+  try {
+    const lease = await openCheckpointSaverIn(options, registry);
+    return {
+      value: lease.value,
+      release: async () => {
+        await lease.release();
+        await registry.onApplicationShutdown();
+      },
+    };
+  } catch (error) {
+    await registry.onApplicationShutdown();
+    throw error;
+  }
+}
+
+/**
+ * Opens a checkpointer through a connection registry (so it shares the pool of every module on the
+ * same database). The registry closes the connection when its last user lets go of it.
+ */
+export async function openCheckpointSaverIn(
   options: CheckpointSaverOptions,
   registry: ConnectionRegistry,
 ): Promise<Lease<AgentMemoryCheckpointSaver>> {
