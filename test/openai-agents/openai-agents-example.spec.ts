@@ -10,7 +10,6 @@ import {
   responsesReply,
 } from './weather-agent.js';
 
-
 const llm = new FakeLlmServer();
 const VARIABLES = [
   'OPENAI_BASE_URL',
