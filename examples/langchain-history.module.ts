@@ -42,7 +42,12 @@ export class LangchainChatService {
 }
 
 @Module({
-  imports: [ChatMemoryModule.forRoot({ uri: process.env.CHAT_MEMORY_URI ?? 'sqlite:chat.sqlite' })],
+  imports: [
+    // Read when the app starts, not when this file is imported.
+    ChatMemoryModule.forRootAsync({
+      useFactory: () => ({ uri: process.env.CHAT_MEMORY_URI ?? 'sqlite:chat.sqlite' }),
+    }),
+  ],
   providers: [LangchainChatService],
   exports: [LangchainChatService],
 })

@@ -69,11 +69,16 @@ export class LanggraphAgentService {
 
 @Module({
   imports: [
-    LongtermMemoryModule.forRoot({ uri: process.env.MEMORY_URI ?? 'sqlite:memory.sqlite' }),
+    // Options read when the app starts, not when this file is imported.
+    LongtermMemoryModule.forRootAsync({
+      useFactory: () => ({ uri: process.env.MEMORY_URI ?? 'sqlite:memory.sqlite' }),
+    }),
     // Checkpoints in the same database: one pool, one migration set.
-    LangGraphModule.forRoot({
-      uri: process.env.MEMORY_URI ?? 'sqlite:memory.sqlite',
-      store: { entityParts: 1 },
+    LangGraphModule.forRootAsync({
+      useFactory: () => ({
+        uri: process.env.MEMORY_URI ?? 'sqlite:memory.sqlite',
+        store: { entityParts: 1 },
+      }),
     }),
   ],
   providers: [LanggraphAgentService],

@@ -3,6 +3,7 @@ import {
   AIMessage,
   type BaseMessage,
   ChatMessage,
+  FunctionMessage,
   HumanMessage,
   RemoveMessage,
   SystemMessage,
@@ -135,6 +136,32 @@ describe.each(sessionBackends())('AgentMemoryChatMessageHistory on $label', ({ o
         ...message,
       })),
     );
+  });
+
+  it('stores function messages and generic messages of any chat role', async () => {
+    const chat = history();
+    const messages = [
+      new ChatMessage({ id: 'g-user', role: 'user', content: 'hi' }),
+      new ChatMessage({ id: 'g-assistant', role: 'assistant', content: 'hello' }),
+      new FunctionMessage({ id: 'f1', name: 'clock', content: '12:00' }),
+      new AIMessage({
+        id: 'empty-call-id',
+        content: '',
+        tool_calls: [{ id: '', name: 'clock', args: {}, type: 'tool_call' }],
+      }),
+    ];
+    await chat.addMessages(messages);
+    expect((await chat.getMessages()).map((m) => m.toDict())).toEqual(
+      messages.map((m) => m.toDict()),
+    );
+    const stored = await store.get(chat.conversationId);
+    expect(stored.map(({ role, toolCallId }) => [role, toolCallId])).toEqual([
+      ['user', undefined],
+      ['assistant', undefined],
+      ['tool', 'clock'],
+      ['assistant', undefined],
+    ]);
+    expect(stored[3]!.toolCalls).toEqual([{ id: 'call_0', name: 'clock', arguments: '{}' }]);
   });
 
   it('reads what the package itself wrote as LangChain messages', async () => {

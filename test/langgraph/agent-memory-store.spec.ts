@@ -146,6 +146,26 @@ describe.each(longtermUris('langgraph-store.sqlite'))('AgentMemoryStore on %s', 
       /namespacePrefix: must have at least 1 part/,
     );
     await expect(store.listNamespaces()).rejects.toThrow(/must have at least 1 part/);
+    await expect(put([scope, 'x'.repeat(600)], 'k', { a: 1 })).rejects.toThrow(
+      /namespace: must be at most 512 UTF-8 bytes/,
+    );
+    await expect(put(['\u001fmessages\u001fabc', 'facts'], 'k', { a: 1 })).rejects.toThrow(
+      /namespace: must not start with U\+001F/,
+    );
+    await expect(put(['x'.repeat(300), 'facts'], 'k', { a: 1 })).rejects.toThrow(/entity/);
+    await expect(
+      store.batch([{ namespacePrefix: [scope], query: 'tea', limit: 10, offset: 95 }]),
+    ).rejects.toThrow(/offset \+ limit: must be at most 100/);
+    // A bad operation fails its batch before any of it runs, or any seq is taken.
+    const before = await longterm.nextSeq(scope);
+    await expect(
+      store.batch([
+        { namespace: [scope, 'ok'], key: 'written?', value: { a: 1 } },
+        { namespace: [scope, 'ok'], key: '', value: { a: 1 } },
+      ]),
+    ).rejects.toThrow(/key/);
+    expect(await store.get([scope, 'ok'], 'written?')).toBeNull();
+    expect(await longterm.nextSeq(scope)).toBe(before + 1);
     // LangGraph's own checks come first on its public methods.
     await expect(store.put([], 'k', { a: 1 })).rejects.toThrow(/Namespace cannot be empty/);
   });

@@ -16,6 +16,7 @@ import {
   TEST_REDIS_URL,
   tempDir,
 } from '../support/test-databases.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 import '../support/vitest-soft-expect.js';
 
 /**
@@ -100,6 +101,20 @@ validateAll({
 validateAll({
   checkpointerName: 'nest-agent-memory on MariaDB',
   createCheckpointer: () => emptied(TEST_MYSQL_URL),
+  destroyCheckpointer: destroy,
+});
+let cluster: OwnRedisCluster | undefined;
+validateAll({
+  checkpointerName: 'nest-agent-memory on a Redis Cluster',
+  beforeAll: async () => {
+    cluster = await OwnRedisCluster.start();
+  },
+  beforeAllTimeout: 30_000,
+  // Runs after the file's own afterAll (declared first) has closed the registry's clients.
+  afterAll: async () => {
+    await cluster?.stop();
+  },
+  createCheckpointer: () => open(cluster!.url, `test:lg:${randomUUID()}:`),
   destroyCheckpointer: destroy,
 });
 validateAll({

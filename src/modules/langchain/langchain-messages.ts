@@ -19,9 +19,13 @@ import { langchainContent, nativeContent } from './native-content.js';
 /** The metadata key under which a message keeps its exact LangChain form. */
 export const LANGCHAIN_METADATA_KEY = 'langchain';
 
+/** LangChain message types, and the roles a generic `ChatMessage` may carry, as stored roles. */
 const ROLES: Record<string, ChatRole> = {
   human: 'user',
+  user: 'user',
   ai: 'assistant',
+  assistant: 'assistant',
+  model: 'assistant',
   system: 'system',
   developer: 'system',
   tool: 'tool',
@@ -37,7 +41,9 @@ const ROLES: Record<string, ChatRole> = {
 export function toChatMessage(message: BaseMessage): ChatMessage {
   const [stored] = mapChatMessagesToStoredMessages([message]) as [StoredMessage];
   const type = message.getType();
-  const role = ROLES[type === 'generic' ? String(stored.data.role) : type];
+  const role = Object.hasOwn(ROLES, type === 'generic' ? String(stored.data.role) : type)
+    ? ROLES[type === 'generic' ? String(stored.data.role) : type]
+    : undefined;
   if (role === undefined)
     throw new InvalidMessageError(
       'message',
@@ -55,13 +61,17 @@ export function toChatMessage(message: BaseMessage): ChatMessage {
     ...(toolCalls.length > 0
       ? {
           toolCalls: toolCalls.map((call, index) => ({
-            id: call.id ?? `call_${index}`,
+            id: call.id || `call_${index}`,
             name: call.name,
             arguments: JSON.stringify(call.args ?? {}),
           })),
         }
       : {}),
-    ...(role === 'tool' ? { toolCallId: (message as ToolMessage).tool_call_id ?? '' } : {}),
+    // A FunctionMessage answers a function call by name (the older OpenAI protocol): its name
+    // stands in for the call id the native form requires.
+    ...(role === 'tool'
+      ? { toolCallId: (message as ToolMessage).tool_call_id || message.name || 'function' }
+      : {}),
     ...(message.name ? { name: message.name } : {}),
     metadata: { [LANGCHAIN_METADATA_KEY]: { type: stored.type, data } },
   };

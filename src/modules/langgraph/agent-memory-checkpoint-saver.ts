@@ -16,6 +16,7 @@ import {
   writesSortKey,
 } from '@langchain/langgraph-checkpoint';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 import { checkpointKey } from './checkpoint-keys.js';
 import type {
@@ -168,7 +169,26 @@ export class AgentMemoryCheckpointSaver extends BaseCheckpointSaver {
         };
       }),
     );
-    if (rows.length > 0) await this.rows.putWrites(rows);
+    // A special channel written twice in one call: the last write stands (one row per index).
+    const byIndex = new Map(rows.map((row) => [row.idx, row]));
+    if (byIndex.size > 0) await this.rows.putWrites([...byIndex.values()]);
+  }
+
+  /**
+   * The next channel version: a counter, zero-padded so versions sort as text, and a random suffix
+   * (LangGraph's PostgreSQL saver does the same). Blobs are stored once per version, so two
+   * branches of a thread (a fork with `updateState` on an older checkpoint, a replay) must never
+   * make the same version: with plain counters the fork would read the other branch's values.
+   */
+  override getNextVersion(current: number | undefined): number {
+    const counter =
+      current === undefined
+        ? 0
+        : typeof current === 'number'
+          ? current
+          : Number.parseInt(String(current).split('.')[0]!, 10);
+    // Typed as a number by LangGraph's base class; string versions are what its own savers use.
+    return `${String(counter + 1).padStart(32, '0')}.${randomUUID()}` as unknown as number;
   }
 
   /** Removes every checkpoint and write of the thread. */

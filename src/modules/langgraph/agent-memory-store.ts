@@ -29,6 +29,9 @@ export interface AgentMemoryStoreOptions {
   entityId?: string;
 }
 
+/** Most hits a search with a query can page through (recall's largest `k`). */
+const MAX_QUERY_HITS = 100;
+
 /** Records read per round trip while a search or `listNamespaces` pages through an entity. */
 const PAGE = 200;
 
@@ -61,11 +64,41 @@ export class AgentMemoryStore extends BaseStore {
     this.keys = new NamespaceKeys(entityParts, options.entityId ?? 'langgraph');
   }
 
-  /** Runs each operation in order and resolves with their results. */
+  /**
+   * Runs each operation in order and resolves with their results. Every operation is checked
+   * first: a bad one fails the batch before any of it runs.
+   */
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    for (const operation of operations) this.check(operation);
     const results: unknown[] = [];
     for (const operation of operations) results.push(await this.run(operation));
     return results as OperationResults<Op>;
+  }
+
+  /** Validates an operation's namespace, key, value and sizes, without I/O. */
+  private check(operation: Operation): void {
+    if ('namespacePrefix' in operation) {
+      this.keys.prefixOf(operation.namespacePrefix);
+      const { limit = 10, offset = 0 } = operation;
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(offset) || offset < 0)
+        throw new InvalidArgumentError(
+          'limit and offset',
+          'must be integers, limit ≥ 1, offset ≥ 0',
+        );
+      if (operation.query && offset + limit > MAX_QUERY_HITS)
+        throw new InvalidArgumentError(
+          'offset + limit',
+          `must be at most ${MAX_QUERY_HITS} with a query (recall ranks at most ${MAX_QUERY_HITS} hits)`,
+        );
+    } else if ('namespace' in operation) {
+      this.keys.recordOf(operation.namespace, operation.key);
+      if (
+        'value' in operation &&
+        operation.value !== null &&
+        (typeof operation.value !== 'object' || Array.isArray(operation.value))
+      )
+        throw new InvalidArgumentError('value', 'must be an object, or null to delete');
+    }
   }
 
   private run(operation: Operation): Promise<unknown> {
@@ -84,8 +117,6 @@ export class AgentMemoryStore extends BaseStore {
 
   private async putItem({ namespace, key, value }: PutOperation): Promise<void> {
     const place = this.keys.recordOf(namespace, key);
-    if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
-      throw new InvalidArgumentError('value', 'must be an object, or null to delete');
     const seq = await this.longterm.nextSeq(place.entityId);
     if (value === null) {
       await this.longterm.store.delete(place.entityId, place.key, seq);
@@ -105,7 +136,7 @@ export class AgentMemoryStore extends BaseStore {
     const found: SearchItem[] = [];
     if (operation.query !== undefined && operation.query !== '') {
       const hits = await this.longterm.recall(entityId, operation.query, {
-        k: Math.min(100, wanted * (operation.filter ? 4 : 1)),
+        k: Math.min(MAX_QUERY_HITS, wanted * (operation.filter ? 4 : 1)),
         filter: { prefix },
       });
       for (const hit of hits) {

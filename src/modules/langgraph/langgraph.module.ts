@@ -58,8 +58,20 @@ function completeDefinition(
       ...(definition.providers ?? []),
       {
         provide: CHECKPOINT_LEASE,
-        useFactory: openCheckpointSaverIn,
-        inject: [MODULE_OPTIONS_TOKEN, ConnectionRegistry],
+        useFactory: (
+          options: LangGraphModuleOptions,
+          registry: ConnectionRegistry,
+          longterm: LongtermMemoryService | undefined,
+        ) => {
+          // Checked before the connection opens: a failed start leaves no pool behind.
+          assertStoreBacked(options, longterm);
+          return openCheckpointSaverIn(options, registry);
+        },
+        inject: [
+          MODULE_OPTIONS_TOKEN,
+          ConnectionRegistry,
+          { token: LongtermMemoryService, optional: true },
+        ],
       },
       {
         provide: CheckpointLeaseRelease,
@@ -90,11 +102,18 @@ function openStore(
   longterm: LongtermMemoryService | undefined,
 ): AgentMemoryStore | null {
   if (options.store === false) return null;
-  if (!longterm?.enabled)
+  assertStoreBacked(options, longterm);
+  return new AgentMemoryStore(longterm!, options.store);
+}
+
+function assertStoreBacked(
+  options: LangGraphModuleOptions,
+  longterm: LongtermMemoryService | undefined,
+): void {
+  if (options.store !== false && !longterm?.enabled)
     throw new Error(
       'LangGraphModule: the LangGraph store keeps its items in long-term memory; add LongtermMemoryModule.forRoot({ uri }) to the app, or pass store: false for the checkpointer alone',
     );
-  return new AgentMemoryStore(longterm, options.store);
 }
 
 /**

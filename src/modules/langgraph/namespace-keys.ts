@@ -1,4 +1,8 @@
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { isDerivedEntity } from '../longterm/recall/message-index.js';
+import { containsNul, exceedsUtf8Bytes, hasLoneSurrogate } from '../../common/utf8.js';
+import { MAX_LONGTERM_KEY_BYTES } from '../longterm/interfaces/longterm-store.interface.js';
+import { assertEntityId, assertKey } from '../longterm/validation/longterm-arguments.js';
 
 /**
  * How a LangGraph store namespace and key become a long-term record's entity and key, and back.
@@ -21,7 +25,10 @@ export class NamespaceKeys {
     if (typeof key !== 'string' || key === '')
       throw new InvalidArgumentError('key', 'must be a non-empty string');
     const { entityId, rest } = this.split(namespace, 'namespace');
-    return { entityId, key: `${encodeParts(rest)}|${key}` };
+    const recordKey = `${encodeParts(rest)}|${key}`;
+    // The record key holds the namespace's other parts and the key: their bytes count together.
+    assertKey(recordKey, 'namespace and key');
+    return { entityId, key: recordKey };
   }
 
   /** The entity and the record key prefix of every item under a namespace prefix. */
@@ -73,7 +80,18 @@ export class NamespaceKeys {
         : this.entityParts === 1
           ? head[0]!
           : encodeParts(head);
-    return { entityId, rest: namespace.slice(this.entityParts) };
+    assertEntityId(entityId, `${argument} (the part(s) naming the entity)`);
+    if (isDerivedEntity(entityId))
+      throw new InvalidArgumentError(argument, 'must not start with U+001F (reserved)');
+    const rest = namespace.slice(this.entityParts);
+    if (rest.some((part) => containsNul(part) || hasLoneSurrogate(part)))
+      throw new InvalidArgumentError(argument, 'must hold well-formed Unicode without U+0000');
+    if (exceedsUtf8Bytes(encodeParts(rest), MAX_LONGTERM_KEY_BYTES))
+      throw new InvalidArgumentError(
+        argument,
+        `must be at most ${MAX_LONGTERM_KEY_BYTES} UTF-8 bytes, with the key and once encoded`,
+      );
+    return { entityId, rest };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from '../../connections/redis/redis-client.js';
+import { RedisScript } from '../../connections/redis/redis-script.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type {
   ChannelBlob,
@@ -13,6 +14,25 @@ import type {
 
 /** The default start of every key the checkpointer writes. */
 export const DEFAULT_CHECKPOINT_REDIS_PREFIX = 'agent-memory:lg:';
+
+/**
+ * Deletes a thread's keys: KEYS are its fixed keys (checkpoints, index, blobs, namespaces, write
+ * keys); ARGV[1] is its per-namespace index key for the empty namespace, to which a namespace is
+ * appended. Every key has the thread's hash tag.
+ */
+const DELETE_THREAD = new RedisScript(`
+local doomed = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]}
+for _, namespace in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  doomed[#doomed + 1] = ARGV[1] .. namespace
+end
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[5])) do
+  doomed[#doomed + 1] = key
+end
+for i = 1, #doomed, 500 do
+  redis.call('DEL', unpack(doomed, i, math.min(i + 499, #doomed)))
+end
+return #doomed
+`);
 
 /** Threads read per round trip while a `list` without a thread id walks them. */
 const THREAD_PAGE = 50;
@@ -45,6 +65,8 @@ export class RedisCheckpointRows implements CheckpointRows {
 
   async putCheckpoint(row: CheckpointRow, blobs: ChannelBlob[]): Promise<void> {
     const keys = this.keys(row.threadId);
+    // Listed before (a crash after the write leaves it listed) and after (a concurrent delete of
+    // the thread may have unlisted it in between).
     await this.client.zadd(this.threadsKey(), 0, row.threadId);
     const stored: StoredCheckpoint = {
       ...(row.parentId === undefined ? {} : { p: row.parentId }),
@@ -70,6 +92,7 @@ export class RedisCheckpointRows implements CheckpointRows {
       .zadd(keys.namespace(row.namespace), 0, row.checkpointId)
       .sadd(keys.namespaces, row.namespace);
     await exec(multi);
+    await this.client.zadd(this.threadsKey(), 0, row.threadId);
   }
 
   async loadBlobs(
@@ -167,24 +190,17 @@ export class RedisCheckpointRows implements CheckpointRows {
 
   async deleteThread(threadId: string): Promise<void> {
     const keys = this.keys(threadId);
-    const [namespaces, writeKeys] = await Promise.all([
-      this.client.smembers(keys.namespaces),
-      this.client.smembers(keys.writeKeys),
-    ]);
-    await exec(
-      this.client
-        .multi()
-        .del(
-          keys.checkpoints,
-          keys.all,
-          ...namespaces.map((namespace) => keys.namespace(namespace)),
-          keys.blobs,
-          ...writeKeys,
-          keys.writeKeys,
-          keys.namespaces,
-        ),
+    // One script: the per-namespace and per-checkpoint keys are read and deleted atomically, so a
+    // write racing the delete is either all gone or all there (every key shares the thread's slot).
+    await DELETE_THREAD.run(
+      this.client,
+      [keys.checkpoints, keys.all, keys.blobs, keys.namespaces, keys.writeKeys],
+      [keys.namespace('')],
     );
     await this.client.zrem(this.threadsKey(), threadId);
+    // A checkpoint put while the thread was being deleted keeps the thread listed.
+    if ((await this.client.exists(keys.checkpoints)) > 0)
+      await this.client.zadd(this.threadsKey(), 0, threadId);
   }
 
   /** One thread's rows in list order, after `cursor` (which is in this thread) if given. */
