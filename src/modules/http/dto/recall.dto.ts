@@ -3,8 +3,6 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MemoryRecordDto } from './responses.dto.js';
 
-/** Most hits a recall ranks, over all its pages. */
-export const MAX_RECALL_DEPTH = 100;
 
 /** `GET /entities/:entityId/recall` query. */
 export class RecallQueryDto {
