@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MemoryRecordDto } from './responses.dto.js';
 
-
 /** `GET /entities/:entityId/recall` query. */
 export class RecallQueryDto {
   @ApiProperty({
