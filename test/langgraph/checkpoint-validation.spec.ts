@@ -10,6 +10,7 @@ import type { Lease } from '../../src/common/lease.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import type { AgentMemoryCheckpointSaver } from '../../src/modules/langgraph/agent-memory-checkpoint-saver.js';
 import { openCheckpointSaverIn } from '../../src/modules/langgraph/open-checkpoint-saver.js';
+import { LANGGRAPH_SCHEMA } from '../../src/modules/langgraph/schema/langgraph.schema.js';
 import {
   TEST_MYSQL_URL,
   TEST_POSTGRES_URL,
@@ -43,11 +44,7 @@ async function emptied(uri: string): Promise<AgentMemoryCheckpointSaver> {
   const saver = await open(uri);
   const lease = await registry.acquireSql(
     { dialect: uri.startsWith('postgres') ? 'postgres' : 'mysql', url: uri },
-    {
-      migrationsRun: true,
-      schema: (await import('../../src/modules/langgraph/schema/langgraph.schema.js'))
-        .LANGGRAPH_SCHEMA,
-    },
+    { migrationsRun: true, schema: LANGGRAPH_SCHEMA },
   );
   try {
     for (const table of ['checkpoints', 'blobs', 'writes'])

@@ -1,3 +1,4 @@
+import { checkTenantResolverOption } from './tenancy/tenant-resolver-option.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
 
@@ -13,12 +14,6 @@ export function validateAgentMemoryHttpOptions(value: unknown = {}): AgentMemory
   check.keys(options, KEYS);
   check.string('longtermDisabledHint', options['longtermDisabledHint']);
   check.integer('pageBytes', options['pageBytes'], 1024);
-  const resolver = options['tenantResolver'];
-  if (
-    resolver !== undefined &&
-    typeof resolver !== 'function' &&
-    typeof (resolver as { resolve?: unknown })?.resolve !== 'function'
-  )
-    check.fail('tenantResolver', 'must be a TenantResolver (an object with resolve) or its class');
+  checkTenantResolverOption(check, options['tenantResolver']);
   return options as AgentMemoryHttpModuleOptions;
 }

@@ -1,15 +1,10 @@
-import {
-  ConfigurableModuleBuilder,
-  type DynamicModule,
-  type Provider,
-  type Type,
-} from '@nestjs/common';
+import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import { ModuleRef, RouterModule } from '@nestjs/core';
 import { AGENT_MEMORY_HTTP_OPTIONS, TENANT_RESOLVER } from './http.constants.js';
 import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.js';
 import { validateAgentMemoryHttpOptions } from './agent-memory-http-options.validation.js';
 import { AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS } from './errors/agent-memory-exception.filter.js';
-import { SingleTenantResolver, type TenantResolver } from './tenancy/tenant-resolver.js';
+import { resolveTenantResolver } from './tenancy/tenant-resolver-option.js';
 import { AgentMemoryTools } from './tools/agent-memory.tools.js';
 
 /** What `AgentMemoryHttpModule` fixes when the module is built (not part of async options). */
@@ -51,7 +46,8 @@ function addProviders(
     },
     {
       provide: TENANT_RESOLVER,
-      useFactory: tenantResolverOf,
+      useFactory: (options: AgentMemoryHttpModuleOptions, moduleRef: ModuleRef) =>
+        resolveTenantResolver(options.tenantResolver, moduleRef),
       inject: [AGENT_MEMORY_HTTP_OPTIONS, ModuleRef],
     },
     {
@@ -73,14 +69,4 @@ function addProviders(
     ],
     providers: [...(definition.providers ?? []), ...providers],
   };
-}
-
-async function tenantResolverOf(
-  options: AgentMemoryHttpModuleOptions,
-  moduleRef: ModuleRef,
-): Promise<TenantResolver> {
-  const resolver = options.tenantResolver;
-  if (resolver === undefined) return new SingleTenantResolver();
-  if (typeof resolver === 'function') return moduleRef.create(resolver as Type<TenantResolver>);
-  return resolver;
 }

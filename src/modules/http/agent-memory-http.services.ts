@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  type OnModuleInit,
-  ServiceUnavailableException,
-  type Type,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { findProvider, requiredModule } from './optional-modules.js';
 import { AgentService } from '../agent/agent.service.js';
 import { CHAT_MEMORY_STORE } from '../chat-memory/chat-memory.constants.js';
 import type { ChatMemoryStore } from '../chat-memory/interfaces/chat-memory-store.interface.js';
@@ -41,24 +36,24 @@ export class AgentMemoryHttpServices implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.agentService = this.find(AgentService);
-    this.chatStore = this.find<ChatMemoryStore>(CHAT_MEMORY_STORE);
-    this.longtermService = this.find(LongtermMemoryService);
-    this.workingMemoryService = this.find(WorkingMemoryService);
+    this.agentService = findProvider(this.moduleRef, AgentService);
+    this.chatStore = findProvider<ChatMemoryStore>(this.moduleRef, CHAT_MEMORY_STORE);
+    this.longtermService = findProvider(this.moduleRef, LongtermMemoryService);
+    this.workingMemoryService = findProvider(this.moduleRef, WorkingMemoryService);
   }
 
   get agent(): AgentService {
-    return required(this.agentService, 'AgentModule');
+    return requiredModule(this.agentService, 'AgentModule', 'route');
   }
 
   /** The app's default chat store: the history turns are committed to and read from. */
   get chat(): ChatMemoryStore {
-    return required(this.chatStore, 'ChatMemoryModule');
+    return requiredModule(this.chatStore, 'ChatMemoryModule', 'route');
   }
 
   /** The long-term tier; off (no URI) → `LongtermMemoryDisabledError` (503 with the app's hint). */
   get longterm(): LongtermMemoryService {
-    const service = required(this.longtermService, 'LongtermMemoryModule');
+    const service = requiredModule(this.longtermService, 'LongtermMemoryModule', 'route');
     if (!service.enabled) throw new LongtermMemoryDisabledError();
     return service;
   }
@@ -69,27 +64,11 @@ export class AgentMemoryHttpServices implements OnModuleInit {
   }
 
   get workingMemory(): WorkingMemoryService {
-    return required(this.workingMemoryService, 'WorkingMemoryModule');
+    return requiredModule(this.workingMemoryService, 'WorkingMemoryModule', 'route');
   }
 
   /** Whether the app has an agent (the conversation delete also forgets its runs then). */
   get hasAgent(): boolean {
     return this.agentService !== undefined;
   }
-
-  private find<T>(token: Type<T> | string): T | undefined {
-    try {
-      return this.moduleRef.get<T>(token, { strict: false });
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function required<T>(value: T | undefined, module: string): T {
-  if (value === undefined)
-    throw new ServiceUnavailableException(
-      `This route needs ${module}, which the application does not import`,
-    );
-  return value;
 }

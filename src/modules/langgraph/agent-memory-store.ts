@@ -11,8 +11,10 @@ import {
   type SearchOperation,
 } from '@langchain/langgraph-checkpoint';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import { STORE_OPTION_KEYS } from './langgraph-options.validation.js';
 import { NamespaceKeys } from './namespace-keys.js';
 import { matchesFilter } from './store-filter.js';
 
@@ -58,6 +60,7 @@ export class AgentMemoryStore extends BaseStore {
     options: AgentMemoryStoreOptions = {},
   ) {
     super();
+    assertKnownOptionKeys('AgentMemoryStore', options, STORE_OPTION_KEYS);
     const entityParts = options.entityParts ?? 0;
     if (!Number.isInteger(entityParts) || entityParts < 0)
       throw new InvalidArgumentError('entityParts', 'must be a non-negative integer');

@@ -6,11 +6,12 @@ import {
 } from '@nestjs/common';
 import type { Lease } from '../../common/lease.js';
 import { ConnectionRegistry } from '../connections/connection-registry.js';
-import { ConnectionsModule } from '../connections/connections.module.js';
+import { withFeatureProviders } from '../connections/feature-module.js';
 import { injectDataSourceToken } from '../connections/sql/data-source-option.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { AgentMemoryCheckpointSaver } from './agent-memory-checkpoint-saver.js';
 import { AgentMemoryStore, type AgentMemoryStoreOptions } from './agent-memory-store.js';
+import { validateLangGraphOptions } from './langgraph-options.validation.js';
 import { type CheckpointSaverOptions, openCheckpointSaverIn } from './open-checkpoint-saver.js';
 
 /** Options of `LangGraphModule.forRoot`. */
@@ -46,16 +47,24 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
     .setExtras<LangGraphModuleExtras>({ isGlobal: true }, completeDefinition)
     .build();
 
+const LANGGRAPH_OPTIONS = Symbol('LANGGRAPH_OPTIONS');
+
 function completeDefinition(
   definition: DynamicModule,
   extras: LangGraphModuleExtras,
 ): DynamicModule {
-  const completed: DynamicModule = {
-    ...definition,
-    global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ConnectionsModule],
+  // `dataSource: getDataSourceToken(name)` in forRoot: the app's TypeORM connection, injected.
+  const resolved = injectDataSourceToken(definition, MODULE_OPTIONS_TOKEN, {
+    get: (options) => (options as LangGraphModuleOptions).dataSource,
+    set: (options, dataSource) => ({ ...options, dataSource }),
+  });
+  return withFeatureProviders(resolved, extras.isGlobal, {
     providers: [
-      ...(definition.providers ?? []),
+      {
+        provide: LANGGRAPH_OPTIONS,
+        useFactory: validateLangGraphOptions,
+        inject: [MODULE_OPTIONS_TOKEN],
+      },
       {
         provide: CHECKPOINT_LEASE,
         useFactory: (
@@ -68,7 +77,7 @@ function completeDefinition(
           return openCheckpointSaverIn(options, registry);
         },
         inject: [
-          MODULE_OPTIONS_TOKEN,
+          LANGGRAPH_OPTIONS,
           ConnectionRegistry,
           { token: LongtermMemoryService, optional: true },
         ],
@@ -86,14 +95,10 @@ function completeDefinition(
       {
         provide: AgentMemoryStore,
         useFactory: openStore,
-        inject: [MODULE_OPTIONS_TOKEN, { token: LongtermMemoryService, optional: true }],
+        inject: [LANGGRAPH_OPTIONS, { token: LongtermMemoryService, optional: true }],
       },
     ],
     exports: [AgentMemoryCheckpointSaver, AgentMemoryStore],
-  };
-  return injectDataSourceToken(completed, MODULE_OPTIONS_TOKEN, {
-    get: (options) => (options as LangGraphModuleOptions).dataSource,
-    set: (options, dataSource) => ({ ...options, dataSource }),
   });
 }
 

@@ -1,3 +1,4 @@
+import { checkTenantResolverOption } from '../http/tenancy/tenant-resolver-option.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import type { AgentMemoryMcpModuleOptions } from './agent-memory-mcp.options.js';
 
@@ -21,12 +22,6 @@ export function validateAgentMemoryMcpOptions(value: unknown = {}): AgentMemoryM
   check.string('serverName', options['serverName']);
   check.integer('pageBytes', options['pageBytes'], 1024);
   check.integer('maxRequestBodyBytes', options['maxRequestBodyBytes'], 1024);
-  const resolver = options['tenantResolver'];
-  if (
-    resolver !== undefined &&
-    typeof resolver !== 'function' &&
-    typeof (resolver as { resolve?: unknown })?.resolve !== 'function'
-  )
-    check.fail('tenantResolver', 'must be a TenantResolver (an object with resolve) or its class');
+  checkTenantResolverOption(check, options['tenantResolver']);
   return options as AgentMemoryMcpModuleOptions;
 }

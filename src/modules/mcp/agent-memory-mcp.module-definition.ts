@@ -1,11 +1,6 @@
-import {
-  ConfigurableModuleBuilder,
-  type DynamicModule,
-  type Provider,
-  type Type,
-} from '@nestjs/common';
+import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import { ModuleRef, RouterModule } from '@nestjs/core';
-import { SingleTenantResolver, type TenantResolver } from '../http/tenancy/tenant-resolver.js';
+import { resolveTenantResolver } from '../http/tenancy/tenant-resolver-option.js';
 import type { AgentMemoryMcpModuleOptions } from './agent-memory-mcp.options.js';
 import { validateAgentMemoryMcpOptions } from './agent-memory-mcp-options.validation.js';
 import {
@@ -45,7 +40,8 @@ function addProviders(
     },
     {
       provide: MCP_TENANT_RESOLVER,
-      useFactory: tenantResolverOf,
+      useFactory: (options: AgentMemoryMcpModuleOptions, moduleRef: ModuleRef) =>
+        resolveTenantResolver(options.tenantResolver, moduleRef),
       inject: [AGENT_MEMORY_MCP_OPTIONS, ModuleRef],
     },
   ];
@@ -57,14 +53,4 @@ function addProviders(
     ],
     providers: [...(definition.providers ?? []), ...providers],
   };
-}
-
-async function tenantResolverOf(
-  options: AgentMemoryMcpModuleOptions,
-  moduleRef: ModuleRef,
-): Promise<TenantResolver> {
-  const resolver = options.tenantResolver;
-  if (resolver === undefined) return new SingleTenantResolver();
-  if (typeof resolver === 'function') return moduleRef.create(resolver as Type<TenantResolver>);
-  return resolver;
 }

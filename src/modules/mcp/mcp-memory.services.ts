@@ -1,10 +1,6 @@
-import {
-  Injectable,
-  type OnModuleInit,
-  ServiceUnavailableException,
-  type Type,
-} from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { findProvider, requiredModule } from '../http/optional-modules.js';
 import { LongtermMemoryDisabledError } from '../longterm/errors/longterm.errors.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
@@ -22,35 +18,19 @@ export class McpMemoryServices implements OnModuleInit {
   constructor(private readonly moduleRef: ModuleRef) {}
 
   onModuleInit(): void {
-    this.longtermService = this.find(LongtermMemoryService);
-    this.workingMemoryService = this.find(WorkingMemoryService);
+    this.longtermService = findProvider(this.moduleRef, LongtermMemoryService);
+    this.workingMemoryService = findProvider(this.moduleRef, WorkingMemoryService);
   }
 
   /** The long-term tier; off (no URI) → `LongtermMemoryDisabledError`. */
   get longterm(): LongtermMemoryService {
-    const service = required(this.longtermService, 'LongtermMemoryModule');
+    const service = requiredModule(this.longtermService, 'LongtermMemoryModule', 'tool');
     if (!service.enabled) throw new LongtermMemoryDisabledError();
     return service;
   }
 
   /** Working memory. */
   get workingMemory(): WorkingMemoryService {
-    return required(this.workingMemoryService, 'WorkingMemoryModule');
+    return requiredModule(this.workingMemoryService, 'WorkingMemoryModule', 'tool');
   }
-
-  private find<T>(token: Type<T>): T | undefined {
-    try {
-      return this.moduleRef.get<T>(token, { strict: false });
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function required<T>(value: T | undefined, module: string): T {
-  if (value === undefined)
-    throw new ServiceUnavailableException(
-      `This tool needs ${module}, which the application does not import`,
-    );
-  return value;
 }
