@@ -22,6 +22,7 @@ describe('agent configuration', () => {
       conflictPolicy: 'reject',
       queue: { driver: 'inline', attempts: 5 },
       recall: false,
+      titles: 'first-message',
     });
   });
 
@@ -36,6 +37,7 @@ describe('agent configuration', () => {
         AGENT_QUEUE: 'inline',
         REDIS_URL: 'redis://cache:6379',
         AGENT_RECALL: 'true',
+        AGENT_TITLES: 'model',
       }),
     ).toEqual({
       systemPrompt: 'You are terse.',
@@ -44,6 +46,7 @@ describe('agent configuration', () => {
       conflictPolicy: 'retry',
       queue: { driver: 'inline', attempts: 3 },
       recall: true,
+      titles: 'model',
     });
   });
 
@@ -53,6 +56,12 @@ describe('agent configuration', () => {
     expect(() => loadAgentConfig({ AGENT_RECALL_MESSAGES: 'maybe' })).toThrow(
       /AGENT_RECALL_MESSAGES/,
     );
+  });
+
+  it('AGENT_TITLES picks how conversations get their titles', () => {
+    expect(loadAgentConfig({}).titles).toBe('first-message');
+    expect(loadAgentConfig({ AGENT_TITLES: 'model' }).titles).toBe('model');
+    expect(() => loadAgentConfig({ AGENT_TITLES: 'llm' })).toThrow(/AGENT_TITLES/);
   });
 
   it('uses Bull when REDIS_URL is set, with the queue settings', () => {

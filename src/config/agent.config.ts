@@ -48,6 +48,8 @@ export interface AgentConfig {
    * them (`{ messages: true }`, recall on whatever `AGENT_RECALL` says).
    */
   recall: boolean | { messages: true };
+  /** `AGENT_TITLES` (`first-message`): conversation titles from the first message, or `model`. */
+  titles: 'first-message' | 'model';
 }
 
 /**
@@ -55,7 +57,8 @@ export interface AgentConfig {
  * `AGENT_MAX_TOOL_ITERATIONS` (10),
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
- * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`).
+ * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`); `AGENT_TITLES`
+ * (`first-message`).
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
@@ -77,6 +80,7 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
     recall: readBoolean(env, 'AGENT_RECALL_MESSAGES', false)
       ? { messages: true }
       : readBoolean(env, 'AGENT_RECALL', false),
+    titles: readChoice(env, 'AGENT_TITLES', ['first-message', 'model'] as const, 'first-message'),
   };
 }
 

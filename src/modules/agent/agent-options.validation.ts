@@ -18,6 +18,7 @@ const KEYS = [
   'events',
   'longterm',
   'recall',
+  'titles',
 ] as const;
 
 const RUN_COMMON = ['backend', 'retentionMs', 'sweep'];
@@ -71,6 +72,7 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
   check.integer('maxToolIterations', options.maxToolIterations, 0);
   check.integer('runLeaseMs', options.runLeaseMs, 100);
   check.oneOf('conflictPolicy', options.conflictPolicy, ['reject', 'retry']);
+  check.oneOf('titles', options.titles, ['first-message', 'model']);
   check.boolean('longterm', options.longterm);
   if (options.recall !== undefined && typeof options.recall !== 'boolean') {
     const recall = check.object(options.recall, 'recall');

@@ -153,6 +153,8 @@ export class AgentRunner {
         if (event.type !== 'result') onEvent?.(event);
       },
     });
+    // A run aborted (a Stop) once its model and tools are done is not committed either.
+    input.signal?.throwIfAborted();
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
     await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion, noted });
     if (session)

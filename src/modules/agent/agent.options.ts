@@ -145,4 +145,11 @@ export interface AgentModuleOptions {
    * a run `entityId`.
    */
   recall?: AgentRecallOption;
+  /**
+   * How a conversation gets its title in the directory (`GET /conversations`): `'first-message'`
+   * (default) the text of its first user message; `'model'` a short title the agent's model writes
+   * once the first turn has committed (one extra model call per conversation, after the turn; the
+   * first message stands in if that call fails). A title set through `updateConversation` wins.
+   */
+  titles?: 'first-message' | 'model';
 }

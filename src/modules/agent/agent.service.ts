@@ -11,6 +11,8 @@ import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs
 import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
+import type { KernelEngine } from '../kernel/kernel-engine.js';
+import { ConversationTitler } from './conversations/conversation-titler.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { DEFAULT_TURN_RECALL } from './turn-recall.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
@@ -28,7 +30,12 @@ import type {
   AgentStreamEvent,
 } from './interfaces/agent-run.interface.js';
 import type { AgentRunSteps } from './interfaces/agent-run-steps.interface.js';
-import type { ConversationListing } from './conversations/conversation-directory.interface.js';
+import type {
+  ConversationListPage,
+  ConversationListing,
+  ConversationPage,
+  ConversationPatch,
+} from './conversations/conversation-directory.interface.js';
 import type { AgentQueue } from './queue/agent-queue.interface.js';
 import { RunLifecycle } from './run-lifecycle.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
@@ -46,6 +53,7 @@ export class AgentService
   implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
 {
   private runner?: AgentRunner;
+  private engine?: KernelEngine;
   private readonly logger = new Logger('Agent');
   private readonly invisibleRunWarning = new RateLimit(60_000);
   private readonly longterm?: LongtermMemoryService;
@@ -74,6 +82,9 @@ export class AgentService
       queue: this.queue,
       runner: () => this.required(this.runner),
       longterm: this.longterm,
+      ...(options.titles === 'model'
+        ? { titler: new ConversationTitler(() => this.required(this.engine), this.runs.directory) }
+        : {}),
     });
   }
 
@@ -101,6 +112,7 @@ export class AgentService
         },
       ));
     if (engine.memory) throw new AgentKernelHasMemoryFilterError();
+    this.engine = engine;
     this.runner = new AgentRunner({
       engine,
       provider: this.memory.provider,
@@ -127,7 +139,7 @@ export class AgentService
   async beforeApplicationShutdown(): Promise<void> {
     await this.stopQueue();
     this.lifecycle.stop();
-    await this.runs.stopSweep();
+    await Promise.all([this.runs.stopSweep(), this.lifecycle.titlesWritten()]);
   }
 
   /** Then lets go of the run store's connection. */
@@ -231,16 +243,33 @@ export class AgentService
 
   /**
    * The conversations of a namespace (the part of their id before the last `/`, `''` for ids
-   * without one), newest activity first, `limit` at a time (1–100): pass the last listing as
-   * `after` for the next page. A conversation is listed from its first run (sync or queued, even one
-   * that fails) until `clearConversation`, at the time a run of it was last queued or began an
-   * attempt; entries do not expire with the run retention.
+   * without one), newest activity first, `limit` at a time (1–100): pass the page's `next` as
+   * `after` for the next page (`next` is absent on the last). A conversation is listed from its
+   * first run (sync or queued, even one that fails) until `clearConversation`, at the time a run of
+   * it was last queued or began an attempt; entries do not expire with the run retention. Each
+   * listing has the conversation's `title` (set by `updateConversation`, else its first user
+   * message's text), `preview` (its newest user message) and `metadata`, each when it has one.
+   * `metadata` (1–5 pairs) keeps only conversations holding every pair; a filtered page reads at
+   * most 1,000 entries, so it may hold fewer than `limit` (even none) with a
+   * `next` to go on from.
    */
-  async conversations(
-    namespace: string,
-    page: { limit: number; after?: ConversationListing },
-  ): Promise<ConversationListing[]> {
+  async conversations(namespace: string, page: ConversationPage): Promise<ConversationListPage> {
     return listConversations(this.runs, namespace, page);
+  }
+
+  /**
+   * Changes a conversation's title (`null` clears it: no default title comes back) and metadata
+   * (merged: a `null` value deletes its key; at most 16 keys of 1–64 characters of
+   * `[A-Za-z0-9_.-]`, values of at most 512 characters). Resolves the updated listing, or
+   * `undefined` when the directory does not list the conversation (it never had a run, or it was
+   * cleared). Bad input throws `InvalidArgumentError`, naming the key at fault.
+   */
+  async updateConversation(
+    conversationId: string,
+    patch: ConversationPatch,
+  ): Promise<ConversationListing | undefined> {
+    assertConversationId(conversationId);
+    return this.runs.directory.update(conversationId, patch);
   }
 
   /**

@@ -19,8 +19,10 @@ import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.in
 import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
 import { assertRunId } from './runs/run-id.js';
 import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
+import type { ConversationTitler } from './conversations/conversation-titler.js';
 import type { RunTransition } from './runs/run-records.js';
 import { turnUserMessage } from './turn-message.js';
+import { ConversationActivity } from './conversations/conversation-activity.js';
 
 /** Tries of a run record's final write before it is left to the lease (1.5 s of waits in all). */
 const SETTLE_TRIES = 5;
@@ -32,6 +34,8 @@ export interface RunLifecycleDeps {
   queue: AgentQueue;
   runner: () => AgentRunner;
   longterm?: LongtermMemoryService;
+  /** With `titles: 'model'`: titles a conversation once its first turn committed. */
+  titler?: ConversationTitler;
 }
 
 /**
@@ -44,11 +48,13 @@ export interface RunLifecycleDeps {
 export class RunLifecycle {
   private readonly logger = new Logger('Agent');
   readonly leases: RunLeaseKeeper;
+  private readonly activity: ConversationActivity;
   /** Runs held by this process while they wait in the in-process queue. */
   private readonly inlineHolds = new Map<string, () => void>();
 
   constructor(private readonly deps: RunLifecycleDeps) {
     this.leases = new RunLeaseKeeper(deps.runs.records);
+    this.activity = new ConversationActivity(deps.runs.directory, deps.titler);
   }
 
   /** Reserves a run for this process (see `AgentService.reserveRun`). */
@@ -79,7 +85,7 @@ export class RunLifecycle {
         RUN_SPAN,
         () => runSpanAttributes({ ...input, runId }),
         async (span) => {
-          const record = await this.startAttempt(runId, conversationId);
+          const record = await this.startAttempt(runId, conversationId, input.message);
           span.setAttribute(ATTR.attempt, record.attempts ?? 1);
           try {
             const committed = await runner.run({ ...input, runId }, onEvent);
@@ -99,6 +105,7 @@ export class RunLifecycle {
     }
     // The turn is stored: its result stands even if the record cannot be written now.
     await this.settle(runId, conversationId, 'completed', { result });
+    this.activity.committed(conversationId, input.message, result);
     return result;
   }
 
@@ -129,7 +136,7 @@ export class RunLifecycle {
       const job: AgentRunJob = { runId, conversationId, entityId: input.entityId, message, seq };
       await Promise.all([
         records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
-        this.touch(conversationId),
+        this.activity.touch(conversationId, message),
       ]);
       // The in-process queue's runs stay held here until it settles them.
       if (!this.deps.queue.durable) this.inlineHolds.set(runId, release);
@@ -169,7 +176,7 @@ export class RunLifecycle {
         () => runSpanAttributes(job),
         async (span) => {
           span.setAttribute(ATTR.attempt, attempt.number);
-          await this.startAttempt(job.runId, job.conversationId);
+          await this.startAttempt(job.runId, job.conversationId, job.message);
           try {
             const committed = await this.deps.runner().run(job);
             recordRunResult(span, committed);
@@ -199,6 +206,7 @@ export class RunLifecycle {
     if (!(await this.settle(job.runId, job.conversationId, 'completed', { result })))
       // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
       throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
+    this.activity.committed(job.conversationId, job.message, result);
   }
 
   /** Lets go of the runs held for the in-process queue (at shutdown: their leases run out). */
@@ -206,6 +214,11 @@ export class RunLifecycle {
     for (const release of this.inlineHolds.values()) release();
     this.inlineHolds.clear();
     this.leases.stop();
+  }
+
+  /** Resolves once the model titles being written are (at shutdown, before the stores close). */
+  titlesWritten(): Promise<void> {
+    return this.activity.settled();
   }
 
   private releaseInline(runId: string): void {
@@ -224,13 +237,17 @@ export class RunLifecycle {
   }
 
   /** An attempt begins: `running`, one more attempt, held by this process; the conversation is active. */
-  private async startAttempt(runId: string, conversationId: string) {
+  private async startAttempt(
+    runId: string,
+    conversationId: string,
+    message: AgentRunInput['message'],
+  ) {
     const [record] = await Promise.all([
       this.deps.runs.records.set(runId, conversationId, 'running', {
         startsAttempt: true,
         owner: this.leases.owner,
       }),
-      this.touch(conversationId),
+      this.activity.touch(conversationId, message),
     ]);
     return record;
   }
@@ -258,20 +275,6 @@ export class RunLifecycle {
         }
         await sleep(SETTLE_FIRST_DELAY_MS * 2 ** (tries - 1));
       }
-    }
-  }
-
-  /**
-   * Lists the conversation as active now (a run was queued or an attempt starts). Best effort: the
-   * directory is bookkeeping, so a failed touch is logged and the turn goes on.
-   */
-  private async touch(conversationId: string): Promise<void> {
-    try {
-      await this.deps.runs.directory.touch(conversationId, Date.now());
-    } catch (error) {
-      this.logger.warn(
-        `Conversation directory not updated for ${conversationId}: ${(error as Error).message}`,
-      );
     }
   }
 }

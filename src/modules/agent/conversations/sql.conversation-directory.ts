@@ -1,113 +1,160 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
-import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import {
+  type ConversationTurnText,
+  checkConversationPatch,
+  mergeMetadata,
+} from './conversation-details.js';
+import {
   type ConversationDirectory,
+  type ConversationListPage,
   type ConversationListing,
   type ConversationPage,
+  type ConversationPatch,
   conversationNamespace,
+  positionOf,
 } from './conversation-directory.interface.js';
-
-interface DialectSql {
-  /** conversation id, namespace, time */
-  touch: string;
-  /** namespace, limit */
-  first: string;
-  /** namespace, time, time, conversation id, limit */
-  next: string;
-  /** conversation id */
-  remove: string;
-}
-
-const COLUMNS = 'SELECT conversation_id, last_active_at FROM agent_conversations';
-const ORDER = 'ORDER BY last_active_at DESC, conversation_id DESC';
-
-function dialectSql(
-  placeholder: (index: number) => string,
-  upsert: (time: string) => string,
-): DialectSql {
-  const p = placeholder;
-  return {
-    touch: `INSERT INTO agent_conversations (conversation_id, namespace, last_active_at)
-      VALUES (${p(1)}, ${p(2)}, ${p(3)}) ${upsert(p(3))}`,
-    first: `${COLUMNS} WHERE namespace = ${p(1)} ${ORDER} LIMIT ${p(2)}`,
-    next: `${COLUMNS} WHERE namespace = ${p(1)}
-      AND (last_active_at < ${p(2)} OR (last_active_at = ${p(3)} AND conversation_id < ${p(4)}))
-      ${ORDER} LIMIT ${p(5)}`,
-    remove: `DELETE FROM agent_conversations WHERE conversation_id = ${p(1)}`,
-  };
-}
-
-const SQL: Record<SqlDialect, DialectSql> = {
-  postgres: dialectSql(
-    (i) => `$${i}`,
-    () => `ON CONFLICT (conversation_id) DO UPDATE SET
-      last_active_at = GREATEST(agent_conversations.last_active_at, excluded.last_active_at)`,
-  ),
-  mysql: dialectSql(
-    () => '?',
-    () =>
-      'ON DUPLICATE KEY UPDATE last_active_at = GREATEST(last_active_at, VALUES(last_active_at))',
-  ),
-  sqlite: dialectSql(
-    () => '?',
-    () => `ON CONFLICT (conversation_id) DO UPDATE SET
-      last_active_at = max(agent_conversations.last_active_at, excluded.last_active_at)`,
-  ),
-};
+import { type DirectorySql, DIRECTORY_SQL } from './sql.conversation-directory.statements.js';
 
 interface Row {
   conversation_id: unknown;
   last_active_at: unknown;
+  title: unknown;
+  preview: unknown;
+  metadata: unknown;
 }
 
 /**
  * Conversation directory on the package's SQL table `agent_conversations` (PostgreSQL,
  * MariaDB/MySQL, SQLite): one row per conversation; a page is a keyset range of the index
- * `(namespace, last_active_at, conversation_id)`, read backwards. Ids compare by byte (code point).
+ * `(namespace, last_active_at, conversation_id)`, read backwards, filtered in the database by
+ * metadata (a JSON text column) when asked. Ids compare by byte (code point). A title is stored as
+ * `=title` once decided, `=` once cleared (a later turn does not set the default title again), `''`
+ * before.
  */
 export class SqlConversationDirectory implements ConversationDirectory {
-  private readonly sql: DialectSql;
+  private readonly sql: DirectorySql;
   private readonly execute: SqlExecutor;
-  /** SQLite's prepared statements, on the one handle (undefined on the server dialects). */
-  private readonly sqlite?: SqliteStatements;
+  private readonly dataSource: DataSource;
+  /** SQLite's handle and prepared statements (undefined on the server dialects). */
+  private readonly sqlite?: { handle: SqliteHandle; statements: SqliteStatements };
 
   constructor({ dataSource, dialect }: SqlConnection) {
-    this.sql = SQL[dialect];
-    this.execute = createSqlExecutor(dataSource as DataSource, dialect);
-    if (dialect === 'sqlite') this.sqlite = new SqliteStatements(sqliteHandle(dataSource));
+    this.sql = DIRECTORY_SQL[dialect as SqlDialect];
+    this.dataSource = dataSource as DataSource;
+    this.execute = createSqlExecutor(this.dataSource, dialect);
+    if (dialect === 'sqlite') {
+      const handle = sqliteHandle(this.dataSource);
+      this.sqlite = { handle, statements: new SqliteStatements(handle) };
+    }
   }
 
-  async touch(conversationId: string, at: number): Promise<void> {
-    const params = [conversationId, conversationNamespace(conversationId), at];
-    if (this.sqlite) this.sqlite.get(this.sql.touch).run(...params);
+  async touch(conversationId: string, at: number, turn: ConversationTurnText = {}): Promise<void> {
+    const params = [
+      conversationId,
+      conversationNamespace(conversationId),
+      at,
+      turn.title ? `=${turn.title}` : '',
+      turn.preview ?? '',
+    ];
+    if (this.sqlite) this.sqlite.statements.get(this.sql.touch).run(...params);
     else await this.execute('conversation_touch', this.sql.touch, params);
   }
 
-  async list(namespace: string, page: ConversationPage): Promise<ConversationListing[]> {
+  async list(namespace: string, page: ConversationPage): Promise<ConversationListPage> {
     const after = page.after;
-    const [name, sql, params] = after
-      ? [
-          'conversation_next',
-          this.sql.next,
-          [namespace, after.lastActiveAt, after.lastActiveAt, after.conversationId, page.limit],
-        ]
-      : ['conversation_first', this.sql.first, [namespace, page.limit]];
+    const filter =
+      page.metadata && Object.keys(page.metadata).length > 0 ? page.metadata : undefined;
+    const filterParams = filter ? this.sql.filterParams(filter) : [];
+    const sql = this.sql.page(after !== undefined, filter ? Object.keys(filter).length : 0);
+    const params = [
+      namespace,
+      ...(after ? [after.lastActiveAt, after.lastActiveAt, after.conversationId] : []),
+      ...filterParams,
+      page.limit + 1,
+    ];
+    const name = `conversation_${after ? 'next' : 'first'}_${filter ? Object.keys(filter).length : 0}`;
     const rows = this.sqlite
-      ? (this.sqlite.get(sql).all(...params) as Row[])
+      ? (this.sqlite.statements.get(sql).all(...params) as Row[])
       : await this.execute<Row>(name, sql, params);
-    // Binary columns (MariaDB) come back as buffers, bigints as strings.
-    return rows.map((row) => ({
-      conversationId: String(row.conversation_id),
-      lastActiveAt: Number(row.last_active_at),
-    }));
+    const conversations = rows.slice(0, page.limit).map(toListing);
+    if (rows.length > page.limit) return { conversations, next: positionOf(conversations.at(-1)!) };
+    if (!filter) return { conversations };
+    // The scan stopped at its budget: the next page goes on from the last row it read.
+    const endParams = [
+      namespace,
+      ...(after ? [after.lastActiveAt, after.lastActiveAt, after.conversationId] : []),
+    ];
+    const endSql = this.sql.scanEnd(after !== undefined);
+    const [end] = this.sqlite
+      ? (this.sqlite.statements.get(endSql).all(...endParams) as Row[])
+      : await this.execute<Row>(
+          `conversation_scan_end_${after ? 'next' : 'first'}`,
+          endSql,
+          endParams,
+        );
+    return end ? { conversations, next: positionOf(toListing(end)) } : { conversations };
+  }
+
+  async update(
+    conversationId: string,
+    patch: ConversationPatch,
+  ): Promise<ConversationListing | undefined> {
+    const checked = checkConversationPatch(patch);
+    // Read, merge and write under the row's lock, so concurrent changes of keys all stay.
+    const apply = (row: Row | undefined): [Row | undefined, unknown[]] => {
+      if (!row) return [undefined, []];
+      const title = checked.title === undefined ? String(row.title) : `=${checked.title ?? ''}`;
+      const current = parseMetadata(row.metadata);
+      const metadata = checked.metadata ? mergeMetadata(current, checked.metadata) : current;
+      const stored = Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : '';
+      return [{ ...row, title, metadata: stored }, [title, stored, conversationId]];
+    };
+    if (this.sqlite) {
+      const { handle, statements } = this.sqlite;
+      const transaction = handle.transaction(() => {
+        const [row, params] = apply(statements.get(this.sql.read).get(conversationId) as Row);
+        if (row) statements.get(this.sql.update).run(...params);
+        return row;
+      });
+      const row = transaction.immediate();
+      return row && toListing(row);
+    }
+    const row = await this.dataSource.transaction(async (manager) => {
+      const [found] = (await manager.query(this.sql.read, [conversationId])) as Row[];
+      const [updated, params] = apply(found);
+      if (updated) await manager.query(this.sql.update, params);
+      return updated;
+    });
+    return row && toListing(row);
   }
 
   async remove(conversationId: string): Promise<void> {
-    if (this.sqlite) this.sqlite.get(this.sql.remove).run(conversationId);
+    if (this.sqlite) this.sqlite.statements.get(this.sql.remove).run(conversationId);
     else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
   }
+}
+
+/** A row as a listing. Binary columns (MariaDB) come back as buffers, bigints as strings. */
+function toListing(row: Row): ConversationListing {
+  // `=title` once decided (`=` alone: cleared), `''` before.
+  const title = String(row.title ?? '').slice(1);
+  const preview = String(row.preview ?? '');
+  const metadata = parseMetadata(row.metadata);
+  return {
+    conversationId: String(row.conversation_id),
+    lastActiveAt: Number(row.last_active_at),
+    ...(title ? { title } : {}),
+    ...(preview ? { preview } : {}),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+  };
+}
+
+function parseMetadata(stored: unknown): Record<string, string> {
+  if (stored === null || stored === undefined || stored === '') return {};
+  return JSON.parse(String(stored)) as Record<string, string>;
 }

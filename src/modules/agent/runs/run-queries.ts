@@ -1,7 +1,11 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { assertConversationId } from '../../../common/messages/message-validation.js';
 import type { AgentRuns } from '../agent.providers.js';
-import type { ConversationListing } from '../conversations/conversation-directory.interface.js';
+import { checkMetadataFilter } from '../conversations/conversation-details.js';
+import type {
+  ConversationListPage,
+  ConversationPage,
+} from '../conversations/conversation-directory.interface.js';
 import type { AgentRunRecord } from '../interfaces/agent-run.interface.js';
 
 /** A page of 1–100 items, after an earlier page's last one. */
@@ -34,13 +38,17 @@ export async function pageRunsOf(
   return found;
 }
 
-/** A namespace's conversations, newest activity first, after a listing this function returned. */
+/**
+ * A namespace's conversations, newest activity first, after a position this function returned,
+ * filtered by metadata when the page asks.
+ */
 export function listConversations(
   runs: AgentRuns,
   namespace: string,
-  page: { limit: number; after?: ConversationListing },
-): Promise<ConversationListing[]> {
+  page: ConversationPage,
+): Promise<ConversationListPage> {
   assertLimit(page.limit);
+  if (page.metadata !== undefined) checkMetadataFilter(page.metadata);
   const after = page.after;
   if (
     after &&
@@ -48,6 +56,12 @@ export function listConversations(
       after.lastActiveAt < 0 ||
       typeof after.conversationId !== 'string')
   )
-    throw new InvalidArgumentError('after', 'must be a listing this method returned');
-  return runs.directory.list(namespace, page);
+    throw new InvalidArgumentError('after', 'must be a position this method returned');
+  return runs.directory.list(namespace, {
+    limit: page.limit,
+    ...(after
+      ? { after: { conversationId: after.conversationId, lastActiveAt: after.lastActiveAt } }
+      : {}),
+    ...(page.metadata && Object.keys(page.metadata).length > 0 ? { metadata: page.metadata } : {}),
+  });
 }

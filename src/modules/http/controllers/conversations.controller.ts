@@ -1,25 +1,47 @@
 import {
   BadRequestException,
   Controller,
+  Body,
   Delete,
   Get,
   HttpCode,
   HttpStatus,
+  NotFoundException,
   Param,
+  Patch,
   Query,
 } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { MessagesQueryDto } from '../dto/messages-query.dto.js';
-import { MessagesPageDto } from '../dto/responses.dto.js';
-import { ConversationsPageDto, PageQueryDto, RunsPageDto } from '../dto/pages.dto.js';
+import { HttpErrorDto, MessagesPageDto } from '../dto/responses.dto.js';
+import {
+  ConversationListingDto,
+  ConversationsPageDto,
+  PageQueryDto,
+  RunsPageDto,
+} from '../dto/pages.dto.js';
+import { UpdateConversationDto } from '../dto/conversation-update.dto.js';
+import type { ConversationListing } from '../../agent/conversations/conversation-directory.interface.js';
 import { presentRecord } from '../turns/run-presenter.js';
 import type { AgentRunRecord } from '../../agent/interfaces/agent-run.interface.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 import { decodePageCursor, encodePageCursor } from './page-cursor.js';
-import { headWithinBudget, messagesWithinBudget } from './page-budget.js';
+import {
+  decodeListCursor,
+  encodeListCursor,
+  parseConversationListQuery,
+} from './conversation-list-query.js';
+import { headWithinBudget, pageByRanges } from './page-budget.js';
 
 /** Default page size of the messages route. */
 const DEFAULT_PAGE = 50;
@@ -36,17 +58,39 @@ export class ConversationsController {
 
   @Get()
   @ApiOperation({
-    summary: "The tenant's conversations, newest activity first (cursor-paged)",
+    summary:
+      "The tenant's conversations, newest activity first (cursor-paged, filtered by metadata)",
     description:
-      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when a turn of it was last queued or began an attempt.',
+      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when a turn of it was last queued or began an attempt. Each has its `title`, `preview` (its newest user message) and `metadata` when it has them. `metadata[<key>]=<value>` (up to 5 keys) lists only conversations holding every pair; give the same pairs with `cursor`. A filtered page may hold fewer than `limit` (even none) and still have a `cursor`: on Redis and in memory a page reads at most 1,000 conversations.',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `cursor` of the previous page (with the same `metadata` pairs)',
+  })
+  @ApiQuery({
+    name: 'metadata',
+    required: false,
+    style: 'deepObject',
+    explode: true,
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+    description: '`metadata[<key>]=<value>`: only conversations whose metadata holds every pair',
   })
   @ApiOkResponse({ type: ConversationsPageDto })
   async list(
     @RequestTenant() scope: TenantScope,
-    @Query() query: PageQueryDto,
+    @Query() raw: Record<string, unknown>,
   ): Promise<ConversationsPageDto> {
-    const limit = query.limit ?? DEFAULT_LIST_PAGE;
-    const position = query.cursor === undefined ? undefined : decodePageCursor(query.cursor);
+    const { page, metadata } = await parseConversationListQuery(raw);
+    const limit = page.limit ?? DEFAULT_LIST_PAGE;
+    const position =
+      page.cursor === undefined ? undefined : decodeListCursor(page.cursor, metadata);
     // The cursor only places the page inside the tenant's namespace, so its id is taken as is
     // (the default tenant's list may hold ids made through the library, outside the HTTP id set).
     const after = position && {
@@ -56,19 +100,43 @@ export class ConversationsController {
     const listed = await this.services.agent.conversations(scope.tenant ?? '', {
       limit,
       ...(after ? { after } : {}),
+      ...(metadata ? { metadata } : {}),
     });
-    const shown = listed.map(({ conversationId, lastActiveAt }) => ({
-      conversationId: scope.owned(conversationId, 'Conversation not found'),
-      lastActiveAt,
-    }));
+    const shown = listed.conversations.map((listing) => present(scope, listing));
     const conversations = headWithinBudget(shown, this.services.pageBytes);
     const last = conversations.at(-1);
-    return {
-      conversations,
-      ...((listed.length === limit || conversations.length < listed.length) && last
-        ? { cursor: encodePageCursor({ at: last.lastActiveAt, id: last.conversationId }) }
-        : {}),
-    };
+    const next =
+      conversations.length < shown.length && last
+        ? { at: last.lastActiveAt, id: last.conversationId }
+        : listed.next && {
+            at: listed.next.lastActiveAt,
+            id: scope.owned(listed.next.conversationId, 'Conversation not found'),
+          };
+    return { conversations, ...(next ? { cursor: encodeListCursor(next, metadata) } : {}) };
+  }
+
+  @Patch(':conversationId')
+  @ApiOperation({
+    summary: 'Rename a conversation or change its metadata',
+    description:
+      '`title`: 1–200 characters, or `null` to clear it (no default title comes back). `metadata`: keys to set (strings of at most 512 characters) or, with `null`, delete; other keys stay; keys are 1–64 characters of letters, digits, `_ . -`, at most 16 after the change. Answers the conversation as `GET /conversations` lists it; 404 for a conversation that never had a turn (or was deleted).',
+  })
+  @ApiOkResponse({ type: ConversationListingDto })
+  @ApiNotFoundResponse({ description: 'Conversation not found', type: HttpErrorDto })
+  async update(
+    @RequestTenant() scope: TenantScope,
+    @Param('conversationId') conversationId: string,
+    @Body() body: UpdateConversationDto,
+  ): Promise<ConversationListingDto> {
+    const id = scope.scoped(conversationId, 'conversationId');
+    const notFound = 'Conversation not found';
+    if (!this.services.hasAgent) throw new NotFoundException(notFound);
+    const listing = await this.services.agent.updateConversation(id, {
+      ...(body.title !== undefined ? { title: body.title } : {}),
+      ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+    });
+    if (!listing) throw new NotFoundException(notFound);
+    return present(scope, listing);
   }
 
   @Get(':conversationId/messages')
@@ -87,15 +155,16 @@ export class ConversationsController {
     const store = this.services.chat;
     if (query.last !== undefined && query.before !== undefined)
       throw new BadRequestException('Give either last or before, not both');
-    // The version first, then the range up to it: the page and its `before` cursor agree even
-    // while turns arrive (positions are append-only). A `before` past the end pages from the end.
-    const version = await store.version(id);
-    const end = query.before === undefined ? version : Math.min(query.before - 1, version);
-    const { messages, from } = await messagesWithinBudget(store, id, {
-      end,
-      count: query.last ?? query.limit ?? DEFAULT_PAGE,
-      budget: this.services.pageBytes,
-    });
+    const count = query.last ?? query.limit ?? DEFAULT_PAGE;
+    const budget = this.services.pageBytes;
+    // The page and its version in one read where the store has it (every built-in one): they agree
+    // even while turns arrive (positions are append-only). A `before` past the end pages from the end.
+    // Any `before` past the end is the end (the store takes safe integers only).
+    const before =
+      query.before === undefined ? undefined : Math.min(query.before, Number.MAX_SAFE_INTEGER);
+    const { version, messages, from } = store.page
+      ? await store.page(id, { before, count, maxBytes: budget })
+      : await pageByRanges(store, id, before, count, budget);
     return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
   }
 
@@ -140,4 +209,12 @@ export class ConversationsController {
     await this.services.chat.clear(id);
     await this.services.clearWorkingMemory(id);
   }
+}
+
+/** A listing of the directory as the tenant sees it: its own id, the rest as is. */
+function present(scope: TenantScope, listing: ConversationListing): ConversationListingDto {
+  return {
+    ...listing,
+    conversationId: scope.owned(listing.conversationId, 'Conversation not found'),
+  };
 }

@@ -34,8 +34,28 @@ const agentConversations: MigrationDefinition = {
   down: ['DROP TABLE IF EXISTS agent_conversations'],
 };
 
+/**
+ * A conversation's title (`''` before it has one, else `=` and the title, `=` alone once cleared),
+ * preview (its newest user message) and metadata (a JSON object of strings), each `''` for none
+ * (not NULL: TypeORM misreads the NULL default of a nullable column on MariaDB).
+ */
+const agentConversationDetails: MigrationDefinition = {
+  name: 'AgentConversationDetails1796860800000',
+  up: [
+    `ALTER TABLE agent_conversations
+      ADD COLUMN IF NOT EXISTS title LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+      ADD COLUMN IF NOT EXISTS preview LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+      ADD COLUMN IF NOT EXISTS metadata LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT ''`,
+  ],
+  down: [
+    `ALTER TABLE agent_conversations
+      DROP COLUMN IF EXISTS metadata, DROP COLUMN IF EXISTS preview, DROP COLUMN IF EXISTS title`,
+  ],
+};
+
 /** This feature's mysql migrations, oldest first. */
 export const AGENT_RUNS_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
   agentRuns,
   agentConversations,
+  agentConversationDetails,
 ];

@@ -41,8 +41,28 @@ const agentConversations: MigrationDefinition = {
   ],
 };
 
+/**
+ * A conversation's title (`''` before it has one, else `=` and the title, `=` alone once cleared),
+ * preview (its newest user message) and metadata (a JSON object of strings), each `''` for none
+ * (not NULL: TypeORM misreads the NULL default of a nullable column on MariaDB).
+ */
+const agentConversationDetails: MigrationDefinition = {
+  name: 'AgentConversationDetails1796860800000',
+  up: [
+    "ALTER TABLE agent_conversations ADD COLUMN IF NOT EXISTS title text NOT NULL DEFAULT ''",
+    "ALTER TABLE agent_conversations ADD COLUMN IF NOT EXISTS preview text NOT NULL DEFAULT ''",
+    "ALTER TABLE agent_conversations ADD COLUMN IF NOT EXISTS metadata text NOT NULL DEFAULT ''",
+  ],
+  down: [
+    'ALTER TABLE agent_conversations DROP COLUMN IF EXISTS metadata',
+    'ALTER TABLE agent_conversations DROP COLUMN IF EXISTS preview',
+    'ALTER TABLE agent_conversations DROP COLUMN IF EXISTS title',
+  ],
+};
+
 /** This feature's postgres migrations, oldest first. */
 export const AGENT_RUNS_POSTGRES_MIGRATIONS: readonly MigrationDefinition[] = [
   agentRuns,
   agentConversations,
+  agentConversationDetails,
 ];

@@ -53,6 +53,9 @@ export function runEntryEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
         },
         namespace: { ...KEY_COLUMN[dialect], name: 'namespace' },
         lastActiveAt: { ...time, name: 'last_active_at' },
+        title: { ...VALUE_COLUMN[dialect], name: 'title', default: '' },
+        preview: { ...VALUE_COLUMN[dialect], name: 'preview', default: '' },
+        metadata: { ...VALUE_COLUMN[dialect], name: 'metadata', default: '' },
       },
       indices: [
         {

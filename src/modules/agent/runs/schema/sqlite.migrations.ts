@@ -41,8 +41,28 @@ const agentConversations: MigrationDefinition = {
   ],
 };
 
+/**
+ * A conversation's title (`''` before it has one, else `=` and the title, `=` alone once cleared),
+ * preview (its newest user message) and metadata (a JSON object of strings), each `''` for none
+ * (not NULL: TypeORM misreads the NULL default of a nullable column on MariaDB).
+ */
+const agentConversationDetails: MigrationDefinition = {
+  name: 'AgentConversationDetails1796860800000',
+  up: [
+    "ALTER TABLE agent_conversations ADD COLUMN title TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE agent_conversations ADD COLUMN preview TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE agent_conversations ADD COLUMN metadata TEXT NOT NULL DEFAULT ''",
+  ],
+  down: [
+    'ALTER TABLE agent_conversations DROP COLUMN metadata',
+    'ALTER TABLE agent_conversations DROP COLUMN preview',
+    'ALTER TABLE agent_conversations DROP COLUMN title',
+  ],
+};
+
 /** This feature's sqlite migrations, oldest first. */
 export const AGENT_RUNS_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [
   agentRuns,
   agentConversations,
+  agentConversationDetails,
 ];
