@@ -112,8 +112,11 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     const tools = message.parts.filter((part) => part.type === 'dynamic-tool');
     const storedCalls = stored.flatMap((m) => m.toolCalls ?? []);
     const storedResults = stored.filter((m) => m.role === 'tool');
-    // The message is the run: its id is the run id, whose record holds each call's result.
-    const run = (await (await fetch(`${baseUrl}/runs/${message.id}`)).json()) as {
+    // The message has the id its first assistant message is stored under (`runId:1`), and the
+    // run's record holds each call's result.
+    expect(message.id).toBe(stored.find((m) => m.role === 'assistant')!.id);
+    const runId = message.id.replace(/:1$/, '');
+    const run = (await (await fetch(`${baseUrl}/runs/${runId}`)).json()) as {
       result: { toolCalls: Array<{ result: unknown }> };
     };
     expect(tools).toHaveLength(2);
@@ -138,7 +141,7 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
     expect(message.parts.filter((part) => part.type === 'step-start')).toHaveLength(3);
 
     // The run's steps, as the inspector shows them: model → tool → model → tool → model.
-    const steps = (await (await fetch(`${baseUrl}/runs/${message.id}/steps`)).json()) as {
+    const steps = (await (await fetch(`${baseUrl}/runs/${runId}/steps`)).json()) as {
       conversationId: string;
       steps: Array<Record<string, unknown>>;
       longterm: unknown;

@@ -1,51 +1,98 @@
 import { contentText } from '../../../common/messages/content-parts.js';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { AgentRunInput, AgentRunResult } from '../../agent/interfaces/agent-run.interface.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
+import type { ChatStreamRecording } from '../streams/chat-streams.interface.js';
+import { ResumableChatStreams } from '../streams/resumable-chat-streams.service.js';
+import type { SseResponse } from './sse-stream.js';
 import type { TurnOutcome } from './turns.service.js';
 import { TurnsInFlight } from './turns-in-flight.js';
-import type { UiMessageStreamWriter } from './ui-message-stream.js';
+import { UiMessageStreamWriter } from './ui-message-stream.js';
 
 /**
  * Runs a turn for `useChat`, in the AI SDK's UI message stream protocol: the same agent run as the
  * turns route (same run ids, tenants, Idempotency-Key), events mapped to protocol chunks as they
- * happen. A client that leaves does not stop the turn.
+ * happen. A client that leaves does not stop the turn. Each stream is recorded, so a reader can
+ * resume it; a Stop aborts the turn (nothing of it is stored) and ends the stream with `abort`.
  */
 @Injectable()
 export class ChatTurnsService {
+  private readonly logger = new Logger('AgentMemoryHttp');
+
   constructor(
     private readonly services: AgentMemoryHttpServices,
     private readonly errors: AgentMemoryExceptionFilter,
     private readonly inFlight: TurnsInFlight,
+    private readonly streams: ResumableChatStreams,
   ) {}
 
-  /** Streams a prepared turn, or answers an earlier run of the same key. */
+  /**
+   * Streams a prepared turn to `response`, or answers an earlier run of the same key.
+   * `userChunk` opens the stream for readers who resume it (see `turnUserChunk`).
+   */
   async stream(
     input: AgentRunInput,
     earlier: TurnOutcome | undefined,
-    writer: UiMessageStreamWriter,
+    response: SseResponse,
+    userChunk: string,
   ): Promise<void> {
-    if (earlier?.status === 201) return replay(earlier.result, writer);
-    if (earlier)
-      return writer.fail(
+    const runId = input.runId!;
+    if (earlier?.status === 201) {
+      const reply = earlier.result.messages.find((message) => message.role === 'assistant');
+      const writer = new UiMessageStreamWriter(response, reply?.id ?? replyIdOf(runId));
+      replay(earlier.result, writer);
+      return writer.close();
+    }
+    if (earlier) {
+      const writer = new UiMessageStreamWriter(response, replyIdOf(runId));
+      writer.fail(
         `This turn is still ${earlier.run.status}: read it with GET /runs/${earlier.run.runId}`,
       );
-    return this.inFlight.track(this.streamEvents(input, writer));
+      return writer.close();
+    }
+    const recording = await this.streams
+      .open(input.conversationId, { runId, userChunk })
+      .catch((error: Error) => {
+        // The turn goes on without being resumable.
+        this.logger.warn(`Chat stream of run ${runId} not recorded: ${error.message}`);
+        return undefined;
+      });
+    const writer = new UiMessageStreamWriter(response, replyIdOf(runId), recording);
+    const run = recording ? { ...input, signal: recording.stopped } : input;
+    return this.inFlight.track(this.streamEvents(run, writer, recording));
   }
 
-  private async streamEvents(input: AgentRunInput, writer: UiMessageStreamWriter): Promise<void> {
+  private async streamEvents(
+    input: AgentRunInput,
+    writer: UiMessageStreamWriter,
+    recording: ChatStreamRecording | undefined,
+  ): Promise<void> {
     try {
       for await (const event of this.services.agent.stream(input)) {
         if (event.type === 'token') writer.text(event.text);
         else if (event.type === 'tool_call') writer.toolCall(event.call);
         else if (event.type === 'tool_result') writer.toolResult(event);
-        else writer.finish();
+        else {
+          recording?.committed(event.result.version);
+          writer.finish();
+        }
       }
     } catch (error) {
-      writer.fail(this.errors.toBody(error).message);
+      if (recording?.stopped.aborted) writer.abort();
+      else writer.fail(this.errors.toBody(error).message);
+    } finally {
+      // Recorded to its end before the client's `[DONE]`: a reader who comes after it finds the
+      // stream ended (and, if it committed, its version).
+      await recording?.end();
+      writer.close();
     }
   }
+}
+
+/** The id the turn's first assistant message is stored under: the user message is `runId:0`. */
+export function replyIdOf(runId: string): string {
+  return `${runId}:1`;
 }
 
 /** A committed turn, written again as the stream it was (a repeated Idempotency-Key). */

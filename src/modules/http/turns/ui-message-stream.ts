@@ -15,16 +15,29 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
 /** A chunk of the protocol (`data: {json}` frames). */
 export type UiMessageChunk = { type: string } & Record<string, unknown>;
 
+/** Where a writer also records each chunk (its JSON text), for readers resuming the stream. */
+export interface UiMessageChunkSink {
+  append(chunk: string): void;
+}
+
 /**
- * Writes one assistant message in the UI message stream protocol, from the agent's events: `start`,
- * then per model round a `start-step` … `finish-step` holding its text (`text-start` / `text-delta`
- * / `text-end`) and its tool calls (`tool-input-available`, then `tool-output-available` or
- * `tool-output-error`), then `finish` and `[DONE]`; a failure is an `error` chunk. Tool parts are
- * `dynamic` (the client needs no tool declarations) and their ids are made unique per round, since
- * models reuse `call_0` round after round. Once the client has gone, writes are dropped: the turn
- * behind the stream goes on.
+ * Writes one assistant message in the UI message stream protocol, from the agent's events: `start`
+ * (its `messageId` is the id the reply's first assistant message is stored under, so a client that
+ * reloads the history finds the same message), then per model round a `start-step` … `finish-step`
+ * holding its text (`text-start` / `text-delta` / `text-end`) and its tool calls
+ * (`tool-input-available`, then `tool-output-available` or `tool-output-error`), then `finish`; a
+ * failure is an `error` chunk, a Stop a transient `data-turn-stopped` chunk and `abort`. `close()`
+ * then sends `[DONE]` and ends the response. Tool parts are `dynamic` (the client needs no tool
+ * declarations) and their ids are made unique per round, since models reuse `call_0` round after
+ * round. Once the client has gone, writes to it are dropped: the turn behind the stream goes on,
+ * and the `recording` (when given) still gets every chunk.
  */
 export class UiMessageStreamWriter {
+  /** The client left: nothing more is written to the response. */
+  private clientGone = false;
+  /** The message is over (`finish`, `error` or `abort` written). */
+  private ended = false;
+  /** `[DONE]` sent, the response ended. */
   private closed = false;
   private round = 0;
   private stepOpen = false;
@@ -35,11 +48,12 @@ export class UiMessageStreamWriter {
   constructor(
     private readonly response: SseResponse,
     private readonly messageId: string,
+    private readonly recording?: UiMessageChunkSink,
   ) {
     response.writeHead(200, { ...UI_MESSAGE_STREAM_HEADERS });
     response.flushHeaders?.();
     response.on('close', () => {
-      this.closed = true;
+      this.clientGone = true;
     });
     this.write({ type: 'start', messageId });
   }
@@ -89,14 +103,33 @@ export class UiMessageStreamWriter {
     this.stepOpen = false;
     // No `finishReason`: `ai` 5 reads the chunk strictly and does not know it.
     this.write({ type: 'finish' });
-    this.end();
+    this.ended = true;
   }
 
   /** The turn failed: an `error` chunk (its text is the `{ message }` of the HTTP error). */
   fail(errorText: string): void {
     this.endText();
     this.write({ type: 'error', errorText });
-    this.end();
+    this.ended = true;
+  }
+
+  /** The turn was stopped (nothing of it is stored): an `abort` chunk ends the message. */
+  abort(): void {
+    this.endText();
+    // `useChat` does not act on `abort` from the server: the transient chunk tells its `onData`.
+    this.write({ type: 'data-turn-stopped', transient: true, data: { messageId: this.messageId } });
+    this.write({ type: 'abort' });
+    this.ended = true;
+  }
+
+  /** Sends `[DONE]` and ends the response (once the message is over and recorded). */
+  close(): void {
+    this.ended = true;
+    if (this.closed) return;
+    this.closed = true;
+    if (this.clientGone) return;
+    this.response.write('data: [DONE]\n\n');
+    this.response.end();
   }
 
   private step(): void {
@@ -122,15 +155,10 @@ export class UiMessageStreamWriter {
   }
 
   private write(chunk: UiMessageChunk): void {
-    if (this.closed) return;
-    this.response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-  }
-
-  private end(): void {
-    if (this.closed) return;
-    this.response.write('data: [DONE]\n\n');
-    this.closed = true;
-    this.response.end();
+    if (this.ended) return;
+    const json = JSON.stringify(chunk);
+    this.recording?.append(json);
+    if (!this.clientGone) this.response.write(`data: ${json}\n\n`);
   }
 }
 
