@@ -4,11 +4,19 @@
  * would outlive the session on a shared machine).
  */
 const KEY_STORAGE = 'agent-memory:api-key';
+/** The conversation the chat shows, remembered in this browser (the inspector opens it too). */
+export const CURRENT_STORAGE = 'agent-memory:current';
+/** The entity whose long-term memory the chat and the inspector use. */
+export const ENTITY_STORAGE = 'agent-memory:entity';
+/** The event asking the header to open and focus the key field (after a 401). */
+export const NEED_KEY_EVENT = 'agent-memory:need-key';
 
+/** The key this tab sends, or `''`. */
 export function apiKey(): string {
   return sessionStorage.getItem(KEY_STORAGE) ?? '';
 }
 
+/** Keeps `key` for this tab (an empty key forgets it). */
 export function setApiKey(key: string): void {
   if (key) sessionStorage.setItem(KEY_STORAGE, key);
   else sessionStorage.removeItem(KEY_STORAGE);
@@ -16,27 +24,60 @@ export function setApiKey(key: string): void {
   localStorage.removeItem(KEY_STORAGE);
 }
 
+/** The `Authorization` header of the page's key, if it has one. */
 export function authHeaders(): Record<string, string> {
   const key = apiKey();
   return key ? { Authorization: `Bearer ${key}` } : {};
 }
 
-/** An error answer of the API: `{ statusCode, error, message }`. */
+/** A new conversation id (the server creates the conversation on its first turn). */
+export function newConversationId(): string {
+  return `chat-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** An error answer of the API (`{ statusCode, error, message }`), with its status. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
   ) {
     super(message);
+    this.name = 'ApiError';
   }
 }
 
+/** The error of a failed answer: its status and the server's message (never the raw body). */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let message = response.statusText;
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (typeof body.message === 'string') message = body.message;
+    else if (Array.isArray(body.message)) message = body.message.join('; ');
+  } catch {
+    if (text && !text.trimStart().startsWith('<')) message = text.slice(0, 300);
+  }
+  return new ApiError(response.status, message);
+}
+
+/** Calls the API with the page's key; resolves with the JSON answer (`undefined` for a 204). */
+export async function callApi<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: {
+      ...authHeaders(),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw await apiErrorOf(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
 /** GETs JSON from the API with the page's key. */
-export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path, { headers: authHeaders() });
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new ApiError(response.status, body.message ?? response.statusText);
-  return body as T;
+export function getJson<T>(path: string): Promise<T> {
+  return callApi<T>(path);
 }
 
 /** A path segment, URL-encoded. */

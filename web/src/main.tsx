@@ -1,5 +1,6 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { CURRENT_STORAGE, newConversationId } from './api.js';
 import { ChatPage } from './chat-page.js';
 import { Inspector } from './inspector.js';
 import { KeyBar } from './key-bar.js';
@@ -8,16 +9,19 @@ import { KeyBar } from './key-bar.js';
 function App() {
   // A new key remounts the page, which reloads what it shows with that key.
   const [generation, setGeneration] = useState(0);
-  const page = location.pathname.startsWith('/inspector') ? (
-    <Inspector key={generation} />
-  ) : (
-    <ChatPage key={generation} />
-  );
+  const inspector = location.pathname.startsWith('/inspector');
   return (
-    <>
-      <KeyBar onChange={() => setGeneration((n) => n + 1)} />
-      {page}
-    </>
+    <div className={inspector ? 'app app-inspector' : 'app app-chat'}>
+      <KeyBar
+        page={inspector ? '/inspector' : '/'}
+        onChange={() => {
+          // Another key may be another tenant: its conversations are not the last key's.
+          localStorage.setItem(CURRENT_STORAGE, newConversationId());
+          setGeneration((n) => n + 1);
+        }}
+      />
+      {inspector ? <Inspector key={generation} /> : <ChatPage key={generation} />}
+    </div>
   );
 }
 

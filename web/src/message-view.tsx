@@ -1,11 +1,34 @@
 import type { UIMessage } from 'ai';
+import { MarkdownText } from './markdown.js';
 
-/** One chat message: its texts, and each tool call with its input and result. */
-export function MessageView({ message }: { message: UIMessage }) {
+/** What the page knows of a message beyond its parts: stopped by the user, or not sent. */
+export type MessageMark = { kind: 'stopped' } | { kind: 'failed'; error: string };
+
+/**
+ * One chat message: its texts as Markdown, its images, each tool call with its input and result;
+ * marked "Stopped" when the user stopped the reply, or "Not sent" (with Retry and Remove) when it
+ * failed.
+ */
+export function MessageView({
+  message,
+  mark,
+  onRetry,
+  onRemove,
+}: {
+  message: UIMessage;
+  mark?: MessageMark;
+  onRetry?: () => void;
+  onRemove?: () => void;
+}) {
+  const failed = mark?.kind === 'failed';
   return (
-    <div className={`message ${message.role}`} data-testid={`message-${message.role}`}>
+    <article
+      className={`message ${message.role}${failed ? ' failed' : ''}`}
+      data-testid={`message-${message.role}`}
+      aria-label={message.role === 'user' ? 'You said' : 'Reply'}
+    >
       {message.parts.map((part, index) => {
-        if (part.type === 'text') return <p key={index}>{part.text}</p>;
+        if (part.type === 'text') return <MarkdownText key={index} text={part.text} />;
         if (part.type === 'file')
           return part.mediaType.startsWith('image/') ? (
             <img
@@ -39,6 +62,27 @@ export function MessageView({ message }: { message: UIMessage }) {
           );
         return null;
       })}
-    </div>
+      {mark?.kind === 'stopped' && (
+        <p className="mark stopped" data-testid="stopped">
+          Stopped{message.role === 'user' ? ' before the reply began' : ''} — this turn was not
+          saved.
+        </p>
+      )}
+      {failed && (
+        <div className="mark failed" data-testid="not-sent" role="alert">
+          <p>
+            <strong>Not sent.</strong> {mark.error}
+          </p>
+          <div className="mark-actions">
+            <button type="button" data-testid="retry" onClick={onRetry}>
+              Retry
+            </button>
+            <button type="button" className="secondary" data-testid="remove" onClick={onRemove}>
+              Remove
+            </button>
+          </div>
+        </div>
+      )}
+    </article>
   );
 }

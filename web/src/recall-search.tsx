@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { getJson, seg } from './api.js';
+import { reportFailure } from './errors.js';
 import type { MemoryRecord } from './types.js';
 
 /** Where a hit stood in one list, and its score there. */
@@ -30,9 +31,9 @@ interface RecallHit {
 }
 
 const SCOPE_NONE: Record<string, string> = {
-  records: 'No record matches these words.',
-  messages: 'No message matches these words.',
-  all: 'No record or message matches these words.',
+  records: 'No matches: no record matches these words.',
+  messages: 'No matches: no message matches these words.',
+  all: 'No matches: no record or message matches these words.',
 };
 
 const rank = (name: string, found?: RecallRank) =>
@@ -66,18 +67,20 @@ export function RecallSearch({
         setAnswer({ hits: found.hits, scope });
         onError(undefined);
       })
-      .catch((failure: Error) => onError(failure.message));
+      .catch((failure: unknown) => onError(reportFailure(failure)));
 
   return (
     <div className="recall">
+      <h3>Recall by content</h3>
       <form
+        className="fields"
         onSubmit={(event) => {
           event.preventDefault();
           void recall();
         }}
       >
         <label>
-          Recall by content{' '}
+          Words
           <input
             data-testid="recall-query"
             placeholder="words to look for"
@@ -86,8 +89,7 @@ export function RecallSearch({
           />
         </label>
         <label>
-          {' '}
-          Lists{' '}
+          Lists
           <select
             data-testid="recall-mode"
             value={mode}
@@ -99,8 +101,7 @@ export function RecallSearch({
           </select>
         </label>
         <label>
-          {' '}
-          In{' '}
+          Search in
           <select
             data-testid="recall-scope"
             value={scope}
@@ -116,59 +117,63 @@ export function RecallSearch({
         </button>
       </form>
       {answer && answer.hits.length === 0 && (
-        <p data-testid="recall-none">{SCOPE_NONE[answer.scope]}</p>
+        <p className="empty" data-testid="recall-none">
+          {SCOPE_NONE[answer.scope]}
+        </p>
       )}
       {hits && hits.length > 0 && (
-        <table data-testid="recall-hits">
-          <thead>
-            <tr>
-              <th>Found</th>
-              <th>Text</th>
-              <th>Score</th>
-              <th>Found by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {hits.map((hit) => (
-              <tr
-                key={
-                  hit.message ? `${hit.message.conversationId}#${hit.message.position}` : hit.key
-                }
-                data-testid="recall-hit"
-              >
-                <td>
-                  {hit.message ? (
-                    <button
-                      type="button"
-                      data-testid="recall-open-message"
-                      title={`Open ${hit.message.conversationId} at message ${hit.message.position}`}
-                      onClick={() =>
-                        onOpenMessage(hit.message!.conversationId, hit.message!.position)
-                      }
-                    >
-                      {hit.message.role} in {hit.message.conversationId} #{hit.message.position}
-                    </button>
-                  ) : (
-                    <code>{hit.key}</code>
-                  )}
-                </td>
-                <td>
-                  {hit.message ? (
-                    hit.message.text
-                  ) : (
-                    <code>{JSON.stringify(hit.record?.value)}</code>
-                  )}
-                </td>
-                <td>{hit.score.toFixed(4)}</td>
-                <td>
-                  {[rank('full-text', hit.lexical), rank('vector', hit.vector)]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </td>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Recalled">
+          <table data-testid="recall-hits">
+            <thead>
+              <tr>
+                <th scope="col">Found</th>
+                <th scope="col">Text</th>
+                <th scope="col">Score</th>
+                <th scope="col">Found by</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {hits.map((hit) => (
+                <tr
+                  key={
+                    hit.message ? `${hit.message.conversationId}#${hit.message.position}` : hit.key
+                  }
+                  data-testid="recall-hit"
+                >
+                  <td>
+                    {hit.message ? (
+                      <button
+                        type="button"
+                        data-testid="recall-open-message"
+                        title={`Open ${hit.message.conversationId} at message ${hit.message.position}`}
+                        onClick={() =>
+                          onOpenMessage(hit.message!.conversationId, hit.message!.position)
+                        }
+                      >
+                        {hit.message.role} in {hit.message.conversationId} #{hit.message.position}
+                      </button>
+                    ) : (
+                      <code>{hit.key}</code>
+                    )}
+                  </td>
+                  <td>
+                    {hit.message ? (
+                      hit.message.text
+                    ) : (
+                      <code>{JSON.stringify(hit.record?.value)}</code>
+                    )}
+                  </td>
+                  <td>{hit.score.toFixed(4)}</td>
+                  <td>
+                    {[rank('full-text', hit.lexical), rank('vector', hit.vector)]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getJson, seg } from './api.js';
+import { reportFailure } from './errors.js';
 import type { RunSteps } from './types.js';
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -16,11 +17,11 @@ export function RunStepsView({ runId }: { runId: string }) {
   useEffect(() => {
     getJson<RunSteps>(`/runs/${seg(runId)}/steps`)
       .then(setSteps)
-      .catch((failure: Error) => setError(failure.message));
+      .catch((failure: unknown) => setError(reportFailure(failure)));
   }, [runId]);
 
   if (error) return <p className="error">{error}</p>;
-  if (!steps) return <p className="status">…</p>;
+  if (!steps) return <p className="status">Loading steps…</p>;
   return (
     <>
       <ol className="steps">

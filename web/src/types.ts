@@ -65,9 +65,21 @@ export interface WorkingMemoryEntry {
   sizeBytes: number;
 }
 
+/**
+ * A conversation as `GET /conversations` lists it (`title`, `preview` and `metadata` when the
+ * server has them); `lastActiveAt` is absent for one the server does not know yet.
+ */
+export interface ConversationSummary {
+  conversationId: string;
+  lastActiveAt?: number;
+  title?: string | null;
+  preview?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
 /** `GET /conversations`: the tenant's conversations, newest activity first. */
 export interface ConversationsPage {
-  conversations: Array<{ conversationId: string; lastActiveAt: number }>;
+  conversations: ConversationSummary[];
   cursor?: string;
 }
 

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+/** How close to the bottom (px) still counts as "at the newest message". */
+const NEAR_BOTTOM = 48;
+
+/**
+ * Keeps a scrolling list at its newest (bottom) content while the user is there: new text, a
+ * loaded history or an image that grows the content scrolls it along. Scrolling up stops that
+ * (`following` false, for a "Jump to newest" button); back at the bottom it follows again. Content
+ * added above (earlier messages) keeps what the user was reading where it was.
+ */
+export function useFollowNewest() {
+  const list = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const [following, setFollowing] = useState(true);
+  // Set before content is added above: the height to keep the view steady against.
+  const anchor = useRef<{ height: number; top: number }>(undefined);
+
+  const toBottom = useCallback(() => {
+    const element = list.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  useEffect(() => {
+    const element = list.current;
+    const inner = content.current;
+    if (!element || !inner) return;
+    const onScroll = () => {
+      const near = element.scrollHeight - element.scrollTop - element.clientHeight <= NEAR_BOTTOM;
+      follow.current = near;
+      setFollowing(near);
+    };
+    const resized = new ResizeObserver(() => {
+      const kept = anchor.current;
+      if (kept) {
+        anchor.current = undefined;
+        element.scrollTop = kept.top + (element.scrollHeight - kept.height);
+      } else if (follow.current) toBottom();
+    });
+    resized.observe(inner);
+    resized.observe(element);
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      resized.disconnect();
+      element.removeEventListener('scroll', onScroll);
+    };
+  }, [toBottom]);
+
+  // Each render that changed the messages: follow them when following.
+  useLayoutEffect(() => {
+    if (follow.current && !anchor.current) toBottom();
+  });
+
+  return {
+    list,
+    content,
+    following,
+    /** Scrolls to the newest message and follows again. */
+    jumpToNewest: () => {
+      follow.current = true;
+      setFollowing(true);
+      toBottom();
+    },
+    /** Call before adding content above: the view stays on what the user reads. */
+    keepPosition: () => {
+      const element = list.current;
+      if (element) anchor.current = { height: element.scrollHeight, top: element.scrollTop };
+    },
+  };
+}
