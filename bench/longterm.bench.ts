@@ -3,8 +3,11 @@
  * Against raw-driver floors on the same data layout, calls alternating:
  * - `saveMany` of 1,000 rows, insert pass and update pass, vs a raw `unnest` upsert (PostgreSQL) or
  *   a raw pipeline of HSET+ZADD (Redis) — the floors write the same rows without the seq guard;
+ *   on PostgreSQL also vs a guarded floor (bench/support/longterm-floors.ts) that carries the
+ *   store's write guarantees (erasure lock and mark, seq guard, canonical JSON, text index);
  * - `search(prefix, 50)` over 100,000 rows in 100 entities vs a raw range scan (`key >= p AND key < p'
  *   ORDER BY key LIMIT 50` / `ZRANGEBYLEX` + `HMGET`), then again at 1,000,000 rows (100 × 10,000).
+ * `BENCH_LONGTERM_SEARCH=0` measures the `saveMany` rows only.
  */
 import 'reflect-metadata';
 import { Redis } from 'ioredis';
@@ -19,7 +22,15 @@ import type {
 import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.js';
 import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { prefixUpperBound } from '../src/modules/longterm/validation/prefix-range.js';
-import { type Measurement, TABLE_HEADER, compareRow, measurePair } from './support/measure.js';
+import {
+  type Measurement,
+  type Operation,
+  TABLE_HEADER,
+  compareRow,
+  measurePair,
+  measureRotating,
+} from './support/measure.js';
+import { postgresGuardedSaveMany } from './support/longterm-floors.js';
 import { LONGTERM_SCHEMA } from '../src/modules/longterm/schema/longterm.schema.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -28,11 +39,14 @@ const BATCH = 1_000;
 const BATCH_ITERATIONS = Number(process.env.BENCH_BATCH_ITERATIONS ?? 150);
 const SEARCH_ITERATIONS = Number(process.env.BENCH_SEARCH_ITERATIONS ?? 2_000);
 const ENTITIES = 100;
+const SEARCH = process.env.BENCH_LONGTERM_SEARCH !== '0';
 const run = `bench-${Date.now()}`;
 
 /** The raw floor of one backend. */
 interface Floor {
   upsert(rows: LongtermSaveInput[]): Promise<unknown>;
+  /** The guarded floor's upsert, where the backend has one. */
+  guardedUpsert?(rows: LongtermSaveInput[]): Promise<unknown>;
   range(entityId: string, prefix: string, limit: number): Promise<unknown>;
   seed(entityId: string, rows: number, from: number): Promise<unknown>;
   clear(): Promise<void>;
@@ -62,6 +76,7 @@ async function postgres(
   const store = new PostgresLongtermStore(lease.value.dataSource);
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
+  const guarded = postgresGuardedSaveMany(client);
   const upsert = (rows: Array<[string, string, string, number, number, number]>) =>
     client.query({
       name: 'floor_upsert',
@@ -74,6 +89,8 @@ async function postgres(
   return {
     store,
     floor: {
+      guardedUpsert: (rows) =>
+        guarded(rows.map((r) => ({ ...r, entityId: `guarded-${r.entityId}` }))),
       upsert: (rows) =>
         upsert(
           rows.map((r) => [
@@ -107,7 +124,7 @@ async function postgres(
         ),
       clear: async () => {
         await client.query(
-          "DELETE FROM agent_longterm_records WHERE entity_id LIKE $1 || '%' OR entity_id LIKE 'floor-' || $1 || '%'",
+          "DELETE FROM agent_longterm_records WHERE entity_id LIKE $1 || '%' OR entity_id LIKE 'floor-' || $1 || '%' OR entity_id LIKE 'guarded-' || $1 || '%'",
           [run],
         );
         await client.query('VACUUM ANALYZE agent_longterm_records');
@@ -203,20 +220,32 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
   const { store, floor } = await open(registry);
   const rows: string[] = [];
   try {
-    let round = 0;
-    const insert = await measurePair(
-      () => store.saveMany(batch(`${run}-w`, round, 1)),
-      async () => floor.upsert(batch(`${run}-w`, round++, 1)),
-      BATCH_ITERATIONS,
-    );
-    rows.push(compareRow(name, `saveMany ${BATCH} rows, insert`, perRow(insert)));
-    let seq = 2;
-    const update = await measurePair(
-      () => store.saveMany(batch(`${run}-w`, 0, seq)),
-      async () => floor.upsert(batch(`${run}-w`, 0, seq++)),
-      BATCH_ITERATIONS,
-    );
-    rows.push(compareRow(name, `saveMany ${BATCH} rows, update`, perRow(update)));
+    for (const label of ['insert', 'update'] as const) {
+      // Each side counts its own batches: a new round of keys (insert) or a higher seq (update).
+      const side = (write: (rows: LongtermSaveInput[]) => Promise<unknown>) => {
+        let n = 0;
+        return async () => {
+          n += 1;
+          return write(label === 'insert' ? batch(`${run}-w`, n, 1) : batch(`${run}-w`, 0, n + 1));
+        };
+      };
+      const operations: Record<string, Operation> = {
+        library: side((rows) => store.saveMany(rows)),
+        floor: side((rows) => floor.upsert(rows)),
+      };
+      if (floor.guardedUpsert) operations.guarded = side((rows) => floor.guardedUpsert!(rows));
+      const sides = await measureRotating(operations, BATCH_ITERATIONS);
+      const name0 = `saveMany ${BATCH} rows, ${label}`;
+      rows.push(compareRow(name, name0, perRow({ library: sides.library!, floor: sides.floor! })));
+      if (sides.guarded)
+        rows.push(
+          compareRow(name, `${name0}, vs guarded floor`, {
+            library: sides.library!,
+            floor: sides.guarded,
+          }),
+        );
+    }
+    if (!SEARCH) return rows;
     const searches: Record<number, { p50: number; floorP50: number }> = {};
     for (const [perEntity, from] of [
       [1_000, 0],

@@ -143,13 +143,16 @@ function sequentialAdd(backend: 'postgres' | 'redis'): Workload {
   };
 }
 
-/** `add` with 8 writers per conversation on 50 conversations at once; rounds alternate. */
+/**
+ * `add` of one message per call: 50 conversations × 8 writers × 50 messages each, all 400 writers
+ * started at once (each writer's calls in sequence); rounds alternate between the sides.
+ */
 function concurrentAdd(backend: 'postgres' | 'redis'): Workload {
   const conversations = 50;
   const writersPerConversation = 8;
-  const calls = Number(process.env.BENCH_CONCURRENT_CALLS ?? 25);
+  const calls = Number(process.env.BENCH_CONCURRENT_CALLS ?? 50);
   return {
-    label: `add, ${writersPerConversation} concurrent writers per conversation, ${conversations} conversations`,
+    label: `add, ${conversations} conversations × ${writersPerConversation} concurrent writers × ${calls} messages`,
     backend,
     compare: 'throughput',
     async measure() {

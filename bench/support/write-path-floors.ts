@@ -194,7 +194,7 @@ return #records / 2`,
 }
 
 /** A copy of plain JSON data with every object's keys sorted: what canonical JSON needs. */
-function sortedKeys(value: unknown): unknown {
+export function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};

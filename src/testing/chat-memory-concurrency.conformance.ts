@@ -89,6 +89,45 @@ export function registerConcurrencyConformance(
       expect(stored[1]!.id.slice(0, -2)).toBe(stored[2]!.id.slice(0, -2));
     }, 60_000);
 
+    it('gives each of many concurrent writers its own outcome (new, duplicate, stale, stored)', async () => {
+      const pool = await instances();
+      const c = newId('mixed');
+      await pool[0]!.add(c, ids('seed'));
+      const kinds = ['new', 'dup', 'stale', 'stored'] as const;
+      const calls = Array.from({ length: 48 }, (_, i) => ({ i, kind: kinds[i % 4]! }));
+      const outcomes = await Promise.allSettled(
+        calls.map(({ i, kind }) => {
+          const s = pool[i % pool.length]!;
+          if (kind === 'new') return s.add(c, ids(`n${i}`, `n${i}b`));
+          if (kind === 'dup') return s.add(c, ids('dup'));
+          // Behind the seed: a conflict for a new id, a no-op for one already stored.
+          if (kind === 'stale') return s.add(c, ids(`s${i}`), { expectedVersion: 0 });
+          return s.add(c, ids('seed'), { expectedVersion: 0 });
+        }),
+      );
+      const stored = (await pool[0]!.get(c)).map((m) => m.id);
+      expect(stored).toHaveLength(2 + 2 * (calls.length / 4));
+      expect(new Set(stored).size).toBe(stored.length);
+      expect(stored[0]).toBe('seed');
+      calls.forEach(({ i, kind }) => {
+        const outcome = outcomes[i]!;
+        if (kind === 'stale') {
+          expect(outcome.status).toBe('rejected');
+          expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(
+            ConversationVersionConflictError,
+          );
+          expect(stored.includes(`s${i}`)).toBe(false);
+          return;
+        }
+        expect(outcome.status).toBe('fulfilled');
+        const { version } = (outcome as PromiseFulfilledResult<{ version: number }>).value;
+        // Each writer's version covers its own messages; a new batch ends exactly there.
+        if (kind === 'new') expect(stored.slice(version - 2, version)).toEqual([`n${i}`, `n${i}b`]);
+        if (kind === 'dup') expect(version).toBeGreaterThan(stored.indexOf('dup'));
+        if (kind === 'stored') expect(version).toBeGreaterThan(0);
+      });
+    }, 60_000);
+
     it('stores a batch once when several writers retry it at the same time', async () => {
       const pool = await instances();
       const c = newId('retry-race');

@@ -6,6 +6,7 @@ import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './co
 import { registerContentPartsConformance } from './chat-memory-parts.conformance.js';
 import { registerConcurrencyConformance } from './chat-memory-concurrency.conformance.js';
 import { registerBadInputConformance } from './chat-memory-bad-input.conformance.js';
+import { registerPageConformance } from './chat-memory-page.conformance.js';
 import { contents, ids, texts } from './conformance-messages.js';
 
 /** What a backend can promise, so the suite only asks what it can do. */
@@ -301,6 +302,7 @@ export function runChatMemoryStoreConformance(
     registerContentPartsConformance(hooks, store, newId);
 
     registerBadInputConformance(hooks, { store, newId });
+    registerPageConformance(hooks, { store, newId });
 
     if (capabilities.durable) {
       it('is durable: a new instance on the same database sees the history', async () => {

@@ -267,6 +267,24 @@ export function runLongtermStoreConformance(
       }
     });
 
+    it('holds each entity of a mixed batch to its own erasure mark', async () => {
+      const s = await store();
+      const [erased, fresh] = [entity('erase-mixed-a'), entity('erase-mixed-b')];
+      await s.save(row(erased, 'old', 'x', 6));
+      await s.deleteEntity(erased); // its mark: 6
+      expect(
+        await s.saveMany([
+          row(fresh, 'k1', 'b1', 3),
+          row(erased, 'k1', 'a1', 6),
+          row(fresh, 'k2', 'b2', 6),
+          row(erased, 'k2', 'a2', 7),
+          row(erased, 'k3', 'a3', 2),
+        ]),
+      ).toEqual({ applied: [true, false, true, true, false] });
+      expect((await s.search(erased, '', 10)).map((r) => r.key)).toEqual(['k2']);
+      expect((await s.search(fresh, '', 10)).map((r) => r.key)).toEqual(['k1', 'k2']);
+    });
+
     describe('concurrency', () => {
       const pool = async () =>
         capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()];

@@ -6,6 +6,7 @@ import type {
 import type { DataSource } from 'typeorm';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
+import { storedBytes, type StoredPage } from './page-reading.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
 /**
@@ -25,6 +26,12 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     expectedVersion: number | undefined,
   ) => AppendOutcome;
   private readonly clearTransaction: (conversationId: string) => void;
+  private readonly pageTransaction: (
+    conversationId: string,
+    end: number,
+    count: number,
+    maxBytes: number,
+  ) => StoredPage;
 
   /**
    * @param dataSource an initialized DataSource whose database has the chat tables
@@ -56,6 +63,24 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
       statements.setVersion.run(conversationId, version + fresh.length);
       return { conflict: false, version: version + fresh.length };
     });
+    this.pageTransaction = this.db.transaction(
+      (conversationId: string, end: number, count: number, maxBytes: number) => {
+        const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
+        const last = Math.min(end, version);
+        const newestFirst: string[] = [];
+        let used = 0;
+        for (const body of statements.newestInRange.iterate(
+          conversationId,
+          last - count,
+          last,
+        ) as IterableIterator<string>) {
+          newestFirst.push(body);
+          used += storedBytes(body);
+          if (used >= maxBytes) break;
+        }
+        return { version, newestFirst };
+      },
+    );
     this.clearTransaction = immediate(this.db, (conversationId: string) => {
       statements.deleteMessages.run(conversationId);
       statements.deleteConversation.run(conversationId);
@@ -86,6 +111,19 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     return this.statements.range.all(conversationId, fromVersion, limit) as string[];
   }
 
+  /**
+   * The version and the newest messages in one read transaction (one snapshot, however many
+   * processes write the file), rows read one at a time until the page is full or past its budget.
+   */
+  protected override async readPage(
+    conversationId: string,
+    end: number | undefined,
+    count: number,
+    maxBytes: number,
+  ): Promise<StoredPage> {
+    return this.pageTransaction(conversationId, end ?? Number.MAX_SAFE_INTEGER, count, maxBytes);
+  }
+
   protected async readVersion(conversationId: string): Promise<number> {
     return (this.statements.version.get(conversationId) as number | undefined) ?? 0;
   }
@@ -113,6 +151,9 @@ function prepareStatements(db: SqliteHandle) {
     ),
     range: pluck(
       'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
+    newestInRange: pluck(
+      'SELECT body FROM agent_chat_messages WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq DESC',
     ),
     deleteMessages: db.prepare('DELETE FROM agent_chat_messages WHERE conversation_id = ?'),
     deleteConversation: db.prepare(

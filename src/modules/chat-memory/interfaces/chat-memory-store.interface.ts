@@ -21,6 +21,29 @@ export interface AddMessagesResult {
   ids: string[];
 }
 
+/** What {@link ChatMemoryStore.page} reads: a page ending at a position, within a byte budget. */
+export interface ChatPageOptions {
+  /** The page ends just before this 1-based position (default: after the newest message). */
+  before?: number;
+  /** Most messages on the page (≥ 1). */
+  count: number;
+  /**
+   * Most bytes of stored JSON on the page: older messages stop being taken once the next would pass
+   * it; the newest is always taken, so a page is never empty while messages remain.
+   */
+  maxBytes: number;
+}
+
+/** One page of a conversation and the version it was read at. */
+export interface ChatPage {
+  /** The conversation's version when the page was read (0: unknown conversation). */
+  version: number;
+  /** The page's messages, oldest first. */
+  messages: StoredChatMessage[];
+  /** The 0-based position of the page's first message (its `before` cursor is `from + 1`). */
+  from: number;
+}
+
 /**
  * The storage layer of conversation memory: dumb, policy-free, ordered and idempotent storage of
  * the messages of each conversation. Every backend passes the shared conformance suite
@@ -59,4 +82,12 @@ export interface ChatMemoryStore {
 
   /** The count of stored messages; 0 for an unknown conversation. */
   version(conversationId: string): Promise<number>;
+
+  /**
+   * Optional: a page of the newest messages up to `before`, cut by a byte budget, and the version
+   * it was read at, consistent with each other — one statement on PostgreSQL, one script on Redis,
+   * one read transaction on SQLite; the other built-in stores read the version, then ranges. The
+   * HTTP read route uses it (and reads `version` then `range` chunks from a store without it).
+   */
+  page?(conversationId: string, options: ChatPageOptions): Promise<ChatPage>;
 }

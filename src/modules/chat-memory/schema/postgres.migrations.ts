@@ -112,8 +112,64 @@ const chatAppendOnConflict: MigrationDefinition = {
   down: [FIRST_APPEND],
 };
 
+/**
+ * `agent_chat_append_group`: several callers' batches for one conversation in one call (one round
+ * trip, one commit, the lock taken once), as the store coalesces concurrent `add`s in a process.
+ * Batch `b` is `p_sizes[b]` consecutive entries of the id, role and body arrays, with its own
+ * expected version `p_expected[b]` (NULL: none); each is applied exactly as `agent_chat_append`
+ * would apply it alone at its turn — an id stored by an earlier batch of the group counts as stored
+ * — and gets its own conflict flag and version.
+ */
+const chatAppendGroup: MigrationDefinition = {
+  name: 'ChatAppendGroup1796947200000',
+  up: [
+    `CREATE OR REPLACE FUNCTION agent_chat_append_group(
+      p_conversation_id text, p_sizes int[], p_expected bigint[], p_ids text[], p_roles text[],
+      p_bodies text[], OUT out_conflicts boolean[], OUT out_versions bigint[])
+    LANGUAGE plpgsql AS $fn$
+    DECLARE
+      v_version bigint;
+      v_first int := 1;
+      v_last int;
+      v_conflict boolean;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(1634889071, hashtext(p_conversation_id));
+      SELECT coalesce(max(m.seq), 0) INTO v_version FROM agent_chat_messages m
+        WHERE m.conversation_id = p_conversation_id;
+      out_conflicts := '{}';
+      out_versions := '{}';
+      FOR b IN 1 .. coalesce(array_length(p_sizes, 1), 0) LOOP
+        v_last := v_first + p_sizes[b] - 1;
+        v_conflict := false;
+        IF p_expected[b] IS NOT NULL AND p_expected[b] <> v_version THEN
+          v_conflict := EXISTS (SELECT FROM unnest(p_ids[v_first:v_last]) AS n(id)
+            WHERE NOT EXISTS (SELECT FROM agent_chat_messages m
+              WHERE m.conversation_id = p_conversation_id AND m.message_id = n.id));
+        ELSE
+          FOR i IN v_first .. v_last LOOP
+            INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body)
+              VALUES (p_conversation_id, v_version + 1, p_ids[i], p_roles[i], p_bodies[i])
+              ON CONFLICT (conversation_id, message_id) DO NOTHING;
+            IF FOUND THEN
+              v_version := v_version + 1;
+            END IF;
+          END LOOP;
+        END IF;
+        out_conflicts := out_conflicts || v_conflict;
+        out_versions := out_versions || v_version;
+        v_first := v_last + 1;
+      END LOOP;
+    END
+    $fn$`,
+  ],
+  down: [
+    'DROP FUNCTION IF EXISTS agent_chat_append_group(text, int[], bigint[], text[], text[], text[])',
+  ],
+};
+
 /** This feature's postgres migrations, oldest first. */
 export const CHAT_MEMORY_POSTGRES_MIGRATIONS: readonly MigrationDefinition[] = [
   chatMemory,
   chatAppendOnConflict,
+  chatAppendGroup,
 ];

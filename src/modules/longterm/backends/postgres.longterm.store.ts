@@ -10,13 +10,8 @@ import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import { rangeParams } from '../recall/text-match.js';
 import { type PgvectorMode, nearestSql, vectorLiteral } from './postgres-pgvector.js';
 import { EntityCounts, matchesSql } from './postgres-text-search.js';
-import {
-  ERASURE_MARK_KEY,
-  NEVER_EXPIRES,
-  TOMBSTONE,
-  fromColumns,
-  toColumns,
-} from './sql-row-format.js';
+import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, fromColumns } from './sql-row-format.js';
+import { writeParameters } from './postgres-write-columns.js';
 
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
@@ -29,15 +24,20 @@ const LIVE = `value <> '${TOMBSTONE}' AND expires_at > $`;
 const ERASURE_LOCK = 1819568500;
 
 /**
- * Takes the entities' erasure locks (shared) first, in an init plan; filters out rows at or below
- * their entity's erasure mark; the seq guard is in the upsert's WHERE. Rows either skips are not
- * returned, so RETURNING lists what applied. With pgvector, `$11` holds each vector as a `vector`
- * literal, stored in `embedding_vector` beside the bytes.
+ * Takes each entity's erasure lock (shared) and reads its erasure mark once, in a materialized CTE
+ * over the batch's distinct entities (the last parameter: one row per entity, so one index probe
+ * per entity, not per row — a per-row check was planned as an anti join that read the whole table);
+ * rows at or below their entity's mark are filtered out; the seq guard is in the upsert's WHERE.
+ * Rows either skips are not returned, so RETURNING lists what applied. With pgvector, `$11` holds
+ * each vector as a `vector` literal, stored in `embedding_vector` beside the bytes.
  */
 function writeSql(vector: boolean): string {
-  return `WITH locked AS (
-      SELECT count(pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(e))) AS n
-      FROM (SELECT DISTINCT unnest($1::text[]) AS e) entities)
+  const entities = vector ? '$12' : '$11';
+  return `WITH entities AS MATERIALIZED (
+      SELECT d.entity_id, pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(d.entity_id)),
+        (SELECT m.seq FROM agent_longterm_records m
+          WHERE m.entity_id = d.entity_id AND m.key = '${ERASURE_MARK_KEY}') AS mark
+      FROM unnest(${entities}::text[]) AS d(entity_id))
     INSERT INTO agent_longterm_records AS r
       (${COLUMNS}, search_vector, embedding, embedding_model${vector ? ', embedding_vector' : ''})
     SELECT u.entity_id, u.key, u.value, u.seq, u.updated_at, u.expires_at,
@@ -46,8 +46,8 @@ function writeSql(vector: boolean): string {
       $7::text[], $8::bytea[], $9::text[]${vector ? ', $11::text[]' : ''})
       AS u(entity_id, key, value, seq, updated_at, expires_at, search_text, embedding,
         embedding_model${vector ? ', vector' : ''})
-    WHERE (SELECT n FROM locked) >= 0 AND NOT EXISTS (SELECT 1 FROM agent_longterm_records m
-      WHERE m.entity_id = u.entity_id AND m.key = '${ERASURE_MARK_KEY}' AND m.seq >= u.seq)
+    JOIN entities x ON x.entity_id = u.entity_id
+    WHERE x.mark IS NULL OR u.seq > x.mark
     ON CONFLICT (entity_id, key) DO UPDATE SET value = excluded.value, seq = excluded.seq,
       updated_at = excluded.updated_at, expires_at = excluded.expires_at,
       search_vector = excluded.search_vector, embedding = excluded.embedding,
@@ -90,22 +90,6 @@ const SQL = {
   removeExpired: `DELETE FROM agent_longterm_records WHERE ctid IN (
     SELECT ctid FROM agent_longterm_records WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 } as const;
-
-/**
- * Indexed words as a `tsvector` literal: each word quoted with its positions (`'cat':2,7`), so
- * PostgreSQL stores exactly the package's words — its own parser would split some again (`1e5x`
- * into `1e5` and `x`). At most 256 positions per word, PostgreSQL's limit.
- */
-function tsvectorLiteral(text: string): string {
-  const positions = new Map<string, number[]>();
-  text.split(' ').forEach((word, i) => {
-    if (word === '') return;
-    const list = positions.get(word) ?? [];
-    if (list.length < 256) list.push(Math.min(i + 1, 16_383));
-    positions.set(word, list);
-  });
-  return [...positions].map(([word, list]) => `'${word}':${list.join(',')}`).join(' ');
-}
 
 /**
  * The erasure, in two transactions, each of which first takes the entity's erasure lock exclusive
@@ -167,15 +151,10 @@ export class PostgresLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
-    const columns = rows.map((row) => toColumns(row, tsvectorLiteral));
     const applied = await this.sql<{ entity_id: string; key: string }>(
       this.pgvector ? 'lt_write_pgvector' : 'lt_write',
       this.writeStatement,
-      [
-        ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((c) => columns.map((row) => row[c])),
-        now,
-        ...(this.pgvector ? [columns.map((row) => vectorLiteral(row[7]))] : []),
-      ],
+      writeParameters(rows, now, this.pgvector !== undefined),
     );
     // A batch holds no (entity, key) twice, so as many rows back as sent means all applied.
     if (applied.length === rows.length) return rows.map(() => true);
