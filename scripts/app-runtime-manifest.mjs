@@ -12,6 +12,9 @@ const RUNTIME = [
   // Nest and the app's modules
   '@nestjs/common',
   '@nestjs/core',
+  // Both HTTP platforms (HTTP_ADAPTER: Fastify by default, or Express), with what each serves with
+  '@nestjs/platform-fastify',
+  '@fastify/static',
   '@nestjs/platform-express',
   '@nestjs/config',
   '@nestjs/swagger',
@@ -20,13 +23,12 @@ const RUNTIME = [
   '@nestjs/typeorm',
   'class-validator',
   'class-transformer',
-  'nestjs-pino',
   'pino',
-  'pino-http',
   'reflect-metadata',
   'rxjs',
   '@bull-board/api',
   '@bull-board/express',
+  '@bull-board/fastify',
   'helmet',
   // The memory MCP server the app mounts at /mcp
   '@modelcontextprotocol/sdk',

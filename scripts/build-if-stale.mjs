@@ -29,12 +29,15 @@ export function newestMtime(path) {
   return newest;
 }
 
-/** True when `dist` lacks a build, or a source changed after it. */
+/**
+ * True when `dist` lacks a build, or a source changed after it. A source stamped in the same clock
+ * tick as the build counts as changed: one needless build beats running a stale one.
+ */
 export function isStale(root = '.') {
   const stamp = join(root, STAMP);
   if (!existsSync(stamp) || !existsSync(join(root, 'dist/main.js'))) return true;
   const built = statSync(stamp).mtimeMs;
-  return SOURCES.some((source) => newestMtime(join(root, source)) > built);
+  return SOURCES.some((source) => newestMtime(join(root, source)) >= built);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -3,7 +3,6 @@ import { ConfigModule, type ConfigType } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { LoggerModule } from 'nestjs-pino';
 import {
   AgentMemoryExceptionFilter,
   AgentModule,
@@ -31,8 +30,8 @@ import { TenantThrottlerGuard } from './app/throttling/tenant-throttler.guard.js
 import { agentConfig } from './config/agent.config.js';
 import { httpConfig } from './config/http.config.js';
 import { llmConfig } from './config/llm.config.js';
-import { loggingConfig } from './config/logging.config.js';
 import { allConfigNamespaces } from './config/validate-env.js';
+import { redisConfig } from './config/redis.config.js';
 import { workingMemoryConfig } from './config/working-memory.config.js';
 
 /**
@@ -43,10 +42,6 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: allConfigNamespaces }),
-    LoggerModule.forRootAsync({
-      inject: [loggingConfig.KEY],
-      useFactory: (params: ConfigType<typeof loggingConfig>) => params,
-    }),
     AppRedisModule,
     ThrottlerModule.forRootAsync({
       inject: [httpConfig.KEY, AppRedis],
@@ -72,11 +67,15 @@ import { workingMemoryConfig } from './config/working-memory.config.js';
       }),
     }),
     AgentMemoryHttpModule.forRootAsync({
-      inject: [httpConfig.KEY],
-      useFactory: (http: ConfigType<typeof httpConfig>) => ({
+      inject: [httpConfig.KEY, redisConfig.KEY],
+      useFactory: (http: ConfigType<typeof httpConfig>, redis: ConfigType<typeof redisConfig>) => ({
         tenantResolver: ApiKeyTenantResolver,
         longtermDisabledHint: 'set LONGTERM_MEMORY_URI (e.g. sqlite:./data/agent-memory.sqlite)',
         pageBytes: http.pageBytes,
+        // With Redis, a reload or a Stop that reaches another instance finds the turn's stream.
+        resumableStreams: redis.url
+          ? { backend: 'redis' as const, url: redis.url }
+          : { backend: 'memory' as const },
       }),
     }),
     // The same memory as MCP tools at POST /mcp, behind the same keys, tenants and rate limits.

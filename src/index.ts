@@ -66,6 +66,8 @@ export type {
   AddMessagesOptions,
   AddMessagesResult,
   ChatMemoryStore,
+  ChatPage,
+  ChatPageOptions,
 } from './modules/chat-memory/interfaces/chat-memory-store.interface.js';
 export {
   CHAT_ROLES,
@@ -241,7 +243,14 @@ export {
   AgentKernelHasMemoryFilterError,
   RunBelongsToAnotherConversationError,
 } from './modules/agent/errors/agent.errors.js';
-export type { ConversationListing } from './modules/agent/conversations/conversation-directory.interface.js';
+export type {
+  ConversationListPage,
+  ConversationListing,
+  ConversationPage,
+  ConversationPatch,
+  ConversationPosition,
+} from './modules/agent/conversations/conversation-directory.interface.js';
+export { CONVERSATION_METADATA_LIMITS } from './modules/agent/conversations/conversation-details.js';
 export { RUN_ID_PATTERN } from './modules/agent/runs/run-id.js';
 export { DEFAULT_RUN_RETENTION_MS } from './modules/agent/runs/run-store.interface.js';
 

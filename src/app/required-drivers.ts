@@ -8,6 +8,12 @@ const SQL_DRIVERS: Record<string, string[]> = {
   mysql: ['typeorm', 'mysql2'],
 };
 
+/** The packages each HTTP platform loads (its adapter, and what serves the page's assets). */
+const PLATFORM_PACKAGES: Record<AllConfig['http']['adapter'], string[]> = {
+  fastify: ['@nestjs/platform-fastify', '@fastify/static'],
+  express: ['@nestjs/platform-express'],
+};
+
 /** The optional packages the configuration needs, each with what needs it. */
 export function requiredDrivers(config: AllConfig): Map<string, string> {
   const needed = new Map<string, string>();
@@ -19,8 +25,12 @@ export function requiredDrivers(config: AllConfig): Map<string, string> {
   if ('uri' in config.longterm && config.longterm.uri)
     add(driversOfUri(config.longterm.uri), 'LONGTERM_MEMORY_URI');
   if (config.redis.url) add(['ioredis'], 'REDIS_URL');
-  if (config.agent.queue.driver === 'bull')
+  const platform = config.http.adapter;
+  add(PLATFORM_PACKAGES[platform], `HTTP_ADAPTER=${platform}`);
+  if (config.agent.queue.driver === 'bull') {
     add(['bull', '@nestjs/bull', 'ioredis'], 'AGENT_QUEUE=bull');
+    add([`@bull-board/${platform}`], `AGENT_QUEUE=bull on HTTP_ADAPTER=${platform}`);
+  }
   const provider = (config.llm.options as { provider?: string }).provider;
   if (provider && provider !== 'echo') add([`@ai-sdk/${provider}`], `LLM_PROVIDER=${provider}`);
   const memory = config.agent.memory;

@@ -1,13 +1,8 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { AppModule } from '../app.module.js';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
-import { configureApp } from './configure-app.js';
+import { createApp } from './create-app.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
-import { appSqlTarget } from '../config/sql-target.config.js';
 import { AppMetrics } from './telemetry/app-metrics.js';
-import { HardenedExpressAdapter } from './http-server/hardened-express.adapter.js';
 import { startTracing } from './telemetry/start-tracing.js';
 
 import type { AllConfig } from '../config/validate-env.js';
@@ -17,15 +12,8 @@ export async function startApp(config: AllConfig): Promise<void> {
   // Before Nest: spans of every module feed the metrics (and OTLP when configured).
   const metrics = new AppMetrics();
   const tracing = startTracing(metrics, config.telemetry.otlpEndpoint);
-  const module = AppModule.forRoot({ database: appSqlTarget(), metrics });
-  const adapter = new HardenedExpressAdapter(config.http);
-  const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
-    bufferLogs: true,
-    bodyParser: false,
-  });
-  const logger = app.get(Logger);
-  app.useLogger(logger);
-  configureApp(app, config);
+  const app = await createApp(config, { metrics });
+  const logger = new Logger('App');
   const authenticator = app.get(ApiKeyAuthenticator);
   if (config.llm.echoByDefault)
     logger.warn(
@@ -34,7 +22,9 @@ export async function startApp(config: AllConfig): Promise<void> {
   if (!authenticator.enabled)
     logger.warn('API_KEYS is not set: the API is open to anyone who can reach it.');
   await app.listen(config.app.port, config.app.host);
-  logger.log(`Agent memory example app listening on http://${config.app.host}:${config.app.port}`);
+  logger.log(
+    `Agent memory example app listening on http://${config.app.host}:${config.app.port} (${config.http.adapter})`,
+  );
   handleShutdown(app, config.http.shutdownTimeoutMs, () => tracing.shutdown());
 }
 
@@ -44,13 +34,13 @@ export async function startApp(config: AllConfig): Promise<void> {
  * passing, exits at once (code 1).
  */
 function handleShutdown(
-  app: NestExpressApplication,
+  app: INestApplication,
   timeoutMs: number,
   flushTelemetry: () => Promise<void>,
 ): void {
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
-    const logger = app.get(Logger);
+    const logger = new Logger('App');
     if (stopping) {
       logger.warn(`${signal} again: exiting now`);
       process.exit(1);

@@ -3,8 +3,9 @@ import { variableAtFault } from './config-error.testing.js';
 import { loadHttpConfig } from './http.config.js';
 
 describe('HTTP configuration', () => {
-  it('defaults to 1 MiB bodies, 10 s shutdown, 120 requests a minute, 10 s / 30 s to send a request', () => {
+  it('defaults to Fastify, 1 MiB bodies, 10 s shutdown, 120 requests a minute, 10 s / 30 s to send a request', () => {
     expect(loadHttpConfig({})).toEqual({
+      adapter: 'fastify',
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       rateLimit: { ttlMs: 60_000, limit: 120 },
@@ -30,6 +31,12 @@ describe('HTTP configuration', () => {
     ).toBe('HTTP_REQUEST_TIMEOUT_MS');
   });
 
+  it('runs on Fastify or Express (HTTP_ADAPTER), and names the variable of any other choice', () => {
+    expect(loadHttpConfig({ HTTP_ADAPTER: 'express' }).adapter).toBe('express');
+    expect(loadHttpConfig({ HTTP_ADAPTER: 'fastify' }).adapter).toBe('fastify');
+    expect(variableAtFault(() => loadHttpConfig({ HTTP_ADAPTER: 'koa' }))).toBe('HTTP_ADAPTER');
+  });
+
   it('reads body limits as bytes, kb or mb', () => {
     const limit = (value: string): number =>
       loadHttpConfig({ HTTP_BODY_LIMIT: value }).bodyLimitBytes;
@@ -50,6 +57,7 @@ describe('HTTP configuration', () => {
         ALLOWED_HOSTS: 'Memory.Example.com, [::1]',
       }),
     ).toEqual({
+      adapter: 'fastify',
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 0,
       rateLimit: { ttlMs: 1000, limit: 5 },

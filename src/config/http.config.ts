@@ -1,6 +1,6 @@
 import { registerAs } from '@nestjs/config';
 import { ConfigValidationError } from './config-validation.error.js';
-import { type Env, readByteSize, readInteger, readString } from './env.js';
+import { type Env, readByteSize, readChoice, readInteger, readString } from './env.js';
 
 /** `HTTP_BODY_LIMIT`'s default: 1 MiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -13,8 +13,13 @@ export interface RateLimitConfig {
   limit: number;
 }
 
-/** How the example app serves HTTP: request size, rate limit and shutdown. */
+/** The HTTP platforms the example app runs on. */
+export const HTTP_ADAPTERS = ['fastify', 'express'] as const;
+
+/** How the example app serves HTTP: platform, request size, rate limit and shutdown. */
 export interface HttpConfig {
+  /** `HTTP_ADAPTER` (`fastify`): Nest's HTTP platform, `@nestjs/platform-fastify` or `-express`. */
+  adapter: (typeof HTTP_ADAPTERS)[number];
   /** `HTTP_BODY_LIMIT` (`1mb`), in bytes: the largest request body accepted. */
   bodyLimitBytes: number;
   /** `SHUTDOWN_TIMEOUT_MS` (10000): how long in-flight work may take to finish at shutdown. */
@@ -53,7 +58,7 @@ export interface HttpConfig {
 }
 
 /**
- * Reads `HTTP_BODY_LIMIT` (`1mb`; a byte count or `<n>kb` / `<n>mb`), `SHUTDOWN_TIMEOUT_MS`
+ * Reads `HTTP_ADAPTER` (`fastify`), `HTTP_BODY_LIMIT` (`1mb`; a byte count or `<n>kb` / `<n>mb`), `SHUTDOWN_TIMEOUT_MS`
  * (10000), `RATE_LIMIT_TTL_MS` (60000), `RATE_LIMIT_MAX` (120; 0 turns the limit off),
  * `RATE_LIMIT_TURNS_MAX` (20; 0: off), `AUTH_FAILURES_MAX` (20 a minute; 0: off),
  * `HTTP_HEADERS_TIMEOUT_MS` (10000), `HTTP_REQUEST_TIMEOUT_MS` (30000; at least the headers
@@ -67,6 +72,7 @@ export function loadHttpConfig(env: Env = process.env): HttpConfig {
   const authFailures = readInteger(env, 'AUTH_FAILURES_MAX', 20, 0, 1_000_000);
   const headersTimeoutMs = readInteger(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
   return {
+    adapter: readChoice(env, 'HTTP_ADAPTER', HTTP_ADAPTERS, 'fastify'),
     bodyLimitBytes: readByteSize(env, 'HTTP_BODY_LIMIT', DEFAULT_BODY_LIMIT_BYTES, 1, 1024 ** 3),
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
     rateLimit: limit === 0 ? false : { ttlMs, limit },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { registerAs } from '@nestjs/config';
-import type { Params } from 'nestjs-pino';
+import type { LevelWithSilent } from 'pino';
 import { type Env, readBoolean, readChoice } from './env.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -14,36 +14,28 @@ export const REDACTED_HEADERS = [
   'res.headers["set-cookie"]',
 ] as const;
 
-/**
- * `nestjs-pino` settings from `LOG_LEVEL` (`info`) and `LOG_HTTP` (`false`: one line per request),
- * with credential headers redacted.
- */
-export function loadLoggingConfig(env: Env = process.env): Params {
+/** The app's logging: its level, and whether every request gets a line when it ends. */
+export interface LoggingConfig {
+  /** `LOG_LEVEL` (`info`). */
+  level: LevelWithSilent;
+  /** `LOG_HTTP` (`false`): one line per request, with its status and duration. */
+  requestLines: boolean;
+}
+
+/** Logging settings from `LOG_LEVEL` and `LOG_HTTP`. */
+export function loadLoggingConfig(env: Env = process.env): LoggingConfig {
   return {
-    pinoHttp: {
-      level: readChoice(env, 'LOG_LEVEL', LEVELS, 'info'),
-      autoLogging: readBoolean(env, 'LOG_HTTP', false),
-      redact: { paths: [...REDACTED_HEADERS], censor: '[redacted]' },
-      // Request lines name the request (id, method, URL), never its headers or body: cheaper on
-      // every request, and nothing a client sends (credentials, message contents) reaches the log.
-      serializers: {
-        req: (request: { id: unknown; method: string; url: string }) => ({
-          id: request.id,
-          method: request.method,
-          url: request.url,
-        }),
-      },
-      // Each request's id: the caller's `X-Request-Id` when it sends a sane one, else a new UUID;
-      // echoed in the response and on every log line of the request.
-      genReqId: (request, response) => {
-        const given = request.headers['x-request-id'];
-        const id =
-          typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-        response.setHeader('X-Request-Id', id);
-        return id;
-      },
-    },
+    level: readChoice(env, 'LOG_LEVEL', LEVELS, 'info'),
+    requestLines: readBoolean(env, 'LOG_HTTP', false),
   };
+}
+
+/** A request's id: the caller's `X-Request-Id` when it sends a sane one, else a new UUID. */
+export function requestIdOf(request: {
+  headers: Record<string, string | string[] | undefined>;
+}): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
 /** The `logging` config namespace. */

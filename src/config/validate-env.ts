@@ -1,4 +1,3 @@
-import type { Params } from 'nestjs-pino';
 import { type AgentConfig, agentConfig, loadAgentConfig } from './agent.config.js';
 import { type AppConfig, appConfig, loadAppConfig } from './app.config.js';
 import { type AuthConfig, authConfig, loadAuthConfig } from './auth.config.js';
@@ -6,7 +5,7 @@ import { chatMemoryConfig, loadChatMemoryConfig } from './chat-memory.config.js'
 import type { Env } from './env.js';
 import { type HttpConfig, httpConfig, loadHttpConfig } from './http.config.js';
 import { type LlmConfig, llmConfig, loadLlmConfig } from './llm.config.js';
-import { loadLoggingConfig, loggingConfig } from './logging.config.js';
+import { type LoggingConfig, loadLoggingConfig, loggingConfig } from './logging.config.js';
 import { loadLongtermConfig, longtermConfig } from './longterm.config.js';
 import { loadWorkingMemoryConfig, workingMemoryConfig } from './working-memory.config.js';
 import { loadRedisConfig, type RedisConfig, redisConfig } from './redis.config.js';
@@ -15,7 +14,7 @@ import { loadTelemetryConfig, type TelemetryConfig, telemetryConfig } from './te
 /** Every setting of the example app, by config namespace. */
 export interface AllConfig {
   app: AppConfig;
-  logging: Params;
+  logging: LoggingConfig;
   chatMemory: ReturnType<typeof loadChatMemoryConfig>;
   longterm: ReturnType<typeof loadLongtermConfig>;
   workingMemory: ReturnType<typeof loadWorkingMemoryConfig>;

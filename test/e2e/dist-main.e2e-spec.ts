@@ -60,7 +60,7 @@ describe('dist/main.js (the built example app; `npm test` builds first)', () => 
     expect(app.output()).not.toMatch(/error/i);
   }, 30_000);
 
-  it('listens on loopback by default, and logs requests without their headers', async () => {
+  it('listens on loopback and Fastify by default, and logs requests without their headers', async () => {
     const port = await freePort();
     const app = startMain({
       HOST: '', // unset: the default
@@ -81,8 +81,15 @@ describe('dist/main.js (the built example app; `npm test` builds first)', () => 
       await sleep(200);
       // The request line names the request, never its headers: no credential can reach the log.
       expect(app.output()).toMatch(/"req":\{"id":"[^"]+","method":"GET","url":"\/health"\}/);
+      // Every route is logged, the page's root too.
+      await fetch(`http://127.0.0.1:${port}/conversations/logged/messages`);
+      await fetch(`http://127.0.0.1:${port}/`);
+      await sleep(200);
+      expect(app.output()).toMatch(/"url":"\/conversations\/logged\/messages"/);
+      expect(app.output()).toMatch(/"method":"GET","url":"\/"\}/);
       expect(app.output()).not.toContain('tenant-secret');
-      expect(app.output()).toContain(`127.0.0.1:${port}`);
+      // On Fastify unless HTTP_ADAPTER says otherwise.
+      expect(app.output()).toContain(`127.0.0.1:${port} (fastify)`);
     } finally {
       app.child.kill('SIGTERM');
       await app.exited;

@@ -44,6 +44,7 @@ describe('DNS rebinding: the open demo serves loopback names only', () => {
       const answer = await withHost(app, method, path, `${ATTACKER}:${new URL(app.url).port}`);
       expect([method, path, answer.status]).toEqual([method, path, 421]);
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(JSON.parse(answer.body)).toMatchObject({
         statusCode: 421,
         message: expect.stringContaining('ALLOWED_HOSTS'),

@@ -84,6 +84,29 @@ describe.each([
     else expect(text).not.toMatch(/agent_memory_queue_jobs\{/);
   });
 
+  it('answers every request with an X-Request-Id: the caller’s sane one, else a new UUID', async () => {
+    const given = await http().get('/health').set('X-Request-Id', 'trace-42.a:b');
+    expect(given.headers['x-request-id']).toBe('trace-42.a:b');
+    for (const path of ['/health', '/', '/conversations/c-rid/messages']) {
+      const fresh = await http().get(path).set('X-Request-Id', 'not sane!');
+      expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('parses +json bodies with parameters, and pages from the end for any before past it', async () => {
+    const c = `json-${randomUUID().slice(0, 8)}`;
+    await http()
+      .put(`/conversations/${c}/working-memory/k`)
+      .set('content-type', 'application/merge-patch+json; charset=utf-8')
+      .send(JSON.stringify({ value: 7 }))
+      .expect(204);
+    expect((await http().get(`/conversations/${c}/working-memory/k`)).body.value).toBe(7);
+    const page = await http()
+      .get(`/conversations/${c}/messages?before=9007199254740993`)
+      .expect(200);
+    expect(page.body).toMatchObject({ version: 0, messages: [] });
+  });
+
   it('keeps memory across turns: the system prompt goes first and is never stored', async () => {
     llm.reset();
     const c = id('memory');
@@ -427,6 +450,10 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
       .expect(401);
     await http().get('/docs-json').expect(401);
     await http().get('/docs-json').set(A).expect(200);
+    // Whatever form the path takes, on either platform: every docs route needs a key.
+    for (const path of ['/docs', '/docs/', '/docs-yaml', '/docs/swagger-ui.css'])
+      await http().get(path).expect(401);
+    await http().head('/docs-json').expect(401);
   });
 
   it('keeps tenants apart, whatever ids the other tenant crafts', async () => {
@@ -511,6 +538,8 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
       [
         'POST /conversations/{conversationId}/turns',
         'POST /conversations/{conversationId}/chat',
+        'GET /conversations/{conversationId}/chat/stream',
+        'DELETE /conversations/{conversationId}/chat/stream',
         'GET /conversations/{conversationId}/working-memory/{key}',
         'GET /conversations/{conversationId}/runs',
         'GET /runs/{runId}',
@@ -518,6 +547,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'GET /conversations',
         'GET /conversations/{conversationId}/messages',
         'DELETE /conversations/{conversationId}',
+        'PATCH /conversations/{conversationId}',
         'GET /entities/{entityId}/memories',
         'GET /entities/{entityId}/memories/{key}',
         'PUT /entities/{entityId}/memories/{key}',

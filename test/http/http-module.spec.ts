@@ -110,6 +110,20 @@ describe('AgentMemoryHttpModule in a plain Nest app (in process)', () => {
     expect(() => AgentMemoryHttpModule.forRoot({ tools: 'no' as never })).toThrow(/tools/);
     expect(() => AgentMemoryHttpModule.forRoot({ path: '' })).toThrow(/path/);
   });
+
+  it.each([
+    [{ backend: 'disk' }, /resumableStreams\.backend/],
+    [{ backend: 'memory', url: 'redis://x' }, /resumableStreams\.url/],
+    [{ backend: 'redis' }, /resumableStreams\.url.*required/],
+    [{ backend: 'memory', keepMs: -1 }, /resumableStreams\.keepMs/],
+    [{ backend: 'memory', maxBytes: 10 }, /resumableStreams\.maxBytes/],
+  ])('refuses resumableStreams %j at bootstrap, naming the option', async (option, message) => {
+    await expect(
+      Test.createTestingModule({
+        imports: [AgentMemoryHttpModule.forRoot({ resumableStreams: option as never })],
+      }).compile(),
+    ).rejects.toThrow(message);
+  });
 });
 
 /** A tenant per `x-tenant` header, the conversations on SQLite (the agent's directory with them). */

@@ -34,8 +34,16 @@ describe('package scripts', () => {
     expect(isStale(root)).toBe(true); // never built
     writeFileSync(join(root, 'dist/main.js'), '');
     writeFileSync(join(root, STAMP), '');
+    // Explicit times: the file system's clock is coarse (a tick), so two writes in a row can share
+    // an mtime, and the test must not depend on which one the kernel stamps later.
+    const built = new Date(Date.now() - 30_000);
+    utimesSync(join(root, STAMP), built, built);
     expect(isStale(root)).toBe(false); // built after every source
     writeFileSync(join(root, 'src/a.ts'), 'y'); // a source changed
+    const edited = new Date(Date.now() - 10_000);
+    utimesSync(join(root, 'src/a.ts'), edited, edited);
+    expect(isStale(root)).toBe(true);
+    utimesSync(join(root, 'src/a.ts'), built, built); // edited in the build's own tick
     expect(isStale(root)).toBe(true);
   });
 

@@ -8,7 +8,12 @@ import {
   openAiStream,
 } from '../support/fake-llm-server.js';
 
-const TIMEOUT_MS = 500;
+/**
+ * The per-attempt deadline: short enough for the hang test to stay quick, long enough that a
+ * loaded CI machine (2 cores, several suites and their apps at once) never misses it on a reply
+ * that does come — at 500 ms a retried drop once timed out there (504 instead of 201).
+ */
+const TIMEOUT_MS = 2_000;
 
 /**
  * The model misbehaving under a real turn over HTTP: every failure is a clean 502/504 (or an SSE

@@ -12,6 +12,7 @@ const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const APP_VARIABLES = [
   'AGENT_RECALL',
   'AGENT_RECALL_MESSAGES',
+  'AGENT_TITLES',
   'RECALL_EMBEDDER',
   'RECALL_EMBEDDER_URL',
   'RECALL_EMBEDDER_MODEL',
@@ -64,6 +65,7 @@ const APP_VARIABLES = [
   'WORKING_MEMORY_MAX_VALUE_BYTES',
   'WORKING_MEMORY_CAPACITY_BYTES',
   'LONGTERM_MAX_VALUE_BYTES',
+  'HTTP_ADAPTER',
 ];
 
 /** The embedded default: SQLite files in a fresh directory, inline queue. */
@@ -138,6 +140,8 @@ export async function bootApp(env: Record<string, string>, main = MAIN): Promise
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
       AUTH_FAILURES_MAX: '0',
+      // `TEST_HTTP_ADAPTER` runs the app's suites on another platform than its default.
+      ...(process.env.TEST_HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.TEST_HTTP_ADAPTER } : {}),
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -1,15 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import { bearerToken, keyDigest } from '../auth/bearer-token.js';
 import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
+import { writeJson } from '../http-server/response-header.js';
 
-/** The Express request and response the auth middlewares use. */
+/** The raw Node request and response the auth middlewares use (on Express or Fastify). */
 export interface MiddlewareRequest {
   headers: Record<string, string | string[] | undefined>;
   ip?: string;
 }
 export interface MiddlewareResponse {
+  statusCode: number;
   setHeader(name: string, value: string): unknown;
-  status(code: number): { json(body: unknown): void };
+  end(body: string): unknown;
 }
 
 /**
@@ -24,7 +26,7 @@ export function guardedMiddleware(
   failures: AuthFailureLimiter,
 ) {
   const unauthorized = (response: MiddlewareResponse) =>
-    response.status(401).json({ statusCode: 401, error: 'Unauthorized', message: refused });
+    writeJson(response, 401, { statusCode: 401, error: 'Unauthorized', message: refused });
   return (
     request: MiddlewareRequest,
     response: MiddlewareResponse,
@@ -33,7 +35,7 @@ export function guardedMiddleware(
     if (bearerToken(request.headers) === undefined) return unauthorized(response);
     void (async () => {
       const attempt = await failures.attempt(request.ip, response);
-      if (attempt.refused) return response.status(429).json(attempt.refused);
+      if (attempt.refused) return writeJson(response, 429, attempt.refused);
       const passed = check(request);
       attempt.settle(passed);
       if (passed) return next();

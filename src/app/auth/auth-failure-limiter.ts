@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { normalizeIp } from '@nestjs/throttler';
 import { httpConfig } from '../../config/http.config.js';
 import { AppRedis } from '../redis/app-redis.provider.js';
+import { type HeaderTarget, setResponseHeader } from '../http-server/response-header.js';
 
 /** Addresses tracked at most in process memory (the oldest window goes first). */
 const MAX_TRACKED = 10_000;
@@ -54,10 +55,7 @@ export class AuthFailureLimiter {
    * Starts an attempt of `address` (a request that presents a key). When refused, `Retry-After` is
    * already set on the response.
    */
-  async attempt(
-    address: string | undefined,
-    response: { setHeader(name: string, value: string): unknown },
-  ): Promise<AuthAttempt> {
+  async attempt(address: string | undefined, response: HeaderTarget): Promise<AuthAttempt> {
     const limit = this.http.authFailureLimit;
     if (!limit) return { settle: () => undefined };
     const key = `agent-memory:auth-failures:${address ? normalizeIp(address) : 'unknown'}`;
@@ -73,7 +71,11 @@ export class AuthFailureLimiter {
     };
     if (counted.count <= limit.limit) return { settle: refund };
     refund(true); // a refused attempt is not one more failure
-    response.setHeader('retry-after', String(Math.max(1, Math.ceil(counted.leftMs / 1000))));
+    setResponseHeader(
+      response,
+      'retry-after',
+      String(Math.max(1, Math.ceil(counted.leftMs / 1000))),
+    );
     return {
       refused: {
         statusCode: HttpStatus.TOO_MANY_REQUESTS,

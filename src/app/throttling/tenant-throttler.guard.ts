@@ -1,6 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { normalizeIp, ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { REQUEST_TENANT } from '../auth/api-key-authenticator.js';
+import { type HeaderTarget, setResponseHeader } from '../http-server/response-header.js';
 
 /**
  * Rate limits per tenant (its API key), or per client address (IPv6 by /64) when the API is open. Every 429 says
@@ -21,10 +22,8 @@ export class TenantThrottlerGuard extends ThrottlerGuard {
     context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    const response = context
-      .switchToHttp()
-      .getResponse<{ setHeader(n: string, v: string): void }>();
-    response.setHeader('retry-after', String(Math.max(1, detail.timeToBlockExpire)));
+    const response = context.switchToHttp().getResponse<HeaderTarget>();
+    setResponseHeader(response, 'retry-after', String(Math.max(1, detail.timeToBlockExpire)));
     return super.throwThrottlingException(context, detail);
   }
 }

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ConnectionsModule } from '../connections/connections.module.js';
 import { AgentMemoryHttpServices } from './agent-memory-http.services.js';
 import {
   type AgentMemoryHttpModuleExtras,
@@ -13,7 +14,8 @@ import { RunsController } from './controllers/runs.controller.js';
 import { TurnsController } from './controllers/turns.controller.js';
 import { WorkingMemoryController } from './controllers/working-memory.controller.js';
 import { AgentMemoryExceptionFilter } from './errors/agent-memory-exception.filter.js';
-import { TenantScopeInterceptor } from './tenancy/tenant-scope.interceptor.js';
+import { ResumableChatStreams } from './streams/resumable-chat-streams.service.js';
+import { TenantScopeGuard } from './tenancy/tenant-scope.guard.js';
 import { ChatTurnsService } from './turns/chat-turns.service.js';
 import { TurnsService } from './turns/turns.service.js';
 import { TurnsInFlight } from './turns/turns-in-flight.js';
@@ -29,6 +31,8 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
  *   and `tools` go beside them.
  */
 @Module({
+  // The registry opens (or shares) the Redis of `resumableStreams`.
+  imports: [ConnectionsModule],
   controllers: [
     TurnsController,
     ChatController,
@@ -41,10 +45,11 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
   providers: [
     AgentMemoryHttpServices,
     AgentMemoryExceptionFilter,
-    TenantScopeInterceptor,
+    TenantScopeGuard,
     TurnsService,
     ChatTurnsService,
     TurnsInFlight,
+    ResumableChatStreams,
   ],
   exports: [AgentMemoryExceptionFilter],
 })

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { ResumableStreamsOptions } from './streams/resumable-streams.options.js';
 import type { TenantResolver } from './tenancy/tenant-resolver.js';
 
 /** Options of `AgentMemoryHttpModule.forRoot`; every one is validated at bootstrap. */
@@ -16,4 +17,9 @@ export interface AgentMemoryHttpModuleOptions {
   pageBytes?: number;
   /** Appended to the 503 of a memory route while the long-term tier is off (how to turn it on). */
   longtermDisabledHint?: string;
+  /**
+   * Where the streams of running chat turns are kept, so a reload resumes a reply and a Stop
+   * reaches its turn: process memory (default, one instance) or Redis (several instances).
+   */
+  resumableStreams?: ResumableStreamsOptions;
 }

@@ -46,3 +46,7 @@ export {
   PageQueryDto,
   RunsPageDto,
 } from './dto/pages.dto.js';
+export { UpdateConversationDto } from './dto/conversation-update.dto.js';
+export { ResumeQueryDto } from './dto/resume-query.dto.js';
+export type { ResumableStreamsOptions } from './streams/resumable-streams.options.js';
+export { TURN_USER_CHUNK_TYPE } from './streams/turn-user-chunk.js';

@@ -12,6 +12,11 @@ import {
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantRequest, TenantResolver } from '../http/tenancy/tenant-resolver.js';
+import {
+  type PlatformResponse,
+  rawRequest,
+  rawResponse,
+} from '../http/platform/platform-response.js';
 import type { AgentMemoryMcpModuleOptions } from './agent-memory-mcp.options.js';
 import { AgentMemoryMcpServerFactory } from './agent-memory-mcp-server.factory.js';
 import {
@@ -58,7 +63,7 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
 
   /** One JSON-RPC message (or batch) in, its answers out. */
   @Post()
-  async post(@Req() request: McpRequest, @Res() response: ServerResponse): Promise<void> {
+  async post(@Req() request: object, @Res() response: PlatformResponse): Promise<void> {
     const call = this.serve(request, response);
     this.inFlight.add(call);
     try {
@@ -70,14 +75,14 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
 
   /** 405: no server-sent stream without sessions. */
   @Get()
-  get(@Res() response: ServerResponse): void {
-    methodNotAllowed(response);
+  get(@Res() response: PlatformResponse): void {
+    methodNotAllowed(rawResponse(response));
   }
 
   /** 405: no session to end. */
   @Delete()
-  delete(@Res() response: ServerResponse): void {
-    methodNotAllowed(response);
+  delete(@Res() response: PlatformResponse): void {
+    methodNotAllowed(rawResponse(response));
   }
 
   /** Lets tool calls still running finish before the memory stores close. */
@@ -85,16 +90,26 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async serve(request: McpRequest, response: ServerResponse): Promise<void> {
-    const tenant = await this.tenants.resolve(request as unknown as TenantRequest);
+  private async serve(platformRequest: object, platformResponse: PlatformResponse): Promise<void> {
+    // The platform's request (Express's, or Fastify's wrapper): what the guards marked.
+    const tenant = await this.tenants.resolve(platformRequest as TenantRequest);
+    const request = rawRequest(platformRequest) as McpRequest;
     const server = this.servers.create(tenant);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: this.options.maxRequestBodyBytes ?? DEFAULT_MCP_BODY_BYTES,
     });
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      // Nothing written yet: the app's filter answers it (on Fastify, before the reply is taken).
+      await server.close().catch(() => undefined);
+      throw error;
+    }
+    // From here the transport writes the answer, errors included.
+    const response = rawResponse(platformResponse);
     response.once('close', () => void server.close().catch(() => undefined));
-    await server.connect(transport);
     // A body an app's parser already read (within its limit) is used as parsed; else the transport
     // reads it, up to `maxRequestBodyBytes`.
     await transport.handleRequest(

@@ -1,26 +1,23 @@
-import {
-  applyDecorators,
-  UseFilters,
-  UseInterceptors,
-  UsePipes,
-  ValidationPipe,
-} from '@nestjs/common';
+import { applyDecorators, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse } from '@nestjs/swagger';
 import { HttpErrorDto } from '../dto/responses.dto.js';
 import { AgentMemoryExceptionFilter } from '../errors/agent-memory-exception.filter.js';
-import { TenantScopeInterceptor } from '../tenancy/tenant-scope.interceptor.js';
+import { TenantScopeGuard } from '../tenancy/tenant-scope.guard.js';
 import { BodyShapePipe } from '../validation/body-shape.pipe.js';
+import { FastValidationPipe } from '../validation/fast-validation.pipe.js';
 
 /**
  * What every controller of the module shares: strict DTO validation (bodies nested deeper than 100
- * levels or holding `__proto__`, `constructor` or `prototype` keys refused, unknown fields refused, query strings converted), the error mapping to `{ statusCode, error, message }`, the tenant of the
- * request, and the documented error responses.
+ * levels or holding `__proto__`, `constructor` or `prototype` keys refused, unknown fields refused,
+ * query strings converted, the verdict on a query string remembered), the error mapping to
+ * `{ statusCode, error, message }`, the tenant of the request (a guard, after the app's own), and
+ * the documented error responses.
  */
 export function AgentMemoryRoutes(): ClassDecorator {
   return applyDecorators(
     UsePipes(
       new BodyShapePipe(),
-      new ValidationPipe({
+      new FastValidationPipe({
         whitelist: true,
         forbidNonWhitelisted: true,
         transform: true,
@@ -28,7 +25,7 @@ export function AgentMemoryRoutes(): ClassDecorator {
       }),
     ),
     UseFilters(AgentMemoryExceptionFilter),
-    UseInterceptors(TenantScopeInterceptor),
+    UseGuards(TenantScopeGuard),
     ApiExtraModels(HttpErrorDto),
     ApiResponse({ status: 400, description: 'Invalid input', type: HttpErrorDto }),
     ApiResponse({ status: 401, description: 'Unauthenticated (app guard)', type: HttpErrorDto }),

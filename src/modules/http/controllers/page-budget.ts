@@ -65,6 +65,23 @@ export async function messagesWithinBudget(
 }
 
 /**
+ * A page of a store without `page`: its version first, then the messages up to it
+ * ({@link messagesWithinBudget}), so the page and its `before` cursor agree while turns arrive.
+ */
+export async function pageByRanges(
+  store: ChatMemoryStore,
+  conversationId: string,
+  before: number | undefined,
+  count: number,
+  budget: number,
+): Promise<{ version: number; messages: StoredChatMessage[]; from: number }> {
+  const version = await store.version(conversationId);
+  const end = before === undefined ? version : Math.min(before - 1, version);
+  const page = await messagesWithinBudget(store, conversationId, { end, count, budget });
+  return { version, ...page };
+}
+
+/**
  * Up to `limit` records of a key-ordered search after key `after`, read a chunk at a time, ending
  * early when the next one would take the page over `budget` bytes (the first is always taken);
  * `more` when records may follow.

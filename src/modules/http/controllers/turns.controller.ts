@@ -14,15 +14,15 @@ import { TurnQueryDto, TurnRequestDto } from '../dto/turn.dto.js';
 import { AcceptedRunDto, HttpErrorDto, RunResultDto } from '../dto/responses.dto.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
-import { type SseResponse, SseStream } from '../turns/sse-stream.js';
+import { SseStream } from '../turns/sse-stream.js';
+import {
+  type PlatformResponse,
+  sendJson,
+  streamingResponse,
+} from '../platform/platform-response.js';
 import { type TurnOutcome, TurnsService } from '../turns/turns.service.js';
 import { CallsModel } from './calls-model.decorator.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
-
-/** The minimal response the route writes to. */
-interface TurnResponse extends SseResponse {
-  status(code: number): { json(body: unknown): unknown };
-}
 
 /** Runs agent turns: at once (201), streamed (SSE), or queued (202). */
 @ApiTags('turns')
@@ -53,7 +53,7 @@ export class TurnsController {
     @Headers('accept') accept: string | undefined,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     // The response is written here (not returned): a streamed turn owns it for the whole run.
-    @Res() response: TurnResponse,
+    @Res() response: PlatformResponse,
   ): Promise<void> {
     const request = { conversationId, ...body, idempotencyKey };
     if (query.async) return answer(response, await this.turns.submit(scope, request));
@@ -61,11 +61,11 @@ export class TurnsController {
       return answer(response, await this.turns.run(scope, request));
     const { input, earlier } = await this.turns.prepare(scope, request);
     if (earlier) return answer(response, earlier);
-    await this.turns.stream(scope, input, new SseStream(response));
+    await this.turns.stream(scope, input, new SseStream(streamingResponse(response)));
   }
 }
 
-function answer(response: TurnResponse, outcome: TurnOutcome): void {
-  if (outcome.status === 201) response.status(HttpStatus.CREATED).json(outcome.result);
-  else response.status(HttpStatus.ACCEPTED).json(outcome.run);
+function answer(response: PlatformResponse, outcome: TurnOutcome): void {
+  if (outcome.status === 201) sendJson(response, HttpStatus.CREATED, outcome.result);
+  else sendJson(response, HttpStatus.ACCEPTED, outcome.run);
 }

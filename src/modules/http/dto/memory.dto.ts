@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { FastBody, hasOnlyKeys } from '../validation/fast-body.js';
 
 /** `GET /entities/:entityId/memories` query. */
 export class MemorySearchQueryDto {
@@ -69,7 +70,11 @@ export class DeleteMemoryQueryDto {
   seq!: number;
 }
 
-/** `PUT /conversations/:conversationId/working-memory/:key` body. */
+/**
+ * `PUT /conversations/:conversationId/working-memory/:key` body. Its fast check is its one rule:
+ * any value but `null`.
+ */
+@FastBody((body) => body.value !== undefined && body.value !== null && hasOnlyKeys(body, ['value']))
 export class PutWorkingMemoryDto {
   @ApiProperty({ description: 'Any JSON value', example: ['step 1 done'] })
   @IsDefined({ message: 'value is required: any JSON value but null' })

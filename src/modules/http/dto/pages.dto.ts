@@ -33,6 +33,22 @@ export class ConversationListingDto {
     description: 'When a turn of the conversation was last queued or began an attempt (epoch ms)',
   })
   lastActiveAt!: number;
+  @ApiPropertyOptional({
+    description:
+      "Its title: the one set by PATCH, else its first user message's text (one line, at most 80 characters, cut at a word with …); absent when it has none",
+  })
+  title?: string;
+  @ApiPropertyOptional({
+    description:
+      'The newest user message: its text on one line, at most 120 characters (`[image]` or `[file]` for an attachment without text)',
+  })
+  preview?: string;
+  @ApiPropertyOptional({
+    description: 'Its metadata (at most 16 string values by key); absent when it has none',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+  })
+  metadata?: Record<string, string>;
 }
 
 /** A page of the tenant's conversations, newest activity first. */

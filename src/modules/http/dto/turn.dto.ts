@@ -4,8 +4,21 @@ import { IsBoolean, IsOptional, Matches, ValidateBy } from 'class-validator';
 import type { ContentPart } from '../../../common/messages/content-parts.js';
 import { MESSAGE_PARTS_SCHEMA } from './content-parts.schema.js';
 import { HTTP_ID_PATTERN } from '../tenancy/tenant-scope.js';
+import { FastBody, hasOnlyKeys } from '../validation/fast-body.js';
 
-/** `POST /conversations/:conversationId/turns` body. */
+/**
+ * `POST /conversations/:conversationId/turns` body. Its fast check accepts a text message, with or
+ * without a valid entity id; content parts, and anything else, get the full validation.
+ */
+@FastBody(
+  (body) =>
+    typeof body.message === 'string' &&
+    body.message.length > 0 &&
+    (body.entityId === undefined
+      ? !('entityId' in body)
+      : typeof body.entityId === 'string' && HTTP_ID_PATTERN.test(body.entityId)) &&
+    hasOnlyKeys(body, ['message', 'entityId']),
+)
 export class TurnRequestDto {
   @ApiProperty({
     description: "The user's message: text, or parts (text, image, file)",

@@ -12,6 +12,7 @@ import { LongtermMemoryDisabledError } from '../../longterm/errors/longterm.erro
 import { type HttpErrorBody, httpErrorBody } from './http-error-body.js';
 import { httpStatusOfError } from './http-status-of-error.js';
 import { publicErrorMessage } from './public-error-message.js';
+import { type PlatformResponse, answerStarted, sendJson } from '../platform/platform-response.js';
 
 /** Statuses whose errors are the caller's own doing: not worth a log line. */
 const SAFE_MESSAGES = new Set<number>([
@@ -34,13 +35,6 @@ export interface AgentMemoryExceptionFilterOptions {
   longtermDisabledHint?: string;
 }
 
-/** The minimal response the filter writes to (Express's; the module's routes are Express-only). */
-interface JsonResponse {
-  status(code: number): { json(body: unknown): unknown };
-  headersSent?: boolean;
-  sent?: boolean;
-}
-
 /**
  * Maps every error of an HTTP request to `{ statusCode, error, message }`: Nest's `HttpException`s
  * keep their status (validation 400, 401 of a guard, 413 of the body parser, 429 of a throttler);
@@ -61,10 +55,10 @@ export class AgentMemoryExceptionFilter implements ExceptionFilter {
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<JsonResponse>();
+    const response = host.switchToHttp().getResponse<PlatformResponse>();
     const body = this.toBody(exception);
-    if (response.headersSent || response.sent) return;
-    response.status(body.statusCode).json(body);
+    if (answerStarted(response)) return;
+    sendJson(response, body.statusCode, body);
   }
 
   /** The body (and status) an error maps to. */

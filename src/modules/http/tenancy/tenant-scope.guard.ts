@@ -1,11 +1,4 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Inject,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
-import type { Observable } from 'rxjs';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { TENANT_RESOLVER } from '../http.constants.js';
 import type { TenantRequest, TenantResolver } from './tenant-resolver.js';
 import { TenantScope } from './tenant-scope.js';
@@ -13,15 +6,20 @@ import { TenantScope } from './tenant-scope.js';
 /** Where the request's scope is kept for `@RequestTenant()`. */
 export const TENANT_SCOPE_KEY = Symbol('agentMemoryTenantScope');
 
-/** Resolves the request's tenant once, before the handler, for `@RequestTenant()`. */
+/**
+ * Resolves the request's tenant once, after the app's own guards (authentication) and before the
+ * pipes and the handler, for `@RequestTenant()`. A guard rather than an interceptor: it lets every
+ * request through (or throws the resolver's error), and with no interceptor on the routes Nest
+ * calls the handler directly instead of through an RxJS pipeline.
+ */
 @Injectable()
-export class TenantScopeInterceptor implements NestInterceptor {
+export class TenantScopeGuard implements CanActivate {
   constructor(@Inject(TENANT_RESOLVER) private readonly resolver: TenantResolver) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<TenantRequest>();
     const tenant = await this.resolver.resolve(request);
     (request as Record<symbol, unknown>)[TENANT_SCOPE_KEY] = new TenantScope(tenant);
-    return next.handle();
+    return true;
   }
 }

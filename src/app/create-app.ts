@@ -1,0 +1,35 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../app.module.js';
+import { configureApp } from './configure-app.js';
+import { AppLogger, createRootLogger } from './logging/app-logger.js';
+import { appSqlTarget } from '../config/sql-target.config.js';
+import type { AppMetrics } from './telemetry/app-metrics.js';
+import { HardenedExpressAdapter } from './http-server/hardened-express.adapter.js';
+import type { AllConfig } from '../config/validate-env.js';
+
+/**
+ * Builds the example app as `main.ts` serves it — its modules on the HTTP platform `HTTP_ADAPTER`
+ * names (Express or Fastify, each hardened alike), the structured logger and everything
+ * `configureApp` adds — without listening yet. The benchmarks build it the same way.
+ */
+export async function createApp(
+  config: AllConfig,
+  options: { metrics?: AppMetrics; bufferLogs?: boolean } = {},
+): Promise<INestApplication> {
+  const module = AppModule.forRoot({ database: appSqlTarget(), metrics: options.metrics });
+  const adapter =
+    config.http.adapter === 'fastify'
+      ? (await import('./http-server/hardened-fastify.adapter.js')).hardenedFastifyAdapter(
+          config.http,
+        )
+      : new HardenedExpressAdapter(config.http);
+  const app = await NestFactory.create<INestApplication>(module, adapter, {
+    bufferLogs: options.bufferLogs ?? true,
+    bodyParser: false,
+  });
+  const logger = createRootLogger(config.logging);
+  app.useLogger(new AppLogger(logger));
+  await configureApp(app, config, logger);
+  return app;
+}

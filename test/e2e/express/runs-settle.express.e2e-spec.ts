@@ -1,0 +1,6 @@
+/**
+ * The runs-settle reliability suite again on Express (`HTTP_ADAPTER=express`; the app's default is
+ * Fastify): each platform writes answers and errors, and sees clients leave, its own way.
+ */
+process.env.TEST_HTTP_ADAPTER = 'express';
+await import('../../reliability/runs-settle.e2e-spec.js');
