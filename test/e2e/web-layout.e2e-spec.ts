@@ -108,6 +108,10 @@ describe('the chat page layout (1280×800 and 390×844)', () => {
     );
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await sidebar.getByTestId('conversations').locator('li').nth(3).waitFor();
+    // The drawer slides in (0.2 s): the screenshot waits until it is all in view.
+    await page.waitForFunction(
+      () => document.querySelector('#sidebar')!.getBoundingClientRect().left === 0,
+    );
     await shot(page, 'layout-phone-drawer');
     await page.keyboard.press('Escape');
     await page.waitForFunction(
