@@ -60,8 +60,8 @@ export function Chat({
                 <h2>Ask anything.</h2>
                 <p>
                   This conversation is remembered: reload the page or come back later and it is
-                  still here. With a model that calls tools, what you tell it about yourself is
-                  kept as long-term memory (the offline demo model only repeats what you say).
+                  still here. With a model that calls tools, what you tell it about yourself is kept
+                  as long-term memory (the offline demo model only repeats what you say).
                 </p>
                 <div className="examples">
                   {EXAMPLES.map((example) => (
