@@ -112,8 +112,8 @@ describe('reading and writing in the chat (1280×800 and 390×844)', () => {
     await openWithKey(page, web.app().url, key);
     await conversationButton(page, 'scroll-test').click();
     await page.getByTestId('messages').getByText('question 11', { exact: true }).waitFor();
-    // A long reply, streamed slowly: 120 words, one every 40 ms.
-    const words = Array.from({ length: 120 }, (_, i) => `word${i}`);
+    // A long reply, streamed slowly: 160 words, one every 40 ms.
+    const words = Array.from({ length: 160 }, (_, i) => `word${i}`);
     web.llm.enqueue(
       openAiAnswer(words.map((w, i) => (i % 10 === 9 ? `${w}\n\n` : w)).join(' '), [], 40),
     );
@@ -135,8 +135,29 @@ describe('reading and writing in the chat (1280×800 and 390×844)', () => {
     await jump.click();
     expect(await atBottom()).toBe(true);
     await jump.waitFor({ state: 'detached' });
+    // The browser reports a scroll a frame after it happened: text arriving in between must not
+    // take the user's move for the page's own and snap back. Holding the report back makes that
+    // moment last until the next words have arrived.
+    await page.evaluate(() => {
+      const hold = (event: Event) => event.stopImmediatePropagation();
+      (window as { holdScroll?: typeof hold }).holdScroll = hold;
+      window.addEventListener('scroll', hold, { capture: true });
+    });
+    const shownWords = await page.getByTestId('messages').innerText();
+    await page.getByTestId('messages').evaluate((list) => list.scrollTo({ top: 0 }));
+    const next = words.find((word) => !shownWords.includes(word));
+    expect(next).toBeDefined();
+    await page.getByTestId('messages').getByText(next!).waitFor();
+    await jump.waitFor();
+    expect(await page.getByTestId('messages').evaluate((list) => list.scrollTop)).toBe(0);
+    await page.evaluate(() => {
+      const hold = (window as { holdScroll?: (event: Event) => void }).holdScroll!;
+      window.removeEventListener('scroll', hold, { capture: true });
+    });
+    await jump.click();
+    expect(await atBottom()).toBe(true);
     // Following again: at the bottom when the reply ends.
-    await page.getByTestId('messages').getByText('word119').waitFor();
+    await page.getByTestId('messages').getByText('word159').waitFor();
     await page.getByTestId('send').waitFor();
     expect(await atBottom()).toBe(true);
   }, 60_000);

@@ -16,11 +16,29 @@ export function useFollowNewest() {
   const [following, setFollowing] = useState(true);
   // Set before content is added above: the height to keep the view steady against.
   const anchor = useRef<{ height: number; top: number }>(undefined);
+  // Where this hook last put the list. The browser fires `scroll` a frame after the user moved, so
+  // new text arriving in between must not take that move for ours and snap back to the bottom.
+  const placedAt = useRef(0);
 
   const toBottom = useCallback(() => {
     const element = list.current;
-    if (element) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    element.scrollTop = element.scrollHeight;
+    placedAt.current = element.scrollTop;
   }, []);
+
+  /** Follows new content, unless the user scrolled up since the list was last placed. */
+  const followNewest = useCallback(() => {
+    const element = list.current;
+    if (!element || !follow.current) return;
+    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    if (element.scrollTop < placedAt.current && fromBottom > NEAR_BOTTOM) {
+      follow.current = false;
+      setFollowing(false);
+      return;
+    }
+    toBottom();
+  }, [toBottom]);
 
   useEffect(() => {
     const element = list.current;
@@ -29,6 +47,7 @@ export function useFollowNewest() {
     const onScroll = () => {
       const near = element.scrollHeight - element.scrollTop - element.clientHeight <= NEAR_BOTTOM;
       follow.current = near;
+      if (near) placedAt.current = element.scrollTop;
       setFollowing(near);
     };
     const resized = new ResizeObserver(() => {
@@ -36,7 +55,8 @@ export function useFollowNewest() {
       if (kept) {
         anchor.current = undefined;
         element.scrollTop = kept.top + (element.scrollHeight - kept.height);
-      } else if (follow.current) toBottom();
+        placedAt.current = element.scrollTop;
+      } else followNewest();
     });
     resized.observe(inner);
     resized.observe(element);
@@ -45,11 +65,11 @@ export function useFollowNewest() {
       resized.disconnect();
       element.removeEventListener('scroll', onScroll);
     };
-  }, [toBottom]);
+  }, [followNewest]);
 
   // Each render that changed the messages: follow them when following.
   useLayoutEffect(() => {
-    if (follow.current && !anchor.current) toBottom();
+    if (!anchor.current) followNewest();
   });
 
   return {
