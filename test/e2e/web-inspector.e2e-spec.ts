@@ -35,6 +35,17 @@ describe('the memory inspector (1280×800 and 390×844)', () => {
     expect(put.status).toBe(204);
   }, 60_000);
 
+  it('opens the conversation the chat showed last, without an Open press', async () => {
+    const page = await web.open(VIEWPORTS[0]);
+    await openWithKey(page, web.app().url, KEY);
+    await conversationButton(page, 'inspected').click();
+    await page.getByTestId('messages').getByText('Noted: you live in Lisbon.').waitFor();
+    await page.getByRole('link', { name: 'Inspector' }).click();
+    await page.getByTestId('inspector-messages').getByText('I live in Lisbon').waitFor();
+    expect(await page.getByTestId('inspect-conversation').inputValue()).toBe('inspected');
+    expect(await page.getByTestId('working-memory').innerText()).toContain('draft');
+  }, 60_000);
+
   it.each(VIEWPORTS)(
     '$name: column headers, labelled fields, short ids with copy, records loaded on open, plain "no" answers',
     async (viewport) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { CURRENT_STORAGE, ENTITY_STORAGE, getJson, seg } from './api.js';
 import { ConversationList } from './conversation-list.js';
 import { reportFailure } from './errors.js';
@@ -57,6 +57,12 @@ export function Inspector() {
       () => setError(undefined),
       (failure: unknown) => setError(reportFailure(failure)),
     );
+
+  // The conversation the chat showed last opens with the page: no Open press.
+  useEffect(() => {
+    if (conversationId.trim()) void openConversation();
+    // Once, on open: later ids are opened by the user.
+  }, []);
 
   return (
     <main className="inspector">
