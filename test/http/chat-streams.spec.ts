@@ -146,6 +146,30 @@ describe.each(BACKENDS)('chat streams on %s', (_name, pair, shared) => {
     expect(await other.stop(conversation)).toBe('none');
   });
 
+  it('starts a retried run (same run id) afresh: resumable, stoppable, untouched by the Stop of the attempt before', async () => {
+    const [writer, other] = pair();
+    const conversation = key();
+    // The first attempt of a keyed turn (its run id comes from the Idempotency-Key), stopped
+    // from the other instance, ends without a commit.
+    const first = await writer.open(conversation, { runId: 'run-k', userChunk: user('hi') });
+    first.append(chunk(1));
+    const stopping = other.stop(conversation);
+    const deadline = Date.now() + 3_000;
+    while (!first.stopped.aborted && Date.now() < deadline) await sleep(20);
+    await first.end();
+    expect(await stopping).toBe('stopped');
+    // The client retries with the same key: the same run id, a new attempt.
+    const retry = await writer.open(conversation, { runId: 'run-k', userChunk: user('hi') });
+    retry.append(chunk(2));
+    await sleep(300);
+    expect(retry.stopped.aborted).toBe(false);
+    const reading = drain(await other.read(conversation, 0, never()));
+    await sleep(150);
+    retry.committed(2);
+    await retry.end();
+    expect(await reading).toEqual([user('hi'), chunk(2)]);
+  });
+
   it('says a turn that committed before the Stop reached it was saved, and does not abort it', async () => {
     const [writer, other] = pair();
     const conversation = key();

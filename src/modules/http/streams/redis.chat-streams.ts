@@ -19,6 +19,9 @@ const READ_BATCH = 500;
 /** How long a Stop waits in Redis for the instance running the turn to see it. */
 const STOP_KEY_MS = 30_000;
 
+/** Deletes KEYS[1] if it holds ARGV[1]. */
+const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
 /** A batch of commands sent in one round trip. */
 type Pipeline = ReturnType<RedisClient['pipeline']>;
 
@@ -191,9 +194,12 @@ export class RedisChatStreams implements ChatStreams {
   ): Promise<ChatStreamRecording> {
     const keys = new StreamKeys(this.keyPrefix, conversationKey);
     const bound = this.limits.maxAgeMs;
+    // A run id comes back when a keyed turn is retried: nothing of the earlier attempt (its end,
+    // its overflow, a Stop asked of it) may reach this one.
     await this.client
       .multi()
-      .del(keys.chunks(turn.runId))
+      .del(keys.chunks(turn.runId), keys.state(turn.runId))
+      .eval(DELETE_IF_EQUAL, 1, keys.stop, turn.runId)
       .hset(keys.state(turn.runId), 'user', turn.userChunk)
       .pexpire(keys.state(turn.runId), bound)
       .set(keys.current, turn.runId, 'PX', bound)
