@@ -195,6 +195,27 @@ function resumeAndStop(apps: () => { writer: RunningApp; reader: RunningApp }) {
     expect((await history(writer, conversation)).messages).toEqual([]);
   }, 30_000);
 
+  it('deletes a conversation during its first reply: the turn is stopped, nothing of it comes back', async () => {
+    const { writer, reader } = apps();
+    const conversation = `c-${randomUUID().slice(0, 8)}`;
+    const { live, seen } = await startTurn(writer, conversation);
+    const deleted = await fetch(`${reader.url}/conversations/${conversation}`, {
+      method: 'DELETE',
+      headers: headers(),
+    });
+    expect(deleted.status).toBe(204);
+    for (let next = await live.next(); !next.done; next = await live.next()) seen.push(next.value);
+    expect(seen.slice(-2)).toEqual(['{"type":"abort"}', '[DONE]']);
+    // Past the time the reply would have taken to finish: still nothing stored, not listed.
+    await new Promise((resolve) => setTimeout(resolve, 16 * 150));
+    expect(await history(writer, conversation)).toMatchObject({ version: 0, messages: [] });
+    const listed = await fetch(`${writer.url}/conversations`, { headers: headers() });
+    const { conversations } = (await listed.json()) as {
+      conversations: Array<{ conversationId: string }>;
+    };
+    expect(conversations.map((entry) => entry.conversationId)).not.toContain(conversation);
+  }, 30_000);
+
   it("keeps a tenant's streams from another tenant", async () => {
     const { writer, reader } = apps();
     const conversation = `c-${randomUUID().slice(0, 8)}`;

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ConflictException,
   Controller,
   Body,
   Delete,
@@ -12,6 +13,7 @@ import {
   Query,
 } from '@nestjs/common';
 import {
+  ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -42,6 +44,7 @@ import {
   parseConversationListQuery,
 } from './conversation-list-query.js';
 import { headWithinBudget, pageByRanges } from './page-budget.js';
+import { ResumableChatStreams } from '../streams/resumable-chat-streams.service.js';
 
 /** Default page size of the messages route. */
 const DEFAULT_PAGE = 50;
@@ -54,7 +57,10 @@ const DEFAULT_LIST_PAGE = 20;
 @AgentMemoryRoutes()
 @Controller('conversations')
 export class ConversationsController {
-  constructor(private readonly services: AgentMemoryHttpServices) {}
+  constructor(
+    private readonly services: AgentMemoryHttpServices,
+    private readonly streams: ResumableChatStreams,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -198,13 +204,21 @@ export class ConversationsController {
   @ApiOperation({
     summary:
       'Delete a conversation: its history, its runs and their cached steps, its working memory',
+    description:
+      'A chat turn still running (`POST …/chat`) is stopped first, wherever it runs, so nothing of it is stored after the delete. 409 when it has not ended within 10 s.',
   })
   @ApiNoContentResponse()
+  @ApiConflictResponse({ type: HttpErrorDto, description: 'A chat turn is still ending' })
   async delete(
     @RequestTenant() scope: TenantScope,
     @Param('conversationId') conversationId: string,
   ): Promise<void> {
     const id = scope.scoped(conversationId, 'conversationId');
+    // A first turn commits at version 0 whatever was cleared meanwhile: it ends before the clear.
+    if ((await this.streams.stop(id)) === 'stopping')
+      throw new ConflictException(
+        'A turn of this conversation is still ending: delete it again in a moment',
+      );
     if (this.services.hasAgent) await this.services.agent.clearConversation(id);
     await this.services.chat.clear(id);
     await this.services.clearWorkingMemory(id);
