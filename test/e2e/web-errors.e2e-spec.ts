@@ -79,6 +79,35 @@ describe('errors and empty states in plain words', () => {
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Hello **there**' });
   }, 60_000);
 
+  it('Retry of an earlier failed message keeps the turns sent since, and the resent one comes last', async () => {
+    web.llm.reset();
+    const page = await web.open();
+    await openWithKey(page, web.app().url, KEYS[0]!);
+    await page.getByTestId('new-conversation').click();
+    await page.route(
+      '**/conversations/*/chat',
+      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+      { times: 1 },
+    );
+    await send(page, 'First try');
+    await page.getByTestId('not-sent').waitFor();
+    web.llm.enqueue(openAiAnswer('Reply to the second.'));
+    await send(page, 'Second');
+    await page.getByText('Reply to the second.').waitFor();
+    web.llm.enqueue(openAiAnswer('Reply to the first.'));
+    await page.getByTestId('retry').click();
+    await page.getByText('Reply to the first.').waitFor();
+    expect(await page.getByTestId('message-user').allInnerTexts()).toEqual([
+      expect.stringContaining('Second'),
+      expect.stringContaining('First try'),
+    ]);
+    expect(await page.getByTestId('message-assistant').allInnerTexts()).toEqual([
+      expect.stringContaining('Reply to the second.'),
+      expect.stringContaining('Reply to the first.'),
+    ]);
+    expect(await page.getByTestId('not-sent').count()).toBe(0);
+  }, 60_000);
+
   it('says "Can\'t reach the server" when nothing answers, and Remove takes the message off', async () => {
     const page = await web.open(VIEWPORTS[1]);
     await openWithKey(page, web.app().url, KEYS[1]!);

@@ -6,6 +6,7 @@ import {
   VIEWPORTS,
   api,
   openWithKey,
+  seedTurns,
   shot,
   webSuite,
 } from '../support/web-harness.js';
@@ -44,6 +45,25 @@ describe('the memory inspector (1280×800 and 390×844)', () => {
     await page.getByTestId('inspector-messages').getByText('I live in Lisbon').waitFor();
     expect(await page.getByTestId('inspect-conversation').inputValue()).toBe('inspected');
     expect(await page.getByTestId('working-memory').innerText()).toContain('draft');
+  }, 60_000);
+
+  it('"More runs" adds runs of the conversation shown, whatever the id field holds meanwhile', async () => {
+    web.llm.reset();
+    web.llm.fallback = openAiAnswer('Fine.');
+    await seedTurns(web.app().url, KEY, 'many-runs', 21);
+    const page = await web.open(VIEWPORTS[0]);
+    await openWithKey(page, web.app().url, KEY, '/inspector');
+    await conversationButton(page, 'many-runs').click();
+    const runs = page.getByTestId('run');
+    await runs.nth(19).waitFor();
+    // Another id typed, not opened: More still pages the conversation on screen.
+    await page.getByLabel('Conversation id').fill('inspected');
+    await page.getByRole('button', { name: 'More runs' }).click();
+    await runs.nth(20).waitFor();
+    expect(await runs.count()).toBe(21);
+    const messages = page.getByTestId('inspector-messages');
+    expect(await messages.innerText()).toContain('question 20');
+    expect(await messages.innerText()).not.toContain('I live in Lisbon');
   }, 60_000);
 
   it.each(VIEWPORTS)(

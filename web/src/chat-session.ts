@@ -290,8 +290,11 @@ export function useChatSession(
       const index = chat.messages.findIndex((message) => message.id === id);
       if (index < 0) return;
       const failed = chat.messages[index]!;
-      // It, and the partial reply after it, go: the resent message comes back in their place.
-      chat.messages = chat.messages.slice(0, index);
+      // It, and the partial reply right after it, go; turns sent since stay. The resent message
+      // comes last, where the server stores it too.
+      let end = index + 1;
+      while (chat.messages[end]?.role === 'assistant') end += 1;
+      chat.messages = [...chat.messages.slice(0, index), ...chat.messages.slice(end)];
       mark(id);
       const files = failed.parts.filter((part): part is FileUIPart => part.type === 'file');
       void chat.sendMessage(

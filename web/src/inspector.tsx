@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CURRENT_STORAGE, ENTITY_STORAGE, getJson, seg } from './api.js';
 import { ConversationList } from './conversation-list.js';
 import { reportFailure } from './errors.js';
@@ -32,11 +32,15 @@ export function Inspector() {
   const [error, setError] = useState<string>();
   const [found, setFound] = useState<number>();
 
-  const openConversation = (cursor?: string, chosen = conversationId, at?: number) =>
-    (async () => {
+  // Each open is numbered: an answer that arrives after a later open's is dropped.
+  const opens = useRef(0);
+
+  const openConversation = (cursor?: string, chosen = conversationId, at?: number) => {
+    const ticket = ++opens.current;
+    const latest = () => ticket === opens.current;
+    return (async () => {
       const id = seg(chosen.trim());
       if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
-      setFound(at);
       const [page, runs, workingMemory] = await Promise.all([
         // At a message: the page of 100 around it; else the newest 100.
         getJson<MessagesPage>(
@@ -47,6 +51,8 @@ export function Inspector() {
         ),
         getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
       ]);
+      if (!latest()) return;
+      setFound(at);
       setView({
         page,
         runs: cursor && view ? [...view.runs, ...runs.runs] : runs.runs,
@@ -54,9 +60,10 @@ export function Inspector() {
         workingMemory,
       });
     })().then(
-      () => setError(undefined),
-      (failure: unknown) => setError(reportFailure(failure)),
+      () => latest() && setError(undefined),
+      (failure: unknown) => latest() && setError(reportFailure(failure)),
     );
+  };
 
   // The conversation the chat showed last opens with the page: no Open press.
   useEffect(() => {
@@ -107,7 +114,7 @@ export function Inspector() {
           <ConversationDetails
             view={view}
             found={found}
-            onMoreRuns={() => void openConversation(view.runsCursor)}
+            onMoreRuns={() => void openConversation(view.runsCursor, view.page.conversationId)}
           />
         )}
       </section>
