@@ -4,12 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { createRedisClient } from '../../src/modules/connections/redis/redis-client.js';
 import type { RedisClient } from '../../src/modules/connections/redis/redis-client.js';
-import type {
-  ChatStreamLimits,
-  ChatStreams,
+import {
+  type ChatStreamLimits,
+  type ChatStreams,
+  StreamCutError,
 } from '../../src/modules/http/streams/chat-streams.interface.js';
 import { InProcessChatStreams } from '../../src/modules/http/streams/in-process.chat-streams.js';
 import { RedisChatStreams } from '../../src/modules/http/streams/redis.chat-streams.js';
+import { StreamKeys } from '../../src/modules/http/streams/redis-chat-stream-recording.js';
 import { deleteRedisKeys } from '../support/redis-cleanup.js';
 import { OwnRedisCluster } from '../support/redis-cluster.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
@@ -239,12 +241,16 @@ describe.each(BACKENDS)('chat streams on %s', (_name, pair, shared) => {
     const conversation = key();
     const recording = await writer.open(conversation, { runId: 'run-1', userChunk: user('hi') });
     recording.append(chunk(1));
-    const reading = drain(await reader.read(conversation, 0, never()));
+    const chunks = (await reader.read(conversation, 0, never()))!;
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const next of chunks) seen.push(next);
+    })();
     await sleep(150);
     recording.append('x'.repeat(2048));
-    const seen = await reading;
-    expect(seen.slice(0, 2)).toEqual([user('hi'), chunk(1)]);
-    expect(seen).not.toContain('x'.repeat(2048));
+    // A reader following it is told its stream was cut, never left to take it for the end.
+    await expect(reading).rejects.toThrow(StreamCutError);
+    expect(seen).toEqual([user('hi'), chunk(1)]);
     expect(await reader.read(conversation, 0, never())).toBeUndefined();
     await recording.end();
   });
@@ -296,3 +302,66 @@ describe.each(BACKENDS)('chat streams on %s', (_name, pair, shared) => {
     expect(seen).toEqual([user('hi'), ...Array.from({ length: 300 }, (_, n) => chunk(n))]);
   });
 });
+
+describe.each(BACKENDS)('long turns on %s', (_name, pair) => {
+  it('keeps a turn stoppable past maxAgeMs, while a reader is cut there', async () => {
+    const [writer, other] = pair({ ...LIMITS, maxAgeMs: 400 });
+    const conversation = `tenant-${randomUUID().slice(0, 6)}/long`;
+    const recording = await writer.open(conversation, { runId: 'run-1', userChunk: user('hi') });
+    const chunks = (await other.read(conversation, 0, never()))!;
+    const reading = (async () => {
+      for await (const next of chunks) void next;
+    })();
+    await expect(reading).rejects.toThrow(StreamCutError);
+    await sleep(1_500);
+    const stopping = other.stop(conversation);
+    const deadline = Date.now() + 3_000;
+    while (!recording.stopped.aborted && Date.now() < deadline) await sleep(20);
+    expect(recording.stopped.aborted).toBe(true);
+    await recording.end();
+    expect(await stopping).toBe('stopped');
+  });
+});
+
+describe.each(BACKENDS.filter(([, , shared]) => shared))(
+  'a turn whose instance died, on %s',
+  (_name, pair) => {
+    /** What a crashed instance leaves: a run's keys, its heartbeat lasting `aliveMs` (or gone). */
+    async function leftBehind(conversation: string, aliveMs?: number): Promise<void> {
+      const raw = clients.at(-1)!;
+      const keys = new StreamKeys(PREFIX, conversation);
+      const write = raw
+        .multi()
+        .hset(keys.state('run-x'), 'user', user('hi'))
+        .pexpire(keys.state('run-x'), 60_000)
+        .xadd(keys.chunks('run-x'), '*', 'c', chunk(1))
+        .pexpire(keys.chunks('run-x'), 60_000)
+        .set(keys.current, 'run-x', 'PX', 60_000);
+      if (aliveMs) write.set(keys.alive('run-x'), '1', 'PX', aliveMs);
+      await write.exec();
+    }
+
+    it('has nothing to resume, and a Stop does not wait for it', async () => {
+      const [, reader] = pair();
+      const conversation = `tenant-${randomUUID().slice(0, 6)}/dead`;
+      await leftBehind(conversation);
+      expect(await reader.read(conversation, 0, never())).toBeUndefined();
+      const asked = Date.now();
+      expect(await reader.stop(conversation)).toBe('none');
+      expect(Date.now() - asked).toBeLessThan(1_000);
+    });
+
+    it('cuts a reader that was following it once its heartbeat stops', async () => {
+      const [, reader] = pair();
+      const conversation = `tenant-${randomUUID().slice(0, 6)}/dying`;
+      await leftBehind(conversation, 400);
+      const chunks = (await reader.read(conversation, 0, never()))!;
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const next of chunks) seen.push(next);
+      })();
+      await expect(reading).rejects.toThrow(StreamCutError);
+      expect(seen).toEqual([user('hi'), chunk(1)]);
+    });
+  },
+);

@@ -50,6 +50,17 @@ export interface ChatStreamRecording {
   end(): Promise<void>;
 }
 
+/**
+ * Thrown by a reader whose stream stopped being recorded before its end (it outgrew the byte cap,
+ * its record was lost or expired, or the store closed): the reply goes on, but not for this reader.
+ */
+export class StreamCutError extends Error {
+  constructor() {
+    super('The stream is no longer recorded: reload the conversation to see the reply');
+    this.name = 'StreamCutError';
+  }
+}
+
 /** What a Stop came to: see {@link ChatStreams.stop}. */
 export type StopOutcome = 'stopped' | 'saved' | 'none' | 'stopping';
 
@@ -62,7 +73,11 @@ export interface ChatStreamLimits {
   maxBytes: number;
   /** How long an ended stream stays readable (a reader that loaded the history just before the commit). */
   keepMs: number;
-  /** Longest a recording or a reader lives, whatever happens (a turn cut off without ending). */
+  /**
+   * Longest a reader follows one stream. In process, nothing more is recorded past it (the turn
+   * stays stoppable until it ends); on Redis, how long a run's keys outlive its instance's last
+   * heartbeat (an instance that died without ending its turns).
+   */
   maxAgeMs: number;
 }
 

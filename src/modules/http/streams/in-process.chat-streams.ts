@@ -7,6 +7,7 @@ import {
   type ChatStreams,
   DEFAULT_CHAT_STREAM_LIMITS,
   isResumable,
+  StreamCutError,
 } from './chat-streams.interface.js';
 
 /** One recorded stream in process memory. */
@@ -56,6 +57,14 @@ class Recorded implements ChatStreamRecording {
     this.version = version;
   }
 
+  /** Stops recording (past `maxAgeMs`): readers are cut; a Stop still reaches the turn. */
+  cut(): void {
+    if (this.ended || this.overflow) return;
+    this.overflow = true;
+    this.chunks.length = 0;
+    this.wake();
+  }
+
   async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
@@ -90,8 +99,9 @@ export class InProcessChatStreams implements ChatStreams {
     conversationKey: string,
     turn: { runId: string; userChunk: string },
   ): Promise<ChatStreamRecording> {
-    // A recording ends by `maxAgeMs` whatever happens (a turn cut off without ending).
-    const bound = this.later(this.limits.maxAgeMs, () => void recorded.end());
+    // Nothing is recorded past `maxAgeMs`; the turn stays stoppable until it ends (the chat
+    // route always ends its recording).
+    const bound = this.later(this.limits.maxAgeMs, () => recorded.cut());
     const recorded: Recorded = new Recorded(turn.userChunk, this.limits, () => {
       this.cancel(bound);
       this.later(this.limits.keepMs, () => this.forget(conversationKey, recorded));
@@ -153,4 +163,6 @@ async function* follow(recorded: Recorded, signal: AbortSignal): AsyncIterable<s
     if (recorded.ended) return;
     await Promise.race([recorded.changed(), aborted]);
   }
+  // The reader's client left: nothing to say. Else the reply goes on unrecorded: say so.
+  if (!signal.aborted) throw new StreamCutError();
 }
