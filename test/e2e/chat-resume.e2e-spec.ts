@@ -214,6 +214,23 @@ function resumeAndStop(apps: () => { writer: RunningApp; reader: RunningApp }) {
       conversations: Array<{ conversationId: string }>;
     };
     expect(conversations.map((entry) => entry.conversationId)).not.toContain(conversation);
+    // A reply saved a moment before the delete is not replayed to a page that reloads after it.
+    llm.enqueue(openAiAnswer('Saved, then deleted.'));
+    const saved = await fetch(`${writer.url}/conversations/${conversation}/chat`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'Hi' }] } }),
+    });
+    expect(textOf(await all(saved))).toBe('Saved, then deleted.');
+    const replayed = await resume(reader, conversation);
+    expect(replayed.status).toBe(200);
+    expect(textOf(await all(replayed))).toBe('Saved, then deleted.');
+    const again = await fetch(`${reader.url}/conversations/${conversation}`, {
+      method: 'DELETE',
+      headers: headers(),
+    });
+    expect(again.status).toBe(204);
+    expect((await resume(reader, conversation)).status).toBe(204);
   }, 30_000);
 
   it("keeps a tenant's streams from another tenant", async () => {

@@ -255,6 +255,17 @@ describe.each(BACKENDS)('chat streams on %s', (_name, pair, shared) => {
     await recording.end();
   });
 
+  it('forgets a stream when asked (its conversation was deleted)', async () => {
+    const [writer, reader] = pair();
+    const conversation = key();
+    const recording = await writer.open(conversation, { runId: 'run-1', userChunk: user('hi') });
+    recording.committed(2);
+    await recording.end();
+    expect(await reader.read(conversation, 0, never())).toBeDefined();
+    await reader.forget(conversation);
+    expect(await reader.read(conversation, 0, never())).toBeUndefined();
+  });
+
   it('forgets an ended stream after keepMs', async () => {
     const [writer, reader] = pair({ ...LIMITS, keepMs: 100 });
     const conversation = key();
@@ -305,7 +316,7 @@ describe.each(BACKENDS)('chat streams on %s', (_name, pair, shared) => {
 
 describe.each(BACKENDS)('long turns on %s', (_name, pair) => {
   it('keeps a turn stoppable past maxAgeMs, while a reader is cut there', async () => {
-    const [writer, other] = pair({ ...LIMITS, maxAgeMs: 400 });
+    const [writer, other] = pair({ ...LIMITS, maxAgeMs: 1_000 });
     const conversation = `tenant-${randomUUID().slice(0, 6)}/long`;
     const recording = await writer.open(conversation, { runId: 'run-1', userChunk: user('hi') });
     const chunks = (await other.read(conversation, 0, never()))!;
@@ -313,7 +324,7 @@ describe.each(BACKENDS)('long turns on %s', (_name, pair) => {
       for await (const next of chunks) void next;
     })();
     await expect(reading).rejects.toThrow(StreamCutError);
-    await sleep(1_500);
+    await sleep(2_500);
     const stopping = other.stop(conversation);
     const deadline = Date.now() + 3_000;
     while (!recording.stopped.aborted && Date.now() < deadline) await sleep(20);
@@ -326,13 +337,19 @@ describe.each(BACKENDS)('long turns on %s', (_name, pair) => {
 describe.each(BACKENDS.filter(([, , shared]) => shared))(
   'a turn whose instance died, on %s',
   (_name, pair) => {
-    /** What a crashed instance leaves: a run's keys, its heartbeat lasting `aliveMs` (or gone). */
-    async function leftBehind(conversation: string, aliveMs?: number): Promise<void> {
+    /**
+     * What a crashed instance leaves: a run's keys, its heartbeat lasting `aliveMs` (or gone);
+     * with `heartbeat: false`, what an instance of a version before heartbeats writes.
+     */
+    async function leftBehind(
+      conversation: string,
+      { aliveMs, heartbeat = true }: { aliveMs?: number; heartbeat?: boolean } = {},
+    ): Promise<void> {
       const raw = clients.at(-1)!;
       const keys = new StreamKeys(PREFIX, conversation);
       const write = raw
         .multi()
-        .hset(keys.state('run-x'), 'user', user('hi'))
+        .hset(keys.state('run-x'), 'user', user('hi'), ...(heartbeat ? ['heartbeat', '1'] : []))
         .pexpire(keys.state('run-x'), 60_000)
         .xadd(keys.chunks('run-x'), '*', 'c', chunk(1))
         .pexpire(keys.chunks('run-x'), 60_000)
@@ -354,7 +371,7 @@ describe.each(BACKENDS.filter(([, , shared]) => shared))(
     it('cuts a reader that was following it once its heartbeat stops', async () => {
       const [, reader] = pair();
       const conversation = `tenant-${randomUUID().slice(0, 6)}/dying`;
-      await leftBehind(conversation, 400);
+      await leftBehind(conversation, { aliveMs: 1_000 });
       const chunks = (await reader.read(conversation, 0, never()))!;
       const seen: string[] = [];
       const reading = (async () => {
@@ -362,6 +379,14 @@ describe.each(BACKENDS.filter(([, , shared]) => shared))(
       })();
       await expect(reading).rejects.toThrow(StreamCutError);
       expect(seen).toEqual([user('hi'), chunk(1)]);
+    });
+
+    it('takes a recording of an instance from before heartbeats for alive, as it was', async () => {
+      const [, reader] = pair();
+      const conversation = `tenant-${randomUUID().slice(0, 6)}/older`;
+      await leftBehind(conversation, { heartbeat: false });
+      const chunks = await reader.read(conversation, 0, new AbortController().signal);
+      expect(chunks).toBeDefined();
     });
   },
 );

@@ -7,6 +7,7 @@ import {
   Get,
   HttpCode,
   HttpStatus,
+  Logger,
   NotFoundException,
   Param,
   Patch,
@@ -57,6 +58,8 @@ const DEFAULT_LIST_PAGE = 20;
 @AgentMemoryRoutes()
 @Controller('conversations')
 export class ConversationsController {
+  private readonly logger = new Logger('AgentMemoryHttp');
+
   constructor(
     private readonly services: AgentMemoryHttpServices,
     private readonly streams: ResumableChatStreams,
@@ -215,13 +218,22 @@ export class ConversationsController {
   ): Promise<void> {
     const id = scope.scoped(conversationId, 'conversationId');
     // A first turn commits at version 0 whatever was cleared meanwhile: it ends before the clear.
-    if ((await this.streams.stop(id)) === 'stopping')
+    // Best effort when the stream store fails: a turn it cannot reach was not recorded either.
+    const running = await this.streams.stop(id).catch((error: Error) => {
+      this.logger.warn(
+        `Delete of ${id}: its running turn could not be asked to stop: ${error.message}`,
+      );
+      return 'none' as const;
+    });
+    if (running === 'stopping')
       throw new ConflictException(
         'A turn of this conversation is still ending: delete it again in a moment',
       );
     if (this.services.hasAgent) await this.services.agent.clearConversation(id);
     await this.services.chat.clear(id);
     await this.services.clearWorkingMemory(id);
+    // A reply recorded in the last minute is not replayed to a page that reloads.
+    await this.streams.forget(id).catch(() => undefined);
   }
 }
 

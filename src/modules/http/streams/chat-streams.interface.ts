@@ -34,6 +34,11 @@ export interface ChatStreams {
    * `'none'` (no turn is running) or `'stopping'` (asked, not ended yet).
    */
   stop(conversationKey: string): Promise<StopOutcome>;
+  /**
+   * Drops the conversation's recording (the conversation was deleted): nothing of it is resumed
+   * any more. Call it once {@link stop} said no turn runs.
+   */
+  forget(conversationKey: string): Promise<void>;
   /** Stops polling and timers (the application is shutting down). */
   close(): Promise<void>;
 }

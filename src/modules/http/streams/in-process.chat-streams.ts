@@ -104,7 +104,7 @@ export class InProcessChatStreams implements ChatStreams {
     const bound = this.later(this.limits.maxAgeMs, () => recorded.cut());
     const recorded: Recorded = new Recorded(turn.userChunk, this.limits, () => {
       this.cancel(bound);
-      this.later(this.limits.keepMs, () => this.forget(conversationKey, recorded));
+      this.later(this.limits.keepMs, () => this.forgetEnded(conversationKey, recorded));
     });
     this.streams.set(conversationKey, recorded);
     return recorded;
@@ -124,6 +124,10 @@ export class InProcessChatStreams implements ChatStreams {
     return (await this.streams.get(conversationKey)?.stop()) ?? 'none';
   }
 
+  async forget(conversationKey: string): Promise<void> {
+    this.streams.delete(conversationKey);
+  }
+
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -131,7 +135,7 @@ export class InProcessChatStreams implements ChatStreams {
     this.streams.clear();
   }
 
-  private forget(conversationKey: string, recorded: Recorded): void {
+  private forgetEnded(conversationKey: string, recorded: Recorded): void {
     if (this.streams.get(conversationKey) === recorded) this.streams.delete(conversationKey);
   }
 

@@ -15,8 +15,11 @@ export interface Heartbeat {
   aliveMs: number;
 }
 
-/** A beat a second; an instance silent for 5 s is taken for dead. */
-export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 1_000, aliveMs: 5_000 };
+/**
+ * A beat a second; an instance silent for 15 s is taken for dead (a GC pause or a busy event loop
+ * of a few seconds is not).
+ */
+export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 1_000, aliveMs: 15_000 };
 
 /** A batch of commands sent in one round trip. */
 type Pipeline = ReturnType<RedisClient['pipeline']>;

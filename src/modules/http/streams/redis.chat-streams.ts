@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import {
   STOP_WAIT_MS,
   type StopOutcome,
@@ -24,15 +25,12 @@ const READ_BATCH = 500;
 /** How long a Stop waits in Redis for the instance running the turn to see it. */
 const STOP_KEY_MS = 30_000;
 
-/** Deletes KEYS[1] if it holds ARGV[1]. */
-const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 /**
  * {@link ChatStreams} on Redis, for apps with several instances: a reload or a Stop may reach any
  * of them. Each turn's chunks are a Redis stream under the conversation's hash tag, written in
  * pipelined batches; readers poll it every 100 ms; a Stop is a key the recording instance polls as
  * often. The recording instance renews a heartbeat key each second: a turn whose instance died
- * (silent 5 s) is over for readers and Stops. Keys expire `keepMs` after the stream ends, and
+ * (silent 15 s) is over for readers and Stops. Keys expire `keepMs` after the stream ends, and
  * `maxAgeMs` after the last heartbeat.
  */
 export class RedisChatStreams implements ChatStreams {
@@ -54,21 +52,21 @@ export class RedisChatStreams implements ChatStreams {
   ): Promise<ChatStreamRecording> {
     const keys = new StreamKeys(this.keyPrefix, conversationKey);
     const bound = this.limits.maxAgeMs;
-    // A run id comes back when a keyed turn is retried: nothing of the earlier attempt (its end,
-    // its overflow, a Stop asked of it) may reach this one.
+    // Keyed by attempt: a run id comes back when a keyed turn is retried, and nothing of the
+    // earlier attempt (a late end, an overflow, a Stop asked of it, a reader) may reach this one.
+    const attempt = `${turn.runId}~${randomUUID().slice(0, 8)}`;
     await this.client
       .multi()
-      .del(keys.chunks(turn.runId), keys.state(turn.runId))
-      .eval(DELETE_IF_EQUAL, 1, keys.stop, turn.runId)
-      .hset(keys.state(turn.runId), 'user', turn.userChunk)
-      .pexpire(keys.state(turn.runId), bound)
-      .set(keys.alive(turn.runId), '1', 'PX', this.heartbeat.aliveMs)
-      .set(keys.current, turn.runId, 'PX', bound)
+      // `heartbeat`: this recording renews `alive` (one written before heartbeats never does).
+      .hset(keys.state(attempt), 'user', turn.userChunk, 'heartbeat', '1')
+      .pexpire(keys.state(attempt), bound)
+      .set(keys.alive(attempt), '1', 'PX', this.heartbeat.aliveMs)
+      .set(keys.current, attempt, 'PX', bound)
       .exec();
     const recording: RedisRecording = new RedisRecording(
       this.client,
       keys,
-      turn.runId,
+      attempt,
       this.limits,
       () => {
         if (this.local.get(conversationKey) === recording) this.local.delete(conversationKey);
@@ -108,8 +106,8 @@ export class RedisChatStreams implements ChatStreams {
     const runId = await this.client.get(keys.current);
     if (runId === null) return 'none';
     const before = await this.stateOf(keys, runId);
-    // Over: nothing runs. Committed, still ending: too late to stop it.
-    if (before === 'ended' || before === 'ended-saved' || before === 'gone') return 'none';
+    // Over (or its instance died): nothing runs. Committed, still ending: too late to stop it.
+    if (before !== 'running' && before !== 'saved') return 'none';
     if (before === 'saved') return 'saved';
     const here = this.local.get(conversationKey);
     if (here?.runId === runId) here.stopHere();
@@ -120,21 +118,24 @@ export class RedisChatStreams implements ChatStreams {
       await sleep(POLL_MS);
       const state = await this.stateOf(keys, runId);
       if (state === 'ended-saved' || state === 'saved') return 'saved';
-      if (state !== 'running') return 'stopped';
+      if (state === 'ended' || state === 'gone') return 'stopped';
+      // Running, or silent (its instance busy or dead): not known to be over, so not stopped.
     }
     return 'stopping';
   }
 
-  /** Where a run's stream stands: running or committed (`saved`), each ended or not; or gone. */
+  /**
+   * Where a run's stream stands: running or committed (`saved`), each ended or not; `silent` when
+   * not ended but its instance's heartbeat stopped (dead, or stalled for `aliveMs`); or gone.
+   */
   private async stateOf(
     keys: StreamKeys,
     runId: string,
-  ): Promise<'running' | 'saved' | 'ended' | 'ended-saved' | 'gone'> {
+  ): Promise<'running' | 'saved' | 'ended' | 'ended-saved' | 'silent' | 'gone'> {
     const [state, alive] = await this.stateAndAlive(keys, runId);
     if (state['user'] === undefined) return 'gone';
-    // A turn whose instance died is over, as one that ended.
-    if (state['ended'] === '1' || !alive)
-      return state['version'] === undefined ? 'ended' : 'ended-saved';
+    if (state['ended'] === '1') return state['version'] === undefined ? 'ended' : 'ended-saved';
+    if (!alive) return 'silent';
     return state['version'] === undefined ? 'running' : 'saved';
   }
 
@@ -150,7 +151,15 @@ export class RedisChatStreams implements ChatStreams {
       .exec();
     const failed = results?.find(([error]) => error)?.[0];
     if (!results || failed) throw failed ?? new Error('Redis answered nothing');
-    return [results[0]![1] as Record<string, string>, results[1]![1] === 1];
+    const state = results[0]![1] as Record<string, string>;
+    // A recording made before heartbeats existed (an older instance, mid-upgrade) never renews
+    // `alive`: it is taken as alive, as it was then.
+    return [state, results[1]![1] === 1 || state['heartbeat'] !== '1'];
+  }
+
+  async forget(conversationKey: string): Promise<void> {
+    // Readers find a stream through `current` only; the run's own keys expire by themselves.
+    await this.client.del(new StreamKeys(this.keyPrefix, conversationKey).current);
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,10 @@ export class ResumableChatStreams implements ChatStreams, OnModuleInit, OnApplic
     return this.opened.stop(conversationKey);
   }
 
+  forget(conversationKey: string): Promise<void> {
+    return this.opened.forget(conversationKey);
+  }
+
   close(): Promise<void> {
     return this.opened.close();
   }
