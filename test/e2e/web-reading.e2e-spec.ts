@@ -112,8 +112,9 @@ describe('reading and writing in the chat (1280×800 and 390×844)', () => {
     await openWithKey(page, web.app().url, key);
     await conversationButton(page, 'scroll-test').click();
     await page.getByTestId('messages').getByText('question 11', { exact: true }).waitFor();
-    // A long reply, streamed slowly: 160 words, one every 40 ms.
-    const words = Array.from({ length: 160 }, (_, i) => `word${i}`);
+    // A long reply, streamed slowly: 300 words, one every 40 ms (12 s: still streaming when the
+    // last step below begins, however slow the machine).
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`);
     web.llm.enqueue(
       openAiAnswer(words.map((w, i) => (i % 10 === 9 ? `${w}\n\n` : w)).join(' '), [], 40),
     );
@@ -157,7 +158,7 @@ describe('reading and writing in the chat (1280×800 and 390×844)', () => {
     await jump.click();
     expect(await atBottom()).toBe(true);
     // Following again: at the bottom when the reply ends.
-    await page.getByTestId('messages').getByText('word159').waitFor();
+    await page.getByTestId('messages').getByText('word299').waitFor();
     await page.getByTestId('send').waitFor();
     expect(await atBottom()).toBe(true);
   }, 60_000);

@@ -99,6 +99,8 @@ export function useChatSession(
   const stopping = useRef(false);
   const recovering = useRef(false);
   const gone = useRef(false);
+  // Sends so far: a Stop still asking for its turn gives up once another turn was sent.
+  const sends = useRef(0);
 
   const marksNow = useRef(marks);
   marksNow.current = marks;
@@ -255,8 +257,10 @@ export function useChatSession(
           setLoadError(undefined);
         })
         .catch((failure: unknown) => setLoadError(reportFailure(failure))),
-    send: (text: string, files: FileUIPart[]) =>
-      void chat.sendMessage(files.length ? { text, files } : { text }),
+    send: (text: string, files: FileUIPart[]) => {
+      sends.current += 1;
+      void chat.sendMessage(files.length ? { text, files } : { text });
+    },
     /**
      * Stops the reply: here (`stop()`) and on the server, which then stores nothing of the turn.
      * A Stop pressed before the server opened the turn's stream is sent again a few times; one that
@@ -265,7 +269,8 @@ export function useChatSession(
     stop: async () => {
       stopping.current = true;
       const early = chat.status === 'submitted';
-      const asked = askStop(conversationId, early);
+      const sent = sends.current;
+      const asked = askStop(conversationId, early, () => sends.current === sent);
       try {
         await chat.stop();
       } finally {
@@ -296,6 +301,7 @@ export function useChatSession(
       while (chat.messages[end]?.role === 'assistant') end += 1;
       chat.messages = [...chat.messages.slice(0, index), ...chat.messages.slice(end)];
       mark(id);
+      sends.current += 1;
       const files = failed.parts.filter((part): part is FileUIPart => part.type === 'file');
       void chat.sendMessage(
         files.length ? { text: textOf(failed), files } : { text: textOf(failed) },

@@ -32,7 +32,8 @@ export function useFollowNewest() {
     const element = list.current;
     if (!element || !follow.current) return;
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-    if (element.scrollTop < placedAt.current && fromBottom > NEAR_BOTTOM) {
+    // Moved up by more than "near the bottom" allows, as the scroll event would have judged it.
+    if (placedAt.current - element.scrollTop > NEAR_BOTTOM && fromBottom > NEAR_BOTTOM) {
       follow.current = false;
       setFollowing(false);
       return;

@@ -35,10 +35,17 @@ export function Inspector() {
   // Each open is numbered: an answer that arrives after a later open's is dropped.
   const opens = useRef(0);
 
-  const openConversation = (cursor?: string, chosen = conversationId, at?: number) => {
-    const ticket = ++opens.current;
+  /** Runs `load`, keeping what it shows only while no conversation was opened since. */
+  const guarded = (ticket: number, load: (latest: () => boolean) => Promise<void>) => {
     const latest = () => ticket === opens.current;
-    return (async () => {
+    return load(latest).then(
+      () => latest() && setError(undefined),
+      (failure: unknown) => latest() && setError(reportFailure(failure)),
+    );
+  };
+
+  const openConversation = (chosen = conversationId, at?: number) =>
+    guarded(++opens.current, async (latest) => {
       const id = seg(chosen.trim());
       if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
       const [page, runs, workingMemory] = await Promise.all([
@@ -46,24 +53,26 @@ export function Inspector() {
         getJson<MessagesPage>(
           `/conversations/${id}/messages?${at === undefined ? 'last=100' : `before=${at + 50}&limit=100`}`,
         ),
-        getJson<{ runs: RunRecord[]; cursor?: string }>(
-          `/conversations/${id}/runs?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
-        ),
+        getJson<{ runs: RunRecord[]; cursor?: string }>(`/conversations/${id}/runs?limit=20`),
         getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
       ]);
       if (!latest()) return;
       setFound(at);
-      setView({
-        page,
-        runs: cursor && view ? [...view.runs, ...runs.runs] : runs.runs,
-        runsCursor: runs.cursor,
-        workingMemory,
-      });
-    })().then(
-      () => latest() && setError(undefined),
-      (failure: unknown) => latest() && setError(reportFailure(failure)),
-    );
-  };
+      setView({ page, runs: runs.runs, runsCursor: runs.cursor, workingMemory });
+    });
+
+  /** The next runs of the conversation on screen, added below: its messages stay as they are. */
+  const moreRuns = (shown: ConversationView) =>
+    guarded(opens.current, async (latest) => {
+      const id = seg(shown.page.conversationId);
+      const runs = await getJson<{ runs: RunRecord[]; cursor?: string }>(
+        `/conversations/${id}/runs?limit=20&cursor=${shown.runsCursor}`,
+      );
+      if (!latest()) return;
+      setView(
+        (now) => now && { ...now, runs: [...now.runs, ...runs.runs], runsCursor: runs.cursor },
+      );
+    });
 
   // The conversation the chat showed last opens with the page: no Open press.
   useEffect(() => {
@@ -85,7 +94,7 @@ export function Inspector() {
           current={view?.page.conversationId}
           onChoose={(id) => {
             setConversationId(id);
-            void openConversation(undefined, id);
+            void openConversation(id);
           }}
         />
       </section>
@@ -111,11 +120,7 @@ export function Inspector() {
           </button>
         </form>
         {view && (
-          <ConversationDetails
-            view={view}
-            found={found}
-            onMoreRuns={() => void openConversation(view.runsCursor, view.page.conversationId)}
-          />
+          <ConversationDetails view={view} found={found} onMoreRuns={() => void moreRuns(view)} />
         )}
       </section>
       <section className="inspector-memory" aria-labelledby="memory-heading">
@@ -126,7 +131,7 @@ export function Inspector() {
           onError={setError}
           onOpenMessage={(id, position) => {
             setConversationId(id);
-            void openConversation(undefined, id, position);
+            void openConversation(id, position);
           }}
         />
       </section>
