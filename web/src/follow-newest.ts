@@ -3,6 +3,10 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 /** How close to the bottom (px) still counts as "at the newest message". */
 const NEAR_BOTTOM = 48;
 
+/** Pixels of content below the visible part of `element`. */
+const belowView = (element: HTMLElement) =>
+  element.scrollHeight - element.scrollTop - element.clientHeight;
+
 /**
  * Keeps a scrolling list at its newest (bottom) content while the user is there: new text, a
  * loaded history or an image that grows the content scrolls it along. Scrolling up stops that
@@ -31,9 +35,8 @@ export function useFollowNewest() {
   const followNewest = useCallback(() => {
     const element = list.current;
     if (!element || !follow.current) return;
-    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
     // Moved up by more than "near the bottom" allows, as the scroll event would have judged it.
-    if (placedAt.current - element.scrollTop > NEAR_BOTTOM && fromBottom > NEAR_BOTTOM) {
+    if (placedAt.current - element.scrollTop > NEAR_BOTTOM && belowView(element) > NEAR_BOTTOM) {
       follow.current = false;
       setFollowing(false);
       return;
@@ -46,7 +49,7 @@ export function useFollowNewest() {
     const inner = content.current;
     if (!element || !inner) return;
     const onScroll = () => {
-      const near = element.scrollHeight - element.scrollTop - element.clientHeight <= NEAR_BOTTOM;
+      const near = belowView(element) <= NEAR_BOTTOM;
       follow.current = near;
       if (near) placedAt.current = element.scrollTop;
       setFollowing(near);

@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function askStop(
   conversationId: string,
   early: boolean,
-  wanted: () => boolean = () => true,
+  wanted: () => boolean,
 ): Promise<number> {
   for (let tries = early ? 25 : 1; ; tries -= 1) {
     const status = await fetch(`/conversations/${seg(conversationId)}/chat/stream`, {

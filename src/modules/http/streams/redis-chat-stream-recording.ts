@@ -149,13 +149,8 @@ export class RedisRecording implements ChatStreamRecording {
       this.queue = [];
       const pipeline = this.client.pipeline();
       for (const write of batch) write(pipeline);
-      // Readers' keys must not vanish mid-turn: their bound moves with each batch.
-      const bound = this.limits.maxAgeMs;
-      if (!this.ended)
-        pipeline
-          .pexpire(this.keys.chunks(this.runId), bound)
-          .pexpire(this.keys.state(this.runId), bound)
-          .pexpire(this.keys.current, bound);
+      // The first chunk creates the stream key: bound at once (the heartbeat renews it after).
+      if (!this.ended) pipeline.pexpire(this.keys.chunks(this.runId), this.limits.maxAgeMs);
       const failed = await pipeline.exec().then(
         (results) => results?.find(([error]) => error)?.[0] ?? undefined,
         (error: Error) => error,
