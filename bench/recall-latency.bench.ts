@@ -34,6 +34,8 @@ import {
 } from './recall/latency-floors.js';
 import { compareRow, measurePair, TABLE_HEADER } from './support/measure.js';
 import { pgvectorStore, startPgvectorServer } from '../test/support/pglite-server.js';
+import { createFreshDatabase } from '../test/support/fresh-database.js';
+import { crowdedTableRow, largeValueRow } from './recall/tenant-isolation-rows.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -70,7 +72,8 @@ interface Backend {
   stop?(): Promise<void>;
 }
 
-async function open(name: string, registry: ConnectionRegistry): Promise<Backend> {
+/** Opens a backend; `fresh`: on a database of its own (PostgreSQL, MariaDB: a new one, dropped at stop). */
+async function open(name: string, registry: ConnectionRegistry, fresh = false): Promise<Backend> {
   if (name === 'memory') {
     return {
       store: (settings) => new InMemoryLongtermStore(settings),
@@ -94,6 +97,8 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
       floor: async () => redisFloor(REDIS_URL, `${run}:`),
     };
   }
+  const server = name === 'postgres' ? 'postgres' : 'mysql';
+  const database = fresh && name !== 'sqlite' ? await createFreshDatabase(server) : undefined;
   const target =
     name === 'sqlite'
       ? ({
@@ -101,8 +106,8 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
           path: join(mkdtempSync(join(tmpdir(), 'recall-bench-')), 'bench.sqlite'),
         } as const)
       : name === 'postgres'
-        ? ({ dialect: 'postgres', url: POSTGRES_URL } as const)
-        : ({ dialect: 'mysql', url: MYSQL_URL } as const);
+        ? ({ dialect: 'postgres', url: database?.url ?? POSTGRES_URL } as const)
+        : ({ dialect: 'mysql', url: database?.url ?? MYSQL_URL } as const);
   const { dataSource } = (
     await registry.acquireSql(target, { migrationsRun: true, schema: LONGTERM_SCHEMA })
   ).value;
@@ -122,6 +127,7 @@ async function open(name: string, registry: ConnectionRegistry): Promise<Backend
         : name === 'postgres'
           ? postgresFloor(POSTGRES_URL)
           : mysqlFloor(MYSQL_URL),
+    ...(database ? { stop: () => database.drop() } : {}),
   };
 }
 
@@ -188,6 +194,13 @@ for (const name of BACKENDS) {
     await floor.close();
     await store.deleteEntity(entityId);
   }
+  console.log(
+    await largeValueRow(name, store, (vectors) => backend.floor(new Map(), vectors), embedder, run),
+  );
+  // A fresh store (database) where the small entity is alone: the crowded row's floor.
+  const alone = await open(name, registry, true);
+  console.log(await crowdedTableRow(name, store, alone.store(), run));
+  backends.push(alone);
   // The write path: the same 1,000 rows with and without their words indexed.
   const bare = backend.store({ recordText: () => '' });
   const batch = (round: number, prefix: string) =>

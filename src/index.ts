@@ -89,6 +89,7 @@ export {
 } from './common/messages/content-parts.js';
 export { ConversationVersionConflictError } from './modules/chat-memory/errors/conversation-version-conflict.error.js';
 export { InvalidMessageError } from './common/messages/invalid-message.error.js';
+export { MEMORY_CONTEXT, isMemoryContext } from './common/messages/memory-context.js';
 export { InMemoryChatMemoryStore } from './modules/chat-memory/backends/in-memory.chat-memory.store.js';
 export { PostgresChatMemoryStore } from './modules/chat-memory/backends/postgres.chat-memory.store.js';
 export { MysqlChatMemoryStore } from './modules/chat-memory/backends/mysql.chat-memory.store.js';

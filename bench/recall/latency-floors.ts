@@ -14,7 +14,10 @@ import { indexedText } from '../../src/modules/longterm/recall/search-text.js';
 export interface RecallFloor {
   /** The backend's own full-text query, best 10. */
   text(entityId: string, words: string[]): Promise<unknown>;
-  /** Every vector of the entity read raw and compared in JS, best 10. */
+  /**
+   * Every vector of the entity read raw (keys and vectors, no values) and compared in JS, then the
+   * values of the best 10 read.
+   */
   vector(entityId: string, query: Float32Array): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -40,15 +43,22 @@ export async function postgresFloor(url: string): Promise<RecallFloor> {
     vector: async (entityId, query) => {
       const { rows } = await client.query({
         name: 'floor_vector',
-        text: 'SELECT key, value, embedding FROM agent_longterm_records WHERE entity_id = $1 AND embedding IS NOT NULL',
+        text: 'SELECT key, embedding FROM agent_longterm_records WHERE entity_id = $1 AND embedding IS NOT NULL',
         values: [entityId],
       });
-      return top10(
+      const best = top10(
         rows.map((row: { key: string; embedding: Buffer }) => ({
           key: row.key,
           score: dot(query, unpackEmbedding(row.embedding)),
         })),
       );
+      return (
+        await client.query({
+          name: 'floor_values',
+          text: 'SELECT key, value FROM agent_longterm_records WHERE entity_id = $1 AND key = ANY($2::text[])',
+          values: [entityId, best.map((hit) => hit.key)],
+        })
+      ).rows;
     },
     close: () => client.end(),
   };
@@ -106,15 +116,22 @@ export async function mysqlFloor(url: string): Promise<RecallFloor> {
     },
     vector: async (entityId, query) => {
       const [rows] = await connection.execute(
-        'SELECT `key`, value, embedding FROM agent_longterm_records WHERE entity_id = ? AND LENGTH(embedding) > 0',
+        'SELECT `key`, embedding FROM agent_longterm_records WHERE entity_id = ? AND LENGTH(embedding) > 0',
         [entityId],
       );
-      return top10(
+      const best = top10(
         (rows as Array<{ key: Buffer; embedding: Buffer }>).map((row) => ({
           key: String(row.key),
           score: dot(query, unpackEmbedding(row.embedding)),
         })),
       );
+      if (best.length === 0) return [];
+      return (
+        await connection.execute(
+          `SELECT \`key\`, value FROM agent_longterm_records WHERE entity_id = ? AND \`key\` IN (${best.map(() => '?').join(', ')})`,
+          [entityId, ...best.map((hit) => hit.key)],
+        )
+      )[0];
     },
     close: () => connection.end(),
   };
@@ -122,22 +139,30 @@ export async function mysqlFloor(url: string): Promise<RecallFloor> {
 
 /** SQLite: FTS5 `MATCH` ordered by `bm25()`, joined to the entity's rows. */
 export function sqliteFloor(db: Database): RecallFloor {
-  const text = db.prepare(`SELECT r.key, r.value, r.seq FROM agent_longterm_search
-    JOIN agent_longterm_records r ON r.rowid = agent_longterm_search.rowid
-    WHERE agent_longterm_search MATCH ? AND r.entity_id = ? ORDER BY bm25(agent_longterm_search) LIMIT 10`);
+  const tag = db.prepare('SELECT tag FROM agent_longterm_text_tags WHERE entity_id = ?');
+  const text = db.prepare(`SELECT r.key, r.value, r.seq FROM agent_longterm_terms
+    JOIN agent_longterm_records r ON r.rowid = agent_longterm_terms.rowid
+    WHERE agent_longterm_terms MATCH ? AND r.entity_id = ? ORDER BY bm25(agent_longterm_terms) LIMIT 10`);
   const vectors = db.prepare(
-    'SELECT key, value, embedding FROM agent_longterm_records WHERE entity_id = ? AND embedding IS NOT NULL',
+    'SELECT key, embedding FROM agent_longterm_records WHERE entity_id = ? AND embedding IS NOT NULL',
+  );
+  const values = db.prepare(
+    'SELECT key, value FROM agent_longterm_records WHERE entity_id = ? AND key IN (SELECT value FROM json_each(?))',
   );
   return {
-    text: async (entityId, words) =>
-      text.all(words.map((word) => `"${word}"`).join(' OR '), entityId),
-    vector: async (entityId, query) =>
-      top10(
+    text: async (entityId, words) => {
+      const { tag: n } = tag.get(entityId) as { tag: number };
+      return text.all(words.map((word) => `"q${n}q${word}"`).join(' OR '), entityId);
+    },
+    vector: async (entityId, query) => {
+      const best = top10(
         (vectors.all(entityId) as Array<{ key: string; embedding: Buffer }>).map((row) => ({
           key: row.key,
           score: dot(query, unpackEmbedding(row.embedding)),
         })),
-      ),
+      );
+      return values.all(entityId, JSON.stringify(best.map((hit) => hit.key)));
+    },
     close: async () => undefined,
   };
 }
@@ -156,8 +181,9 @@ export function redisFloor(url: string, prefix: string): RecallFloor {
       return pipeline.exec();
     },
     vector: async (entityId, query) => {
-      const all = await client.hgetallBuffer(longtermRedisKeys(prefix, entityId).vectors);
-      return top10(
+      const keys = longtermRedisKeys(prefix, entityId);
+      const all = await client.hgetallBuffer(keys.vectors);
+      const best = top10(
         Object.entries(all).map(([key, packed]) => {
           const text = packed.toString();
           const colon = text.indexOf(':');
@@ -165,6 +191,7 @@ export function redisFloor(url: string, prefix: string): RecallFloor {
           return { key, score: dot(query, unpackEmbedding(bytes)) };
         }),
       );
+      return best.length === 0 ? [] : client.hmget(keys.records, ...best.map((hit) => hit.key));
     },
     close: async () => {
       client.disconnect();

@@ -18,7 +18,7 @@ const uris = longtermUris('message-recall-agent.sqlite');
 
 const blockOf = (llm: ScriptedLlm, call: number) =>
   llm.calls[call]!.messages.find(
-    (m) => m.role === 'system' && String(m.content).startsWith('<recalled-memory>'),
+    (m) => m.role === 'user' && String(m.content).startsWith('<recalled-memory>'),
   )?.content as string | undefined;
 
 describe.each(uris)('agent message recall on %s', (_label, uri) => {

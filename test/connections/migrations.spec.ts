@@ -139,12 +139,13 @@ describe('package migrations on sqlite', () => {
     expect(tables.map((t) => t.name)).toEqual([
       'agent_longterm_counters',
       'agent_longterm_records',
-      // The FTS5 text index and its shadow tables.
-      'agent_longterm_search',
-      'agent_longterm_search_config',
-      'agent_longterm_search_data',
-      'agent_longterm_search_docsize',
-      'agent_longterm_search_idx',
+      // The FTS5 text index (contentless, partitioned by entity tag) and its shadow tables.
+      'agent_longterm_terms',
+      'agent_longterm_terms_config',
+      'agent_longterm_terms_data',
+      'agent_longterm_terms_docsize',
+      'agent_longterm_terms_idx',
+      'agent_longterm_text_tags',
       'agent_memory_migrations',
     ]);
     await lease.release();

@@ -213,6 +213,31 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
       });
     });
 
+    it('refuses a JSON-RPC batch whole (400, nothing run), whether the platform parsed the body or not', async () => {
+      const batch = ['b1', 'b2', 'b3'].map((key, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'memory_save', arguments: { entityId: entity, key, value: 'x' } },
+      }));
+      for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
+        const refused = await http()
+          .post('/mcp')
+          .set(A)
+          .set('Accept', 'application/json, text/event-stream')
+          .set('Content-Type', contentType)
+          .send(JSON.stringify(batch))
+          .expect(400);
+        expect(refused.body).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: expect.stringContaining('batches are not accepted') },
+          id: null,
+        });
+      }
+      for (const key of ['b1', 'b2', 'b3'])
+        await http().get(`/entities/${entity}/memories/${key}`).set(A).expect(404);
+    });
+
     it('leaves the JSON-RPC endpoint out of the OpenAPI document', async () => {
       const document = await http().get('/docs-json').set(A).expect(200);
       expect(Object.keys(document.body.paths)).not.toContain('/mcp');
@@ -220,6 +245,47 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     });
   },
 );
+
+describe('the example app’s MCP endpoint and a tenant’s budgets', () => {
+  const running = appPerSuite(
+    () => ({
+      ...embeddedEnv(),
+      API_KEYS: `tenantA:${KEY_A},tenantB:${KEY_B}`,
+      RATE_LIMIT_MAX: '4',
+      RATE_LIMIT_TTL_MS: '60000',
+      HTTP_PAGE_BYTES: '4096',
+    }),
+    { beforeAll, afterAll },
+  );
+  const call = (headers: Record<string, string>, name: string, args: object, id = 1) =>
+    request(running().url)
+      .post('/mcp')
+      .set(headers)
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+  it('counts every call against the rate limit, and holds a whole answer within the page budget', async () => {
+    const entity = `budget-${randomUUID()}`;
+    for (let i = 0; i < 2; i += 1)
+      await call(A, 'memory_save', {
+        entityId: entity,
+        key: `k${i}`,
+        value: 'y'.repeat(1_500),
+      }).expect(200);
+    // The answer carries its page twice (structured and as text): both within HTTP_PAGE_BYTES.
+    const page = await call(A, 'memory_search', { entityId: entity, prefix: 'k' }).expect(200);
+    expect(Buffer.byteLength(JSON.stringify(page.body.result))).toBeLessThanOrEqual(4096);
+    expect(page.body.result.structuredContent.records).toHaveLength(1);
+    expect(page.body.result.structuredContent.cursor).toEqual(expect.any(String));
+    await call(A, 'memory_get', { entityId: entity, key: 'k0' }).expect(200);
+    // The fifth call in the window is over RATE_LIMIT_MAX=4: 429, and nothing written.
+    const limited = await call(A, 'memory_save', { entityId: entity, key: 'k9', value: 'z' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toEqual(expect.stringMatching(/^\d+$/));
+    // Another tenant has budgets of its own.
+    await call(B, 'memory_get', { entityId: entity, key: 'k9' }).expect(200);
+  });
+});
 
 describe('the example app’s MCP endpoint at shutdown', () => {
   it('holds no stream open: SIGTERM with a connected client exits at once, cleanly', async () => {

@@ -108,8 +108,10 @@ export class AgentRunner {
       cache.baseVersion(runId, scope, version),
     );
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
+    // Recalled memory is data users wrote: it goes to the model as a user-role message, never as
+    // system text.
     const recalled = await this.recalled(runId, input, message);
-    if (recalled) systemPrompts.push(recalled);
+    const memoryContext = recalled ? [recalled] : [];
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
@@ -122,13 +124,15 @@ export class AgentRunner {
       input: [message],
       history: provider
         ? providerHistory(provider, conversationId, history, {
-            systemPrompts,
+            // The memory context is fixed text of every call, as the system prompts are.
+            systemPrompts: [...systemPrompts, ...memoryContext],
             tools: engine.tools.specs,
           })
         : FULL_HISTORY,
       ids: (_round, _index, indexInTurn) => `${runId}:${indexInTurn}`,
       context: { conversationId, entityId },
       systemPrompts,
+      memoryContext,
       maxToolIterations: this.deps.maxToolIterations,
       signal: input.signal,
       replay: new RecordedSteps({

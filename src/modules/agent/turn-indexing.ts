@@ -29,7 +29,11 @@ export function noteConversation(
 ): Promise<void> | undefined {
   const longterm = indexer(deps, session);
   if (!longterm || !session) return undefined;
-  const noted = longterm.noteConversation(session.entityId, conversationId, session);
+  // Only the run's seq and time: the session itself holds the entity id and much more.
+  const noted = longterm.noteConversation(session.entityId, conversationId, {
+    seq: session.seq,
+    updatedAt: session.updatedAt,
+  });
   noted.catch(() => undefined);
   return noted;
 }

@@ -177,6 +177,7 @@ export class KernelEngine {
       tools: tools.specs,
       toolChoice: request.toolChoice,
       systemPrompts: request.systemPrompts ?? [],
+      ...(request.memoryContext?.length ? { memoryContext: request.memoryContext } : {}),
       context: request.context,
       invokeId: request.runId,
       round,

@@ -54,7 +54,9 @@ export class AgentMemoryMcpServerFactory {
     const context = {
       scope: new TenantScope(tenant),
       services: this.services,
-      pageBytes: this.options.pageBytes ?? DEFAULT_MCP_PAGE_BYTES,
+      // An answer carries its page twice (structured, and as JSON text for clients that read text
+      // only): a page gets half the budget, so the whole answer stays within it.
+      pageBytes: Math.max(1, Math.floor((this.options.pageBytes ?? DEFAULT_MCP_PAGE_BYTES) / 2)),
     };
     for (const tool of MEMORY_TOOLS)
       registerMemoryTool(server, tool, context, (error) => this.errors.toBody(error));

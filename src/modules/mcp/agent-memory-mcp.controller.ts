@@ -10,7 +10,7 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { TenantRequest, TenantResolver } from '../http/tenancy/tenant-resolver.js';
 import {
   type PlatformResponse,
@@ -24,15 +24,13 @@ import {
   DEFAULT_MCP_BODY_BYTES,
   MCP_TENANT_RESOLVER,
 } from './mcp.constants.js';
+import { type McpRefusal, type McpRequest, mcpRequestMessage } from './mcp-request-message.js';
 
 /**
  * `@ApiExcludeController()`'s metadata, set without importing `@nestjs/swagger` (an optional peer):
  * the endpoint speaks JSON-RPC, which an OpenAPI document cannot describe.
  */
 const SWAGGER_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
-
-/** A request as the platform hands it over: maybe with a body a parser already read. */
-type McpRequest = IncomingMessage & { body?: unknown };
 
 /** The JSON-RPC error of a method this stateless endpoint does not serve. */
 const METHOD_NOT_ALLOWED = JSON.stringify({
@@ -47,8 +45,9 @@ const METHOD_NOT_ALLOWED = JSON.stringify({
 /**
  * The MCP endpoint (Streamable HTTP, stateless): each POST gets a fresh server and transport scoped
  * to the request's tenant, answers with JSON, and closes both. It is a Nest route, so the app's
- * guards (auth, rate limits), middleware (body limits) and in-flight tracking apply to it. GET (a
- * server-sent stream) and DELETE (ending a session) are 405: there are no sessions.
+ * guards (auth, rate limits), middleware (body limits) and in-flight tracking apply to it. A POST
+ * holds one JSON-RPC message: a batch is refused (400), so every call counts against the tenant's
+ * budgets. GET (a server-sent stream) and DELETE (ending a session) are 405: there are no sessions.
  */
 @SetMetadata(SWAGGER_EXCLUDE_CONTROLLER, [true])
 @Controller()
@@ -61,7 +60,7 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
     @Inject(AGENT_MEMORY_MCP_OPTIONS) private readonly options: AgentMemoryMcpModuleOptions,
   ) {}
 
-  /** One JSON-RPC message (or batch) in, its answers out. */
+  /** One JSON-RPC message in, its answer out. */
   @Post()
   async post(@Req() request: object, @Res() response: PlatformResponse): Promise<void> {
     const call = this.serve(request, response);
@@ -94,11 +93,14 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
     // The platform's request (Express's, or Fastify's wrapper): what the guards marked.
     const tenant = await this.tenants.resolve(platformRequest as TenantRequest);
     const request = rawRequest(platformRequest) as McpRequest;
+    const limit = this.options.maxRequestBodyBytes ?? DEFAULT_MCP_BODY_BYTES;
+    const body = await mcpRequestMessage(request, limit);
+    if (body.kind === 'refused') return refuse(rawResponse(platformResponse), body.refusal);
     const server = this.servers.create(tenant);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
-      maxRequestBodySize: this.options.maxRequestBodyBytes ?? DEFAULT_MCP_BODY_BYTES,
+      maxRequestBodySize: limit,
     });
     try {
       await server.connect(transport);
@@ -110,14 +112,23 @@ export class AgentMemoryMcpController implements BeforeApplicationShutdown {
     // From here the transport writes the answer, errors included.
     const response = rawResponse(platformResponse);
     response.once('close', () => void server.close().catch(() => undefined));
-    // A body an app's parser already read (within its limit) is used as parsed; else the transport
-    // reads it, up to `maxRequestBodyBytes`.
+    // A body that is not JSON is left to the transport, which answers it (415).
     await transport.handleRequest(
       request,
       response,
-      request.readableEnded ? request.body : undefined,
+      body.kind === 'message' ? body.message : undefined,
     );
   }
+}
+
+function refuse(response: ServerResponse, refusal: McpRefusal): void {
+  response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: refusal.code, message: refusal.message },
+      id: null,
+    }),
+  );
 }
 
 function methodNotAllowed(response: ServerResponse): void {

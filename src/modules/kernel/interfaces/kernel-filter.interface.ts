@@ -18,6 +18,11 @@ export interface KernelChatRequest {
   toolChoice?: ToolChoice;
   /** System prompts the innermost filter prepends; never stored. */
   systemPrompts: string[];
+  /**
+   * Data for the model, such as recalled memory: the innermost filter sends each as a user-role
+   * message right before the last user message — quoted data, never system text; never stored.
+   */
+  memoryContext?: string[];
   context: KernelContext;
   invokeId: string;
   /** 0 for the first model call of the invoke, then one more per tool round. */

@@ -23,6 +23,8 @@ export interface LoopRequest {
   tools?: ToolSelection;
   toolChoice?: InvokeOptions['toolChoice'];
   systemPrompts?: string[];
+  /** Data for the model (recalled memory), sent as user-role messages: see `KernelChatRequest`. */
+  memoryContext?: string[];
   maxToolIterations?: number;
   signal?: AbortSignal;
   /**

@@ -1,5 +1,6 @@
 import { contentText } from '../../../common/messages/content-parts.js';
 import type { ChatMessage, ToolCall } from '../../../common/messages/chat-message.interface.js';
+import { isMemoryContext } from '../../../common/messages/memory-context.js';
 import type {
   LlmAdapter,
   LlmInfo,
@@ -88,7 +89,10 @@ function echo(
 ): LlmResponse['message'] {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { role: 'assistant', content: reportToolResults(messages) };
-  const users = messages.filter((m) => m.role === 'user' && m.content !== null);
+  // What the user said: the kernel's memory-context messages are data, not the user's words.
+  const users = messages.filter(
+    (m) => m.role === 'user' && m.content !== null && !isMemoryContext(m),
+  );
   const current = contentText(users.at(-1)?.content);
   const command = toolCommands ? TOOL_COMMAND.exec(current.trim()) : null;
   if (command) {

@@ -9,7 +9,6 @@ import {
   type UnembeddedRecord,
   type VectorSearchOptions,
 } from '../interfaces/longterm-store.interface.js';
-import { dot, unpackEmbedding } from '../recall/embedding/embedding-bytes.js';
 import {
   type PreparedEmbedding,
   type VectorMatch,
@@ -17,8 +16,6 @@ import {
   prepareEmbeddings,
   vectorMatch,
 } from '../recall/vector-match.js';
-import { compareCodePoints } from '../../../common/canonical-json.js';
-import { TopK } from '../recall/top-k.js';
 import { decode } from './decode-row.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
@@ -37,6 +34,7 @@ import {
 import { prefixUpperBound } from '../validation/prefix-range.js';
 import type { StoreSystem } from '../../../common/telemetry/attributes.js';
 import { inStoreSpan } from '../../../common/telemetry/spans.js';
+import { type VectorCandidate, nearestRows } from './vector-scan.js';
 
 /** A live row as a backend returns it (value still canonical JSON text). */
 export interface StoredRow {
@@ -127,13 +125,19 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]>;
-  /** The live rows of the entity with a vector of `model` within the filters, and their vectors. */
+  /**
+   * The vectors of `model` of the entity's live rows within the key range (and, where the backend
+   * can, the time range), with their keys: never the values. The rows of the best are then read
+   * with `readMany`, which decides.
+   */
   protected abstract readVectors(
     entityId: string,
     match: VectorMatch,
     now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>>;
-  /** The nearest rows, best first, when the backend ranks them itself; else `readVectors`' scan. */
+  ): Promise<Iterable<VectorCandidate>>;
+  /** The live rows of these keys of the entity, in any order (a key without one is left out). */
+  protected abstract readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]>;
+  /** The nearest rows, best first, when the backend ranks them itself; else the exact scan. */
   protected readNearest?(
     entityId: string,
     match: VectorMatch,
@@ -257,15 +261,13 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     assertEntityId(entityId);
     const match = vectorMatch(vector, options);
     return this.traced('search_vector', async () => {
-      const nearest = this.readNearest?.(entityId, match, this.now());
-      if (nearest) return (await nearest).map((row) => ({ record: decode(row), score: row.score }));
-      const best = new TopK<StoredRow>(match.limit, (a, b) => compareCodePoints(a.key, b.key));
-      for (const { row, embedding } of await this.readVectors(entityId, match, this.now())) {
-        const stored = unpackEmbedding(embedding);
-        // A vector of another dimension is not comparable: never a hit.
-        if (stored.length === match.vector.length) best.offer(row, dot(match.vector, stored));
-      }
-      return best.sorted().map(({ item, score }) => ({ record: decode(item), score }));
+      const now = this.now();
+      const rows =
+        this.readNearest?.(entityId, match, now) ??
+        nearestRows(match, await this.readVectors(entityId, match, now), (keys) =>
+          this.readMany(entityId, keys, now),
+        );
+      return (await rows).map((row) => ({ record: decode(row), score: row.score }));
     });
   }
 

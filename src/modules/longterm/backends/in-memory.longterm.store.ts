@@ -10,6 +10,7 @@ import {
 import { Bm25Index } from '../recall/bm25-index.js';
 import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
+import type { VectorCandidate } from './vector-scan.js';
 import { decodeRowCursor, pageAfter } from './row-cursor.js';
 
 /**
@@ -101,8 +102,8 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
     entityId: string,
     match: VectorMatch,
     now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const found: Array<{ row: StoredRow; embedding: Uint8Array }> = [];
+  ): Promise<VectorCandidate[]> {
+    const found: VectorCandidate[] = [];
     for (const row of this.entities.get(entityId)?.values() ?? [])
       if (
         row.embedding?.model === match.model &&
@@ -110,8 +111,18 @@ export class InMemoryLongtermStore extends BaseLongtermStore {
         isLive(row, now) &&
         inFilter(row, match)
       )
-        found.push({ row: toRow(row), embedding: row.embedding.bytes });
+        found.push({ key: row.key, embedding: row.embedding.bytes });
     return found;
+  }
+
+  protected async readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]> {
+    const entity = this.entities.get(entityId);
+    const rows: StoredRow[] = [];
+    for (const key of keys) {
+      const row = entity?.get(key);
+      if (row && isLive(row, now)) rows.push(toRow(row));
+    }
+    return rows;
   }
 
   protected async readUnembedded(

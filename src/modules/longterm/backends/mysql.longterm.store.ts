@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { entityTag } from './mysql-entity-tag.js';
 import type { DataSource } from 'typeorm';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql-packet-limit.js';
@@ -72,21 +73,36 @@ const SQL = {
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
-  vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
-    WHERE entity_id = ? AND embedding_model = ? AND LENGTH(embedding) > 0 AND ${LIVE}
+  vectors: `SELECT \`key\`, embedding FROM agent_longterm_records
+    WHERE entity_id = ? AND embedding_model = ? AND LENGTH(embedding) > 0 AND expires_at > ?
       AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?`,
+  many: (count: number) => ({
+    name: null,
+    sql: `SELECT ${COLUMNS} FROM agent_longterm_records
+      WHERE entity_id = ? AND \`key\` IN (${Array(count).fill('?').join(', ')}) AND ${LIVE}`,
+    keysAsArray: false,
+  }),
   unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE (entity_id > ? OR (entity_id = ? AND \`key\` > ?)) AND embedding_model <> ? AND ${LIVE}
     ORDER BY entity_id, \`key\` LIMIT ?`,
   /** vector, model, entity, key, seq, value, now */
   setEmbedding: `UPDATE agent_longterm_records SET embedding = ?, embedding_model = ?
     WHERE entity_id = ? AND \`key\` = ? AND seq = ? AND value = ? AND ${LIVE}`,
-  /** words ×2, entity, now, lower, upper ×2 (or NULL), updatedFrom, updatedTo, limit */
-  matches: `SELECT ${COLUMNS}, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
-    FROM agent_longterm_records
-    WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AND entity_id = ? AND ${LIVE}
-      AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?
-    ORDER BY score DESC, \`key\` LIMIT ?`,
+  /**
+   * words ×2 (behind the entity's tag), entity, now, lower, upper ×2 (or NULL), updatedFrom,
+   * updatedTo, limit, entity. The index holds only the entity's words under its tag, so the
+   * full-text lookup reads its postings alone; only the best rows' values are read (a tombstone has
+   * no text, so it is never matched).
+   */
+  matches: `SELECT r.entity_id, r.\`key\`, r.value, r.seq, r.updated_at, r.expires_at, best.score
+    FROM (SELECT \`key\`, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
+      FROM agent_longterm_records
+      WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AND entity_id = ?
+        AND expires_at > ? AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?)
+        AND updated_at >= ? AND updated_at < ?
+      ORDER BY score DESC, \`key\` LIMIT ?) AS best
+    JOIN agent_longterm_records r ON r.entity_id = ? AND r.\`key\` = best.\`key\`
+    ORDER BY best.score DESC, best.\`key\``,
 } as const;
 
 /**
@@ -110,7 +126,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const params = rows.flatMap((row) => {
-      const columns = toColumns(row, fullTextForm);
+      const columns = toColumns(row, (text) => fullTextForm(text, entityTag(row.entityId)));
       // The columns are NOT NULL: a tombstone's text and a row without vector are empty.
       columns[6] ??= '';
       columns[7] ??= EMPTY;
@@ -150,7 +166,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]> {
-    const words = fullTextForm(match.words.join(' '));
+    const words = fullTextForm(match.words.join(' '), entityTag(entityId));
     const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
       words,
       words,
@@ -158,6 +174,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       now,
       ...rangeParams(match),
       match.limit,
+      entityId,
     ]);
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
@@ -224,12 +241,14 @@ const ER_LOCK_DEADLOCK = 1213;
 const EMPTY = Buffer.alloc(0);
 
 /**
- * Indexed words as InnoDB's full-text parser must see them: each suffixed with `__` (`_` is a word
- * character there, and no word holds one), so that one- and two-letter words reach its minimum token
- * size of 3 and no word is one of its stop words.
+ * Indexed words as InnoDB's full-text parser must see them: each behind its entity's tag, so a
+ * word's postings hold one entity's rows, and suffixed with `__` (`_` is a word character there, and
+ * no word holds one), so that one- and two-letter words reach its minimum token size of 3 and no
+ * word is one of its stop words. A word is then at most 8 + 64 + 2 characters, within InnoDB's
+ * largest token (84).
  */
-function fullTextForm(text: string): string {
-  return text.length === 0 ? text : `${text.replaceAll(' ', '__ ')}__`;
+function fullTextForm(text: string, tag: string): string {
+  return text.length === 0 ? text : `${tag}${text.replaceAll(' ', `__ ${tag}`)}__`;
 }
 
 function text(value: unknown): string {

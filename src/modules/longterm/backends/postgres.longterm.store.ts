@@ -78,9 +78,15 @@ const SQL = {
     WHERE entity_id = $1 AND key >= $2 AND key < $3 AND ${LIVE}4 ORDER BY key LIMIT $5`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = $1 AND key >= $2 AND ${LIVE}3 ORDER BY key LIMIT $4`,
-  vectors: `SELECT ${COLUMNS}, embedding FROM agent_longterm_records
-    WHERE entity_id = $1 AND embedding_model = $2 AND length(embedding) > 0 AND ${LIVE}3
+  vectors: `SELECT key, embedding FROM agent_longterm_records
+    WHERE entity_id = $1 AND embedding_model = $2 AND length(embedding) > 0 AND expires_at > $3
       AND key >= $4 AND ($5::text IS NULL OR key < $6) AND updated_at >= $7 AND updated_at < $8`,
+  many: () => ({
+    name: 'lt_many',
+    sql: `SELECT ${COLUMNS} FROM agent_longterm_records
+      WHERE entity_id = $1 AND key = ANY($2::text[]) AND ${LIVE}3`,
+    keysAsArray: true,
+  }),
   /** The row comparison uses the primary key's order; `$2` repeats `$1` (MariaDB's form needs it). */
   unembedded: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE (entity_id, key) > ($1, $3) AND $2::text IS NOT NULL

@@ -6,6 +6,7 @@ import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import type { StoredRow } from './base-longterm.store.js';
 import { type LongtermRedisKeys, longtermRedisKeys } from './redis-keys.js';
 import { SET_EMBEDDINGS } from './redis.longterm.scripts.js';
+import type { VectorCandidate } from './vector-scan.js';
 
 /** Parses a stored record (`seq:updatedAt:expiresAt:value`). */
 export type ParseRecord = (entityId: string, key: string, record: string) => StoredRow;
@@ -27,47 +28,47 @@ function unpackRedisVector(packed: string): { model: string; bytes: Buffer } | n
 }
 
 /**
- * The entity's live rows with a vector of the model, within the filters: its vectors hash read
- * whole (`HGETALL`: an exact scan), then the matching records (`HMGET`).
+ * The entity's vectors of the model within the key prefix: its vectors hash read whole (`HGETALL`:
+ * an exact scan), without the records — liveness and the time filter are checked on the rows of
+ * the best ones only (`readRedisRows`).
  */
 export async function readRedisVectors(
   client: RedisClient,
   keys: LongtermRedisKeys,
-  entityId: string,
   match: VectorMatch,
-  now: number,
-  parse: ParseRecord,
-): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
+): Promise<VectorCandidate[]> {
   const all = await client.hgetall(keys.vectors);
-  const wanted: Array<{ key: string; bytes: Buffer }> = [];
+  const found: VectorCandidate[] = [];
   for (const [key, packed] of Object.entries(all)) {
+    if (!key.startsWith(match.lower)) continue;
     const vector = unpackRedisVector(packed);
-    if (
-      vector &&
-      vector.model === match.model &&
-      vector.bytes.length > 0 &&
-      key.startsWith(match.lower)
-    )
-      wanted.push({ key, bytes: vector.bytes });
-  }
-  const found: Array<{ row: StoredRow; embedding: Uint8Array }> = [];
-  for (let i = 0; i < wanted.length; i += 1_000) {
-    const chunk = wanted.slice(i, i + 1_000);
-    const records = await client.hmget(keys.records, ...chunk.map((item) => item.key));
-    chunk.forEach((item, j) => {
-      const record = records[j];
-      if (!record) return;
-      const row = parse(entityId, item.key, record);
-      if (
-        row.value !== '' &&
-        (row.expiresAt === null || row.expiresAt > now) &&
-        row.updatedAt >= match.updatedFrom &&
-        row.updatedAt < match.updatedTo
-      )
-        found.push({ row, embedding: item.bytes });
-    });
+    if (vector && vector.model === match.model && vector.bytes.length > 0)
+      found.push({ key, embedding: vector.bytes });
   }
   return found;
+}
+
+/** The live rows of these keys of the entity (`HMGET`, 1,000 keys a call). */
+export async function readRedisRows(
+  client: RedisClient,
+  keys: LongtermRedisKeys,
+  entityId: string,
+  wanted: string[],
+  now: number,
+  parse: ParseRecord,
+): Promise<StoredRow[]> {
+  const rows: StoredRow[] = [];
+  for (let i = 0; i < wanted.length; i += 1_000) {
+    const chunk = wanted.slice(i, i + 1_000);
+    const records = await client.hmget(keys.records, ...chunk);
+    chunk.forEach((key, j) => {
+      const record = records[j];
+      if (!record) return;
+      const row = parse(entityId, key, record);
+      if (row.value !== '' && (row.expiresAt === null || row.expiresAt > now)) rows.push(row);
+    });
+  }
+  return rows;
 }
 
 /** Stores vectors for rows that still have their seq (one script per entity). */

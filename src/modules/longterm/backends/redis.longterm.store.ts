@@ -6,11 +6,13 @@ import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import {
   packRedisVector,
+  readRedisRows,
   readRedisVectors,
   scanRedisUnembedded,
   writeRedisEmbeddings,
 } from './redis-longterm-vectors.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
+import type { VectorCandidate } from './vector-scan.js';
 import {
   BaseLongtermStore,
   type LongtermStoreSettings,
@@ -167,12 +169,12 @@ export class RedisLongtermStore extends BaseLongtermStore {
     );
   }
 
-  protected async readVectors(
-    entityId: string,
-    match: VectorMatch,
-    now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    return readRedisVectors(this.client, this.entityKeys(entityId), entityId, match, now, parse);
+  protected async readVectors(entityId: string, match: VectorMatch): Promise<VectorCandidate[]> {
+    return readRedisVectors(this.client, this.entityKeys(entityId), match);
+  }
+
+  protected async readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]> {
+    return readRedisRows(this.client, this.entityKeys(entityId), entityId, keys, now, parse);
   }
 
   protected async readUnembedded(

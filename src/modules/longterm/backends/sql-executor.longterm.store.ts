@@ -8,6 +8,12 @@ import { fromColumns } from './sql-row-format.js';
 import type { VectorMatch } from '../recall/vector-match.js';
 import { rangeParams } from '../recall/text-match.js';
 import { pageAfter, startAfter } from './row-cursor.js';
+import type { VectorCandidate } from './vector-scan.js';
+
+/** A key as a driver returns it (MariaDB may give a binary column's bytes). */
+function keyText(key: unknown): string {
+  return Buffer.isBuffer(key) ? key.toString('utf8') : String(key);
+}
 
 /** The read statements of a server dialect (parameters: see each). */
 export interface LongtermReadSql {
@@ -17,8 +23,13 @@ export interface LongtermReadSql {
   range: string;
   /** entity, lower, now, limit */
   rangeToEnd: string;
-  /** entity, model, now, lower, upper, upper (or NULL twice), updatedFrom, updatedTo */
+  /**
+   * entity, model, now, lower, upper, upper (or NULL twice), updatedFrom, updatedTo → `key`,
+   * `embedding` (never the value: a tombstone has no vector, so the value is not compared either)
+   */
   vectors: string;
+  /** The statement of `count` keys: entity, the keys (one array, or one parameter each), now */
+  many(count: number): { name: string | null; sql: string; keysAsArray: boolean };
   /** after entity, after entity, after key, model, now, limit */
   unembedded: string;
 }
@@ -71,14 +82,23 @@ export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
     entityId: string,
     match: VectorMatch,
     now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const rows = await this.sql<Record<string, unknown>>('lt_vectors', this.reads.vectors, [
-      entityId,
-      match.model,
-      now,
-      ...rangeParams(match),
-    ]);
-    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+  ): Promise<VectorCandidate[]> {
+    const rows = await this.sql<{ key: unknown; embedding: Buffer }>(
+      'lt_vectors',
+      this.reads.vectors,
+      [entityId, match.model, now, ...rangeParams(match)],
+    );
+    return rows.map((row) => ({ key: keyText(row.key), embedding: row.embedding }));
+  }
+
+  protected async readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]> {
+    const { name, sql, keysAsArray } = this.reads.many(keys.length);
+    const rows = await this.sql<Record<string, unknown>>(
+      name,
+      sql,
+      keysAsArray ? [entityId, keys, now] : [entityId, ...keys, now],
+    );
+    return rows.map(fromColumns);
   }
 
   protected async readUnembedded(

@@ -11,6 +11,7 @@ import {
 import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import { pageAfter, startAfter } from './row-cursor.js';
+import type { VectorCandidate } from './vector-scan.js';
 import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
@@ -22,24 +23,29 @@ import {
 const COLUMNS = 'entity_id, key, value, seq, updated_at, expires_at';
 const LIVE = `value <> '${TOMBSTONE}' AND expires_at > ?`;
 /**
- * The text search: FTS5 finds the rows (over every entity; `CROSS JOIN` keeps it the outer loop,
- * else the planner may walk the entity's rows and test each against the index), the join keeps the
- * entity's live ones.
+ * The text search: FTS5 finds the rows by the query's words behind the entity's tag — so only this
+ * entity's postings are read (`CROSS JOIN` keeps the index the outer loop, else the planner may walk
+ * the entity's rows and test each against it) — and the join keeps the entity's live ones within the
+ * filters. Only the best `limit` rows' values are read (a row without text, a tombstone say, is not
+ * in the index, so the value is not compared either).
  */
-const MATCHES = `SELECT r.entity_id, r.key, r.value, r.seq, r.updated_at, r.expires_at,
-    -bm25(agent_longterm_search) AS score
-  FROM agent_longterm_search CROSS JOIN agent_longterm_records r
-    ON r.rowid = agent_longterm_search.rowid
-  WHERE agent_longterm_search MATCH ? AND r.entity_id = ? AND r.value <> '${TOMBSTONE}'
-    AND r.expires_at > ? AND r.key >= ? AND (? IS NULL OR r.key < ?)
-    AND r.updated_at >= ? AND r.updated_at < ?
-  ORDER BY score DESC, r.key LIMIT ?`;
+const MATCHES = `SELECT r.entity_id, r.key, r.value, r.seq, r.updated_at, r.expires_at, best.score
+  FROM (SELECT r.rowid AS id, r.key AS key, -bm25(agent_longterm_terms) AS score
+    FROM agent_longterm_terms CROSS JOIN agent_longterm_records r
+      ON r.rowid = agent_longterm_terms.rowid
+    WHERE agent_longterm_terms MATCH ? AND r.entity_id = ? AND r.expires_at > ?
+      AND r.key >= ? AND (? IS NULL OR r.key < ?) AND r.updated_at >= ? AND r.updated_at < ?
+    ORDER BY score DESC, r.key LIMIT ?) AS best
+  JOIN agent_longterm_records r ON r.rowid = best.id
+  ORDER BY best.score DESC, best.key`;
 
 /**
  * Long-term store on SQLite: each batch is one synchronous `BEGIN IMMEDIATE` transaction of
  * `INSERT … ON CONFLICT DO UPDATE … WHERE <seq guard> RETURNING` (a row comes back iff it applied);
  * TEXT keys in the BINARY collation give code-point order for the primary-key range scan; a text
- * search is an FTS5 `MATCH` of any query word ranked by `bm25()`.
+ * search is an FTS5 `MATCH` of any query word behind the entity's tag, ranked by `bm25()` (term
+ * frequencies of the entity's own rows; the row count and average length FTS5 keeps are the
+ * table's).
  */
 export class SqliteLongtermStore extends BaseLongtermStore {
   protected readonly system = 'sqlite' as const;
@@ -55,7 +61,9 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     | 'setMark'
     | 'raiseCounter'
     | 'matches'
+    | 'tag'
     | 'vectors'
+    | 'many'
     | 'unembedded'
     | 'setEmbedding',
     Statement<unknown[]>
@@ -106,9 +114,13 @@ export class SqliteLongtermStore extends BaseLongtermStore {
         .prepare(`INSERT INTO agent_longterm_counters (entity_id, value) VALUES (?, ?)
         ON CONFLICT (entity_id) DO UPDATE SET value = max(value, excluded.value)`),
       matches: this.db.prepare(MATCHES),
-      vectors: this.db.prepare(`SELECT ${COLUMNS}, embedding FROM agent_longterm_records
-        WHERE entity_id = ? AND embedding_model = ? AND length(embedding) > 0 AND ${LIVE}
+      tag: this.db.prepare('SELECT tag FROM agent_longterm_text_tags WHERE entity_id = ?').pluck(),
+      // Keys and vectors only. A tombstone never has a vector, so the value is not even compared.
+      vectors: this.db.prepare(`SELECT key, embedding FROM agent_longterm_records
+        WHERE entity_id = ? AND embedding_model = ? AND length(embedding) > 0 AND expires_at > ?
           AND key >= ? AND (? IS NULL OR key < ?) AND updated_at >= ? AND updated_at < ?`),
+      many: this.db.prepare(`SELECT ${COLUMNS} FROM agent_longterm_records
+        WHERE entity_id = ? AND key IN (SELECT value FROM json_each(?)) AND ${LIVE}`),
       unembedded: this.db.prepare(`SELECT ${COLUMNS} FROM agent_longterm_records
         WHERE (entity_id, key) > (?, ?) AND embedding_model IS NOT ? AND ${LIVE}
         ORDER BY entity_id, key LIMIT ?`),
@@ -170,8 +182,11 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]> {
+    const tag = this.statements.tag.get(entityId) as number | undefined;
+    // An entity without a tag never had a record with text.
+    if (tag === undefined) return [];
     const rows = this.statements.matches.all(
-      match.words.map((word) => `"${word}"`).join(' OR '),
+      match.words.map((word) => `"q${tag}q${word}"`).join(' OR '),
       entityId,
       now,
       ...rangeParams(match),
@@ -184,14 +199,18 @@ export class SqliteLongtermStore extends BaseLongtermStore {
     entityId: string,
     match: VectorMatch,
     now: number,
-  ): Promise<Array<{ row: StoredRow; embedding: Uint8Array }>> {
-    const rows = this.statements.vectors.all(
+  ): Promise<VectorCandidate[]> {
+    return this.statements.vectors.all(
       entityId,
       match.model,
       now,
       ...rangeParams(match),
-    ) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({ row: fromColumns(row), embedding: row.embedding as Buffer }));
+    ) as VectorCandidate[];
+  }
+
+  protected async readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]> {
+    const rows = this.statements.many.all(entityId, JSON.stringify(keys), now);
+    return (rows as Array<Record<string, unknown>>).map(fromColumns);
   }
 
   protected async readUnembedded(

@@ -38,7 +38,8 @@ function marker(
     entityId,
     key,
     value: true,
-    ...run,
+    seq: run.seq,
+    ...(run.updatedAt === undefined ? {} : { updatedAt: run.updatedAt }),
     ...(deps.embedder ? { embedding: { model: deps.embedder.model, vector: [] } } : {}),
   };
 }
@@ -95,7 +96,8 @@ export async function indexMessages(
       entityId: messageEntityOf(entityId),
       key: messageKey(message.conversationId, message.position),
       value: { ...message },
-      ...run,
+      seq: run.seq,
+      updatedAt: run.updatedAt,
       ...(vectors && embedder ? { embedding: { model: embedder.model, vector: vectors[i]! } } : {}),
     })),
   ]);

@@ -73,5 +73,106 @@ const search: MigrationDefinition = {
   ],
 };
 
+/**
+ * Gives the row's entity a tag if it has none and the row has text. Not `INSERT OR IGNORE`: in a
+ * trigger, the conflict policy of the statement that fired it (an upsert's) would replace `IGNORE`.
+ */
+const NEW_TAG = `INSERT INTO agent_longterm_text_tags (entity_id) SELECT new.entity_id
+        WHERE new.search_text IS NOT NULL AND new.search_text <> '' AND NOT EXISTS
+          (SELECT 1 FROM agent_longterm_text_tags WHERE entity_id = new.entity_id);`;
+
+/** A record's indexed words as the entity-partitioned index holds them: each behind its entity's tag. */
+const taggedWords = (row: 'new' | 'r') =>
+  `'q' || t.tag || 'q' || replace(${row}.search_text, ' ', ' q' || t.tag || 'q')`;
+
+/**
+ * Text search partitioned by entity: every word is indexed behind its entity's tag (`q<n>q`, the
+ * entity's number in `agent_longterm_text_tags`), so a word's posting list holds one entity's rows
+ * and a search reads its own entity's data only — its cost, and its term frequencies, no longer
+ * depend on what other entities hold. The index is contentless (nothing stored twice); triggers keep
+ * it in the row's transaction, as before. The records table is rebuilt with the value as its last
+ * column (rowids kept): a row's columns are stored in order, so reading a key, a vector or the
+ * indexed text no longer walks the pages of a large value before it.
+ */
+const searchByEntity: MigrationDefinition = {
+  name: 'LongtermSearchByEntity1796947200000',
+  up: [
+    'DROP TRIGGER IF EXISTS agent_longterm_search_update',
+    'DROP TRIGGER IF EXISTS agent_longterm_search_delete',
+    'DROP TRIGGER IF EXISTS agent_longterm_search_insert',
+    'DROP TABLE IF EXISTS agent_longterm_search',
+    'DROP TABLE IF EXISTS agent_longterm_records_rebuilt',
+    `CREATE TABLE agent_longterm_records_rebuilt (
+      entity_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL,
+      embedding_model TEXT,
+      embedding BLOB,
+      search_text TEXT,
+      value TEXT NOT NULL,
+      PRIMARY KEY (entity_id, key)
+    )`,
+    `INSERT INTO agent_longterm_records_rebuilt (rowid, entity_id, key, seq, updated_at, expires_at,
+        embedding_model, embedding, search_text, value)
+      SELECT rowid, entity_id, key, seq, updated_at, expires_at, embedding_model, embedding,
+        search_text, value FROM agent_longterm_records`,
+    'DROP TABLE agent_longterm_records',
+    'ALTER TABLE agent_longterm_records_rebuilt RENAME TO agent_longterm_records',
+    'CREATE INDEX IF NOT EXISTS idx_agent_longterm_records_expires_at ON agent_longterm_records (expires_at)',
+    `CREATE TABLE IF NOT EXISTS agent_longterm_text_tags (
+      tag INTEGER PRIMARY KEY,
+      entity_id TEXT NOT NULL UNIQUE
+    )`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS agent_longterm_terms USING fts5(words, content='',
+      contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_terms_insert AFTER INSERT ON agent_longterm_records
+    WHEN new.search_text IS NOT NULL AND new.search_text <> ''
+    BEGIN
+      ${NEW_TAG}
+      INSERT INTO agent_longterm_terms (rowid, words)
+        SELECT new.rowid, ${taggedWords('new')} FROM agent_longterm_text_tags t
+        WHERE t.entity_id = new.entity_id;
+    END`,
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_terms_delete AFTER DELETE ON agent_longterm_records
+    BEGIN
+      DELETE FROM agent_longterm_terms WHERE rowid = old.rowid;
+    END`,
+    // Only a write of the text re-indexes the row (not one of its vector).
+    `CREATE TRIGGER IF NOT EXISTS agent_longterm_terms_update
+    AFTER UPDATE OF search_text ON agent_longterm_records
+    BEGIN
+      DELETE FROM agent_longterm_terms WHERE rowid = old.rowid;
+      ${NEW_TAG}
+      INSERT INTO agent_longterm_terms (rowid, words)
+        SELECT new.rowid, ${taggedWords('new')} FROM agent_longterm_text_tags t
+        WHERE t.entity_id = new.entity_id AND new.search_text IS NOT NULL AND new.search_text <> '';
+    END`,
+    `INSERT OR IGNORE INTO agent_longterm_text_tags (entity_id)
+      SELECT DISTINCT entity_id FROM agent_longterm_records
+      WHERE search_text IS NOT NULL AND search_text <> ''`,
+    // Rebuilt from scratch: a re-run after a crash starts from an empty index again.
+    'DELETE FROM agent_longterm_terms',
+    `INSERT INTO agent_longterm_terms (rowid, words)
+      SELECT r.rowid, ${taggedWords('r')} FROM agent_longterm_records r
+      JOIN agent_longterm_text_tags t ON t.entity_id = r.entity_id
+      WHERE r.search_text IS NOT NULL AND r.search_text <> ''`,
+  ],
+  down: [
+    'DROP TRIGGER IF EXISTS agent_longterm_terms_update',
+    'DROP TRIGGER IF EXISTS agent_longterm_terms_delete',
+    'DROP TRIGGER IF EXISTS agent_longterm_terms_insert',
+    'DROP TABLE IF EXISTS agent_longterm_terms',
+    'DROP TABLE IF EXISTS agent_longterm_text_tags',
+    ...search.up.slice(3, 7),
+    "INSERT INTO agent_longterm_search (agent_longterm_search) VALUES ('rebuild')",
+  ],
+};
+
 /** This feature's sqlite migrations, oldest first. */
-export const LONGTERM_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [longterm, search];
+export const LONGTERM_SQLITE_MIGRATIONS: readonly MigrationDefinition[] = [
+  longterm,
+  search,
+  searchByEntity,
+];
