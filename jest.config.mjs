@@ -29,5 +29,7 @@ export default {
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
+  // Off unless TEST_CPU_REPORT names a file (see scripts/test-timings.mjs).
+  setupFilesAfterEnv: ['<rootDir>/test/support/cpu-report.setup.ts'],
   testTimeout: 60_000,
 };

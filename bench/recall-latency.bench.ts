@@ -195,12 +195,25 @@ for (const name of BACKENDS) {
     await store.deleteEntity(entityId);
   }
   console.log(
-    await largeValueRow(name, store, (vectors) => backend.floor(new Map(), vectors), embedder, run),
+    await largeValueRow(
+      name,
+      store,
+      (values, vectors) => backend.floor(values, vectors),
+      embedder,
+      run,
+    ),
   );
-  // A fresh store (database) where the small entity is alone: the crowded row's floor.
-  const alone = await open(name, registry, true);
-  console.log(await crowdedTableRow(name, store, alone.store(), run));
-  backends.push(alone);
+  // Two fresh stores (databases): one crowded by other entities, one where the small entity is
+  // alone (the floor). Fresh, so nothing earlier rows left behind (deleted rows an index still
+  // tracks) weighs on either.
+  const [crowded, alone] = [await open(name, registry, true), await open(name, registry, true)];
+  console.log(
+    await crowdedTableRow(name, crowded.store(), alone.store(), run, async () => {
+      await crowded.analyze?.();
+      await alone.analyze?.();
+    }),
+  );
+  backends.push(crowded, alone);
   // The write path: the same 1,000 rows with and without their words indexed.
   const bare = backend.store({ recordText: () => '' });
   const batch = (round: number, prefix: string) =>

@@ -1,15 +1,22 @@
 #!/usr/bin/env node
 // Where the suite's time goes: reads one or more reports of `jest --json --outputFile=<file>` and
 // prints the slowest test files with their share of the summed file time, then the time per
-// project and per folder.
+// folder. With `--cpu <file>` (lines written by `TEST_CPU_REPORT=<file>`), the files that used the
+// most CPU (their worker and the processes they started), and the CPU per folder.
 //   npm test -- --json --outputFile=/tmp/jest.json && node scripts/test-timings.mjs /tmp/jest.json
-//   node scripts/test-timings.mjs /tmp/jest.json --top 40
+//   TEST_CPU_REPORT=/tmp/cpu.jsonl npm test && node scripts/test-timings.mjs --cpu /tmp/cpu.jsonl
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 20;
+const cpuAt = args.indexOf('--cpu');
+const cpuReport = cpuAt >= 0 ? args.splice(cpuAt, 2)[1] : undefined;
+if (cpuReport) {
+  printCpu(cpuReport);
+  process.exit(0);
+}
 if (args.length === 0) {
   console.error('usage: node scripts/test-timings.mjs <jest --json report>… [--top N]');
   process.exit(2);
@@ -47,3 +54,34 @@ for (const file of files) {
 console.log('\nBy folder:');
 for (const [folder, time] of [...byFolder].sort((a, b) => b[1] - a[1]))
   console.log(`${seconds(time)} s ${share(time)}  ${folder}`);
+
+/** The CPU report: files by CPU seconds, and per folder. */
+function printCpu(path) {
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const cpu = lines.reduce((sum, line) => sum + line.cpu, 0);
+  const wall = lines.reduce((sum, line) => sum + line.wall, 0);
+  console.log(
+    `${lines.length} files, ${cpu.toFixed(0)} CPU s, ${wall.toFixed(0)} s of file time\n`,
+  );
+  console.log(`The ${Math.min(top, lines.length)} files that used the most CPU (cpu s, wall s):`);
+  for (const line of [...lines].sort((a, b) => b.cpu - a.cpu).slice(0, top))
+    console.log(
+      `${line.cpu.toFixed(1).padStart(7)} ${line.wall.toFixed(1).padStart(7)}  ${relative(process.cwd(), line.file)}`,
+    );
+  const byFolder = new Map();
+  for (const line of lines) {
+    const folder = relative(process.cwd(), line.file).split('/').slice(0, 2).join('/');
+    const entry = byFolder.get(folder) ?? { cpu: 0, wall: 0 };
+    entry.cpu += line.cpu;
+    entry.wall += line.wall;
+    byFolder.set(folder, entry);
+  }
+  console.log('\nBy folder (cpu s, wall s):');
+  for (const [folder, entry] of [...byFolder].sort((a, b) => b[1].cpu - a[1].cpu))
+    console.log(
+      `${entry.cpu.toFixed(1).padStart(7)} ${entry.wall.toFixed(1).padStart(7)}  ${folder}`,
+    );
+}

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
+import { entityTag } from '../../src/modules/longterm/backends/mysql-entity-tag.js';
 import {
   unpackEmbedding,
   dot,
@@ -24,6 +25,10 @@ export interface RecallFloor {
 
 const top10 = (scored: Array<{ key: string; score: number }>) =>
   scored.sort((a, b) => b.score - a.score).slice(0, 10);
+
+/** The values of rows as a store returns them: parsed from their JSON (the store decodes them too). */
+const decoded = (rows: Array<{ value: string }>) =>
+  rows.map((row) => ({ ...row, value: JSON.parse(row.value) as unknown }));
 
 /** PostgreSQL: `@@` on the GIN index, ordered by `ts_rank`. */
 export async function postgresFloor(url: string): Promise<RecallFloor> {
@@ -52,13 +57,15 @@ export async function postgresFloor(url: string): Promise<RecallFloor> {
           score: dot(query, unpackEmbedding(row.embedding)),
         })),
       );
-      return (
-        await client.query({
-          name: 'floor_values',
-          text: 'SELECT key, value FROM agent_longterm_records WHERE entity_id = $1 AND key = ANY($2::text[])',
-          values: [entityId, best.map((hit) => hit.key)],
-        })
-      ).rows;
+      return decoded(
+        (
+          await client.query({
+            name: 'floor_values',
+            text: 'SELECT key, value FROM agent_longterm_records WHERE entity_id = $1 AND key = ANY($2::text[])',
+            values: [entityId, best.map((hit) => hit.key)],
+          })
+        ).rows,
+      );
     },
     close: () => client.end(),
   };
@@ -99,12 +106,13 @@ export async function pgvectorFloor(url: string, dimensions: number): Promise<Re
 }
 let pgvectorFloors = 0;
 
-/** MariaDB: natural-language `MATCH … AGAINST` on the FULLTEXT index. */
+/** MariaDB: natural-language `MATCH … AGAINST` on the FULLTEXT index, words behind the entity's tag. */
 export async function mysqlFloor(url: string): Promise<RecallFloor> {
   const connection = await mysql.createConnection(url);
   return {
     text: async (entityId, words) => {
-      const against = words.map((word) => `${word}__`).join(' ');
+      const tag = entityTag(entityId);
+      const against = words.map((word) => `${tag}${word}__`).join(' ');
       return (
         await connection.execute(
           `SELECT \`key\`, value, seq, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
@@ -126,12 +134,14 @@ export async function mysqlFloor(url: string): Promise<RecallFloor> {
         })),
       );
       if (best.length === 0) return [];
-      return (
-        await connection.execute(
-          `SELECT \`key\`, value FROM agent_longterm_records WHERE entity_id = ? AND \`key\` IN (${best.map(() => '?').join(', ')})`,
-          [entityId, ...best.map((hit) => hit.key)],
-        )
-      )[0];
+      return decoded(
+        (
+          await connection.execute(
+            `SELECT \`key\`, value FROM agent_longterm_records WHERE entity_id = ? AND \`key\` IN (${best.map(() => '?').join(', ')})`,
+            [entityId, ...best.map((hit) => hit.key)],
+          )
+        )[0] as Array<{ value: string }>,
+      );
     },
     close: () => connection.end(),
   };
@@ -161,7 +171,11 @@ export function sqliteFloor(db: Database): RecallFloor {
           score: dot(query, unpackEmbedding(row.embedding)),
         })),
       );
-      return values.all(entityId, JSON.stringify(best.map((hit) => hit.key)));
+      return decoded(
+        values.all(entityId, JSON.stringify(best.map((hit) => hit.key))) as Array<{
+          value: string;
+        }>,
+      );
     },
     close: async () => undefined,
   };
@@ -191,7 +205,16 @@ export function redisFloor(url: string, prefix: string): RecallFloor {
           return { key, score: dot(query, unpackEmbedding(bytes)) };
         }),
       );
-      return best.length === 0 ? [] : client.hmget(keys.records, ...best.map((hit) => hit.key));
+      if (best.length === 0) return [];
+      // A record is `seq:updatedAt:expiresAt:value`.
+      const records = await client.hmget(keys.records, ...best.map((hit) => hit.key));
+      return records.map((record) =>
+        JSON.parse(
+          record!.slice(
+            record!.indexOf(':', record!.indexOf(':', record!.indexOf(':') + 1) + 1) + 1,
+          ),
+        ),
+      );
     },
     close: async () => {
       client.disconnect();
@@ -199,17 +222,29 @@ export function redisFloor(url: string, prefix: string): RecallFloor {
   };
 }
 
-/** Memory: the same BM25 index class the store keeps, queried bare, and a plain array of vectors. */
+/**
+ * Memory: the same BM25 index class the store keeps, queried bare; a plain array of vectors, then
+ * the best values parsed from their JSON, as the store keeps and decodes them. `texts` are the
+ * records' values (strings).
+ */
 export function memoryFloor(
   texts: Map<string, string>,
   vectors: Map<string, Float32Array>,
 ): RecallFloor {
-  const bm25 = new Bm25Index();
-  for (const [key, text] of texts) bm25.set(key, indexedText(text));
+  let bm25: Bm25Index | undefined;
+  const json = new Map([...texts].map(([key, text]) => [key, JSON.stringify(text)]));
   return {
-    text: async (_entityId, words) => bm25.search(words).slice(0, 10),
+    text: async (_entityId, words) => {
+      if (!bm25) {
+        bm25 = new Bm25Index();
+        for (const [key, text] of texts) bm25.set(key, indexedText(text));
+      }
+      return bm25.search(words).slice(0, 10);
+    },
     vector: async (_entityId, query) =>
-      top10([...vectors].map(([key, vector]) => ({ key, score: dot(query, vector) }))),
+      top10([...vectors].map(([key, vector]) => ({ key, score: dot(query, vector) }))).map(
+        (hit) => ({ ...hit, value: JSON.parse(json.get(hit.key) ?? 'null') as unknown }),
+      ),
     close: async () => undefined,
   };
 }

@@ -16,6 +16,7 @@ export async function crowdedTableRow(
   crowded: LongtermMemoryStore,
   alone: LongtermMemoryStore,
   run: string,
+  analyze: () => Promise<void> = async () => undefined,
 ): Promise<string> {
   const entityId = `${run}-tiny`;
   for (let at = 0; at < CROWD; at += 1_000)
@@ -29,6 +30,8 @@ export async function crowdedTableRow(
     );
   for (const store of [crowded, alone])
     await store.save({ entityId, key: 'only', value: 'the one record of a small entity', seq: 1 });
+  // The planner's statistics settled after the load, as a server's autovacuum does in time.
+  await analyze();
   const pair = await measurePair(
     () => crowded.searchText(entityId, 'the words', { limit: 10 }),
     () => alone.searchText(entityId, 'the words', { limit: 10 }),
@@ -50,17 +53,21 @@ export async function crowdedTableRow(
 export async function largeValueRow(
   name: string,
   store: LongtermMemoryStore,
-  floor: (vectors: Map<string, Float32Array>) => Promise<RecallFloor>,
+  floor: (values: Map<string, string>, vectors: Map<string, Float32Array>) => Promise<RecallFloor>,
   embedder: EmbeddingModel,
   run: string,
 ): Promise<string> {
   const entityId = `${run}-large`;
   const stored = new Map<string, Float32Array>();
+  const values = new Map<string, string>();
   const filler = 'lorem ipsum dolor sit amet '.repeat(7_600);
   for (let at = 0; at < 200; at += 20) {
     const texts = Array.from({ length: 20 }, (_, i) => `record ${at + i} about topic ${i % 7}`);
     const vectors = await embedder.embed(texts);
-    vectors.forEach((vector, i) => stored.set(`big/${at + i}`, Float32Array.from(vector)));
+    vectors.forEach((vector, i) => {
+      stored.set(`big/${at + i}`, Float32Array.from(vector));
+      values.set(`big/${at + i}`, `${texts[i]} ${filler}`);
+    });
     await store.saveMany(
       texts.map((text, i) => ({
         entityId,
@@ -73,7 +80,7 @@ export async function largeValueRow(
   }
   const [query] = await embedder.embed(['topic 3']);
   const vector = Float32Array.from(query!);
-  const raw = await floor(stored);
+  const raw = await floor(values, stored);
   const pair = await measurePair(
     () => store.searchVector(entityId, vector, { model: embedder.id, limit: 10 }),
     () => raw.vector(entityId, vector),
