@@ -29,6 +29,8 @@ export default {
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
+  // The longest files first (by test/support/test-durations.json), so none starts last.
+  testSequencer: '<rootDir>/test/support/duration-sequencer.mjs',
   // Off unless TEST_CPU_REPORT names a file (see scripts/test-timings.mjs).
   setupFilesAfterEnv: ['<rootDir>/test/support/cpu-report.setup.ts'],
   testTimeout: 60_000,

@@ -5,12 +5,16 @@
 // most CPU (their worker and the processes they started), and the CPU per folder.
 //   npm test -- --json --outputFile=/tmp/jest.json && node scripts/test-timings.mjs /tmp/jest.json
 //   TEST_CPU_REPORT=/tmp/cpu.jsonl npm test && node scripts/test-timings.mjs --cpu /tmp/cpu.jsonl
-import { readFileSync } from 'node:fs';
+// With `--write`, also records each file's duration in test/support/test-durations.json, which
+// the test sequencer reads to start the longest files first.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 20;
+const writeAt = args.indexOf('--write');
+const write = writeAt >= 0 && args.splice(writeAt, 1).length > 0;
 const cpuAt = args.indexOf('--cpu');
 const cpuReport = cpuAt >= 0 ? args.splice(cpuAt, 2)[1] : undefined;
 if (cpuReport) {
@@ -34,6 +38,16 @@ for (const path of args) {
     });
 }
 const total = files.reduce((sum, file) => sum + file.seconds, 0);
+if (write) {
+  const path = new URL('../test/support/test-durations.json', import.meta.url);
+  const durations = Object.fromEntries(
+    [...files]
+      .sort((a, b) => (a.file < b.file ? -1 : 1))
+      .map((file) => [file.file, Math.round(file.seconds * 10) / 10]),
+  );
+  writeFileSync(path, `${JSON.stringify(durations, null, 2)}\n`);
+  console.log(`Wrote the durations of ${files.length} files to test/support/test-durations.json\n`);
+}
 const seconds = (value) => value.toFixed(1).padStart(7);
 const share = (value) => `${((100 * value) / total).toFixed(1).padStart(5)} %`;
 

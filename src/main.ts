@@ -1,27 +1,9 @@
-import 'reflect-metadata';
-import { MissingDriverError } from 'nest-agent-memory';
-import { assertDriversInstalled } from './app/required-drivers.js';
-import { ConfigValidationError } from './config/config-validation.error.js';
-import { loadAllConfig } from './config/validate-env.js';
+import module from 'node:module';
 
 /**
- * Starts the example app: `node dist/main.js` (see README for the environment variables). The
- * configuration and the packages it needs are checked before the app's modules load, so every
- * missing package is named at once.
+ * The example app's entry (`node dist/main.js`). V8's compiled code of the app's modules is kept on
+ * disk between starts (Node's compile cache, in the OS temp directory; `NODE_DISABLE_COMPILE_CACHE=1`
+ * turns it off), so only the first start compiles them; then the app boots (`app/bootstrap.ts`).
  */
-async function bootstrap(): Promise<void> {
-  const config = loadAllConfig();
-  assertDriversInstalled(config);
-  const { startApp } = await import('./app/start-app.js');
-  await startApp(config);
-}
-
-try {
-  await bootstrap();
-} catch (error) {
-  if (error instanceof ConfigValidationError || error instanceof MissingDriverError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import('./app/bootstrap.js');

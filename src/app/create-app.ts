@@ -5,7 +5,6 @@ import { configureApp } from './configure-app.js';
 import { AppLogger, createRootLogger } from './logging/app-logger.js';
 import { appSqlTarget } from '../config/sql-target.config.js';
 import type { AppMetrics } from './telemetry/app-metrics.js';
-import { HardenedExpressAdapter } from './http-server/hardened-express.adapter.js';
 import type { AllConfig } from '../config/validate-env.js';
 
 /**
@@ -18,12 +17,15 @@ export async function createApp(
   options: { metrics?: AppMetrics; bufferLogs?: boolean } = {},
 ): Promise<INestApplication> {
   const module = AppModule.forRoot({ database: appSqlTarget(), metrics: options.metrics });
+  // Only the platform in use is loaded (each is a large module graph of its own).
   const adapter =
     config.http.adapter === 'fastify'
       ? (await import('./http-server/hardened-fastify.adapter.js')).hardenedFastifyAdapter(
           config.http,
         )
-      : new HardenedExpressAdapter(config.http);
+      : new (await import('./http-server/hardened-express.adapter.js')).HardenedExpressAdapter(
+          config.http,
+        );
   const app = await NestFactory.create<INestApplication>(module, adapter, {
     bufferLogs: options.bufferLogs ?? true,
     bodyParser: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openAiAnswer } from '../support/fake-llm-server.js';
+import { openAiAnswer, openAiStream } from '../support/fake-llm-server.js';
 import {
   KEYS,
   VIEWPORTS,
@@ -101,7 +101,13 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
     async (viewport) => {
       const key = viewport.name === 'wide' ? KEYS[1]! : KEYS[5]!;
       web.llm.reset();
-      web.llm.enqueue(openAiAnswer(slowReply(30), [], 150));
+      // The reply holds after its 5th word, so it is still running when Stop is pressed.
+      web.llm.enqueue(
+        openAiStream(slowReply(30).split(/(?<= )/), [], {
+          delayMs: 150,
+          stall: { index: 6, ms: 30_000 },
+        }),
+      );
       const page = await web.open(viewport);
       await openWithKey(page, web.app().url, key);
       await page.getByTestId('composer').fill('Count slowly');
@@ -176,7 +182,14 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
   it('a Stop in one tab marks the reply "Stopped" in another tab following it', async () => {
     const key = KEYS[3]!;
     web.llm.reset();
-    web.llm.enqueue(openAiAnswer(slowReply(30), [], 150));
+    // The reply holds after its 7th word until it is stopped: however long the second tab takes
+    // to open (a loaded machine), the reply is still running when Stop is pressed.
+    web.llm.enqueue(
+      openAiStream(slowReply(30).split(/(?<= )/), [], {
+        delayMs: 150,
+        stall: { index: 8, ms: 55_000 },
+      }),
+    );
     const first = await web.open();
     await openWithKey(first, web.app().url, key);
     await first.getByTestId('composer').fill('Count for both tabs');

@@ -96,7 +96,7 @@ export class FakeLlmServer {
   private async send(reply: FakeReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
     switch (reply.kind) {
       case 'json':
-        if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+        if (reply.delayMs) await pause(reply.delayMs, res);
         res.writeHead(reply.status ?? 200, {
           'content-type': 'application/json',
           ...reply.headers,
@@ -111,8 +111,9 @@ export class FakeLlmServer {
       case 'sse': {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const [index, event] of reply.events.entries()) {
-          if (reply.stall?.index === index)
-            await new Promise((resolve) => setTimeout(resolve, reply.stall!.ms));
+          if (reply.stall?.index === index) await pause(reply.stall.ms, res);
+          // A client that left gets nothing more (and leaves no timer behind).
+          if (res.destroyed) return;
           if (reply.dropAfter !== undefined && index >= reply.dropAfter) {
             req.socket.destroy();
             return;
@@ -123,13 +124,27 @@ export class FakeLlmServer {
               : `event: ${event.event}\ndata: ${event.data}\n\n`;
           // Wait until the frame is flushed, so a later drop cuts the stream after it, not before.
           await new Promise((resolve) => res.write(frame, resolve));
-          if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+          if (reply.delayMs) await pause(reply.delayMs, res);
         }
         res.end();
         return;
       }
     }
   }
+}
+
+/** Waits `ms`, or less if the client leaves first (the timer is cleared either way). */
+function pause(ms: number, res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+  });
 }
 
 /** An OpenAI chat-completion body. */
