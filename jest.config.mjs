@@ -4,7 +4,8 @@
  * @type {import('jest').Config}
  */
 export default {
-  testEnvironment: 'node',
+  // Jest's Node environment, failing a file that leaves a handle open (see the file).
+  testEnvironment: '<rootDir>/test/support/leak-check-environment.mjs',
   // TypeORM keeps its metadata on a global; keep it between test files.
   testEnvironmentOptions: { globalsCleanup: 'off' },
   extensionsToTreatAsEsm: ['.ts'],
@@ -29,6 +30,11 @@ export default {
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
+  // Three files at a time: most of a file's time is the example app or a browser waiting on I/O,
+  // so three keep two cores busy. Every file is isolated (its own app processes, databases or
+  // random ids and key prefixes, free ports). Fixed rather than per core: each file may start apps
+  // holding database connections. `--maxWorkers` / `-i` override it.
+  maxWorkers: 3,
   // The longest files first (by test/support/test-durations.json), so none starts last.
   testSequencer: '<rootDir>/test/support/duration-sequencer.mjs',
   // Off unless TEST_CPU_REPORT names a file (see scripts/test-timings.mjs).

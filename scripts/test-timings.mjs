@@ -80,10 +80,12 @@ function printCpu(path) {
   console.log(
     `${lines.length} files, ${cpu.toFixed(0)} CPU s, ${wall.toFixed(0)} s of file time\n`,
   );
-  console.log(`The ${Math.min(top, lines.length)} files that used the most CPU (cpu s, wall s):`);
+  console.log(
+    `The ${Math.min(top, lines.length)} files that used the most CPU (cpu s, wall s, app boots):`,
+  );
   for (const line of [...lines].sort((a, b) => b.cpu - a.cpu).slice(0, top))
     console.log(
-      `${line.cpu.toFixed(1).padStart(7)} ${line.wall.toFixed(1).padStart(7)}  ${relative(process.cwd(), line.file)}`,
+      `${line.cpu.toFixed(1).padStart(7)} ${line.wall.toFixed(1).padStart(7)} ${String(line.boots ?? 0).padStart(4)}  ${relative(process.cwd(), line.file)}`,
     );
   const byFolder = new Map();
   for (const line of lines) {

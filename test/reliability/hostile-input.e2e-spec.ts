@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { compareCodePoints } from '../../src/common/canonical-json.js';
 import { randomUUID } from 'node:crypto';
-import { STORAGE_LAYOUTS, appPerSuite, embeddedEnv } from '../support/app-harness.js';
+import { platformLayouts, appPerSuite, embeddedEnv } from '../support/app-harness.js';
 import { type RawResponse, keepAlive, rawRequest, streamUntilAnswered } from './raw-http.js';
 
 /** Every property runs this many cases, from this seed: failures replay with the same inputs. */
@@ -105,7 +105,7 @@ const RUN = randomUUID().slice(0, 8);
 afterAll(() => keepAlive.destroy());
 
 // On every storage layout: the fuzz reaches each backend's own queries and scripts.
-describe.each(STORAGE_LAYOUTS)(
+describe.each(platformLayouts())(
   'hostile input over HTTP on %s (fast-check, seeded)',
   (_name, env) => {
     const running = appPerSuite(() => ({ ...env(), ...LIMITS }), { beforeAll, afterAll });

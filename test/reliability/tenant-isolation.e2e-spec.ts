@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { STORAGE_LAYOUTS, appPerSuite } from '../support/app-harness.js';
+import { platformLayouts, appPerSuite } from '../support/app-harness.js';
 import { keepAlive, rawRequest } from './raw-http.js';
 
 const KEYS = {
@@ -15,7 +15,7 @@ const KEYS = {
  * victim's conversations, runs, steps, long-term records or working memory, and nothing of it
  * changed.
  */
-describe.each(STORAGE_LAYOUTS)('tenant isolation on %s', (_name, env) => {
+describe.each(platformLayouts())('tenant isolation on %s', (_name, env) => {
   const running = appPerSuite(
     () => ({
       ...env(),

@@ -110,6 +110,16 @@ export const STORAGE_LAYOUTS: Array<[string, () => Record<string, string>]> = [
   ],
 ];
 
+/**
+ * The layouts a suite that also runs on Express (`TEST_HTTP_ADAPTER=express`) covers there: all of
+ * them on the app's default platform; on Express the embedded one. What a platform does its own way
+ * (routing, parsing, limits, streams) does not depend on storage, and what each layout does is
+ * covered on the default platform, so Express × every layout would repeat that part.
+ */
+export function platformLayouts(): typeof STORAGE_LAYOUTS {
+  return process.env.TEST_HTTP_ADAPTER ? STORAGE_LAYOUTS.slice(0, 1) : STORAGE_LAYOUTS;
+}
+
 /** A running example app: its base URL, and how to stop it. */
 export interface RunningApp {
   url: string;
@@ -129,6 +139,9 @@ export interface RunningApp {
  * on a free loopback port with exactly the given variables, and waits until `/health` answers.
  */
 export async function bootApp(env: Record<string, string>, main = MAIN): Promise<RunningApp> {
+  // Counted for the suite's CPU report (test/support/cpu-report.setup.ts).
+  (globalThis as { appBoots?: number }).appBoots =
+    ((globalThis as { appBoots?: number }).appBoots ?? 0) + 1;
   const port = await freePort();
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name)),

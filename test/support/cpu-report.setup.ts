@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 import { appendFileSync, readFileSync } from 'node:fs';
 
 /**
- * With `TEST_CPU_REPORT=<file>`, appends one JSON line per test file: its wall time and the CPU
- * seconds its worker and the child processes it waited for (apps, installs) used meanwhile, from
- * `/proc/self/stat`. `scripts/test-timings.mjs --cpu <file>` reads it. Off otherwise.
+ * With `TEST_CPU_REPORT=<file>`, appends one JSON line per test file: its wall time, the CPU
+ * seconds its worker and the child processes it waited for (apps, installs) used meanwhile (from
+ * `/proc/self/stat`), and how many times it booted the example app. `scripts/test-timings.mjs --cpu <file>` reads it. Off otherwise.
  */
 const report = process.env.TEST_CPU_REPORT;
 
@@ -31,6 +31,7 @@ if (report) {
         file: expect.getState().testPath,
         wall: (performance.now() - started) / 1000,
         cpu: cpuSeconds() - cpu,
+        boots: (globalThis as { appBoots?: number }).appBoots ?? 0,
         worker: process.env.JEST_WORKER_ID,
       })}\n`,
     );

@@ -1,0 +1,70 @@
+import { appendFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import NodeEnvironment from 'jest-environment-node';
+
+/**
+ * What a test file may not leave behind when it ends: servers, sockets, child processes, pipes and
+ * timers it opened. Kinds of `process.getActiveResourcesInfo()`.
+ */
+const WATCHED = new Set([
+  'TCPServerWrap',
+  'TCPSocketWrap',
+  'ProcessWrap',
+  'PipeWrap',
+  'Timeout',
+  'UDPWrap',
+]);
+/** How long a file's handles may take to close once its last hook ran (socket close events). */
+const GRACE_MS = 3_000;
+
+function counts() {
+  const found = new Map();
+  for (const kind of process.getActiveResourcesInfo())
+    if (WATCHED.has(kind)) found.set(kind, (found.get(kind) ?? 0) + 1);
+  return found;
+}
+
+function leaks(before) {
+  const now = counts();
+  return [...now]
+    .filter(([kind, count]) => count > (before.get(kind) ?? 0))
+    .map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
+}
+
+/**
+ * Jest's Node environment, plus a check that the file left no handle open: when its last hook has
+ * run, every server, socket, child process, pipe and timer it opened must be closed within 3 s, or
+ * the file fails naming what is left (a client, timer or server that would otherwise emit into the
+ * next file, or keep the worker alive). `TEST_LEAKS=report:<file>` lists leaks in the file instead
+ * of failing.
+ */
+export default class LeakCheckEnvironment extends NodeEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    await super.setup();
+    this.before = counts();
+  }
+
+  async teardown() {
+    const deadline = Date.now() + GRACE_MS;
+    let left = leaks(this.before);
+    while (left.length > 0 && Date.now() < deadline) {
+      await sleep(50);
+      left = leaks(this.before);
+    }
+    await super.teardown();
+    if (left.length === 0) return;
+    const mode = process.env.TEST_LEAKS ?? '';
+    if (mode.startsWith('report:'))
+      appendFileSync(mode.slice(7), `${JSON.stringify({ file: this.testPath, left })}\n`);
+    else
+      throw new Error(
+        `${this.testPath} left open handles after its last hook: ${left.join(', ')} ` +
+          '(close every client, server, child process and timer it opened)',
+      );
+  }
+}
