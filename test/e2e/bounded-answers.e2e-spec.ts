@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { type RunningApp, bootApp, embeddedEnv, serverEnv } from '../support/app-harness.js';
+import { fetchWhole } from '../support/fetch-whole.js';
 
 const layouts: Array<[string, () => Record<string, string>]> = [
   ['the embedded default', () => embeddedEnv()],
@@ -31,7 +32,7 @@ describe.each(layouts)('bounded answers (%s)', (_name, env) => {
   });
 
   const call = (path: string, init: RequestInit = {}, key = keys.a) =>
-    fetch(`${app.url}${path}`, {
+    fetchWhole(`${app.url}${path}`, {
       ...init,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     });

@@ -165,6 +165,10 @@ describe.each(STORAGE_LAYOUTS)('recall over HTTP on %s', (_label, layout) => {
       expect([query, response.status]).toEqual([query, 400]);
       expect(JSON.stringify(response.body.message)).toContain(named);
     }
+    // Without q, the answer says it is required (not that it is too long).
+    expect((await recall('k=5').expect(400)).body.message).toBe(
+      'q is required: the words to recall by',
+    );
   });
 });
 

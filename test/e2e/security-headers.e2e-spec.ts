@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
 import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
+import { fetchWhole } from '../support/fetch-whole.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -37,7 +38,7 @@ describe('security headers', () => {
   });
 
   it('gives the page a strict policy', async () => {
-    const response = await fetch(`${app.url}/`);
+    const response = await fetchWhole(`${app.url}/`);
     const csp = directives(response.headers.get('content-security-policy'));
     expect(csp).toMatchObject({
       'default-src': "'self'",
@@ -60,7 +61,7 @@ describe('security headers', () => {
       '/runs/unknown',
       '/health',
     ]) {
-      const response = await fetch(`${app.url}${path}`);
+      const response = await fetchWhole(`${app.url}${path}`);
       expect([path, response.headers.get('cache-control')]).toEqual([
         path,
         expect.stringContaining('no-store'),
@@ -68,14 +69,14 @@ describe('security headers', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-powered-by')).toBeNull();
     }
-    const bundle = await fetch(`${app.url}/assets/app.js`);
+    const bundle = await fetchWhole(`${app.url}/assets/app.js`);
     expect(bundle.headers.get('cache-control')).toMatch(/max-age=3600/);
   });
 
   it('gives Swagger UI its own policy (inline styles, data: images, scripts from files only)', async () => {
     for (const path of ['/docs', '/docs-json', '/DOCS']) {
       const csp = directives(
-        (await fetch(`${app.url}${path}`)).headers.get('content-security-policy'),
+        (await fetchWhole(`${app.url}${path}`)).headers.get('content-security-policy'),
       );
       expect([path, csp]).toMatchObject([
         path,
@@ -88,7 +89,7 @@ describe('security headers', () => {
     }
     // Nothing else under a name that merely starts like it.
     const other = directives(
-      (await fetch(`${app.url}/docsx`)).headers.get('content-security-policy'),
+      (await fetchWhole(`${app.url}/docsx`)).headers.get('content-security-policy'),
     );
     expect(other['style-src']).toBe("'self'");
   });

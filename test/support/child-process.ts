@@ -30,6 +30,8 @@ export function startTypeScriptChild(file: string, args: string[]): TypeScriptCh
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The child's stdin stays open in this process after the child is gone unless closed.
+  child.once('exit', () => child.stdin.destroy());
   const exited = new Promise<string>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) =>

@@ -15,7 +15,7 @@ const WATCHED = new Set([
   'UDPWrap',
 ]);
 /** How long a file's handles may take to close once its last hook ran (socket close events). */
-const GRACE_MS = 3_000;
+const GRACE_MS = 10_000;
 
 function counts() {
   const found = new Map();
@@ -31,9 +31,21 @@ function leaks(before) {
     .map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
 }
 
+/** Where the open sockets lead (local → remote), to tell whose they are. */
+function describeSockets() {
+  const sockets = (process._getActiveHandles?.() ?? []).filter(
+    (handle) => handle && typeof handle === 'object' && 'remotePort' in handle,
+  );
+  return sockets.map((socket) =>
+    socket.remotePort === undefined
+      ? `pipe (fd ${socket._handle?.fd ?? '?'}${socket.spawnfile ? `, ${socket.spawnfile}` : ''})`
+      : `socket ${socket.localPort} → ${socket.remoteAddress}:${socket.remotePort}`,
+  );
+}
+
 /**
  * Jest's Node environment, plus a check that the file left no handle open: when its last hook has
- * run, every server, socket, child process, pipe and timer it opened must be closed within 3 s, or
+ * run, every server, socket, child process, pipe and timer it opened must be closed within 10 s, or
  * the file fails naming what is left (a client, timer or server that would otherwise emit into the
  * next file, or keep the worker alive). `TEST_LEAKS=report:<file>` lists leaks in the file instead
  * of failing.
@@ -58,6 +70,7 @@ export default class LeakCheckEnvironment extends NodeEnvironment {
     }
     await super.teardown();
     if (left.length === 0) return;
+    left.push(...describeSockets());
     const mode = process.env.TEST_LEAKS ?? '';
     if (mode.startsWith('report:'))
       appendFileSync(mode.slice(7), `${JSON.stringify({ file: this.testPath, left })}\n`);

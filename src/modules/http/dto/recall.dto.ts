@@ -10,8 +10,9 @@ export class RecallQueryDto {
       'What to look for: words matched case- and accent-insensitively (at most 2,000 characters; the first 32 distinct words count)',
     example: 'where does she work',
   })
-  @IsString({ message: 'q is required: the words to recall by' })
+  // Checked bottom-up, first failure reported: a missing q is "required", not "too long".
   @MaxLength(2_000)
+  @IsString({ message: 'q is required: the words to recall by' })
   q!: string;
 
   @ApiPropertyOptional({
