@@ -517,6 +517,27 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
     });
   });
 
+  it('answers 415 naming application/json to a body that is not declared JSON, or none', async () => {
+    const plain = await http()
+      .post('/conversations/c-415/turns')
+      .set(A)
+      .set('Content-Type', 'text/plain')
+      .send('{"message":"hi"}')
+      .expect(415);
+    expect(plain.body).toEqual({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: 'the body must be JSON (Content-Type: application/json); got "text/plain"',
+    });
+    const none = await http().post('/conversations/c-415/turns').set(A).expect(415);
+    expect(none.body.message).toBe(
+      'the body must be JSON (Content-Type: application/json); got no Content-Type',
+    );
+    // Nothing was stored, and a JSON body still goes through.
+    expect((await http().get('/conversations/c-415/messages').set(A)).body.version).toBe(0);
+    await http().put('/entities/u1/memories/k').set(A).type('form').send('value=x').expect(415);
+  });
+
   it('answers 504 when the model times out, storing nothing', async () => {
     llm.reset();
     llm.enqueue({ kind: 'hang' });

@@ -11,6 +11,13 @@ const tenants = () => {
   return { a: `key-a-${id}-0000000`, b: `key-b-${id}-0000000`, c: `key-c-${id}-0000000` };
 };
 
+/**
+ * A client address of this suite's own (10.x.y.z): the failed-authentication counters live in the
+ * shared Redis under the address, so a file running at the same time (this suite on the other HTTP
+ * platform) never counts the same address.
+ */
+const ownAddress = () => `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+
 const layouts: Array<[string, () => Record<string, string>]> = [
   ['process memory (embedded default)', () => embeddedEnv()],
   [
@@ -32,10 +39,10 @@ const layouts: Array<[string, () => Record<string, string>]> = [
  */
 describe.each(layouts)('rate limits (%s)', (_name, env) => {
   const keys = tenants();
+  const guesserAddress = ownAddress();
   const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true });
   let app: RunningApp;
   beforeAll(async () => {
-    await deleteRedisKeys(redis, 'agent-memory:auth-failures:*');
     app = await bootApp({
       ...env(),
       API_KEYS: `ta-${keys.a.slice(6, 14)}:${keys.a},tb-${keys.b.slice(6, 14)}:${keys.b},tc-${keys.c.slice(6, 14)}:${keys.c}`,
@@ -50,7 +57,7 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
   });
   afterAll(async () => {
     await app?.close();
-    await deleteRedisKeys(redis, 'agent-memory:auth-failures:*');
+    await deleteRedisKeys(redis, `agent-memory:auth-failures:${guesserAddress}`);
     await redis.quit();
   });
 
@@ -73,7 +80,14 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     const seventh = await call(keys.a, '/conversations/y/messages');
     expect(seventh.status).toBe(429);
-    expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(seventh.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    // In plain words: which budget, for whom, and when to come back.
+    expect(await seventh.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: `Too many requests for this API key: the limit is 6 per 60 s. Try again in ${retryAfter} s (Retry-After).`,
+    });
     // Another tenant has its own budget.
     expect((await call(keys.c, '/conversations')).status).toBe(200);
   });
@@ -83,12 +97,15 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
     expect((await turn(keys.b, '/conversations/t/turns?async=true')).status).toBe(202);
     const third = await turn(keys.b, '/conversations/u/turns');
     expect(third.status).toBe(429);
+    expect(((await third.json()) as { message: string }).message).toMatch(
+      /^Too many turns \(model calls\) for this API key: the limit is 2 per 60 s\./,
+    );
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await call(keys.b, '/conversations/t/messages')).status).toBe(200); // reads go on
   });
 
   it('refuses an address after too many failed authentications, whatever key it then sends', async () => {
-    const guesser = { headers: { 'x-forwarded-for': '10.9.9.9' } };
+    const guesser = { headers: { 'x-forwarded-for': guesserAddress } };
     for (let i = 0; i < 3; i += 1)
       expect((await call(`wrong-key-${i}-000000000`, '/conversations', guesser)).status).toBe(401);
     const blocked = await call(keys.c, '/conversations', guesser);

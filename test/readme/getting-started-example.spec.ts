@@ -41,4 +41,16 @@ describe('docs/getting-started.md, step 3', () => {
     const history = (await (await fetch(`${await app.getUrl()}/chats/c1`)).json()) as unknown[];
     expect(history).toHaveLength(4);
   });
+
+  it('answers a body without a message with a 400 that says the message is required', async () => {
+    const response = await fetch(`${await app.getUrl()}/chats/c2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /^Invalid message: required \(a text, or a user message/,
+    );
+  });
 });

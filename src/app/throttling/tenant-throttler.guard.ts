@@ -1,4 +1,4 @@
-import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { type ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { normalizeIp, ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { REQUEST_TENANT } from '../auth/api-key-authenticator.js';
 import { type HeaderTarget, setResponseHeader } from '../http-server/response-header.js';
@@ -18,12 +18,26 @@ export class TenantThrottlerGuard extends ThrottlerGuard {
     return `ip:${typeof ip === 'string' ? normalizeIp(ip) : 'unknown'}`;
   }
 
+  /** A 429 in plain words: which budget ran out, for whom, and when to come back. */
   protected override async throwThrottlingException(
     context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
     const response = context.switchToHttp().getResponse<HeaderTarget>();
-    setResponseHeader(response, 'retry-after', String(Math.max(1, detail.timeToBlockExpire)));
-    return super.throwThrottlingException(context, detail);
+    const retry = Math.max(1, detail.timeToBlockExpire);
+    setResponseHeader(response, 'retry-after', String(retry));
+    // The key is `<budget>:<tracker>` (throttler-options.ts).
+    const turns = detail.key.startsWith('turns:');
+    const who = detail.tracker.startsWith('tenant:') ? 'this API key' : 'this address';
+    throw new HttpException(
+      {
+        statusCode: HttpStatus.TOO_MANY_REQUESTS,
+        error: 'Too Many Requests',
+        message:
+          `Too many ${turns ? 'turns (model calls)' : 'requests'} for ${who}: the limit is ` +
+          `${detail.limit} per ${Math.round(detail.ttl / 1000)} s. Try again in ${retry} s (Retry-After).`,
+      },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
   }
 }

@@ -9,6 +9,12 @@ import type { AgentRunInput } from './interfaces/agent-run.interface.js';
  * with the run's first id (`runId:0`). The same for a run now and a queued run.
  */
 export function turnUserMessage(message: AgentRunInput['message'], runId: string): ChatMessage {
+  // A body without a message (`{}` posted to a controller that passes `body.message` on).
+  if (typeof message !== 'string' && (typeof message !== 'object' || message === null))
+    throw new InvalidArgumentError(
+      'message',
+      `required (a text, or a user message { role: 'user', content }), got ${message === null ? 'null' : typeof message}`,
+    );
   const candidate: ChatMessage =
     typeof message === 'string' ? { role: 'user', content: message } : { ...message };
   if (candidate.role !== 'user')
