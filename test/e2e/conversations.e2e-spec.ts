@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { bootApp, type RunningApp } from '../support/app-harness.js';
+import { FakeLlmServer, openAiAnswer } from '../support/fake-llm-server.js';
 import {
   TEST_MYSQL_URL,
   TEST_POSTGRES_URL,
@@ -26,7 +27,18 @@ const configurations: Array<[string, Record<string, string>]> = [
   ],
 ];
 
-/** The built app (offline echo model) on each chat backend, over real HTTP. */
+/** The model: a local OpenAI-compatible server answering "ok" unless a test scripts its replies. */
+const llm = new FakeLlmServer();
+llm.fallback = openAiAnswer('ok');
+let llmUrl = '';
+beforeAll(async () => {
+  llmUrl = await llm.start();
+});
+afterAll(async () => {
+  await llm.stop();
+});
+
+/** The built app on each chat backend, over real HTTP. */
 describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
   let running: RunningApp;
   const conversationId = `e2e-${randomUUID()}`;
@@ -40,7 +52,12 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
     });
 
   beforeAll(async () => {
-    running = await bootApp(env);
+    running = await bootApp({
+      ...env,
+      OPENAI_BASE_URL: llmUrl,
+      LLM_MODEL: 'stub',
+      LLM_MAX_RETRIES: '0',
+    });
   });
   afterAll(async () => {
     await running.close();
@@ -127,6 +144,56 @@ describe.each(configurations)('example app over HTTP on %s', (_label, env) => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toContain('conversationId');
   });
+
+  it('lists stored turns only: a failed or stopped turn changes nothing of the list', async () => {
+    const id = `listed-${randomUUID().slice(0, 8)}`;
+    const listing = async () => {
+      const page = (await (await get('/conversations?limit=100')).json()) as {
+        conversations: Array<{ conversationId: string }>;
+      };
+      return page.conversations.find((entry) => entry.conversationId === id);
+    };
+    const post = (route: string, body: unknown) =>
+      fetch(`${running.url}/conversations/${id}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // A first turn that fails: nothing is stored, nothing is listed.
+    llm.enqueue({ kind: 'json', status: 400, body: { error: { message: 'refused' } } });
+    expect((await post('/turns', { message: 'never stored' })).status).toBe(502);
+    expect(await listing()).toBeUndefined();
+    // A stored turn lists it.
+    expect((await post('/turns', { message: 'first words' })).status).toBe(201);
+    const stored = await listing();
+    expect(stored).toEqual({
+      conversationId: id,
+      title: 'first words',
+      preview: 'first words',
+      lastActiveAt: expect.any(Number),
+    });
+    // A turn stopped mid-reply: the list is as the stored turns made it.
+    llm.enqueue(openAiAnswer('one two three four five six seven eight', [], 150));
+    const chat = await post('/chat', {
+      message: { role: 'user', parts: [{ type: 'text', text: 'stopped words' }] },
+    });
+    const reader = chat.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = '';
+    while (!seen.includes('text-delta')) {
+      const next = await reader.read();
+      if (next.done) throw new Error(`the reply ended early: ${seen}`);
+      seen += next.value;
+    }
+    const stop = await fetch(`${running.url}/conversations/${id}/chat/stream`, {
+      method: 'DELETE',
+    });
+    expect(stop.status).toBe(204);
+    while (!(await reader.read()).done);
+    expect(
+      ((await (await get(`/conversations/${id}/messages`)).json()) as { version: number }).version,
+    ).toBe(2);
+    expect(await listing()).toEqual(stored);
+  }, 30_000);
 
   it('DELETE removes the conversation with a 204', async () => {
     const response = await fetch(`${running.url}${path}`, { method: 'DELETE' });

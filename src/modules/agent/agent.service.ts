@@ -245,8 +245,9 @@ export class AgentService
    * The conversations of a namespace (the part of their id before the last `/`, `''` for ids
    * without one), newest activity first, `limit` at a time (1–100): pass the page's `next` as
    * `after` for the next page (`next` is absent on the last). A conversation is listed from its
-   * first run (sync or queued, even one that fails) until `clearConversation`, at the time a run of
-   * it was last queued or began an attempt; entries do not expire with the run retention. Each
+   * first stored turn until `clearConversation`, at the time a turn of it was last stored (a turn
+   * that fails, is stopped or still runs changes nothing of the list); entries do not expire with
+   * the run retention. Each
    * listing has the conversation's `title` (set by `updateConversation`, else its first user
    * message's text), `preview` (its newest user message) and `metadata`, each when it has one.
    * `metadata` (1–5 pairs) keeps only conversations holding every pair; a filtered page reads at

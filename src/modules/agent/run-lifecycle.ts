@@ -85,7 +85,7 @@ export class RunLifecycle {
         RUN_SPAN,
         () => runSpanAttributes({ ...input, runId }),
         async (span) => {
-          const record = await this.startAttempt(runId, conversationId, input.message);
+          const record = await this.startAttempt(runId, conversationId);
           span.setAttribute(ATTR.attempt, record.attempts ?? 1);
           try {
             const committed = await runner.run({ ...input, runId }, onEvent);
@@ -104,8 +104,10 @@ export class RunLifecycle {
       release();
     }
     // The turn is stored: its result stands even if the record cannot be written now.
-    await this.settle(runId, conversationId, 'completed', { result });
-    this.activity.committed(conversationId, input.message, result);
+    await Promise.all([
+      this.settle(runId, conversationId, 'completed', { result }),
+      this.activity.committed(conversationId, input.message, result),
+    ]);
     return result;
   }
 
@@ -134,10 +136,7 @@ export class RunLifecycle {
         input.seq ??
         (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
       const job: AgentRunJob = { runId, conversationId, entityId: input.entityId, message, seq };
-      await Promise.all([
-        records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
-        this.activity.touch(conversationId, message),
-      ]);
+      await records.set(runId, conversationId, 'queued', { owner: this.leases.owner });
       // The in-process queue's runs stay held here until it settles them.
       if (!this.deps.queue.durable) this.inlineHolds.set(runId, release);
       await this.deps.queue.submit(job);
@@ -176,7 +175,7 @@ export class RunLifecycle {
         () => runSpanAttributes(job),
         async (span) => {
           span.setAttribute(ATTR.attempt, attempt.number);
-          await this.startAttempt(job.runId, job.conversationId, job.message);
+          await this.startAttempt(job.runId, job.conversationId);
           try {
             const committed = await this.deps.runner().run(job);
             recordRunResult(span, committed);
@@ -203,10 +202,12 @@ export class RunLifecycle {
       release();
       if (final) this.releaseInline(job.runId);
     }
-    if (!(await this.settle(job.runId, job.conversationId, 'completed', { result })))
-      // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
-      throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
-    this.activity.committed(job.conversationId, job.message, result);
+    const [recorded] = await Promise.all([
+      this.settle(job.runId, job.conversationId, 'completed', { result }),
+      this.activity.committed(job.conversationId, job.message, result),
+    ]);
+    // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
+    if (!recorded) throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
   }
 
   /** Lets go of the runs held for the in-process queue (at shutdown: their leases run out). */
@@ -236,20 +237,12 @@ export class RunLifecycle {
     return { owner: this.leases.owner, ...(status ? { status } : {}) };
   }
 
-  /** An attempt begins: `running`, one more attempt, held by this process; the conversation is active. */
-  private async startAttempt(
-    runId: string,
-    conversationId: string,
-    message: AgentRunInput['message'],
-  ) {
-    const [record] = await Promise.all([
-      this.deps.runs.records.set(runId, conversationId, 'running', {
-        startsAttempt: true,
-        owner: this.leases.owner,
-      }),
-      this.activity.touch(conversationId, message),
-    ]);
-    return record;
+  /** An attempt begins: `running`, one more attempt, held by this process. */
+  private startAttempt(runId: string, conversationId: string) {
+    return this.deps.runs.records.set(runId, conversationId, 'running', {
+      startsAttempt: true,
+      owner: this.leases.owner,
+    });
   }
 
   /**

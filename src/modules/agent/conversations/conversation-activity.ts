@@ -5,10 +5,11 @@ import type { ConversationDirectory } from './conversation-directory.interface.j
 import type { ConversationTitler } from './conversation-titler.js';
 
 /**
- * What the runs tell the conversation directory: a conversation is active when a run of it is
- * queued or starts an attempt (its user message the preview, and the default title the first
- * time); with model titles, its first committed turn is titled by the model. Bookkeeping: a failed
- * write is logged and the turn goes on.
+ * What the runs tell the conversation directory: a conversation is listed from its first stored
+ * turn. When a turn commits, the conversation is active at that moment, its user message is the
+ * preview, and the first time the default title; with model titles, its first committed turn is
+ * titled by the model. A turn that is stopped, fails or is still running leaves the listing as the
+ * stored turns made it. Bookkeeping: a failed write is logged and the turn goes on.
  */
 export class ConversationActivity {
   private readonly logger = new Logger('Agent');
@@ -18,11 +19,19 @@ export class ConversationActivity {
     private readonly titler?: ConversationTitler,
   ) {}
 
-  /** A run of the conversation was queued or starts an attempt now. */
-  async touch(conversationId: string, message: AgentRunInput['message']): Promise<void> {
+  /**
+   * A turn of the conversation committed (`result.version` its history's version after it): lists
+   * the conversation as active now, and, for its first turn (the one that starts at version 0),
+   * starts the model's title. Never throws.
+   */
+  async committed(
+    conversationId: string,
+    message: AgentRunInput['message'],
+    result: AgentRunResult,
+  ): Promise<void> {
     try {
       const { title, preview } = conversationTurnText(message);
-      // With model titles, the title waits for the first turn's commit.
+      // With model titles, the title comes from the model once the first turn is listed.
       await this.directory.touch(conversationId, Date.now(), {
         ...(title !== undefined && !this.titler ? { title } : {}),
         ...(preview !== undefined ? { preview } : {}),
@@ -32,10 +41,6 @@ export class ConversationActivity {
         `Conversation directory not updated for ${conversationId}: ${(error as Error).message}`,
       );
     }
-  }
-
-  /** A turn committed; the conversation's first (it starts at version 0) gets the model's title. */
-  committed(conversationId: string, message: AgentRunInput['message'], result: AgentRunResult) {
     if (this.titler && result.version > 0 && result.version === result.messages.length)
       this.titler.titleAfterFirstTurn(conversationId, message, result.reply);
   }

@@ -4,7 +4,7 @@ import type { ConversationTurnText } from './conversation-details.js';
 /** Where a conversation sits in a directory page: its time, then its id. */
 export interface ConversationPosition {
   conversationId: string;
-  /** When a run of the conversation was last queued or began an attempt (epoch ms). */
+  /** When a turn of the conversation was last stored (its commit; epoch ms). */
   lastActiveAt: number;
 }
 

@@ -70,7 +70,7 @@ export class ConversationsController {
     summary:
       "The tenant's conversations, newest activity first (cursor-paged, filtered by metadata)",
     description:
-      'A conversation is listed from its first turn until it is deleted; `lastActiveAt` is when a turn of it was last queued or began an attempt. Each has its `title`, `preview` (its newest user message) and `metadata` when it has them. `metadata[<key>]=<value>` (up to 5 keys) lists only conversations holding every pair; give the same pairs with `cursor`. A filtered page may hold fewer than `limit` (even none) and still have a `cursor`: on Redis and in memory a page reads at most 1,000 conversations.',
+      'A conversation is listed from its first stored turn until it is deleted; `lastActiveAt` is when a turn of it was last stored. A turn that fails, is stopped or is still running changes nothing of the list (title, preview, time). Each has its `title`, `preview` (its newest user message) and `metadata` when it has them. `metadata[<key>]=<value>` (up to 5 keys) lists only conversations holding every pair; give the same pairs with `cursor`. A filtered page may hold fewer than `limit` (even none) and still have a `cursor`: on Redis and in memory a page reads at most 1,000 conversations.',
   })
   @ApiQuery({
     name: 'limit',

@@ -30,7 +30,7 @@ export class RunsPageDto {
 export class ConversationListingDto {
   @ApiProperty() conversationId!: string;
   @ApiProperty({
-    description: 'When a turn of the conversation was last queued or began an attempt (epoch ms)',
+    description: 'When a turn of the conversation was last stored (epoch ms)',
   })
   lastActiveAt!: number;
   @ApiPropertyOptional({
