@@ -26,10 +26,15 @@ describe('errors and empty states in plain words', () => {
       // Said once: the conversation list does not repeat it.
       expect(await page.getByText('needs an API key').count()).toBe(1);
       await shot(page, `errors-${viewport.name}-no-key`);
-      // A wrong key: the same sentence, never the server's JSON.
+      // A wrong key: the page says it was refused (once), never the server's JSON.
       await page.getByTestId('api-key').fill('not-a-key');
       await page.getByTestId('save-key').click();
-      await said.getByText('needs an API key').waitFor();
+      await said.getByText('refused this API key').waitFor();
+      expect(await said.innerText()).toBe(
+        "The server refused this API key: enter one of the app's API_KEYS above.",
+      );
+      expect(await page.getByText('refused this API key').count()).toBe(1);
+      expect(await page.getByText('needs an API key').count()).toBe(0);
       expect(await page.locator('main').innerText()).not.toMatch(/statusCode|[{}]/);
     },
     60_000,

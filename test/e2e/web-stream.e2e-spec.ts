@@ -2,15 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openAiAnswer, openAiStream } from '../support/fake-llm-server.js';
-import {
-  KEYS,
-  VIEWPORTS,
-  api,
-  conversationButton,
-  openWithKey,
-  shot,
-  webSuite,
-} from '../support/web-harness.js';
+import { KEYS, VIEWPORTS, api, openWithKey, shot, webSuite } from '../support/web-harness.js';
 
 /** A TCP relay to the app on a loopback port of its own; `cut()` destroys its open connections. */
 class Relay {
@@ -127,6 +119,8 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
       await page.getByTestId('send').waitFor();
       const partial = await page.getByTestId('message-assistant').innerText();
       expect(partial).not.toContain('word29');
+      // The stopped message is back in the composer, to send again.
+      expect(await page.getByTestId('composer').inputValue()).toBe('Count slowly');
       await shot(page, `stream-${viewport.name}-stopped`);
       // Past the time the model would have taken to finish: still nothing stored of the turn.
       await sleep(5_000);
@@ -136,6 +130,13 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
         `/conversations/${conversation}/messages`,
       );
       expect(stored.body.messages).toEqual([]);
+      // The list has nothing of it: the conversation's only turn was stopped.
+      const listed = await api<{ conversations: Array<{ conversationId: string }> }>(
+        web.app().url,
+        key,
+        '/conversations',
+      );
+      expect(listed.body.conversations.map((c) => c.conversationId)).not.toContain(conversation);
       // Nothing running any more: a second Stop finds no turn.
       const again = await api(web.app().url, key, `/conversations/${conversation}/chat/stream`, {
         method: 'DELETE',
@@ -179,6 +180,90 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
     await relay.close();
   }, 60_000);
 
+  it('each tab keeps its conversation: a reload resumes its running reply whatever another tab chose', async () => {
+    const key = KEYS[4]!;
+    const reply = slowReply(20);
+    web.llm.reset();
+    web.llm.enqueue(openAiAnswer(reply, [], 150));
+    const first = await web.open();
+    await openWithKey(first, web.app().url, key);
+    await first.getByTestId('composer').fill('Stay with this tab');
+    await first.getByTestId('composer').press('Enter');
+    await first.getByTestId('messages').getByText('word2', { exact: false }).waitFor();
+    const conversation = await currentConversation(first);
+    expect(new URL(first.url()).searchParams.get('conversation')).toBe(conversation);
+    // A second tab of the same browser starts another conversation: the browser remembers that one.
+    const second = await first.context().newPage();
+    await openWithKey(second, web.app().url, key);
+    await second.getByTestId('new-conversation').click();
+    await second.waitForFunction(
+      (first) => localStorage.getItem('agent-memory:current') !== first,
+      conversation,
+    );
+    // The first tab, reloaded, is still on its own conversation and follows its reply to the end.
+    await first.reload();
+    await first.getByTestId('messages').getByText('Stay with this tab').waitFor();
+    await first.getByTestId('messages').getByText('word19').waitFor({ timeout: 15_000 });
+    expect(new URL(first.url()).searchParams.get('conversation')).toBe(conversation);
+    expect(await first.getByTestId('message-user').count()).toBe(1);
+  }, 60_000);
+
+  it('a new conversation can be renamed and deleted during its first reply', async () => {
+    const key = KEYS[5]!;
+    web.llm.reset();
+    web.llm.enqueue(openAiAnswer(slowReply(12), [], 150));
+    const page = await web.open();
+    await openWithKey(page, web.app().url, key);
+    await page.getByTestId('composer').fill('Name me while you answer');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('messages').getByText('word1', { exact: false }).waitFor();
+    const conversation = await currentConversation(page);
+    const item = page.locator(`li[data-conversation-id="${conversation}"]`);
+    await item.getByTestId('rename').click();
+    await page.getByTestId('rename-input').fill('Named early');
+    await page.getByTestId('rename-input').press('Enter');
+    await item.getByText('Named early').waitFor();
+    // The reply ends, the turn is stored, and the name given meanwhile is the server's too.
+    await page.getByTestId('messages').getByText('word11').waitFor({ timeout: 15_000 });
+    const listed = async () =>
+      (
+        await api<{ conversations: Array<{ conversationId: string; title?: string }> }>(
+          web.app().url,
+          key,
+          '/conversations',
+        )
+      ).body.conversations.find((c) => c.conversationId === conversation);
+    for (let tries = 0; tries < 50 && (await listed())?.title !== 'Named early'; tries += 1)
+      await sleep(100);
+    expect((await listed())?.title).toBe('Named early');
+    // A second conversation, deleted during its first reply: the reply stops, nothing is stored.
+    web.llm.enqueue(
+      openAiStream(slowReply(30).split(/(?<= )/), [], {
+        delayMs: 150,
+        stall: { index: 4, ms: 30_000 },
+      }),
+    );
+    await page.getByTestId('new-conversation').click();
+    await page.getByTestId('composer').fill('Delete me while you answer');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('messages').getByText('word1', { exact: false }).waitFor();
+    const doomed = await currentConversation(page);
+    expect(doomed).not.toBe(conversation);
+    await page.locator(`li[data-conversation-id="${doomed}"]`).getByTestId('delete').click();
+    await page.getByTestId('confirm-delete').click();
+    await page.waitForFunction(
+      (doomed) => localStorage.getItem('agent-memory:current') !== doomed,
+      doomed,
+    );
+    const history = await api<{ messages: unknown[] }>(
+      web.app().url,
+      key,
+      `/conversations/${doomed}/messages`,
+    );
+    expect(history.body.messages).toEqual([]);
+    expect(await listed()).toBeDefined();
+  }, 60_000);
+
   it('a Stop in one tab marks the reply "Stopped" in another tab following it', async () => {
     const key = KEYS[3]!;
     web.llm.reset();
@@ -195,11 +280,10 @@ describe('Stop and resume of a streaming reply (GET and DELETE /conversations/:i
     await first.getByTestId('composer').fill('Count for both tabs');
     await first.getByTestId('composer').press('Enter');
     await first.getByTestId('messages').getByText('word2', { exact: false }).waitFor();
-    // A second tab of the same browser opens the conversation and follows the running reply.
+    // A second tab of the same browser opens the conversation (its link) and follows the reply.
     const conversation = await currentConversation(first);
     const second = await first.context().newPage();
-    await openWithKey(second, web.app().url, key);
-    await conversationButton(second, conversation).click();
+    await openWithKey(second, web.app().url, key, `/?conversation=${conversation}`);
     await second.getByTestId('messages').getByText('word4', { exact: false }).waitFor();
     await first.getByTestId('stop').click();
     await first.getByTestId('stopped').waitFor();

@@ -30,6 +30,35 @@ export function authHeaders(): Record<string, string> {
   return key ? { Authorization: `Bearer ${key}` } : {};
 }
 
+/** The query parameter naming the conversation a chat tab shows: `/?conversation=<id>`. */
+export const CONVERSATION_PARAM = 'conversation';
+
+/**
+ * The conversation a chat tab opens: the one in its URL (a reload, or a link), else the one this
+ * browser showed last, else a new one. Each tab keeps its own in its URL, so a second tab never
+ * takes the first one's place.
+ */
+export function initialConversation(): string {
+  return (
+    new URLSearchParams(location.search).get(CONVERSATION_PARAM) ||
+    localStorage.getItem(CURRENT_STORAGE) ||
+    newConversationId()
+  );
+}
+
+/**
+ * Shows `id` in this tab's URL (replacing the history entry) and remembers it as the one this
+ * browser showed last (what a new tab and the inspector open).
+ */
+export function rememberConversation(id: string): void {
+  localStorage.setItem(CURRENT_STORAGE, id);
+  if (location.pathname.startsWith('/inspector')) return;
+  const url = new URL(location.href);
+  if (url.searchParams.get(CONVERSATION_PARAM) === id) return;
+  url.searchParams.set(CONVERSATION_PARAM, id);
+  history.replaceState(history.state, '', url);
+}
+
 /** A new conversation id (the server creates the conversation on its first turn). */
 export function newConversationId(): string {
   return `chat-${crypto.randomUUID().slice(0, 8)}`;

@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { CURRENT_STORAGE, ENTITY_STORAGE, newConversationId } from './api.js';
+import {
+  ENTITY_STORAGE,
+  initialConversation,
+  newConversationId,
+  rememberConversation,
+} from './api.js';
 import { Chat } from './chat.js';
 import { ConversationList } from './conversation-list.js';
 
@@ -10,22 +15,20 @@ const narrow = () => window.matchMedia(`(max-width: ${DRAWER_BELOW - 1}px)`).mat
 
 /**
  * `/`: the tenant's conversations (from the server, newest first) or a new one, and the chat of
- * the chosen one. The choice is remembered in this browser, so a reload comes back to it. Below
+ * the chosen one. The choice is in the tab's URL (`?conversation=`), so a reload comes back to it
+ * whatever other tabs chose meanwhile, and remembered in this browser for a new tab. Below
  * {@link DRAWER_BELOW} px the list is a drawer: a labelled menu button opens it (focus moves into
  * it), Escape or a click outside closes it (focus back on the button).
  */
 export function ChatPage() {
-  const [current, setCurrent] = useState(
-    () => localStorage.getItem(CURRENT_STORAGE) ?? newConversationId(),
-  );
+  const [current, setCurrent] = useState(initialConversation);
   const [entityId, setEntityId] = useState(() => localStorage.getItem(ENTITY_STORAGE) ?? 'me');
   const [turns, setTurns] = useState(0);
   const [drawer, setDrawer] = useState(false);
   const menu = useRef<HTMLButtonElement>(null);
   const sidebar = useRef<HTMLElement>(null);
 
-  if (localStorage.getItem(CURRENT_STORAGE) !== current)
-    localStorage.setItem(CURRENT_STORAGE, current);
+  useEffect(() => rememberConversation(current), [current]);
 
   // Set when the drawer closes by Escape or a click outside: the focus goes back to the menu
   // button once the page beside the drawer is no longer inert.
@@ -35,7 +38,7 @@ export function ChatPage() {
     setDrawer(false);
   };
   const choose = (id: string) => {
-    localStorage.setItem(CURRENT_STORAGE, id);
+    rememberConversation(id);
     setCurrent(id);
     setDrawer(false);
     // The chat of another conversation mounts focused; the same one gets the focus back here.

@@ -88,6 +88,8 @@ export function useChatSession(
   const [loaded, setLoaded] = useState(false);
   const [marks, setMarks] = useState<Record<string, MessageMark>>({});
   const [reconnecting, setReconnecting] = useState(false);
+  // The text of a turn the user stopped (nothing of it stored), for the composer to hold again.
+  const [stoppedText, setStoppedText] = useState<{ text: string }>();
   // The stored messages loaded so far (oldest first) and the position of the next older page.
   const [stored, setStored] = useState<StoredMessage[]>([]);
   const [before, setBefore] = useState<number>();
@@ -244,6 +246,8 @@ export function useChatSession(
     marks,
     loaded,
     reconnecting,
+    /** The text of the turn last stopped here (a new object each time), for the composer. */
+    stoppedText,
     loadError,
     setLoadError,
     hasEarlier: before !== undefined,
@@ -267,6 +271,7 @@ export function useChatSession(
      * came too late (the turn was saved, 409) or found nothing running shows the stored history.
      */
     stop: async () => {
+      const user = lastUser();
       stopping.current = true;
       const early = chat.status === 'submitted';
       const sent = sends.current;
@@ -277,7 +282,11 @@ export function useChatSession(
         stopping.current = false;
       }
       const status = await asked;
-      if (status === 204 || status === 202) return;
+      if (status === 204 || status === 202) {
+        // Nothing of the turn is stored: its message goes back to the composer, to send again.
+        if (user) setStoppedText({ text: textOf(user) });
+        return;
+      }
       for (const [id, value] of Object.entries(marksNow.current))
         if (value.kind === 'stopped') mark(id);
       try {

@@ -118,6 +118,7 @@ export function Chat({
       <Composer
         conversationId={conversationId}
         busy={busy}
+        restore={session.stoppedText}
         onSend={(text, files) => {
           jumpToNewest();
           session.send(text, files);

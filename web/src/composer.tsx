@@ -14,16 +14,19 @@ const draftKey = (conversationId: string) => `agent-memory:draft:${conversationI
  * starts a new line, Enter while an input method composes does not send), images to attach, and
  * Send — or Stop while a reply streams. Focused when it appears. The unsent text of each
  * conversation is kept in this tab's session storage, so switching away and back loses nothing.
+ * `restore` puts a text back in an empty field (the message of a turn the user stopped).
  */
 export function Composer({
   conversationId,
   busy,
+  restore,
   onSend,
   onStop,
   onError,
 }: {
   conversationId: string;
   busy: boolean;
+  restore?: { text: string };
   onSend: (text: string, files: FileUIPart[]) => void;
   onStop: () => void;
   onError: (message?: string) => void;
@@ -38,6 +41,10 @@ export function Composer({
   const field = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => field.current?.focus(), []);
+  useEffect(() => {
+    if (restore?.text && !field.current?.value) setText(restore.text);
+    // Each restore is a new object: the same text stopped twice comes back twice.
+  }, [restore]);
   // Grows with its text, up to MAX_LINES lines.
   useEffect(() => {
     const element = field.current;

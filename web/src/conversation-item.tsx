@@ -30,7 +30,6 @@ export function ConversationItem({
   onDelete: () => void;
 }) {
   const [editing, setEditing] = useState<string>();
-  const stored = item.lastActiveAt !== undefined;
   const at = item.lastActiveAt;
 
   const saving = useRef(false);
@@ -92,7 +91,7 @@ export function ConversationItem({
           </time>
         )}
       </button>
-      {manage && stored && (
+      {manage && (
         <span className="item-actions">
           <button
             type="button"

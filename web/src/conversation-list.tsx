@@ -7,9 +7,11 @@ import type { ConversationSummary, ConversationsPage } from './types.js';
 /**
  * The tenant's conversations from `GET /conversations`, newest activity first, a page at a time
  * ("More" follows the cursor): each with its title, preview and last activity. `extra` is listed
- * first when the server does not know it yet (a new conversation before its first turn). `refresh`
- * changes reload the first page. With `manage`, each can be renamed (`PATCH`) or deleted (`DELETE`,
- * after a confirmation). The `title`/`preview` fields are optional: an older server lists ids only.
+ * first when the server does not know it yet (a new conversation before its first turn is stored).
+ * `refresh` changes reload the first page. With `manage`, each can be renamed (`PATCH`) or deleted
+ * (`DELETE`, after a confirmation) — a new one too, while its first reply runs: its name is kept
+ * here and sent once the server lists it (its first turn stored); a delete stops the reply. The
+ * `title`/`preview` fields are optional: an older server lists ids only.
  */
 export function ConversationList({
   current,
@@ -30,10 +32,17 @@ export function ConversationList({
   const [cursor, setCursor] = useState<string>();
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState<ConversationSummary>();
+  // Names given to conversations the server does not list yet, sent once it does.
+  const [pending, setPending] = useState<Record<string, string | null>>({});
+  const pendingNow = useRef(pending);
+  pendingNow.current = pending;
   const dialog = useRef<HTMLDialogElement>(null);
   // Each first-page load starts a generation; an answer of an older one is dropped, so a late
   // "More" never lands on a list that was reloaded meanwhile.
   const generation = useRef(0);
+
+  const itemsNow = useRef(items);
+  itemsNow.current = items;
 
   const load = useCallback(async (after?: string) => {
     const mine = after ? generation.current : ++generation.current;
@@ -54,6 +63,12 @@ export function ConversationList({
       );
       setCursor(page.cursor);
       setError(undefined);
+      for (const listed of page.conversations)
+        if (listed.conversationId in pendingNow.current) {
+          const title = pendingNow.current[listed.conversationId]!;
+          setPending(({ [listed.conversationId]: _sent, ...rest }) => rest);
+          void patchTitle(listed.conversationId, title);
+        }
     } catch (failure) {
       if (mine !== generation.current) return;
       // A missing key is said once, by the page (the chat, the inspector's banner), not here too.
@@ -70,6 +85,12 @@ export function ConversationList({
   }, [deleting]);
 
   const rename = async (id: string, title: string | null): Promise<boolean> => {
+    if (itemsNow.current?.some((item) => item.conversationId === id)) return patchTitle(id, title);
+    setPending((names) => ({ ...names, [id]: title }));
+    return true;
+  };
+
+  const patchTitle = async (id: string, title: string | null): Promise<boolean> => {
     try {
       const renamed = await callApi<ConversationSummary>(`/conversations/${seg(id)}`, 'PATCH', {
         title,
@@ -93,6 +114,7 @@ export function ConversationList({
     try {
       await callApi(`/conversations/${seg(item.conversationId)}`, 'DELETE');
       setItems((known = []) => known.filter((k) => k.conversationId !== item.conversationId));
+      setPending(({ [item.conversationId]: _gone, ...rest }) => rest);
       setError(undefined);
       onDeleted?.(item.conversationId);
     } catch (failure) {
@@ -103,7 +125,7 @@ export function ConversationList({
   const listed = items ?? [];
   const shown: ConversationSummary[] =
     extra && !listed.some((item) => item.conversationId === extra)
-      ? [{ conversationId: extra }, ...listed]
+      ? [{ conversationId: extra, ...(pending[extra] ? { title: pending[extra] } : {}) }, ...listed]
       : listed;
   return (
     <>

@@ -1,13 +1,16 @@
-import { ApiError, NEED_KEY_EVENT } from './api.js';
+import { ApiError, NEED_KEY_EVENT, apiKey } from './api.js';
 
 /** What the page says when the server cannot be reached at all. */
 export const UNREACHABLE = "Can't reach the server. Check that it is running, then try again.";
-/** What the page says to a request refused for want of a (valid) key. */
+/** What the page says to a request refused for want of a key. */
 export const NEEDS_KEY = "This page needs an API key: enter one of the app's API_KEYS above.";
+/** What the page says when the server refused the key the page sent. */
+export const KEY_REFUSED =
+  "The server refused this API key: enter one of the app's API_KEYS above.";
 
 /** A plain sentence for an HTTP status; `server` is the API's own message (used for 4xx details). */
 function byStatus(status: number, server: string): string {
-  if (status === 401) return NEEDS_KEY;
+  if (status === 401) return apiKey() ? KEY_REFUSED : NEEDS_KEY;
   if (status === 403) return 'This key may not do that. Use another key, or ask who runs the app.';
   if (status === 404) return 'Not found: it may have been deleted, or it belongs to another key.';
   if (status === 408) return 'The server took too long to answer. Try again.';

@@ -6,7 +6,14 @@ import { NEED_KEY_EVENT, apiKey, setApiKey } from './api.js';
  * `API_KEYS`). On a narrow screen the key form folds behind a "Key" button; a 401 anywhere on the
  * page opens it and puts the focus in the field.
  */
-export function KeyBar({ onChange, page }: { onChange: (key: string) => void; page: string }) {
+export function KeyBar({
+  onChange,
+  page,
+}: {
+  /** A key was saved: the new one, and the one the tab sent before (`''` for none). */
+  onChange: (key: string, previous: string) => void;
+  page: string;
+}) {
   const [key, setKey] = useState(apiKey());
   const [open, setOpen] = useState(false);
   const field = useRef<HTMLInputElement>(null);
@@ -54,9 +61,10 @@ export function KeyBar({ onChange, page }: { onChange: (key: string) => void; pa
         className="key"
         onSubmit={(event) => {
           event.preventDefault();
+          const previous = apiKey();
           setApiKey(key.trim());
           setOpen(false);
-          onChange(key.trim());
+          onChange(key.trim(), previous);
         }}
       >
         <label className="sr-only" htmlFor="api-key">

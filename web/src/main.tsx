@@ -1,6 +1,6 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { CURRENT_STORAGE, newConversationId } from './api.js';
+import { newConversationId, rememberConversation } from './api.js';
 import { ChatPage } from './chat-page.js';
 import { Inspector } from './inspector.js';
 import { KeyBar } from './key-bar.js';
@@ -14,9 +14,10 @@ function App() {
     <div className={inspector ? 'app app-inspector' : 'app app-chat'}>
       <KeyBar
         page={inspector ? '/inspector' : '/'}
-        onChange={() => {
-          // Another key may be another tenant: its conversations are not the last key's.
-          localStorage.setItem(CURRENT_STORAGE, newConversationId());
+        onChange={(_key, previous) => {
+          // Another key may be another tenant: its conversations are not the last key's. A first
+          // key (the page could read nothing before) keeps the conversation the tab opened.
+          if (previous) rememberConversation(newConversationId());
           setGeneration((n) => n + 1);
         }}
       />
