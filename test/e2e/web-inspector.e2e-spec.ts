@@ -103,6 +103,15 @@ describe('the memory inspector (1280×800 and 390×844)', () => {
       expect(await code.innerText()).toBe(
         `${full.slice(0, 8)}…${full.slice(full.lastIndexOf(':'))}`,
       );
+      // The content has room: a short message on one line, at either width (a phone shows each
+      // message as a card, its content below its position, id and role).
+      const content = messages.locator('tbody tr').first().locator('td.content');
+      const box = await content.evaluate((cell) => {
+        const { width, height } = cell.getBoundingClientRect();
+        return { width, height, line: parseFloat(getComputedStyle(cell).lineHeight) };
+      });
+      expect(box.width).toBeGreaterThanOrEqual(viewport.name === 'wide' ? 150 : 300);
+      expect(box.height).toBeLessThan(box.line * 1.5 + 16);
       const shown = await messages.locator('tbody tr td:nth-child(2) code').allInnerTexts();
       expect(new Set(shown).size).toBe(shown.length);
       const lineHeight = await code.evaluate((c) => parseFloat(getComputedStyle(c).lineHeight));

@@ -57,6 +57,12 @@ describe('the chat page layout (1280×800 and 390×844)', () => {
       await items.nth(20).waitFor(); // the new conversation, then the first page of 20
       await page.getByRole('button', { name: 'More', exact: true }).click();
       await items.nth(26).waitFor();
+      // A title has the item's width (Rename and Delete show over it on hover, at 1280 px).
+      const nameWidth = await items
+        .nth(1)
+        .locator('.name')
+        .evaluate((name) => name.getBoundingClientRect().width);
+      expect(nameWidth).toBeGreaterThanOrEqual(viewport.name === 'wide' ? 270 : 180);
       expect(await layoutOf(page)).toEqual({
         windowScrolls: false,
         windowScrollsSideways: false,

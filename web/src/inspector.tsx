@@ -161,7 +161,7 @@ function ConversationDetails({
       </p>
       {page.messages.length > 0 && (
         <div className="table-scroll" tabIndex={0} role="region" aria-label="Messages">
-          <table data-testid="inspector-messages">
+          <table className="message-rows" data-testid="inspector-messages">
             <thead>
               <tr>
                 <th scope="col">Position</th>
