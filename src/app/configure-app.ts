@@ -29,7 +29,7 @@ import { METRICS_PATH, mountMetrics } from './telemetry/metrics-endpoint.js';
  * Fastify alike: the Host check (DNS rebinding), security headers (helmet), JSON bodies up to the
  * limit (413 from the Content-Length alone, or as soon as a chunked body passes it, and the
  * connection closes unread — on Fastify its adapter's body parser does this), in-flight request
- * counting for graceful shutdown, the OpenAPI docs behind the same auth as the API, the web page's
+ * counting for graceful shutdown, the OpenAPI docs (`API_DOCS`: public, behind a key, or off), the web page's
  * assets, and (with the Bull queue) the read-only queue board at `/admin/queues` and
  * `GET /metrics` behind `ADMIN_API_KEY`, and request logging on `logger`. Create an Express app with
  * `bodyParser: false`. On Fastify all of it runs as Fastify hooks and routes, not through
@@ -83,14 +83,15 @@ export async function configureApp(
   // The board shows every tenant's jobs, the metrics span them: with API keys both need the admin
   // key, or they are not served; open when the API is.
   const adminServed = Boolean(adminKey) || !authenticator.enabled;
-  if (authenticator.enabled)
+  const docs = config.auth.docs;
+  if (authenticator.enabled && docs === 'key')
     for (const path of ['/docs', '/docs-json', '/docs-yaml'])
       onPath(path, bearerAuth(authenticator, failures));
   if (adminKey) {
     if (queue) onPath(QUEUE_BOARD_PATH, adminKeyAuth(adminKey, failures));
     onPath(METRICS_PATH, adminKeyAuth(adminKey, failures, 'GET /metrics'));
   }
-  setupDocs(app);
+  if (docs !== 'off') setupDocs(app);
   // The web page's bundle (React, the AI SDK client): served from the app, no CDN.
   const assets = join(WEB_ROOT, 'assets');
   if (platform === 'fastify')

@@ -4,8 +4,8 @@ import { errorOf } from './config-error.testing.js';
 
 describe('auth configuration', () => {
   it('has no keys by default', () => {
-    expect(loadAuthConfig({})).toEqual({ apiKeys: [] });
-    expect(loadAuthConfig({ API_KEYS: '  ' })).toEqual({ apiKeys: [] });
+    expect(loadAuthConfig({})).toEqual({ apiKeys: [], docs: 'public' });
+    expect(loadAuthConfig({ API_KEYS: '  ' })).toEqual({ apiKeys: [], docs: 'public' });
   });
 
   it('reads tenant:key pairs, several keys per tenant', () => {
@@ -20,6 +20,7 @@ describe('auth configuration', () => {
         { tenant: 'tenant_b.2', key: 'k:with:colons:and:more' },
         { tenant: 'tenant-A', key: 'second-key-of-tenant' },
       ],
+      docs: 'public',
     });
     expect(
       loadAuthConfig({ API_KEYS: `${'t'.repeat(50)}:${'k'.repeat(16)}` }).apiKeys,
@@ -48,6 +49,15 @@ describe('auth configuration', () => {
       expect(error.problem).toContain(problem);
       expect(error.message).not.toContain('secret');
     }
+  });
+
+  it('reads API_DOCS: public by default, key or off, anything else named', () => {
+    expect(loadAuthConfig({}).docs).toBe('public');
+    expect(loadAuthConfig({ API_DOCS: 'key' }).docs).toBe('key');
+    expect(loadAuthConfig({ API_DOCS: 'off' }).docs).toBe('off');
+    const error = errorOf(() => loadAuthConfig({ API_DOCS: 'private' }));
+    expect(error.variable).toBe('API_DOCS');
+    expect(error.message).toContain('must be one of public, key, off, got "private"');
   });
 
   it('reads ADMIN_API_KEY: long enough, apart from the tenant keys, never echoed', () => {

@@ -45,6 +45,7 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
   beforeAll(async () => {
     app = await bootApp({
       ...env(),
+      API_DOCS: 'key',
       API_KEYS: `ta-${keys.a.slice(6, 14)}:${keys.a},tb-${keys.b.slice(6, 14)}:${keys.b},tc-${keys.c.slice(6, 14)}:${keys.c}`,
       RATE_LIMIT_MAX: '6',
       RATE_LIMIT_TTL_MS: '60000',
@@ -119,6 +120,16 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
     // Other addresses are not blocked by these guesses.
     expect((await call(keys.c, '/docs-json')).status).toBe(200);
   });
+
+  it('API_DOCS=key: every docs route needs a key, whatever form the path takes', async () => {
+    for (const path of ['/docs', '/docs/', '/docs-json', '/docs-yaml', '/docs/swagger-ui.css']) {
+      const response = await fetch(`${app.url}${path}`);
+      await response.arrayBuffer();
+      expect([path, response.status]).toEqual([path, 401]);
+    }
+    const head = await fetch(`${app.url}/docs-json`, { method: 'HEAD' });
+    expect(head.status).toBe(401);
+  });
 });
 
 describe('failed authentications: the routes Express serves, missing keys, proxies', () => {
@@ -126,6 +137,7 @@ describe('failed authentications: the routes Express serves, missing keys, proxi
   beforeAll(async () => {
     app = await bootApp({
       ...embeddedEnv(),
+      API_DOCS: 'key',
       API_KEYS: 'acme:key-of-acme-00000001',
       ADMIN_API_KEY: 'admin-key-0123456789',
       AUTH_FAILURES_MAX: '2',

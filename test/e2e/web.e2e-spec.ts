@@ -209,6 +209,37 @@ describe('the web page in a real browser (Chromium, embedded default)', () => {
     await findsTheRunInTheInspector();
   }, 120_000);
 
+  it('the API link opens the docs without a key; their Authorize sends one, and tenant data needs it', async () => {
+    const docs = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    try {
+      await docs.goto(running().url);
+      await docs.getByRole('link', { name: 'API', exact: true }).click();
+      await docs.locator('.swagger-ui .info').waitFor();
+      const listing = docs.locator('.opblock-get', {
+        has: docs.locator('.opblock-summary-path[data-path="/conversations"]'),
+      });
+      await listing.locator('.opblock-summary-control').click();
+      await listing.locator('button.try-out__btn').click();
+      const call = async () => {
+        const answered = docs.waitForResponse(
+          (response) => new URL(response.url()).pathname === '/conversations',
+        );
+        await listing.locator('button.execute').click();
+        const response = await answered;
+        return { status: response.status(), auth: response.request().headers()['authorization'] };
+      };
+      // Without a key: the route refuses (the docs are open, tenant data is not).
+      expect(await call()).toEqual({ status: 401, auth: undefined });
+      await docs.locator('button.authorize').first().click();
+      await docs.locator('.modal-ux input').fill('key-of-tenant-a-0001');
+      await docs.locator('.modal-ux button.authorize').click();
+      await docs.locator('.modal-ux button.btn-done').click();
+      expect(await call()).toEqual({ status: 200, auth: 'Bearer key-of-tenant-a-0001' });
+    } finally {
+      await docs.close();
+    }
+  }, 30_000);
+
   it('shows a second tenant none of it', async () => {
     await page.goto(`${running().url}/inspector`);
     await page.waitForLoadState('networkidle'); // the list of whichever key the tab held
