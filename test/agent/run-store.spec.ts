@@ -97,6 +97,23 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.get(runId(), 'status')).toBeUndefined();
   });
 
+  it('removes one entry, leaving the other entries of the run; removing a missing one is a no-op', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const [a, b] = [runId(), runId()];
+    await store.put(a, 'x', '1');
+    await store.put(a, 'y', '2');
+    await store.put(b, 'x', '3');
+    await store.removeEntry(a, 'x');
+    await store.removeEntry(a, 'never');
+    await store.removeEntry(runId(), 'x');
+    expect(await store.entries(a)).toEqual([['y', '2']]);
+    expect(await store.get(a, 'x')).toBeUndefined();
+    expect(await store.get(b, 'x')).toBe('3');
+    // Written again after its removal, it is there again.
+    await store.put(a, 'x', '4');
+    expect(await store.get(a, 'x')).toBe('4');
+  });
+
   it('replaces a value only when it is the expected one, one winner among concurrent writers', async () => {
     const clock = new Clock();
     const store = await factory(clock, usesClock ? 1_000 : 150);

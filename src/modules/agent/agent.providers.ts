@@ -26,7 +26,7 @@ import { ReplayCache } from './runs/replay-cache.js';
 import { RunOwnership } from './runs/run-ownership.js';
 import { RunRecords } from './runs/run-records.js';
 import { defaultRunsOptions, openRunStore } from './runs/run-store.factory.js';
-import { DEFAULT_RUN_RETENTION_MS } from './runs/run-store.interface.js';
+import { DEFAULT_RUN_RETENTION_MS, type RunStore } from './runs/run-store.interface.js';
 import { scheduleRunSweep } from './runs/run-sweep.js';
 
 /** The agent's memory: `provider` is `undefined` for `memory: false`. */
@@ -36,6 +36,8 @@ export interface AgentMemory {
 
 /** What the run store gives the agent. */
 export interface AgentRuns {
+  /** The run store the others work on. */
+  store: RunStore;
   records: RunRecords;
   ownership: RunOwnership;
   cache: ReplayCache;
@@ -114,6 +116,7 @@ async function openAgentRuns(
   const sweep = await scheduleRunSweep(runs.store, runsOptions.sweep, scheduler);
   return {
     value: {
+      store: runs.store,
       records: new RunRecords(runs.store, options.runLeaseMs),
       ownership: new RunOwnership(runs.store),
       cache: new ReplayCache(runs.store),

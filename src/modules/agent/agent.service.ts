@@ -129,6 +129,8 @@ export class AgentService
         : {}),
     });
     await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
+    // Before the app serves: runs an earlier process acknowledged run before new ones.
+    await this.lifecycle.startRecovery();
   }
 
   /**
@@ -137,6 +139,7 @@ export class AgentService
    * is never used closed, whatever the order of the app's imports.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.lifecycle.stopRecovery();
     await this.stopQueue();
     this.lifecycle.stop();
     await Promise.all([this.runs.stopSweep(), this.lifecycle.titlesWritten()]);

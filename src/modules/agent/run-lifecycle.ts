@@ -23,6 +23,7 @@ import type { ConversationTitler } from './conversations/conversation-titler.js'
 import type { RunTransition } from './runs/run-records.js';
 import { turnUserMessage } from './turn-message.js';
 import { ConversationActivity } from './conversations/conversation-activity.js';
+import { InlineRunRecovery } from './runs/inline-run-recovery.js';
 
 /** Tries of a run record's final write before it is left to the lease (1.5 s of waits in all). */
 const SETTLE_TRIES = 5;
@@ -51,10 +52,39 @@ export class RunLifecycle {
   private readonly activity: ConversationActivity;
   /** Runs held by this process while they wait in the in-process queue. */
   private readonly inlineHolds = new Map<string, () => void>();
+  /** With the in-process queue: its jobs noted, and queued again when their process is gone. */
+  private readonly recovery?: InlineRunRecovery;
 
   constructor(private readonly deps: RunLifecycleDeps) {
     this.leases = new RunLeaseKeeper(deps.runs.records);
     this.activity = new ConversationActivity(deps.runs.directory, deps.titler);
+    if (!deps.queue.durable && deps.runs.shared)
+      this.recovery = new InlineRunRecovery(
+        deps.runs.store,
+        deps.runs.records,
+        this.leases.owner,
+        (job) => this.requeue(job),
+      );
+  }
+
+  /**
+   * With the in-process queue and a shared run store: queues again the runs an earlier process
+   * acknowledged and never settled, now and then a third of the lease at a time (a run is taken
+   * over once its holder's lease ran out).
+   */
+  startRecovery(): Promise<void> {
+    return this.recovery?.start(this.deps.runs.records.lease / 3) ?? Promise.resolve();
+  }
+
+  /** Stops looking for lost runs (at shutdown). */
+  stopRecovery(): Promise<void> {
+    return this.recovery?.stop() ?? Promise.resolve();
+  }
+
+  /** A run taken over from a process that is gone: held here, and queued in this process. */
+  private async requeue(job: AgentRunJob): Promise<void> {
+    this.inlineHolds.set(job.runId, this.leases.hold(job.runId));
+    await this.deps.queue.submit(job);
   }
 
   /** Reserves a run for this process (see `AgentService.reserveRun`). */
@@ -136,7 +166,10 @@ export class RunLifecycle {
         input.seq ??
         (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
       const job: AgentRunJob = { runId, conversationId, entityId: input.entityId, message, seq };
-      await records.set(runId, conversationId, 'queued', { owner: this.leases.owner });
+      await Promise.all([
+        records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
+        this.recovery?.note(job),
+      ]);
       // The in-process queue's runs stay held here until it settles them.
       if (!this.deps.queue.durable) this.inlineHolds.set(runId, release);
       await this.deps.queue.submit(job);
@@ -144,6 +177,7 @@ export class RunLifecycle {
       // Nothing ran: `failed` without attempts. Such a run never runs (a job of it that reached the
       // queue all the same is skipped), and the same Idempotency-Key queues it again.
       await this.settleFailure(runId, conversationId, error);
+      await this.recovery?.forget(runId);
       this.inlineHolds.delete(runId);
       release();
       throw error;
@@ -166,10 +200,15 @@ export class RunLifecycle {
     let final = true;
     try {
       const previous = await records.get(job.runId);
-      if (previous?.status === 'completed') return;
-      // Its submission failed and the caller was told so: a job that reached the queue anyway
-      // (its answer was lost) does not run it behind the caller's back.
-      if (previous?.status === 'failed' && previous.attempts === undefined) return;
+      // Completed; or its submission failed and the caller was told so: a job that reached the
+      // queue anyway (its answer was lost) does not run it behind the caller's back.
+      if (
+        previous?.status === 'completed' ||
+        (previous?.status === 'failed' && previous.attempts === undefined)
+      ) {
+        await this.recovery?.forget(job.runId);
+        return;
+      }
       result = await inSpan(
         RUN_SPAN,
         () => runSpanAttributes(job),
@@ -197,6 +236,7 @@ export class RunLifecycle {
         error,
         ...(final || durable ? {} : { owner: this.leases.owner }),
       });
+      if (final) await this.recovery?.forget(job.runId);
       throw error;
     } finally {
       release();
@@ -207,7 +247,9 @@ export class RunLifecycle {
       this.activity.committed(job.conversationId, job.message, result),
     ]);
     // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
-    if (!recorded) throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
+    if (!recorded)
+      throw new Error(`Run ${job.runId} committed; its completion is not recorded yet`);
+    await this.recovery?.forget(job.runId);
   }
 
   /** Lets go of the runs held for the in-process queue (at shutdown: their leases run out). */

@@ -55,6 +55,10 @@ export class InMemoryRunStore implements RunStore {
     this.runs.get(runId)!.expiresAt = this.now() + this.retentionMs;
   }
 
+  async removeEntry(runId: string, key: string): Promise<void> {
+    this.runs.get(runId)?.entries.delete(key);
+  }
+
   async addToIndex(index: string, runId: string): Promise<void> {
     const now = this.now();
     const entries = this.indexes.get(index) ?? new Map<string, number>();

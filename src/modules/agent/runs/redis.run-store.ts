@@ -92,6 +92,10 @@ export class RedisRunStore implements RunStore {
     await PUT.run(this.client, [this.key(runId)], [key, value, this.retentionMs]);
   }
 
+  async removeEntry(runId: string, key: string): Promise<void> {
+    await this.client.hdel(this.key(runId), key);
+  }
+
   async addToIndex(index: string, runId: string): Promise<void> {
     await ADD_TO_INDEX.run(this.client, [this.key(index)], [runId, Date.now(), this.retentionMs]);
   }

@@ -176,6 +176,21 @@ export class RunRecords {
   }
 
   /**
+   * Takes over, for `owner`, a run whose holder's lease ran out before it settled (its process
+   * died): `queued` again under `owner`'s lease (one compare-and-set: exactly one caller wins).
+   * Resolves whether this caller won.
+   */
+  async takeOver(runId: string, conversationId: string, owner: string): Promise<boolean> {
+    const current = await this.read(runId);
+    if (!current) return false;
+    const { record } = current;
+    const settled = record.status === 'completed' || record.status === 'failed';
+    if (settled || record.leaseUntil === undefined || !this.expired(record)) return false;
+    const taken = this.build(record, runId, conversationId, 'queued', { owner });
+    return this.store.replaceIf(runId, STATUS_KEY, current.json, JSON.stringify(taken));
+  }
+
+  /**
    * How a run stands for the queue's order: `settled` (completed, failed, or unknown: expired or
    * erased); `abandoned` (queued or running under a lease that ran out: its holder died); `queued`
    * (handed to a durable queue, which holds it without a lease); `live` (held under a lease).

@@ -17,6 +17,8 @@ export interface RunStore {
   replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean>;
   /** Stores `value`, replacing any (and renewing the entry's retention). */
   put(runId: string, key: string, value: string): Promise<void>;
+  /** Removes the entry under (`runId`, `key`), if there is one. */
+  removeEntry(runId: string, key: string): Promise<void>;
   /** Adds a run to an index (e.g. the runs of a conversation); each entry expires on its own. */
   addToIndex(index: string, runId: string): Promise<void>;
   /** The live runs of an index (any order). */

@@ -18,6 +18,8 @@ interface DialectSql {
   put: string;
   /** value, expires at, run id, key, expected, now */
   replaceIf: string;
+  /** run id, key */
+  removeEntry: string;
   /** run id, now */
   keys: string;
   /** run id, now */
@@ -38,6 +40,7 @@ const POSTGRES: DialectSql = {
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
   replaceIf: `UPDATE agent_run_entries SET value = $1, expires_at = $2
     WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2',
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
   orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2
@@ -57,6 +60,7 @@ const MYSQL: DialectSql = {
   // The value column compares bytes (utf8mb4_bin).
   replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
     WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
@@ -75,6 +79,7 @@ const SQLITE: DialectSql = {
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
   replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
     WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
   keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
@@ -174,6 +179,11 @@ export class SqlRunStore implements RunStore {
     return Array.isArray(result)
       ? result.length === 1
       : (result as { affectedRows?: number }).affectedRows === 1;
+  }
+
+  async removeEntry(runId: string, key: string): Promise<void> {
+    if (this.sqlite) this.statements!.get(this.sql.removeEntry).run(runId, key);
+    else await this.execute('run_remove_entry', this.sql.removeEntry, [runId, key]);
   }
 
   /** An index is a run whose entries are keyed by run id; each row expires on its own. */
