@@ -116,6 +116,22 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
       '6',
       '7',
     ]);
+    // docs/getting-started.md as written: its files, its tsconfig, the TypeScript its
+    // `npm install -D typescript` installs (7), and its next step's `process.env.DATABASE_URL`.
+    const guide = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
+    const tsconfig = /`tsconfig\.json` \([\s\S]*?```json\n([\s\S]*?)```/.exec(guide)![1]!;
+    const nextStep = /`(ChatMemoryModule\.forRoot\(\{ backend: 'postgres', url: [^`]+\))`/.exec(
+      guide,
+    )![1]!;
+    const app = join(dir, 'guide');
+    mkdirSync(join(app, 'src'), { recursive: true });
+    writeFileSync(join(app, 'tsconfig.json'), tsconfig);
+    cpSync(join(ROOT, 'examples/getting-started'), join(app, 'src'), { recursive: true });
+    writeFileSync(
+      join(app, 'src/next-step.ts'),
+      `import { ChatMemoryModule } from 'nest-agent-memory';\nexport const postgres = ${nextStep};\n`,
+    );
+    run(process.execPath, [join(dir, 'node_modules/typescript7/bin/tsc'), '-p', app], app);
   }, 180_000);
 
   it('runs the agent on an AI SDK model with an image, and streamText with the middleware (the README examples)', async () => {
