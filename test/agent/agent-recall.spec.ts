@@ -146,7 +146,7 @@ describe.each(uris)('agent recall on %s', (_label, uri) => {
     expect(llm.calls[1]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'g1' });
   });
 
-  it('lets the model search memory by content with memory_search, staged rows first', async () => {
+  it('lets the model search memory by content with memory_recall, staged rows first', async () => {
     const llm = new ScriptedLlm([
       {
         toolCalls: [
@@ -161,7 +161,7 @@ describe.each(uris)('agent recall on %s', (_label, uri) => {
         toolCalls: [
           {
             id: 'q1',
-            name: 'memory_search',
+            name: 'memory_recall',
             arguments: JSON.stringify({ query: 'kayak plans', limit: 3 }),
           },
         ],

@@ -92,7 +92,7 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
         ['Let me note that. '],
         [{ id: 'call_0', name: 'memory_save', arguments: '{"key":"city","value":"Lisbon"}' }],
       ),
-      openAiStream([], [{ id: 'call_0', name: 'memory_load', arguments: '{"key":"city"}' }]),
+      openAiStream([], [{ id: 'call_0', name: 'memory_get', arguments: '{"key":"city"}' }]),
       openAiStream(['You live ', 'in Lisbon.']),
     );
     const message = (await chat('ui-1', 'I live in Lisbon', { body: { entityId: 'u1' } }))!;
@@ -159,7 +159,7 @@ describe('POST /conversations/:id/chat with the AI SDK client', () => {
       result: { saved: 'city' },
       staged: [{ key: 'city', value: 'Lisbon' }],
     });
-    expect(steps.steps[3]).toMatchObject({ call: { name: 'memory_load' }, result: 'Lisbon' });
+    expect(steps.steps[3]).toMatchObject({ call: { name: 'memory_get' }, result: 'Lisbon' });
     expect(steps.steps[4]).toMatchObject({ content: 'You live in Lisbon.', toolCalls: [] });
     expect(steps.longterm).toEqual({ entityId: 'u1', seq: 1, flushed: ['city'], refused: [] });
   });

@@ -55,10 +55,11 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       'memory_save',
       'memory_get',
       'memory_delete',
-      'memory_search',
+      'memory_list',
       'memory_recall',
       'working_memory_list',
       'working_memory_get',
+      'memory_search',
     ]);
     const save = tools.find((tool) => tool.name === 'memory_save')!;
     expect(save.inputSchema).toMatchObject({
@@ -100,7 +101,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
     expect(
       await callOk(alice, 'memory_get', { entityId: 'user-1', key: 'profile/job' }),
     ).toMatchObject({ entityId: 'user-1', key: 'profile/job', value: 'nurse' });
-    const firstPage = await callOk(alice, 'memory_search', {
+    const firstPage = await callOk(alice, 'memory_list', {
       entityId: 'user-1',
       prefix: 'profile/',
       limit: 1,
@@ -108,7 +109,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
     expect((firstPage['records'] as Array<{ key: string }>).map((r) => r.key)).toEqual([
       'profile/city',
     ]);
-    const secondPage = await callOk(alice, 'memory_search', {
+    const secondPage = await callOk(alice, 'memory_list', {
       entityId: 'user-1',
       prefix: 'profile/',
       limit: 1,
@@ -117,6 +118,14 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
     expect((secondPage['records'] as Array<{ key: string }>).map((r) => r.key)).toEqual([
       'profile/job',
     ]);
+    // The earlier name of memory_list answers the same until 0.3, and says it is deprecated.
+    expect(
+      await callOk(alice, 'memory_search', { entityId: 'user-1', prefix: 'profile/', limit: 1 }),
+    ).toEqual(firstPage);
+    const { tools } = await alice.listTools();
+    expect(tools.find((tool) => tool.name === 'memory_search')?.description).toMatch(
+      /^Deprecated \(removed in 0\.3\): the earlier name of memory_list\./,
+    );
     const recalled = await callOk(alice, 'memory_recall', { entityId: 'user-1', query: 'lisbon' });
     expect(recalled['hits']).toEqual([
       expect.objectContaining({
@@ -167,7 +176,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
     expect(await store.load('shared-id', 'secret')).toBeNull();
     const fromBob = await callTool(bob, 'memory_get', { entityId: 'shared-id', key: 'secret' });
     expect(fromBob.isError).toBe(true);
-    expect(await callOk(bob, 'memory_search', { entityId: 'shared-id' })).toEqual({ records: [] });
+    expect(await callOk(bob, 'memory_list', { entityId: 'shared-id' })).toEqual({ records: [] });
     expect(await callOk(bob, 'memory_recall', { entityId: 'shared-id', query: 'alice' })).toEqual({
       hits: [],
     });
@@ -189,8 +198,8 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       ['memory_save', { entityId: 'u', key: 'k', value: 1, seq: 1.5 }, /seq/],
       ['memory_save', { entityId: 'u', key: 'k', value: { constructor: 1 } }, /"constructor"/],
       ['memory_get', { entityId: 'u', key: 'k', extra: true }, /extra/],
-      ['memory_search', { entityId: 'u', limit: 0 }, /limit/],
-      ['memory_search', { entityId: 'u', cursor: '!!' }, /cursor is not one this route gave/],
+      ['memory_list', { entityId: 'u', limit: 0 }, /limit/],
+      ['memory_list', { entityId: 'u', cursor: '!!' }, /cursor is not one this route gave/],
       ['memory_recall', { entityId: 'u', query: 'x', scope: 'everything' }, /scope/],
       ['memory_recall', { entityId: 'u', query: 'x', cursor: '100' }, /cursor is not one/],
       ['working_memory_list', { conversationId: '' }, /conversationId must be/],

@@ -62,6 +62,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'memory_delete',
         'memory_get',
+        'memory_list',
         'memory_recall',
         'memory_save',
         'memory_search',
@@ -95,7 +96,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
       expect(
         await callOk(tenantA, 'memory_get', { entityId: entity, key: 'profile/city' }),
       ).toMatchObject({ entityId: entity, key: 'profile/city', value: { city: 'Lisbon' } });
-      const listed = await callOk(tenantA, 'memory_search', {
+      const listed = await callOk(tenantA, 'memory_list', {
         entityId: entity,
         prefix: 'profile/',
       });
@@ -142,7 +143,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
       });
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toBe(`Not Found: No memory "profile/job" for ${entity}`);
-      expect(await callOk(tenantB, 'memory_search', { entityId: entity })).toEqual({ records: [] });
+      expect(await callOk(tenantB, 'memory_list', { entityId: entity })).toEqual({ records: [] });
       expect(
         await callOk(tenantB, 'memory_recall', { entityId: entity, query: 'caroline counselor' }),
       ).toEqual({ hits: [] });
@@ -273,7 +274,7 @@ describe('the example app’s MCP endpoint and a tenant’s budgets', () => {
         value: 'y'.repeat(1_500),
       }).expect(200);
     // The answer carries its page twice (structured and as text): both within HTTP_PAGE_BYTES.
-    const page = await call(A, 'memory_search', { entityId: entity, prefix: 'k' }).expect(200);
+    const page = await call(A, 'memory_list', { entityId: entity, prefix: 'k' }).expect(200);
     expect(Buffer.byteLength(JSON.stringify(page.body.result))).toBeLessThanOrEqual(4096);
     expect(page.body.result.structuredContent.records).toHaveLength(1);
     expect(page.body.result.structuredContent.cursor).toEqual(expect.any(String));

@@ -12,7 +12,7 @@ export interface AgentMemoryHttpModuleExtras {
   /** A prefix for every route (`'api'` → `/api/conversations/…`); default none. */
   path?: string;
   /**
-   * Register the built-in tools `memory_save`, `memory_load`, `memory_list`, `memory_search`,
+   * Register the built-in tools `memory_save`, `memory_get`, `memory_list`, `memory_recall`,
    * `scratchpad_set` and `scratchpad_get` with the app's kernels, the agent's included (default
    * `true`).
    */

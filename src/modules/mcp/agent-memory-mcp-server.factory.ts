@@ -19,7 +19,7 @@ const PACKAGE_VERSION = (
 /** What the server tells a client's model about its tools (`instructions` of `initialize`). */
 const INSTRUCTIONS =
   "Durable memory. Long-term memory holds an entity's records (a user's facts, preferences…) under keys: " +
-  'memory_save, memory_get, memory_delete, memory_search (by key prefix) and memory_recall (by words and ' +
+  'memory_save, memory_get, memory_delete, memory_list (by key prefix) and memory_recall (by words and ' +
   "meaning). Working memory is a conversation's short-lived scratchpad: working_memory_list and " +
   'working_memory_get. Every id is scoped to the credentials of the connection.';
 

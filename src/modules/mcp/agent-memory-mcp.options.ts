@@ -10,7 +10,7 @@ export interface AgentMemoryMcpModuleOptions {
    */
   tenantResolver?: TenantResolver | Type<TenantResolver>;
   /**
-   * Most bytes of JSON one answer of `memory_search` or `memory_recall` may hold. An answer carries
+   * Most bytes of JSON one answer of `memory_list` or `memory_recall` may hold. An answer carries
    * its page twice (structured content, and the same as JSON text for clients that read text only),
    * so a page holds at most half of it; a page reaching that ends early, with the cursor for the
    * rest (always at least one item). Default 1 MiB.

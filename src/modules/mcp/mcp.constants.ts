@@ -7,7 +7,7 @@ export const MCP_TENANT_RESOLVER = Symbol('MCP_TENANT_RESOLVER');
 /** The route the endpoint is mounted at when `path` is not given. */
 export const DEFAULT_MCP_PATH = 'mcp';
 
-/** Default byte budget of one answer of `memory_search` or `memory_recall` (its page twice): 1 MiB. */
+/** Default byte budget of one answer of `memory_list` or `memory_recall` (its page twice): 1 MiB. */
 export const DEFAULT_MCP_PAGE_BYTES = 1024 * 1024;
 
 /** Default largest body the endpoint reads itself (when no body parser ran): 1 MiB. */

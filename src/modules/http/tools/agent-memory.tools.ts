@@ -10,8 +10,8 @@ function args(properties: Record<string, unknown>, required: string[]): Record<s
 
 /**
  * The built-in tools: long-term memory of the turn's entity (`memory_save` stages a write flushed
- * after the turn commits; `memory_load`, `memory_list` by key prefix and `memory_search` by content
- * read through the staged rows) and the
+ * after the turn commits; `memory_get`, `memory_list` by key prefix and `memory_recall` by content
+ * read through the staged rows — the names the MCP server and the HTTP routes use too) and the
  * conversation's working memory (`scratchpad_set`, `scratchpad_get`). A turn without an `entityId`
  * gets an error result from the memory tools (the model reads it; the turn goes on).
  */
@@ -29,26 +29,26 @@ export class AgentMemoryTools {
     return { saved: input.key };
   }
 
-  /** `memory_load`: the value under `key` (what the run staged, else what is stored), or `null`. */
+  /** `memory_get`: the value under `key` (what the run staged, else what is stored), or `null`. */
   @KernelTool({
-    name: 'memory_load',
+    name: 'memory_get',
     description: "Read one fact from the user's long-term memory (null when there is none).",
     parameters: args({ key: KEY }, ['key']),
   })
-  async memoryLoad(input: { key: string }, context: ToolContext): Promise<unknown> {
+  async memoryGet(input: { key: string }, context: ToolContext): Promise<unknown> {
     const record = await longtermOf(context).load(input.key);
     return record ? record.value : null;
   }
 
   /**
-   * `memory_search`: up to `limit` (default 5) `{ key, value }` pairs of the user's long-term memory
+   * `memory_recall`: up to `limit` (default 5) `{ key, value }` pairs of the user's long-term memory
    * that best match `query` (recall: full-text and, with an embedder, by meaning), the rows this run
    * staged that hold a word of it first.
    */
   @KernelTool({
-    name: 'memory_search',
+    name: 'memory_recall',
     description:
-      "Search the user's long-term memory by content: the facts that best match `query`, most relevant first.",
+      "Recall from the user's long-term memory by content: the facts that best match `query`, most relevant first.",
     parameters: args(
       {
         query: { type: 'string', minLength: 1, description: 'What to look for, in words' },
@@ -58,7 +58,7 @@ export class AgentMemoryTools {
       ['query'],
     ),
   })
-  async memorySearch(
+  async memoryRecall(
     input: { query: string; prefix?: string; limit?: number },
     context: ToolContext,
   ): Promise<Array<{ key: string; value: unknown }>> {

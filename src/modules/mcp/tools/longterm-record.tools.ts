@@ -91,9 +91,9 @@ export const memoryDeleteTool = defineMemoryTool({
   },
 });
 
-/** `memory_search`: the REST API's `GET /entities/:entityId/memories`. */
-export const memorySearchTool = defineMemoryTool({
-  name: 'memory_search',
+/** `memory_list`: the REST API's `GET /entities/:entityId/memories`. */
+export const memoryListTool = defineMemoryTool({
+  name: 'memory_list',
   title: 'List long-term memories by key prefix',
   description:
     "Lists an entity's records whose key starts with a prefix (taken literally, case-sensitive; empty: " +
@@ -148,3 +148,14 @@ async function loadRecord(
 export function shown(record: LongtermRecord, entityId: string): Record<string, unknown> {
   return { ...record, entityId };
 }
+
+/**
+ * `memory_search`: the earlier name of `memory_list` (deprecated; removed in 0.3). Every memory tool
+ * now speaks one vocabulary: `memory_list` lists by key prefix, `memory_recall` searches by content.
+ */
+export const deprecatedMemorySearchTool = {
+  ...memoryListTool,
+  name: 'memory_search',
+  title: 'List long-term memories by key prefix (deprecated: use memory_list)',
+  description: `Deprecated (removed in 0.3): the earlier name of memory_list. ${memoryListTool.description}`,
+};

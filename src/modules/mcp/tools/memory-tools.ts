@@ -1,8 +1,9 @@
 import {
+  deprecatedMemorySearchTool,
   memoryDeleteTool,
   memoryGetTool,
+  memoryListTool,
   memorySaveTool,
-  memorySearchTool,
 } from './longterm-record.tools.js';
 import type { MemoryTool } from './memory-tool.js';
 import { memoryRecallTool } from './recall.tool.js';
@@ -13,10 +14,11 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memorySaveTool,
   memoryGetTool,
   memoryDeleteTool,
-  memorySearchTool,
+  memoryListTool,
   memoryRecallTool,
   workingMemoryListTool,
   workingMemoryGetTool,
+  deprecatedMemorySearchTool,
 ];
 
 /** The names of the memory MCP server's tools. */
