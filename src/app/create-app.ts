@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../app.module.js';
+import { AppModule } from './app.module.js';
 import { configureApp } from './configure-app.js';
 import { AppLogger, createRootLogger } from './logging/app-logger.js';
 import { appSqlTarget } from '../config/sql-target.config.js';

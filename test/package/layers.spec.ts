@@ -29,6 +29,7 @@ const LAYERS: Record<string, number> = {
   testing: 7,
   mcp: 8,
   app: 9,
+  'app-root': 10,
 };
 
 /** The unit a source file belongs to: `common`, a module's folder, `testing`, or the app. */
@@ -37,7 +38,8 @@ function unitOf(file: string): string {
   if (path.startsWith('common/')) return 'common';
   if (path.startsWith('modules/')) return path.split('/')[1]!;
   if (path.startsWith('testing/')) return 'testing';
-  return 'app';
+  // The example app: its root module and entry points (src/*.ts) above the rest of it.
+  return path.includes('/') ? 'app' : 'app-root';
 }
 
 function sources(dir: string): string[] {
@@ -46,6 +48,57 @@ function sources(dir: string): string[] {
     if (statSync(path).isDirectory()) return sources(path);
     return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
   });
+}
+
+/** The source files each file imports (relative imports and re-exports, types included). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(SRC)) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map(
+      ([, specifier]) => normalize(join(dirname(file), specifier!)).replace(/\.js$/, '.ts'),
+    );
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/**
+ * Every import circle between files (strongly connected groups of more than one file, Tarjan's
+ * algorithm), each as its files relative to src/, sorted.
+ */
+function importCircles(): string[][] {
+  const graph = importGraph();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let next = 0;
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(relative(SRC, member));
+    } while (member !== file);
+    if (group.length > 1) circles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
 }
 
 /** Every relative import that runs up or sideways, as `from → to (file)`. */
@@ -67,5 +120,9 @@ function violations(): string[] {
 describe('layers', () => {
   it('import only downward: common → connections → sweeper → stores → llm → policy, kernel → agent → app', () => {
     expect(violations()).toEqual([]);
+  });
+
+  it('has no import circle between files, type imports included', () => {
+    expect(importCircles()).toEqual([]);
   });
 });

@@ -1,11 +1,9 @@
 import type { ContentPart } from './content-parts.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
-/** Who wrote a message. */
-export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+import type { ChatRole } from './chat-role.js';
 
-/** The roles a message may have, in a form that can be checked at run time. */
-export const CHAT_ROLES: readonly ChatRole[] = ['system', 'user', 'assistant', 'tool'];
+export { CHAT_ROLES, type ChatRole } from './chat-role.js';
 
 /** One tool call requested by an assistant message. */
 export interface ToolCall {

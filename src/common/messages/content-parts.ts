@@ -1,4 +1,4 @@
-import type { ChatRole } from './chat-message.interface.js';
+import type { ChatRole } from './chat-role.js';
 import { InvalidMessageError } from './invalid-message.error.js';
 import { type ProviderMetadata, copyProviderMetadata } from './provider-metadata.js';
 

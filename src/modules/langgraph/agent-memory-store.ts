@@ -14,7 +14,7 @@ import { InvalidArgumentError } from '../../common/errors/invalid-argument.error
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
-import { STORE_OPTION_KEYS } from './langgraph-options.validation.js';
+import { STORE_OPTION_KEYS } from './store-option-keys.js';
 import { NamespaceKeys } from './namespace-keys.js';
 import { matchesFilter } from './store-filter.js';
 

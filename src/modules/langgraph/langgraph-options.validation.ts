@@ -1,12 +1,10 @@
 import { OptionChecker } from '../../common/options/option-checker.js';
 import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { parseStoreUri } from '../connections/store-uri.js';
-import type { LangGraphModuleOptions } from './langgraph.module.js';
+import type { LangGraphModuleOptions } from './langgraph.options.js';
+import { STORE_OPTION_KEYS } from './store-option-keys.js';
 
 const KEYS = ['uri', 'dataSource', 'migrationsRun', 'keyPrefix', 'serde', 'store'] as const;
-
-/** The keys of `AgentMemoryStoreOptions`. */
-export const STORE_OPTION_KEYS = ['entityParts', 'entityId'] as const;
 
 /**
  * Checks `LangGraphModule` options at bootstrap (the URI is parsed without loading a driver) and

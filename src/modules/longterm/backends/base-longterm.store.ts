@@ -35,16 +35,9 @@ import { prefixUpperBound } from '../validation/prefix-range.js';
 import type { StoreSystem } from '../../../common/telemetry/attributes.js';
 import { inStoreSpan } from '../../../common/telemetry/spans.js';
 import { type VectorCandidate, nearestRows } from './vector-scan.js';
+import type { ScoredRow, StoredRow } from './stored-row.js';
 
-/** A live row as a backend returns it (value still canonical JSON text). */
-export interface StoredRow {
-  entityId: string;
-  key: string;
-  value: string;
-  seq: number;
-  updatedAt: number;
-  expiresAt: number | null;
-}
+export type { ScoredRow, StoredRow } from './stored-row.js';
 
 /** Settings every built-in long-term backend takes. */
 export interface LongtermStoreSettings {
@@ -62,11 +55,6 @@ export interface LongtermStoreSettings {
   maxValueBytes?: number;
   /** The text a record is found by in `searchText` (default: `defaultRecordText`). */
   recordText?: RecordTextFunction;
-}
-
-/** A live row a text search matched, with its backend's score. */
-export interface ScoredRow extends StoredRow {
-  score: number;
 }
 
 /** Default lifetime of a delete tombstone: the run retention. */

@@ -1,5 +1,5 @@
 import type { LongtermRecord } from '../interfaces/longterm-store.interface.js';
-import type { StoredRow } from './base-longterm.store.js';
+import type { StoredRow } from './stored-row.js';
 
 /** A stored row as the record the store answers: its value parsed, numbers as numbers. */
 export function decode(row: StoredRow): LongtermRecord {

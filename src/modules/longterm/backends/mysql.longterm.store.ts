@@ -7,7 +7,7 @@ import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import { type TextMatch, rangeParams } from '../recall/text-match.js';
-import type { ScoredRow } from './base-longterm.store.js';
+import type { ScoredRow } from './stored-row.js';
 import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,

@@ -3,7 +3,7 @@ import { type RedisClient, isRedisCluster } from '../../connections/redis/redis-
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type { StoredEmbedding } from '../recall/embedding/embedding-bytes.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
-import type { StoredRow } from './base-longterm.store.js';
+import type { StoredRow } from './stored-row.js';
 import { type LongtermRedisKeys, longtermRedisKeys } from './redis-keys.js';
 import { SET_EMBEDDINGS } from './redis.longterm.scripts.js';
 import type { VectorCandidate } from './vector-scan.js';

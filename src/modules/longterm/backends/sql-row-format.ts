@@ -1,5 +1,5 @@
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
-import type { StoredRow } from './base-longterm.store.js';
+import type { StoredRow } from './stored-row.js';
 
 /** `expires_at` of a record that never expires: columns are NOT NULL, so guards are plain comparisons. */
 export const NEVER_EXPIRES = Number.MAX_SAFE_INTEGER;

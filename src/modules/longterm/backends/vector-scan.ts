@@ -2,7 +2,7 @@ import { compareCodePoints } from '../../../common/canonical-json.js';
 import { dot, unpackEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { TopK } from '../recall/top-k.js';
 import type { VectorMatch } from '../recall/vector-match.js';
-import type { ScoredRow, StoredRow } from './base-longterm.store.js';
+import type { ScoredRow, StoredRow } from './stored-row.js';
 
 /** A vector an exact scan ranks: the key of its row, and the packed vector. No value. */
 export interface VectorCandidate {

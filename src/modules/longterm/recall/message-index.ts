@@ -4,14 +4,14 @@ import { assertConversationId } from '../../../common/messages/message-validatio
 import type { JsonValue } from '../interfaces/longterm-store.interface.js';
 import { assertEntityId } from '../validation/longterm-arguments.js';
 
-/**
- * Messages are indexed as long-term records of entities derived from the ids they belong to, so the
- * text index, vectors, seq guard, erasure marks and background embedding all apply unchanged. A
- * derived id starts with U+001F, a character the HTTP module's ids cannot hold: no caller can read
- * or write one through the REST API.
- */
-const MESSAGES_PREFIX = '\u001fmessages\u001f';
-const CONVERSATION_PREFIX = '\u001fconversation\u001f';
+import {
+  CONVERSATION_PREFIX,
+  MESSAGES_PREFIX,
+  derivedRecordText,
+  isDerivedEntity,
+} from './derived-entities.js';
+
+export { derivedRecordText, isDerivedEntity };
 
 /** Digits of a message's position in its index key (sorts keys by position). */
 const POSITION_DIGITS = 12;
@@ -44,11 +44,6 @@ export function conversationEntityOf(conversationId: string): string {
   return `${CONVERSATION_PREFIX}${digest(conversationId)}`;
 }
 
-/** Whether an entity id is one of the index's derived ids. */
-export function isDerivedEntity(entityId: string): boolean {
-  return entityId.startsWith(MESSAGES_PREFIX) || entityId.startsWith(CONVERSATION_PREFIX);
-}
-
 /**
  * The key prefix of a conversation's messages: its id's length, then the id, then `/`. The length
  * makes prefixes of different conversations disjoint whatever characters their ids hold.
@@ -60,13 +55,6 @@ export function conversationKeyPrefix(conversationId: string): string {
 /** A message's key: its conversation's prefix and its zero-padded position. */
 export function messageKey(conversationId: string, position: number): string {
   return `${conversationKeyPrefix(conversationId)}${String(position).padStart(POSITION_DIGITS, '0')}`;
-}
-
-/** What a derived record is found by: a message's text; nothing for any other value. */
-export function derivedRecordText(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
-  const { text } = value as { text?: unknown };
-  return typeof text === 'string' ? text : '';
 }
 
 /** The message a derived record holds, or `undefined` for a value that is not one. */

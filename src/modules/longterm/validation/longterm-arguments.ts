@@ -7,7 +7,7 @@ import {
   hasLoneSurrogate,
   utf8ByteLength,
 } from '../../../common/utf8.js';
-import { derivedRecordText, isDerivedEntity } from '../recall/message-index.js';
+import { derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
 import {

@@ -11,28 +11,28 @@ import {
   WorkingMemoryModule,
 } from 'nest-agent-memory';
 import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
-import { AgentMemoryMcpModule } from './modules/mcp/index.js';
-import { ApiKeyAuthenticator } from './app/auth/api-key-authenticator.js';
-import { ApiKeyGuard } from './app/auth/api-key.guard.js';
-import { ApiKeyTenantResolver } from './app/auth/api-key.tenant-resolver.js';
-import { HealthController } from './app/health/health.controller.js';
-import { WebController } from './app/web/web.controller.js';
-import { memoryStoreModules } from './app/database/memory-store-modules.js';
-import { AppMetrics } from './app/telemetry/app-metrics.js';
-import { telemetryConfig } from './config/telemetry.config.js';
-import type { SqlTarget } from './config/sql-target.config.js';
-import { InFlightRequests } from './app/lifecycle/in-flight-requests.js';
-import { AppRedis } from './app/redis/app-redis.provider.js';
-import { AppRedisModule } from './app/redis/app-redis.module.js';
-import { throttlerOptions } from './app/throttling/throttler-options.js';
-import { AuthFailureLimiter } from './app/auth/auth-failure-limiter.js';
-import { TenantThrottlerGuard } from './app/throttling/tenant-throttler.guard.js';
-import { agentConfig } from './config/agent.config.js';
-import { httpConfig } from './config/http.config.js';
-import { llmConfig } from './config/llm.config.js';
-import { allConfigNamespaces } from './config/validate-env.js';
-import { redisConfig } from './config/redis.config.js';
-import { workingMemoryConfig } from './config/working-memory.config.js';
+import { AgentMemoryMcpModule } from '../modules/mcp/index.js';
+import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { ApiKeyTenantResolver } from './auth/api-key.tenant-resolver.js';
+import { HealthController } from './health/health.controller.js';
+import { WebController } from './web/web.controller.js';
+import { memoryStoreModules } from './database/memory-store-modules.js';
+import { AppMetrics } from './telemetry/app-metrics.js';
+import { telemetryConfig } from '../config/telemetry.config.js';
+import type { SqlTarget } from '../config/sql-target.config.js';
+import { InFlightRequests } from './lifecycle/in-flight-requests.js';
+import { AppRedis } from './redis/app-redis.provider.js';
+import { AppRedisModule } from './redis/app-redis.module.js';
+import { throttlerOptions } from './throttling/throttler-options.js';
+import { AuthFailureLimiter } from './auth/auth-failure-limiter.js';
+import { TenantThrottlerGuard } from './throttling/tenant-throttler.guard.js';
+import { agentConfig } from '../config/agent.config.js';
+import { httpConfig } from '../config/http.config.js';
+import { llmConfig } from '../config/llm.config.js';
+import { allConfigNamespaces } from '../config/validate-env.js';
+import { redisConfig } from '../config/redis.config.js';
+import { workingMemoryConfig } from '../config/working-memory.config.js';
 
 /**
  * The example application: the library's modules wired from `src/config` (environment variables,

@@ -1,0 +1,2 @@
+/** The keys of `AgentMemoryStoreOptions`. */
+export const STORE_OPTION_KEYS = ['entityParts', 'entityId'] as const;
