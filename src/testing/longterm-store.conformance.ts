@@ -8,6 +8,7 @@ import type {
 import { registerSearchAndExpiryConformance } from './longterm-search.conformance.js';
 import { registerTextSearchConformance } from './longterm-text-search.conformance.js';
 import { registerVectorConformance } from './longterm-vector.conformance.js';
+import { registerConcurrencyAndDurabilityConformance } from './longterm-concurrency.conformance.js';
 import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
 
 /** What a long-term backend can promise. */
@@ -285,46 +286,11 @@ export function runLongtermStoreConformance(
       expect((await s.search(fresh, '', 10)).map((r) => r.key)).toEqual(['k1', 'k2']);
     });
 
-    describe('concurrency', () => {
-      const pool = async () =>
-        capabilities.sharedAcrossInstances ? [await store(), await open()] : [await store()];
-
-      it('takes concurrent first inserts of one key without error', async () => {
-        const stores = await pool();
-        const e = entity('first-inserts');
-        const results = await Promise.all(
-          Array.from({ length: 8 }, (_, i) =>
-            stores[i % stores.length]!.save(row(e, 'k', `w${i}`, 1)),
-          ),
-        );
-        expect(results.every((r) => r.applied)).toBe(true);
-        expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 1 });
-      });
-
-      it('lets the highest seq win whatever the arrival order', async () => {
-        const stores = await pool();
-        for (let round = 0; round < 3; round += 1) {
-          const e = entity(`highest-${round}`);
-          const seqs = [3, 9, 1, 7, 9, 2, 5, 8].sort(() => Math.random() - 0.5);
-          await Promise.all(
-            seqs.map((seq, i) => stores[i % stores.length]!.save(row(e, 'k', `seq ${seq}`, seq))),
-          );
-          expect(await stores[0]!.load(e, 'k')).toMatchObject({ seq: 9, value: 'seq 9' });
-        }
-      });
+    registerConcurrencyAndDurabilityConformance(hooks, {
+      ...context,
+      open,
+      reopen: () => factory(clock),
+      capabilities,
     });
-
-    if (capabilities.durable) {
-      it('is durable: a new instance sees the records', async () => {
-        const e = entity('durable');
-        const writer = await factory(clock);
-        try {
-          await writer.subject.save(row(e, 'k', 'kept', 1));
-        } finally {
-          await writer.close();
-        }
-        expect((await (await open()).load(e, 'k'))!.value).toBe('kept');
-      });
-    }
   });
 }

@@ -10,19 +10,17 @@ import {
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
-import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
-import { DEFAULT_TURN_RECALL } from './turn-recall.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
-import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
+import type { AgentRunner } from './agent-runner.js';
+import { buildAgentRunner } from './build-agent-runner.js';
 import { isFinalRunError } from './errors/final-run-error.js';
 import { AGENT_MEMORY, AGENT_OPTIONS, AGENT_QUEUE, AGENT_RUNS } from './agent.constants.js';
 import type { Lease } from '../../common/lease.js';
 import type { AgentMemory, AgentRuns } from './agent.providers.js';
 import type { AgentModuleOptions } from './agent.options.js';
-import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
 import type {
   AgentRunInput,
   AgentRunRecord,
@@ -93,41 +91,18 @@ export class AgentService
    * starts processing queued runs.
    */
   async onModuleInit(): Promise<void> {
-    const { options } = this;
-    const engine =
-      options.kernel?.engine ??
-      (await createKernelEngine(
-        {
-          llm: options.llm!,
-          filters: options.filters,
-          tools: options.tools,
-          maxToolIterations: options.maxToolIterations,
-        },
-        {
-          moduleRef: this.moduleRef,
-          discovery: this.discovery,
-          scanner: this.scanner,
-          reflector: this.reflector,
-          moduleName: 'AgentModule',
-        },
-      ));
-    if (engine.memory) throw new AgentKernelHasMemoryFilterError();
-    this.engine = engine;
-    this.runner = new AgentRunner({
-      engine,
+    const { engine, runner } = await buildAgentRunner(this.options, {
+      moduleRef: this.moduleRef,
+      discovery: this.discovery,
+      scanner: this.scanner,
+      reflector: this.reflector,
       provider: this.memory.provider,
       cache: this.runs.cache,
-      systemPrompt: options.systemPrompt,
-      conflictPolicy: options.conflictPolicy ?? 'reject',
-      maxConflictRetries: DEFAULT_MAX_CONFLICT_RETRIES,
-      maxToolIterations: options.maxToolIterations,
-      events: options.events,
       longterm: this.longterm,
       workingMemory: this.workingMemory,
-      ...(options.recall
-        ? { recall: { ...DEFAULT_TURN_RECALL, ...(options.recall === true ? {} : options.recall) } }
-        : {}),
     });
+    this.engine = engine;
+    this.runner = runner;
     await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
     // Before the app serves: runs an earlier process acknowledged run before new ones.
     await this.lifecycle.startRecovery();

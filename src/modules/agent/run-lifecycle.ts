@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import { ATTR } from '../../common/telemetry/attributes.js';
 import { inSpan } from '../../common/telemetry/spans.js';
@@ -21,13 +20,10 @@ import { assertRunId } from './runs/run-id.js';
 import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
 import type { ConversationTitler } from './conversations/conversation-titler.js';
 import type { RunTransition } from './runs/run-records.js';
+import { settleRunRecord } from './runs/settle-run-record.js';
 import { turnUserMessage } from './turn-message.js';
 import { ConversationActivity } from './conversations/conversation-activity.js';
 import { InlineRunRecovery } from './runs/inline-run-recovery.js';
-
-/** Tries of a run record's final write before it is left to the lease (1.5 s of waits in all). */
-const SETTLE_TRIES = 5;
-const SETTLE_FIRST_DELAY_MS = 100;
 
 /** What the lifecycle works with. */
 export interface RunLifecycleDeps {
@@ -67,11 +63,7 @@ export class RunLifecycle {
       );
   }
 
-  /**
-   * With the in-process queue and a shared run store: queues again the runs an earlier process
-   * acknowledged and never settled, now and then a third of the lease at a time (a run is taken
-   * over once its holder's lease ran out).
-   */
+  /** Queues again, now and then every third of the lease, runs an earlier process left (inline queue). */
   startRecovery(): Promise<void> {
     return this.recovery?.start(this.deps.runs.records.lease / 3) ?? Promise.resolve();
   }
@@ -287,29 +279,20 @@ export class RunLifecycle {
     });
   }
 
-  /**
-   * Writes a run's state, trying again through a passing store fault; resolves false if it could not
-   * (the lease then runs out, and the run is taken over or reported by its queue). Never throws.
-   */
-  private async settle(
+  /** Writes a run's state through a passing store fault (see `settleRunRecord`). */
+  private settle(
     runId: string,
     conversationId: string,
     status: AgentRunStatus,
     details: RunTransition,
   ): Promise<boolean> {
-    for (let tries = 1; ; tries += 1) {
-      try {
-        await this.deps.runs.records.set(runId, conversationId, status, details);
-        return true;
-      } catch (error) {
-        if (tries >= SETTLE_TRIES) {
-          this.logger.error(
-            `Run ${runId}: status ${status} not recorded after ${tries} tries: ${(error as Error).message}`,
-          );
-          return false;
-        }
-        await sleep(SETTLE_FIRST_DELAY_MS * 2 ** (tries - 1));
-      }
-    }
+    return settleRunRecord(
+      this.deps.runs.records,
+      this.logger,
+      runId,
+      conversationId,
+      status,
+      details,
+    );
   }
 }

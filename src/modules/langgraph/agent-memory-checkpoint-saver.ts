@@ -18,11 +18,11 @@ import {
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { checkpointIdOf, listQuery, metadataValue, namespaceOf } from './checkpoint-config.js';
 import { checkpointKey } from './checkpoint-keys.js';
 import type {
   ChannelBlob,
   CheckpointCursor,
-  CheckpointQuery,
   CheckpointRow,
   CheckpointRows,
   WriteRow,
@@ -285,33 +285,4 @@ export class AgentMemoryCheckpointSaver extends BaseCheckpointSaver {
   private load(value: { type: string; bytes: Uint8Array }): Promise<unknown> {
     return this.serde.loadsTyped(value.type, value.bytes);
   }
-}
-
-function namespaceOf(config: RunnableConfig): string {
-  return checkpointKey('checkpoint_ns', config.configurable?.checkpoint_ns ?? '', true);
-}
-
-function checkpointIdOf(config: RunnableConfig): string | undefined {
-  const id = config.configurable?.checkpoint_id as unknown;
-  return id === undefined || id === null || id === ''
-    ? undefined
-    : checkpointKey('checkpoint_id', id);
-}
-
-function listQuery(config: RunnableConfig, before: RunnableConfig | undefined): CheckpointQuery {
-  const configurable = config.configurable ?? {};
-  const query: CheckpointQuery = {};
-  if (configurable.thread_id !== undefined)
-    query.threadId = checkpointKey('thread_id', configurable.thread_id);
-  if (configurable.checkpoint_ns !== undefined)
-    query.namespace = checkpointKey('checkpoint_ns', configurable.checkpoint_ns, true);
-  const checkpointId = checkpointIdOf(config);
-  if (checkpointId !== undefined) query.checkpointId = checkpointId;
-  const beforeId = before && checkpointIdOf(before);
-  if (beforeId !== undefined) query.before = beforeId;
-  return query;
-}
-
-function metadataValue(metadata: CheckpointMetadata, key: string): unknown {
-  return Object.hasOwn(metadata, key) ? (metadata as Record<string, unknown>)[key] : undefined;
 }

@@ -78,7 +78,14 @@ export class InlineRunRecovery {
       .map(([, json]) => JSON.parse(json) as NotedJob)
       .sort((a, b) => a.queuedAt - b.queuedAt || (a.runId < b.runId ? -1 : 1));
     let requeued = 0;
-    for (const { queuedAt: _queuedAt, ...job } of jobs) {
+    for (const noted of jobs) {
+      const job: AgentRunJob = {
+        runId: noted.runId,
+        conversationId: noted.conversationId,
+        message: noted.message,
+        ...(noted.entityId === undefined ? {} : { entityId: noted.entityId }),
+        ...(noted.seq === undefined ? {} : { seq: noted.seq }),
+      };
       const state = await this.records.headState(job.runId);
       if (state === 'settled') await this.forget(job.runId);
       else if (

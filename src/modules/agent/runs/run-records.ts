@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type {
   AgentRunRecord,
   AgentRunResult,
@@ -6,6 +5,10 @@ import type {
 } from '../interfaces/agent-run.interface.js';
 import type { RunStore } from './run-store.interface.js';
 import { CLAIMED_AT_KEY, STATUS_KEY } from './run-entry-keys.js';
+import { describeError, newRev } from './run-record-fields.js';
+import { RunLostError } from '../errors/run-lost.error.js';
+
+export { RunLostError } from '../errors/run-lost.error.js';
 
 /**
  * How long a run record written by an older version of the package (one without a lease) may stay
@@ -280,14 +283,6 @@ export class RunRecords {
   }
 }
 
-/** The error of a run whose job nobody will process. */
-export class RunLostError extends Error {
-  constructor(runId: string) {
-    super(`Run ${runId} was lost before it ran to the end (its queued job is gone): send it again`);
-    this.name = 'RunLostError';
-  }
-}
-
 /** The record without its lease. */
 function publicRecord(record: StoredRecord): AgentRunRecord {
   const shown: StoredRecord = { ...record };
@@ -295,14 +290,4 @@ function publicRecord(record: StoredRecord): AgentRunRecord {
   delete shown.leaseUntil;
   delete shown.rev;
   return shown;
-}
-
-function newRev(): string {
-  return randomBytes(9).toString('base64url');
-}
-
-function describeError(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: 'Error', message: String(error) };
 }

@@ -1,6 +1,4 @@
-import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from '../../connections/redis/redis-client.js';
-import { RedisScript } from '../../connections/redis/redis-script.js';
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import type {
   ChannelBlob,
@@ -8,42 +6,26 @@ import type {
   CheckpointQuery,
   CheckpointRow,
   CheckpointRows,
-  SerializedValue,
   WriteRow,
 } from '../checkpoint-rows.js';
+import {
+  DELETE_THREAD,
+  type StoredCheckpoint,
+  type StoredValue,
+  encode,
+  decode,
+  base64,
+  checkpointRow,
+  lowest,
+  compareBytes,
+  exec,
+} from './redis.checkpoint-format.js';
 
 /** The default start of every key the checkpointer writes. */
 export const DEFAULT_CHECKPOINT_REDIS_PREFIX = 'agent-memory:lg:';
 
-/**
- * Deletes a thread's keys: KEYS are its fixed keys (checkpoints, index, blobs, namespaces, write
- * keys); ARGV[1] is its per-namespace index key for the empty namespace, to which a namespace is
- * appended. Every key has the thread's hash tag.
- */
-const DELETE_THREAD = new RedisScript(`
-local doomed = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]}
-for _, namespace in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  doomed[#doomed + 1] = ARGV[1] .. namespace
-end
-for _, key in ipairs(redis.call('SMEMBERS', KEYS[5])) do
-  doomed[#doomed + 1] = key
-end
-for i = 1, #doomed, 500 do
-  redis.call('DEL', unpack(doomed, i, math.min(i + 499, #doomed)))
-end
-return #doomed
-`);
-
 /** Threads read per round trip while a `list` without a thread id walks them. */
 const THREAD_PAGE = 50;
-
-interface StoredCheckpoint {
-  p?: string;
-  ct: string;
-  c: string;
-  mt: string;
-  m: string;
-}
 
 /**
  * Checkpoints in Redis (a single server or a Cluster). Every key of a thread carries the thread's
@@ -289,53 +271,4 @@ export class RedisCheckpointRows implements CheckpointRows {
       writeKeys: at('wk'),
     };
   }
-}
-
-interface StoredValue {
-  t: string;
-  v: string;
-}
-
-function encode(value: SerializedValue): StoredValue {
-  return { t: value.type, v: base64(value.bytes) };
-}
-
-function decode(value: StoredValue): SerializedValue {
-  return { type: value.t, bytes: Buffer.from(value.v, 'base64') };
-}
-
-function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-function checkpointRow(
-  threadId: string,
-  namespace: string,
-  checkpointId: string,
-  text: string,
-): CheckpointRow {
-  const stored = JSON.parse(text) as StoredCheckpoint;
-  return {
-    threadId,
-    namespace,
-    checkpointId,
-    ...(stored.p === undefined ? {} : { parentId: stored.p }),
-    checkpoint: { type: stored.ct, bytes: Buffer.from(stored.c, 'base64') },
-    metadata: { type: stored.mt, bytes: Buffer.from(stored.m, 'base64') },
-  };
-}
-
-/** The lowest of the bounds given (by code point), or `undefined` if none is. */
-function lowest(bounds: Array<string | undefined>): string | undefined {
-  return bounds.filter((bound): bound is string => bound !== undefined).sort(compareBytes)[0];
-}
-
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-async function exec(multi: ChainableCommander): Promise<void> {
-  const results = await multi.exec();
-  const failed = results?.find(([error]) => error);
-  if (failed) throw failed[0]!;
 }

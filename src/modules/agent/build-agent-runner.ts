@@ -1,0 +1,67 @@
+import type { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
+import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
+import type { KernelEngine } from '../kernel/kernel-engine.js';
+import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
+import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
+import type { AgentMemory, AgentRuns } from './agent.providers.js';
+import type { AgentModuleOptions } from './agent.options.js';
+import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
+import { DEFAULT_TURN_RECALL } from './turn-recall.js';
+
+/** What the agent's runner is built from besides its options. */
+export interface AgentRunnerContext {
+  moduleRef: ModuleRef;
+  discovery: DiscoveryService;
+  scanner: MetadataScanner;
+  reflector: Reflector;
+  provider: AgentMemory['provider'];
+  cache: AgentRuns['cache'];
+  longterm?: LongtermMemoryService;
+  workingMemory?: WorkingMemoryService;
+}
+
+/**
+ * Builds the agent's kernel — the one given, or one of its `llm`, filters and tools (discovered now
+ * that every provider exists) — and the runner that executes turns with it. A kernel with the
+ * memory filter is refused: the agent manages memory itself.
+ */
+export async function buildAgentRunner(
+  options: AgentModuleOptions,
+  context: AgentRunnerContext,
+): Promise<{ engine: KernelEngine; runner: AgentRunner }> {
+  const engine =
+    options.kernel?.engine ??
+    (await createKernelEngine(
+      {
+        llm: options.llm!,
+        filters: options.filters,
+        tools: options.tools,
+        maxToolIterations: options.maxToolIterations,
+      },
+      {
+        moduleRef: context.moduleRef,
+        discovery: context.discovery,
+        scanner: context.scanner,
+        reflector: context.reflector,
+        moduleName: 'AgentModule',
+      },
+    ));
+  if (engine.memory) throw new AgentKernelHasMemoryFilterError();
+  const runner = new AgentRunner({
+    engine,
+    provider: context.provider,
+    cache: context.cache,
+    systemPrompt: options.systemPrompt,
+    conflictPolicy: options.conflictPolicy ?? 'reject',
+    maxConflictRetries: DEFAULT_MAX_CONFLICT_RETRIES,
+    maxToolIterations: options.maxToolIterations,
+    events: options.events,
+    longterm: context.longterm,
+    workingMemory: context.workingMemory,
+    ...(options.recall
+      ? { recall: { ...DEFAULT_TURN_RECALL, ...(options.recall === true ? {} : options.recall) } }
+      : {}),
+  });
+  return { engine, runner };
+}
