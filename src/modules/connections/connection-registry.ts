@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type LoggerService } from '@nestjs/common';
 import type { RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
@@ -56,13 +56,21 @@ const DRIVER_PACKAGES: Record<SqlDialect, string> = {
  */
 @Injectable()
 export class ConnectionRegistry implements OnApplicationShutdown {
-  private readonly logger = new Logger(ConnectionRegistry.name);
+  private logger: Pick<LoggerService, 'log' | 'warn'> = new Logger(ConnectionRegistry.name);
   private readonly dataSources = new SharedResourcePool<SqlConnection>();
   private readonly redisClients = new SharedResourcePool<RedisClient>();
   /** DataSources users handed over: checked for health, never closed. */
   private readonly adopted = new Map<DataSource, SqlConnection>();
   /** Per DataSource, the features whose migrations this registry ran (or is running) on it. */
   private readonly migrations = new WeakMap<DataSource, Map<FeatureSchema, Promise<void>>>();
+  /**
+   * Sends the registry's log lines (migrations applied, failed health checks, Redis errors) to
+   * `logger` instead of Nest's `Logger` — for use outside Nest.
+   */
+  useLogger(logger: Pick<LoggerService, 'log' | 'warn'>): void {
+    this.logger = logger;
+  }
+
   /** Numbers the Redis clients opened, for log lines that must not name hosts. */
   private redisOpened = 0;
 

@@ -15,7 +15,11 @@ export type {
   SerializedValue,
   WriteRow,
 } from './checkpoint-rows.js';
-export { type CheckpointSaverOptions, openCheckpointSaver } from './open-checkpoint-saver.js';
+export {
+  type CheckpointSaverOptions,
+  type OpenCheckpointSaverOptions,
+  openCheckpointSaver,
+} from './open-checkpoint-saver.js';
 export {
   LangGraphModule,
   type LangGraphModuleExtras,

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type { DataSource } from 'typeorm';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
@@ -31,15 +32,34 @@ export interface CheckpointSaverOptions {
   serde?: SerializerProtocol;
 }
 
+/** Options of {@link openCheckpointSaver}: where to store, and where its log lines go. */
+export interface OpenCheckpointSaverOptions extends CheckpointSaverOptions {
+  /**
+   * Where the checkpointer's log lines go: migrations applied (`log`), a failed health check or a
+   * Redis connection error (`warn`). Default: quiet on success, warnings to `console.warn` as plain
+   * text. Pass `console` (or your logger) to see everything.
+   */
+  logger?: Pick<LoggerService, 'log' | 'warn'>;
+}
+
+/** Warnings only, as plain lines: the default of code that runs outside Nest. */
+const QUIET_LOGGER: Pick<LoggerService, 'log' | 'warn'> = {
+  log: () => undefined,
+  warn: (message: unknown) => console.warn(`nest-agent-memory: ${String(message)}`),
+};
+
 /**
  * Opens a LangGraph checkpointer on one of the package's backends, without Nest (in a Nest app,
  * `LangGraphModule` does this). Its migrations run under the package's migration lock. Release the
- * lease when done: it closes the connection.
+ * lease when done: it closes the connection. Quiet by default (see `logger`).
  */
 export async function openCheckpointSaver(
-  options: CheckpointSaverOptions,
+  options: OpenCheckpointSaverOptions,
 ): Promise<Lease<AgentMemoryCheckpointSaver>> {
+  const { logger = QUIET_LOGGER, ...storage } = options;
+  options = storage;
   const registry = new ConnectionRegistry();
+  registry.useLogger(logger);
   try {
     const lease = await openCheckpointSaverIn(options, registry);
     return {

@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import type { RedisClient } from './redis-client.js';
 import { RateLimit } from '../../../common/rate-limit.js';
 
@@ -10,7 +10,11 @@ const WINDOW_MS = 10_000;
  * rate-limited, naming the connection by its label. Without one, ioredis prints every failed
  * reconnect to stderr as an unhandled error event during an outage.
  */
-export function logRedisErrors(client: RedisClient, label: string, logger: Logger): void {
+export function logRedisErrors(
+  client: RedisClient,
+  label: string,
+  logger: Pick<LoggerService, 'warn'>,
+): void {
   const limit = new RateLimit(WINDOW_MS);
   client.on('error', (error: Error) => {
     const suppressed = limit.suppressed;
