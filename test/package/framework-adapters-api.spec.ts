@@ -27,6 +27,7 @@ const ADAPTERS: Record<string, string[]> = {
     'LangGraphModuleExtras',
     'LangGraphModuleOptions',
     'MAX_CHECKPOINT_KEY_BYTES',
+    'OpenCheckpointSaverOptions',
     'SerializedValue',
     'WriteRow',
     'openCheckpointSaver',
