@@ -63,6 +63,43 @@ describe('LongtermMemoryService.recall', () => {
     ).not.toContain('paint');
   });
 
+  it('counts a vector hit only at recall.minSimilarity or more (cosine; default 0.1)', async () => {
+    const records = [
+      ['job', 'Ada works at the city hospital'],
+      ['fruit', 'Bananas are yellow'],
+      ['sky', 'Blue skies over Lisbon'],
+    ] as const;
+    const save = async (service: Awaited<ReturnType<typeof boot>>) => {
+      const seq = await service.nextSeq('m');
+      await service.store.saveMany(
+        records.map(([key, value]) => ({ entityId: 'm', key, value, seq })),
+      );
+      await service.embedPending();
+    };
+    const embedder = new HashingEmbeddingModel();
+    const byDefault = await boot({ uri: 'memory://', recall: { embedder, backfill: false } });
+    await save(byDefault);
+    // Nothing of the query is in two of the records: by meaning, only the hospital is a hit.
+    const hits = await byDefault.recall('m', 'hospital work', { mode: 'vector', k: 10 });
+    expect(hits.map((hit) => hit.record.key)).toEqual(['job']);
+    expect(hits[0]!.vector!.score).toBeGreaterThanOrEqual(0.1);
+    // A cut of 0 keeps every record not pointing away; above the best, none is a hit.
+    const everything = await boot({
+      uri: 'memory://',
+      recall: { embedder, backfill: false, minSimilarity: -1 },
+    });
+    await save(everything);
+    expect(await everything.recall('m', 'hospital work', { mode: 'vector', k: 10 })).toHaveLength(
+      3,
+    );
+    const strict = await boot({
+      uri: 'memory://',
+      recall: { embedder, backfill: false, minSimilarity: 0.99 },
+    });
+    await save(strict);
+    expect(await strict.recall('m', 'hospital work', { mode: 'vector', k: 10 })).toEqual([]);
+  });
+
   it('is the full-text list alone without an embedder, and refuses a vector recall', async () => {
     const service = await boot({ uri: 'memory://' });
     await service.store.save({ entityId: 'u', key: 'job', value: 'counselor at school', seq: 1 });
@@ -116,8 +153,9 @@ describe('LongtermMemoryService.recall', () => {
     });
     // The record without text got an empty vector: it is not tried again, nor found by vector.
     expect(await service.embedPending()).toBe(0);
+    // Every record with a vector is tried; the counselor points away from "cats" (cosine < 0.1).
     const found = await service.recall('u', 'cats', { mode: 'vector' });
-    expect(found.map((hit) => hit.record.key).sort()).toEqual(['job', 'paint', 'pets']);
+    expect(found.map((hit) => hit.record.key)).toEqual(['pets', 'paint']);
   });
 
   it('re-embeds in the background after a restart with another model, searching only current vectors meanwhile', async () => {

@@ -50,10 +50,9 @@ const DEFAULT_BACKFILL_INTERVAL_MS = 10 * 60_000;
 const DEFAULT_BACKFILL_BATCH = 100;
 
 /**
- * The long-term tier: the store, the per-entity seq counters, run sessions, and the
- * sweep of expired rows (task `longterm-expiry`, on the app's `SWEEP_SCHEDULER` if `SweeperModule`
- * provides one, else on an in-process timer). When the tier is off, every method throws
- * `LongtermMemoryDisabledError` (`enabled` is false).
+ * The long-term tier: the store, the per-entity seq counters, run sessions, and the sweep of expired
+ * rows (task `longterm-expiry`, on `SweeperModule`'s scheduler or an in-process timer). When the
+ * tier is off, every method throws `LongtermMemoryDisabledError` (`enabled` is false).
  */
 @Injectable()
 export class LongtermMemoryService
@@ -158,11 +157,10 @@ export class LongtermMemoryService
 
   /**
    * What best matches `query` for the entity, best first: its records (default scope), the messages
-   * of the conversations it took part in (`scope: 'messages'`, indexed by an agent with
-   * `recall.messages`), or both (`'all'`, merged by fused score). Each source runs the backend's
-   * full-text search (case- and accent-insensitive words, BM25 or its equivalent) and, with an
-   * embedder, the vector list (cosine similarity of the query's vector), fused by reciprocal rank
-   * fusion; each hit says which list found it and where.
+   * it took part in (`scope: 'messages'`, indexed by an agent with `recall.messages`), or both
+   * (`'all'`, merged by fused score). Each source runs the backend's full-text search (BM25 or its
+   * equivalent) and, with an embedder, the vector list (cosine similarity of the query's vector, at
+   * least `recall.minSimilarity`), fused by reciprocal rank fusion; each hit says which list found it.
    */
   recall(
     entityId: string,
@@ -172,7 +170,9 @@ export class LongtermMemoryService
   recall(entityId: string, query: string, options: RecallOptions): Promise<RecallHit[]>;
   async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     assertIndexableEntity(entityId);
-    return hybridRecall(this.require().store, this.embedder, entityId, query, options);
+    const { store } = this.require();
+    const least = this.options.recall?.minSimilarity;
+    return hybridRecall(store, this.embedder, entityId, query, options, least);
   }
 
   /**

@@ -43,7 +43,8 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   if (options.recall !== undefined) {
     const recall = check.object(options.recall, 'recall');
     const nested = check.nested('recall');
-    nested.keys(recall, ['embedder', 'backfill', 'pgvector']);
+    nested.keys(recall, ['embedder', 'minSimilarity', 'backfill', 'pgvector']);
+    nested.number('minSimilarity', recall.minSimilarity, { min: -1, max: 1, inclusiveMin: true });
     nested.sweep('backfill', recall.backfill);
     checkPgvector(nested, recall.pgvector);
   }

@@ -62,6 +62,12 @@ export interface LongtermRecallOptions {
    */
   embedder?: EmbedderOption;
   /**
+   * The least cosine similarity a vector hit needs to count (default 0.1): a record whose vector
+   * points elsewhere (cosine near or below 0) is not a hit by meaning, however few records there are.
+   * Raise it for a model whose unrelated texts score higher; 0 keeps every non-opposed vector.
+   */
+  minSimilarity?: number;
+  /**
    * The background embedding of live records without a vector of the current model (saved outside a
    * run, while the model was down, or by an earlier model): at start and then every 10 minutes, in
    * batches of 100 (on `SweeperModule`'s scheduler when the app has one, e.g. Bull); `false` turns it

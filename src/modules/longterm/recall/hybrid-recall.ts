@@ -16,6 +16,9 @@ import { queryWords } from './search-text.js';
 
 const logger = new Logger('Recall');
 
+/** Default least cosine similarity of a vector hit (`recall.minSimilarity`). */
+export const DEFAULT_MIN_SIMILARITY = 0.1;
+
 /** How deep each list is read before fusion: twice `k`, at least 20, at most 100. */
 function listDepth(k: number): number {
   return Math.min(100, Math.max(2 * k, 20));
@@ -29,7 +32,7 @@ type FusedRecord = RecallRanking & { record: LongtermRecord };
  * entity's records, the messages it took part in, or both (then merged by fused score, which both
  * sources compute alike). The vector lists need the query's vector (one embedding call for both
  * sources); when that call fails, a hybrid recall logs it and answers with the full-text lists
- * alone, while a `vector` recall fails.
+ * alone, while a `vector` recall fails. A vector hit below `minSimilarity` (cosine) is dropped.
  */
 export async function hybridRecall(
   store: LongtermMemoryStore,
@@ -37,6 +40,7 @@ export async function hybridRecall(
   entityId: string,
   query: string,
   options: RecallOptions,
+  minSimilarity = DEFAULT_MIN_SIMILARITY,
 ): Promise<RecallHit[]> {
   const { k, filter, mode, sources } = recallOptions(options);
   queryWords(query); // a query must hold a word, whatever the lists
@@ -48,7 +52,7 @@ export async function hybridRecall(
   const vector =
     mode === 'lexical' || !embedder ? undefined : await queryVector(embedder, query, mode);
   const { conversationId, prefix, ...times } = filter;
-  const search = { mode, vector, model: embedder?.id, k };
+  const search = { mode, vector, model: embedder?.id, k, minSimilarity };
   const [records, messages] = await Promise.all([
     sources.records
       ? fusedRecords(store, entityId, query, search, {
@@ -105,7 +109,7 @@ async function fusedRecords(
   store: LongtermMemoryStore,
   entityId: string,
   query: string,
-  search: { mode: RecallMode; vector?: number[]; model?: string; k: number },
+  search: { mode: RecallMode; vector?: number[]; model?: string; k: number; minSimilarity: number },
   filter: Omit<TextSearchOptions, 'limit'>,
 ): Promise<FusedRecord[]> {
   const options = { ...filter, limit: listDepth(search.k) };
@@ -117,7 +121,13 @@ async function fusedRecords(
   ]);
   const lists: Array<RankedList<LongtermRecord>> = [];
   if (lexicalHits) lists.push(ranked('lexical', lexicalHits));
-  if (vectorHits) lists.push(ranked('vector', vectorHits));
+  if (vectorHits)
+    lists.push(
+      ranked(
+        'vector',
+        vectorHits.filter((hit) => hit.score >= search.minSimilarity),
+      ),
+    );
   return fuseRankings(lists, search.k).map((fused) => ({
     record: fused.item,
     score: fused.score,
