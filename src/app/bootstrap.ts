@@ -12,8 +12,17 @@ import { loadAllConfig } from '../config/validate-env.js';
 async function bootstrap(): Promise<void> {
   const config = loadAllConfig();
   assertDriversInstalled(config);
-  const { startApp } = await import('./start-app.js');
-  await startApp(config);
+  const [{ startApp }, { createRootLogger }, { exitOnStartupFailure }] = await Promise.all([
+    import('./start-app.js'),
+    import('./logging/app-logger.js'),
+    import('./startup-failure.js'),
+  ]);
+  const logger = createRootLogger(config.logging);
+  try {
+    await startApp(config, logger);
+  } catch (error) {
+    exitOnStartupFailure(logger, error, config.app.port);
+  }
 }
 
 try {

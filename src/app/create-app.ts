@@ -5,6 +5,7 @@ import { configureApp } from './configure-app.js';
 import { AppLogger, createRootLogger } from './logging/app-logger.js';
 import { appSqlTarget } from '../config/sql-target.config.js';
 import type { AppMetrics } from './telemetry/app-metrics.js';
+import type { Logger } from 'pino';
 import type { AllConfig } from '../config/validate-env.js';
 
 /**
@@ -14,8 +15,10 @@ import type { AllConfig } from '../config/validate-env.js';
  */
 export async function createApp(
   config: AllConfig,
-  options: { metrics?: AppMetrics; bufferLogs?: boolean } = {},
+  options: { metrics?: AppMetrics; bufferLogs?: boolean; logger?: Logger } = {},
 ): Promise<INestApplication> {
+  // The app's logger from the first line: a start that fails logs in the same format.
+  const logger = options.logger ?? createRootLogger(config.logging);
   const module = AppModule.forRoot({ database: appSqlTarget(), metrics: options.metrics });
   // Only the platform in use is loaded (each is a large module graph of its own).
   const adapter =
@@ -27,11 +30,12 @@ export async function createApp(
           config.http,
         );
   const app = await NestFactory.create<INestApplication>(module, adapter, {
-    bufferLogs: options.bufferLogs ?? true,
+    logger: new AppLogger(logger),
+    // A failed start is thrown to the caller (which logs one line and exits), not aborted here.
+    abortOnError: false,
+    bufferLogs: options.bufferLogs ?? false,
     bodyParser: false,
   });
-  const logger = createRootLogger(config.logging);
-  app.useLogger(new AppLogger(logger));
   await configureApp(app, config, logger);
   return app;
 }

@@ -6,13 +6,14 @@ import { AppMetrics } from './telemetry/app-metrics.js';
 import { startTracing } from './telemetry/start-tracing.js';
 
 import type { AllConfig } from '../config/validate-env.js';
+import type { Logger as PinoLogger } from 'pino';
 
 /** Starts the example app on a loaded configuration (see README for the environment variables). */
-export async function startApp(config: AllConfig): Promise<void> {
+export async function startApp(config: AllConfig, rootLogger?: PinoLogger): Promise<void> {
   // Before Nest: spans of every module feed the metrics (and OTLP when configured).
   const metrics = new AppMetrics();
   const tracing = startTracing(metrics, config.telemetry.otlpEndpoint);
-  const app = await createApp(config, { metrics });
+  const app = await createApp(config, { metrics, logger: rootLogger });
   const logger = new Logger('App');
   const authenticator = app.get(ApiKeyAuthenticator);
   if (config.llm.echoByDefault)

@@ -4,6 +4,7 @@ import type { LevelWithSilent } from 'pino';
 import { type Env, readBoolean, readChoice } from './env.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const FORMATS = ['json', 'pretty'] as const;
 
 /** Request and response headers that carry credentials: logged as `[redacted]`. */
 export const REDACTED_HEADERS = [
@@ -20,13 +21,19 @@ export interface LoggingConfig {
   level: LevelWithSilent;
   /** `LOG_HTTP` (`false`): one line per request, with its status and duration. */
   requestLines: boolean;
+  /**
+   * `LOG_FORMAT`: `json` (pino JSON lines, for log collectors) or `pretty` (one readable line per
+   * entry: time, level, context, message). Default: `pretty` when stdout is a terminal, else `json`.
+   */
+  format?: 'json' | 'pretty';
 }
 
-/** Logging settings from `LOG_LEVEL` and `LOG_HTTP`. */
+/** Logging settings from `LOG_LEVEL`, `LOG_HTTP` and `LOG_FORMAT`. */
 export function loadLoggingConfig(env: Env = process.env): LoggingConfig {
   return {
     level: readChoice(env, 'LOG_LEVEL', LEVELS, 'info'),
     requestLines: readBoolean(env, 'LOG_HTTP', false),
+    format: readChoice(env, 'LOG_FORMAT', FORMATS, process.stdout.isTTY ? 'pretty' : 'json'),
   };
 }
 

@@ -9,6 +9,11 @@ import { appDataSourceOptions } from '../../config/database.config.js';
 import { longtermConfig } from '../../config/longterm.config.js';
 import type { SqlTarget } from '../../config/sql-target.config.js';
 
+/** Tries of the app's database connection at start after the first (`@nestjs/typeorm`'s retry). */
+export const DATABASE_CONNECT_RETRIES = 2;
+/** Wait between them. */
+export const DATABASE_RETRY_DELAY_MS = 1_000;
+
 /**
  * The memory stores of the example app. When chat memory is on SQL, the app opens that database
  * with `TypeOrmModule` (options from `src/config/database.config.ts`, as `ormconfig.ts` uses them)
@@ -29,7 +34,15 @@ export function memoryStoreModules(database: SqlTarget | undefined): DynamicModu
       }),
     ];
   return [
-    TypeOrmModule.forRootAsync({ useFactory: () => appDataSourceOptions(database) }),
+    // A database that does not answer fails the start in about 2 s (3 tries, 1 s apart), not
+    // TypeORM's default 9 tries 3 s apart.
+    TypeOrmModule.forRootAsync({
+      useFactory: () => ({
+        ...appDataSourceOptions(database),
+        retryAttempts: DATABASE_CONNECT_RETRIES,
+        retryDelay: DATABASE_RETRY_DELAY_MS,
+      }),
+    }),
     ChatMemoryModule.forRootAsync({
       inject: [chatMemoryConfig.KEY, getDataSourceToken()],
       useFactory: (options: ConfigType<typeof chatMemoryConfig>, dataSource: DataSource) => ({

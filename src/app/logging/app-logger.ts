@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoggerService, LogLevel as NestLogLevel } from '@nestjs/common';
 import { type DestinationStream, pino, type Level, type Logger } from 'pino';
 import { type LoggingConfig, REDACTED_HEADERS } from '../../config/logging.config.js';
+import { prettyLogStream } from './pretty-log-stream.js';
 
 /** What each line logged while a request is served says of it: never its headers or body. */
 export interface RequestLogFields {
@@ -16,10 +17,11 @@ export const requestLogContext = new AsyncLocalStorage<RequestLogFields>();
 /**
  * The app's one pino logger: JSON lines on stdout at `LOG_LEVEL`, credential headers redacted, and
  * on every line logged while a request is served, `req: { id, method, url }` — added when a line is
- * written (a pino `mixin`), so a request that logs nothing costs no child logger. `destination`
- * replaces stdout (tests).
+ * written (a pino `mixin`), so a request that logs nothing costs no child logger. With
+ * `format: 'pretty'`, readable lines instead (`prettyLogStream`). `destination` replaces stdout.
  */
 export function createRootLogger(config: LoggingConfig, destination?: DestinationStream): Logger {
+  destination ??= config.format === 'pretty' ? prettyLogStream(process.stdout) : undefined;
   const options = {
     level: config.level,
     redact: { paths: [...REDACTED_HEADERS], censor: '[redacted]' },

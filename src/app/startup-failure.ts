@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+
+/** What a start-up error carries that says what failed. */
+interface SystemError extends Error {
+  code?: string;
+  address?: string;
+  port?: number;
+  errors?: unknown[];
+}
+
+/** The variables that name each kind of server the app connects to. */
+const WHERE = 'DATABASE_URL, LONGTERM_MEMORY_URI or REDIS_URL';
+
+/**
+ * One sentence for a failed start: what failed and what to do — a port in use, a server that does
+ * not answer (refused, unknown host, timed out), refused credentials, a missing database — else the
+ * error's own message.
+ */
+export function describeStartupFailure(error: unknown, port?: number): string {
+  const failure = (error instanceof AggregateError ? error.errors[0] : error) as SystemError;
+  const code = failure?.code ?? (error as SystemError)?.code;
+  const at = failure?.address
+    ? ` to ${failure.address}${failure.port ? `:${failure.port}` : ''}`
+    : '';
+  switch (code) {
+    case 'EADDRINUSE':
+      return `Port ${failure.port ?? port} is already in use: stop what listens on it, or set PORT to a free port.`;
+    case 'EACCES':
+      return `Not allowed to listen on port ${failure.port ?? port}: use a port above 1023 (PORT).`;
+    case 'ECONNREFUSED':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return `Could not connect${at} (${code}): start that server, or fix ${WHERE}.`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Unknown host${hostOf(failure)} (${code}): fix ${WHERE}.`;
+    case '28P01':
+    case 'ER_ACCESS_DENIED_ERROR':
+      return `The database refused the credentials (${code}): fix the user or password in ${WHERE}.`;
+    case '3D000':
+    case 'ER_BAD_DB_ERROR':
+      return `The database named does not exist (${code}): create it, or fix ${WHERE}.`;
+    default:
+      return `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
+  }
+}
+
+/**
+ * Logs a failed start as one line in the app's log format (`fatal`, the error's code and message;
+ * its stack only at `LOG_LEVEL=debug` or finer) and exits with code 1.
+ */
+export function exitOnStartupFailure(logger: Logger, error: unknown, port?: number): never {
+  const failure = error as SystemError;
+  const cause = {
+    type: failure?.name ?? 'Error',
+    message: failure?.message ?? String(error),
+    ...(failure?.code ? { code: failure.code } : {}),
+    ...(logger.isLevelEnabled('debug') && failure?.stack ? { stack: failure.stack } : {}),
+  };
+  logger.fatal({ context: 'App', error: cause }, describeStartupFailure(error, port));
+  logger.flush?.();
+  process.exit(1);
+}
+
+function hostOf(error: SystemError): string {
+  const host = (error as { hostname?: unknown }).hostname;
+  return typeof host === 'string' ? ` ${host}` : '';
+}
