@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
+import { recallHarness } from '../support/recall-harness.js';
+import { tempDir } from '../support/test-databases.js';
+
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const { boot } = recallHarness();
+
+/**
+ * The README's recall example: its records, its query, and the record it says comes first (a
+ * question word of the record it ranks second — "she" — must not outrank the name: without
+ * stemming, "work" does not match "works", so the name carries the query).
+ */
+const example = (() => {
+  const match = /recall\('ada', '([^']+)'\)` ranks "([^"]+)" above "([^"]+)"/.exec(README);
+  if (!match) throw new Error('the README no longer has its recall example');
+  const [, query, first, second] = match.map((text) => text?.replace(/\s+/g, ' '));
+  return { query: query!, first: first!, second: second! };
+})();
+
+describe('the README recall example ranks as it says', () => {
+  it.each([
+    ['memory, full-text', () => ({ uri: 'memory://' })],
+    ['SQLite, full-text', () => ({ uri: `sqlite:${join(tempDir(), 'readme.sqlite')}` })],
+    [
+      'memory, hybrid with HashingEmbeddingModel',
+      () => ({
+        uri: 'memory://',
+        recall: { embedder: new HashingEmbeddingModel(), backfill: false },
+      }),
+    ],
+  ] as const)('%s', async (_name, options) => {
+    const service = await boot(options());
+    const seq = await service.nextSeq('ada');
+    await service.saveMany([
+      { entityId: 'ada', key: 'facts/kitchen', value: example.second, seq },
+      { entityId: 'ada', key: 'facts/job', value: example.first, seq },
+    ]);
+    const hits = await service.recall('ada', example.query);
+    expect(hits[0]?.record.value).toBe(example.first);
+  });
+});
