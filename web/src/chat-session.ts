@@ -282,11 +282,10 @@ export function useChatSession(
         stopping.current = false;
       }
       const status = await asked;
-      if (status === 204 || status === 202) {
-        // Nothing of the turn is stored: its message goes back to the composer, to send again.
-        if (user) setStoppedText({ text: textOf(user) });
-        return;
-      }
+      // 204: stopped, nothing of the turn stored: its message goes back to the composer. (202: asked,
+      // not ended yet — it may still be stored, so nothing is put back.)
+      if (status === 204 && user) setStoppedText({ text: textOf(user) });
+      if (status === 204 || status === 202) return;
       for (const [id, value] of Object.entries(marksNow.current))
         if (value.kind === 'stopped') mark(id);
       try {

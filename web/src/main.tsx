@@ -14,10 +14,10 @@ function App() {
     <div className={inspector ? 'app app-inspector' : 'app app-chat'}>
       <KeyBar
         page={inspector ? '/inspector' : '/'}
-        onChange={(_key, previous) => {
+        onChange={(key, previous) => {
           // Another key may be another tenant: its conversations are not the last key's. A first
           // key (the page could read nothing before) keeps the conversation the tab opened.
-          if (previous) rememberConversation(newConversationId());
+          if (previous && previous !== key) rememberConversation(newConversationId());
           setGeneration((n) => n + 1);
         }}
       />

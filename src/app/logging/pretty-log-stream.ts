@@ -43,7 +43,11 @@ export function prettyLogStream(out: { write(text: string): unknown }): Destinat
       const outcome = line.res ? ` ${line.res.statusCode} in ${line.responseTime ?? '?'} ms` : '';
       const error =
         line.err?.message && line.err.message !== line.msg ? `: ${line.err.message}` : '';
-      out.write(`${time} ${level}${context} ${line.msg ?? ''}${error}${outcome}${request}\n`);
+      // An error's stack (a 500, a failed job) on the lines below, as Nest's own logger shows it.
+      const stack = line.level >= 50 && line.err?.stack ? `\n${line.err.stack}` : '';
+      out.write(
+        `${time} ${level}${context} ${line.msg ?? ''}${error}${outcome}${request}${stack}\n`,
+      );
     },
   };
 }

@@ -74,29 +74,52 @@ export class InlineRunRecovery {
   }
 
   private async pass(): Promise<number> {
-    const jobs = (await this.store.entries(INLINE_PENDING))
-      .map(([, json]) => JSON.parse(json) as NotedJob)
-      .sort((a, b) => a.queuedAt - b.queuedAt || (a.runId < b.runId ? -1 : 1));
-    let requeued = 0;
-    for (const noted of jobs) {
-      const job: AgentRunJob = {
-        runId: noted.runId,
-        conversationId: noted.conversationId,
-        message: noted.message,
-        ...(noted.entityId === undefined ? {} : { entityId: noted.entityId }),
-        ...(noted.seq === undefined ? {} : { seq: noted.seq }),
-      };
-      const state = await this.records.headState(job.runId);
-      if (state === 'settled') await this.forget(job.runId);
-      else if (
-        state === 'abandoned' &&
-        (await this.records.takeOver(job.runId, job.conversationId, this.owner))
-      ) {
-        await this.requeue(job);
-        requeued += 1;
+    const jobs: NotedJob[] = [];
+    for (const [runId, json] of await this.store.entries(INLINE_PENDING)) {
+      try {
+        jobs.push(JSON.parse(json) as NotedJob);
+      } catch {
+        await this.forget(runId); // not a job this version wrote: nothing to run
       }
+    }
+    jobs.sort((a, b) => a.queuedAt - b.queuedAt || (a.runId < b.runId ? -1 : 1));
+    let requeued = 0;
+    // A conversation whose earlier job another process holds (or this pass could not take) keeps
+    // its later jobs waiting: they are never run beside or before it.
+    const blocked = new Set<string>();
+    for (const noted of jobs) {
+      const state = await this.records.headState(noted.runId);
+      if (state === 'settled') {
+        // A record not written yet (its submitter writes it with the note) is not a settled run.
+        const young = Date.now() - noted.queuedAt < this.records.lease;
+        if (!young || (await this.records.get(noted.runId))) await this.forget(noted.runId);
+        else blocked.add(noted.conversationId);
+        continue;
+      }
+      if (blocked.has(noted.conversationId)) continue;
+      if (state !== 'abandoned') {
+        blocked.add(noted.conversationId);
+        continue;
+      }
+      if (!(await this.records.takeOver(noted.runId, noted.conversationId, this.owner))) {
+        blocked.add(noted.conversationId);
+        continue;
+      }
+      await this.requeue(jobOf(noted));
+      requeued += 1;
     }
     if (requeued > 0) this.logger.log(`Queued again ${requeued} run(s) whose process was gone`);
     return requeued;
   }
+}
+
+/** The job as the queue takes it (without the note's time). */
+function jobOf(noted: NotedJob): AgentRunJob {
+  return {
+    runId: noted.runId,
+    conversationId: noted.conversationId,
+    message: noted.message,
+    ...(noted.entityId === undefined ? {} : { entityId: noted.entityId }),
+    ...(noted.seq === undefined ? {} : { seq: noted.seq }),
+  };
 }
