@@ -5,13 +5,14 @@ import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
 
 const CONVERSATIONS = 4;
 const TURNS_EACH = 4;
-/** The lease in this test (the default is 30 s: recovery then starts up to 40 s after a kill). */
-const LEASE_MS = 2_000;
+/** What the README promises: every acknowledged run settles within this of a kill, with the defaults. */
+const SETTLE_BOUND_MS = 30_000;
 
 /**
  * The embedded default (SQLite, in-process queue) killed (SIGKILL) while runs it acknowledged (202)
  * wait in its queue: the next process queues them again once their lease ran out, and every one
- * settles `completed`, each turn stored once, in the order each conversation's runs were sent.
+ * settles `completed`, each turn stored once, in the order each conversation's runs were sent —
+ * with the default run lease (10 s), within 30 s of the kill.
  */
 describe('in-process queue: acknowledged runs survive a kill -9', () => {
   const llm = new FakeLlmServer();
@@ -38,7 +39,6 @@ describe('in-process queue: acknowledged runs survive a kill -9', () => {
       OPENAI_BASE_URL: llmUrl,
       LLM_MODEL: 'stub',
       LLM_MAX_RETRIES: '0',
-      AGENT_RUN_LEASE_MS: String(LEASE_MS),
     };
     let app: RunningApp = await bootApp(env);
     const sent: Array<{ conversation: string; text: string; runId: string }> = [];
@@ -60,12 +60,13 @@ describe('in-process queue: acknowledged runs survive a kill -9', () => {
         });
       }
     app.kill('SIGKILL');
+    const killedAt = Date.now();
     await app.exited;
     app = await bootApp(env);
     try {
       const statusOf = async (runId: string) =>
         ((await (await fetch(`${app.url}/runs/${runId}`)).json()) as { status: string }).status;
-      const deadline = Date.now() + 30_000;
+      const deadline = killedAt + SETTLE_BOUND_MS;
       let statuses: string[] = [];
       while (Date.now() < deadline) {
         statuses = await Promise.all(sent.map((run) => statusOf(run.runId)));
@@ -73,6 +74,9 @@ describe('in-process queue: acknowledged runs survive a kill -9', () => {
         await sleep(250);
       }
       expect(statuses).toEqual(sent.map(() => 'completed'));
+      console.info(
+        `In-process queue, default lease: ${sent.length} acknowledged runs settled ${Date.now() - killedAt} ms after the kill`,
+      );
       for (let c = 0; c < CONVERSATIONS; c += 1) {
         const conversation = `lost-${c}`;
         const history = (await (

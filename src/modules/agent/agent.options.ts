@@ -86,12 +86,12 @@ export type AgentQueueOptions =
       prefix?: string;
       /**
        * How long a worker's lock on a job lasts before another worker may take it over (default
-       * 30 s). A killed worker's runs are picked up again after at most this plus
+       * 10 s). A killed worker's runs are picked up again after at most this plus
        * `stalledIntervalMs`; shorter values recover sooner but a worker blocked longer than this
        * (a long synchronous step) loses its job to another worker, which replays it.
        */
       lockDurationMs?: number;
-      /** How often workers look for stalled jobs (default: `lockDurationMs`). */
+      /** How often workers look for stalled jobs (default: half of `lockDurationMs`). */
       stalledIntervalMs?: number;
     } & BullAgentQueueSettings);
 
@@ -119,7 +119,7 @@ export interface AgentModuleOptions {
   conflictPolicy?: ConflictPolicy;
   runs?: AgentRunsOptions;
   /**
-   * The lease of a run's holder (default 30 s, renewed every third of it): a run whose process died
+   * The lease of a run's holder (default 10 s, renewed every third of it): a run whose process died
    * before settling it is taken over by the next caller with its `Idempotency-Key`, and evicted from
    * its conversation's queue order, once this ran out. Shorter recovers sooner; a process whose
    * event loop or store stalls longer than this may see a run it still executes taken over (the run

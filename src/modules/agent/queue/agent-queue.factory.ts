@@ -9,8 +9,11 @@ import { BullAgentQueue, type HeadRuns } from './bull.agent-queue.js';
 import { ConversationSequencer } from './conversation-sequencer.js';
 import { InlineAgentQueue } from './inline.agent-queue.js';
 
-/** Bull's lock on a job (and, unless set apart, the stalled-job check interval): 30 s. */
-export const DEFAULT_BULL_LOCK_DURATION_MS = 30_000;
+/**
+ * Bull's lock on a job: 10 s (renewed every 5 s). Workers look for stalled jobs every half of it
+ * unless told otherwise, so a killed worker's job is back in the queue within about 15 s.
+ */
+export const DEFAULT_BULL_LOCK_DURATION_MS = 10_000;
 
 /** The async-run queue of the configured driver. */
 export async function openAgentQueue(
@@ -71,7 +74,7 @@ async function createBullQueue(
       prefix: options.prefix,
       settings: {
         lockDuration,
-        stalledInterval: options.stalledIntervalMs ?? lockDuration,
+        stalledInterval: options.stalledIntervalMs ?? Math.ceil(lockDuration / 2),
         // A run outlives many stalls only if its worker keeps dying: replays make each safe.
         maxStalledCount: 10,
       },

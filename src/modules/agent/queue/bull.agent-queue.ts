@@ -12,12 +12,13 @@ import {
 } from './agent-queue.interface.js';
 import type { ConversationSequencer } from './conversation-sequencer.js';
 import { guardBullWorkerName } from '../../connections/redis/bull-worker-name.js';
+import { DEFAULT_RUN_LEASE_MS } from '../runs/run-records.js';
 
 /** Settings of the Bull driver. */
 export interface BullAgentQueueSettings extends QueueRetryOptions {
   /** Jobs processed at once by this instance (default 4). */
   concurrency?: number;
-  /** Conversation lease TTL; renewed at a third of it while a run goes (default 30 s). */
+  /** Conversation lease TTL; renewed at a third of it while a run goes (default 10 s, the run lease). */
   leaseMs?: number;
   /** Process jobs in this instance (default true; false for a producer-only instance). */
   worker?: boolean;
@@ -126,7 +127,7 @@ export class BullAgentQueue implements AgentQueue {
 
   private async process(job: Job<QueuedJob>): Promise<string> {
     const data = job.data;
-    const leaseMs = this.settings.leaseMs ?? 30_000;
+    const leaseMs = this.settings.leaseMs ?? DEFAULT_RUN_LEASE_MS;
     if (!(await this.waitForTurn(data, leaseMs))) return this.park(job);
     const renew = setInterval(
       () => void this.sequencer.renew(data.conversationId, data.runId, leaseMs),

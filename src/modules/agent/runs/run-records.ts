@@ -16,8 +16,12 @@ export { RunLostError } from '../errors/run-lost.error.js';
  */
 export const STALE_RUNNING_MS = 10 * 60 * 1000;
 
-/** Default lease of a run's owner: 30 s, renewed every 10 s while the owner holds the run. */
-export const DEFAULT_RUN_LEASE_MS = 30_000;
+/**
+ * Default lease of a run's owner: 10 s, renewed every third of it while the owner holds the run, so
+ * a run whose process died is taken over (or, queued, evicted from its conversation's order) within
+ * 10 s; with Bull's default lock this keeps every acknowledged run settling within 30 s of a kill.
+ */
+export const DEFAULT_RUN_LEASE_MS = 10_000;
 
 /** Who holds a run while it is not settled, and until when. Never shown to callers. */
 interface RunLeaseFields {

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningApp, bootApp } from '../support/app-harness.js';
+import { FakeLlmServer, openAiCompletion } from '../support/fake-llm-server.js';
+import { freePort } from '../support/free-port.js';
+import { OwnRedis } from '../support/own-redis.js';
+import { queuedAppEnv } from './queued-runs.js';
+import { SettleClients, type TurnOutcome, percentile } from './settle-clients.js';
+
+const CLIENTS = 8;
+/** What the README promises with the defaults: every acknowledged turn settles within this. */
+const SETTLE_BOUND_MS = 30_000;
+
+/**
+ * The README's claim with the defaults (run lease, Bull lock and stalled check as shipped, nothing
+ * shortened): two app processes on PostgreSQL + Redis + Bull, 8 clients sending sync and queued,
+ * keyed and unkeyed turns; one process is killed (SIGKILL) and not restarted, so the survivor must
+ * take over its stalled jobs, its conversations' leases and its keyed runs. Every acknowledged turn
+ * settles within 30 s of its first POST, is stored once when completed and never when failed.
+ */
+describe('every run settles within 30 s of a kill with the default leases', () => {
+  const llm = new FakeLlmServer();
+  let redis: OwnRedis;
+  let env: Record<string, string>;
+  const apps: Array<RunningApp | undefined> = [];
+  const live = () => apps.filter((app): app is RunningApp => app !== undefined).map((a) => a.url);
+
+  beforeAll(async () => {
+    llm.fallback = () => ({ ...openAiCompletion('ok'), delayMs: 60 });
+    const llmUrl = await llm.start();
+    redis = new OwnRedis(await freePort());
+    await redis.start();
+    env = queuedAppEnv(`redis://127.0.0.1:${redis.port}`, llmUrl, 'settle-defaults');
+    // The defaults, not the short locks the other fault tests use.
+    delete env['QUEUE_LOCK_DURATION_MS'];
+    delete env['QUEUE_STALLED_INTERVAL_MS'];
+    apps.push(await bootApp(env), await bootApp(env));
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app?.close()));
+    await redis?.kill().catch(() => undefined);
+    await llm.stop();
+  });
+
+  it('settles every acknowledged turn once, within 30 s, after one of two processes died', async () => {
+    const clients = new SettleClients(live);
+    const running = clients.run(CLIENTS);
+    await sleep(4_000);
+
+    clients.phase = 'instance-kill';
+    apps[1]!.kill('SIGKILL');
+    expect((await apps[1]!.exited).signal).toBe('SIGKILL');
+    apps[1] = undefined;
+    await sleep(2_000);
+    clients.phase = 'after-kill';
+    await sleep(4_000);
+    clients.stop();
+    await running;
+
+    const outcomes = clients.outcomes;
+    const acknowledged = outcomes.filter((o) => o.acknowledged);
+    console.info(
+      `Runs settle with the default leases (${CLIENTS} clients, one of two processes killed):\n${report(outcomes)}`,
+    );
+
+    const unsettled = acknowledged.filter((o) => o.status === 'unsettled');
+    expect(unsettled.map((o) => `${o.phase} ${o.mode} ${o.message} ${o.runId}`)).toEqual([]);
+    const slow = acknowledged.filter((o) => o.settleMs! >= SETTLE_BOUND_MS);
+    expect(
+      slow.map((o) => `${o.phase} ${o.mode} ${o.message} ${Math.round(o.settleMs!)} ms`),
+    ).toEqual([]);
+    // The kill caught turns in flight: the claim was put to the test, not met by a quiet moment.
+    expect(outcomes.filter((o) => o.phase === 'instance-kill').length).toBeGreaterThan(0);
+
+    for (let c = 0; c < CLIENTS; c += 1) {
+      const conversationId = clients.conversationOf(c);
+      const page = (await (
+        await fetch(`${live()[0]}/conversations/${conversationId}/messages?last=1000`)
+      ).json()) as { messages: Array<{ role: string; content: string }> };
+      const asked = page.messages.filter((m) => m.role === 'user').map((m) => m.content);
+      page.messages.forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant'));
+      for (const o of outcomes.filter((o) => o.conversationId === conversationId)) {
+        const stored = asked.filter((content) => content === o.message).length;
+        if (o.status === 'completed') expect([o.message, stored]).toEqual([o.message, 1]);
+        else if (o.status === 'failed') expect([o.message, stored]).toEqual([o.message, 0]);
+        else expect(stored).toBeLessThanOrEqual(1);
+      }
+    }
+  }, 120_000);
+});
+
+/** One line per phase: turns, acknowledged, failed, settle p50/p99/max. */
+function report(outcomes: TurnOutcome[]): string {
+  return ['control-before', 'instance-kill', 'after-kill']
+    .map((phase) => {
+      const of = outcomes.filter((o) => o.phase === phase);
+      const times = of.filter((o) => o.status === 'completed').map((o) => o.settleMs!);
+      const ms = (v: number) => (Number.isNaN(v) ? '-' : `${Math.round(v)}`);
+      const failed = of.filter((o) => o.status === 'failed').length;
+      return `${phase}: ${of.length} turns, ${of.filter((o) => o.acknowledged).length} acknowledged, ${failed} failed; settle p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, max ${ms(Math.max(...times))} ms`;
+    })
+    .join('\n');
+}
