@@ -19,6 +19,7 @@ const LAYERS: Record<string, number> = {
   'working-memory': 3,
   llm: 4,
   'memory-provider': 5,
+  formation: 5,
   kernel: 5,
   agent: 6,
   'ai-sdk': 6,
