@@ -1,0 +1,48 @@
+import type {
+  ConsolidationChoice,
+  FormedMemory,
+  MemoryCandidate,
+} from './formed-memory.interface.js';
+
+/** A message a formation job reads: the new ones of a turn, or its context. */
+export interface FormationMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  /** The message's text (its text parts joined). */
+  text: string;
+}
+
+/** What the extraction step is given. */
+export interface ExtractionInput {
+  entityId: string;
+  /** The messages to draw memories from (a candidate may rest only on these). */
+  messages: FormationMessage[];
+  /** Earlier messages or the conversation's summary, for context only. */
+  context: FormationMessage[];
+  /** The kinds of memory the app wants (`fact`, `preference`, `event`, …). */
+  kinds: string[];
+  /** At most this many candidates are used. */
+  maxCandidates: number;
+  /** When the messages were said (epoch ms): the reference for "last month". */
+  observedAt: number;
+}
+
+/** What the consolidation step is given: each candidate with the entity's nearest active memories. */
+export interface ChoiceInput {
+  entityId: string;
+  candidates: MemoryCandidate[];
+  /** Per candidate (by position), the entity's active memories nearest to it. */
+  neighbours: FormedMemory[][];
+}
+
+/**
+ * The model behind memory formation: draws candidate memories from messages, and chooses what each
+ * does against the memories the entity already holds. Its answers are proposals: the consolidation
+ * rules decide what is written.
+ */
+export interface MemoryFormationModel {
+  /** A name for logs and formation records (a model id, or `plain-statements`). */
+  readonly id: string;
+  extract(input: ExtractionInput): Promise<MemoryCandidate[]>;
+  choose(input: ChoiceInput): Promise<ConsolidationChoice[]>;
+}
