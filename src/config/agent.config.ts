@@ -40,7 +40,7 @@ export interface AgentConfig {
   conflictPolicy: ConflictPolicy;
   /** `AGENT_QUEUE` and its settings. */
   queue: AgentQueueOptions;
-  /** `AGENT_RUN_LEASE_MS` (30,000): how soon a run whose process died is taken over. */
+  /** `AGENT_RUN_LEASE_MS` (10,000): how soon a run whose process died is taken over. */
   runLeaseMs?: number;
   /**
    * `AGENT_RECALL` (`false`): recalled records before the model call, for turns with an entity;
@@ -55,7 +55,7 @@ export interface AgentConfig {
 /**
  * Reads `AGENT_SYSTEM_PROMPT`, `AGENT_MEMORY_WINDOW` (none) or `AGENT_MEMORY_MAX_TOKENS` (6,000),
  * `AGENT_MAX_TOOL_ITERATIONS` (10),
- * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (30 s), `AGENT_QUEUE` (`bull` when
+ * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (10 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
  * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`); `AGENT_TITLES`
  * (`first-message`).

@@ -86,9 +86,10 @@ export type AgentQueueOptions =
       prefix?: string;
       /**
        * How long a worker's lock on a job lasts before another worker may take it over (default
-       * 10 s). A killed worker's runs are picked up again after at most this plus
-       * `stalledIntervalMs`; shorter values recover sooner but a worker blocked longer than this
-       * (a long synchronous step) loses its job to another worker, which replays it.
+       * 10 s, renewed every half of it). A killed worker's runs are picked up again after at most
+       * this plus `stalledIntervalMs`; shorter values recover sooner, but a worker whose event loop
+       * is blocked for more than about half of it (a long synchronous step) may lose its job to
+       * another worker, which replays it.
        */
       lockDurationMs?: number;
       /** How often workers look for stalled jobs (default: half of `lockDurationMs`). */

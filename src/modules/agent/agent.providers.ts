@@ -137,8 +137,13 @@ async function openAgentQueueLease(
   runs: AgentRuns,
   registry: ConnectionRegistry,
 ): Promise<Lease<AgentQueue>> {
+  // The Bull driver's conversation lease follows the run lease unless set apart.
+  const queue =
+    options.queue?.driver === 'bull'
+      ? { leaseMs: runs.records.lease, ...options.queue }
+      : options.queue;
   const opened = await openAgentQueue(
-    options.queue,
+    queue,
     registry,
     {
       state: (runId) => runs.records.headState(runId),

@@ -116,13 +116,16 @@ export class AgentService
   async beforeApplicationShutdown(): Promise<void> {
     await this.lifecycle.stopRecovery();
     await this.stopQueue();
-    this.lifecycle.stop();
     await Promise.all([this.runs.stopSweep(), this.lifecycle.titlesWritten()]);
   }
 
-  /** Then lets go of the run store's connection. */
+  /**
+   * Then — once every module's first phase ran, so the HTTP turns in flight drained while their
+   * leases were renewed — stops renewing and lets go of the run store's connection.
+   */
   async onApplicationShutdown(): Promise<void> {
     await this.stopQueue();
+    this.lifecycle.stop();
     await this.runsLease.release();
   }
 
@@ -152,7 +155,7 @@ export class AgentService
    * `Idempotency-Key`): atomically records the run `running`, held by this process under a lease it
    * renews, and resolves `undefined` to the one caller that should now `run` (or `submit`) it; every
    * other caller gets the existing record (completed with its result, queued, running). A failed
-   * run, or one whose holder stopped renewing its lease (its process died; 30 s by default), is
+   * run, or one whose holder stopped renewing its lease (its process died; 10 s by default), is
    * handed to exactly one later caller again. A run id of another conversation is refused
    * (`RunBelongsToAnotherConversationError`).
    */

@@ -82,7 +82,7 @@ export class RunLifecycle {
   /** Reserves a run for this process (see `AgentService.reserveRun`). */
   async reserve(input: { runId: string; conversationId: string; entityId?: string }) {
     await this.deps.runs.ownership.claim(input.runId, input.conversationId, input.entityId);
-    return this.deps.runs.records.reserve(input.runId, input.conversationId, this.leases.owner);
+    return this.leases.reserve(input.runId, input.conversationId);
   }
 
   /** Runs a turn now, to its commit; resolves a completed run's recorded result. */

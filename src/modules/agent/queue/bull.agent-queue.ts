@@ -18,7 +18,7 @@ import { DEFAULT_RUN_LEASE_MS } from '../runs/run-records.js';
 export interface BullAgentQueueSettings extends QueueRetryOptions {
   /** Jobs processed at once by this instance (default 4). */
   concurrency?: number;
-  /** Conversation lease TTL; renewed at a third of it while a run goes (default 10 s, the run lease). */
+  /** Conversation lease TTL; renewed at a third of it while a run goes (default: the agent's `runLeaseMs`, 10 s). */
   leaseMs?: number;
   /** Process jobs in this instance (default true; false for a producer-only instance). */
   worker?: boolean;
@@ -130,7 +130,14 @@ export class BullAgentQueue implements AgentQueue {
     const leaseMs = this.settings.leaseMs ?? DEFAULT_RUN_LEASE_MS;
     if (!(await this.waitForTurn(data, leaseMs))) return this.park(job);
     const renew = setInterval(
-      () => void this.sequencer.renew(data.conversationId, data.runId, leaseMs),
+      () =>
+        void this.sequencer
+          .renew(data.conversationId, data.runId, leaseMs)
+          .catch((error: unknown) =>
+            this.logger.warn(
+              `Conversation lease of run ${data.runId} not renewed: ${(error as Error).message}`,
+            ),
+          ),
       leaseMs / 3,
     );
     const number = (data.attemptsUsed ?? 0) + job.attemptsMade + 1;

@@ -2,6 +2,9 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { RunRecords } from './run-records.js';
 
+/** How long a reserved run is held for its caller to run or queue it (then its lease may run out). */
+const RESERVATION_HOLD_MS = 60_000;
+
 /**
  * Renews the leases of the runs this process holds (running them, or handing them to a queue), a
  * third of the lease at a time, all in one pass. A run whose lease could not be renewed before it ran
@@ -13,6 +16,8 @@ export class RunLeaseKeeper {
   readonly owner = randomUUID();
   private readonly logger = new Logger('AgentRuns');
   private readonly held = new Map<string, number>();
+  /** Runs reserved by a caller that has not run or queued them yet, and how to let go of each. */
+  private readonly reservations = new Map<string, () => void>();
   private timer?: NodeJS.Timeout;
   private renewing = false;
 
@@ -21,6 +26,8 @@ export class RunLeaseKeeper {
   /** Holds `runId` until the returned function is called (holds nest: each call is counted). */
   hold(runId: string): () => void {
     this.held.set(runId, (this.held.get(runId) ?? 0) + 1);
+    // Running or queuing a reserved run takes over its reservation's hold.
+    this.endReservation(runId);
     this.timer ??= setInterval(() => void this.renewAll(), this.records.lease / 3).unref();
     let released = false;
     return () => {
@@ -33,6 +40,25 @@ export class RunLeaseKeeper {
     };
   }
 
+  /**
+   * Reserves a run for this process (`RunRecords.reserve`: its `running` record under this process's
+   * lease; `undefined` when this caller won it, else the existing record). A won run is held until it
+   * is run or queued here — which takes the hold over — or for at most a minute, so its lease is
+   * renewed between the reservation and the start (a stream to open, a slow store).
+   */
+  async reserve(runId: string, conversationId: string) {
+    const existing = await this.records.reserve(runId, conversationId, this.owner);
+    if (existing) return existing;
+    this.endReservation(runId);
+    const release = this.hold(runId);
+    const timer = setTimeout(() => this.endReservation(runId), RESERVATION_HOLD_MS).unref();
+    this.reservations.set(runId, () => {
+      clearTimeout(timer);
+      release();
+    });
+    return undefined;
+  }
+
   /** How many runs this process holds now. */
   get size(): number {
     return this.held.size;
@@ -40,13 +66,21 @@ export class RunLeaseKeeper {
 
   /** Stops renewing (at shutdown); held runs' leases then run out. */
   stop(): void {
+    for (const runId of [...this.reservations.keys()]) this.endReservation(runId);
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  private endReservation(runId: string): void {
+    const release = this.reservations.get(runId);
+    this.reservations.delete(runId);
+    release?.();
   }
 
   private async renewAll(): Promise<void> {
     if (this.renewing) return;
     this.renewing = true;
+    const started = performance.now();
     try {
       await Promise.all(
         [...this.held.keys()].map(async (runId) => {
@@ -59,6 +93,12 @@ export class RunLeaseKeeper {
       );
     } finally {
       this.renewing = false;
+      const tookMs = Math.round(performance.now() - started);
+      // No pass starts while one runs: a pass this long leaves every lease closer to running out.
+      if (tookMs > this.records.lease / 3)
+        this.logger.warn(
+          `Renewing ${this.held.size} run leases took ${tookMs} ms, more than a third of the ${this.records.lease} ms lease: a run may be taken over while it runs`,
+        );
     }
   }
 }
