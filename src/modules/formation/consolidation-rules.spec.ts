@@ -249,7 +249,7 @@ describe('consolidate: properties over any candidates and any model answer', () 
   const candidate = fc.record({
     text: fc.constantFrom(...texts, 'forget the cat'),
     kind: fc.constantFrom('fact', 'preference'),
-    messageIds: fc.constantFrom(['m1'], ['m2', 'm1'], ['x']),
+    messageIds: fc.constantFrom(['m1'], ['m2', 'm1'], ['x']).map((ids): string[] => [...ids]),
     retraction: fc.boolean(),
   });
   const choice: fc.Arbitrary<ConsolidationChoice> = fc.oneof(

@@ -37,7 +37,7 @@ import {
   noteConversation,
 } from './recall/message-index-writes.js';
 import { hybridRecall } from './recall/hybrid-recall.js';
-import { defaultRecordText } from './recall/search-text.js';
+import { defaultRecordText, withReservedText } from './recall/search-text.js';
 import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts.js';
 import { withVectors } from './recall/embedding/embed-records.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
@@ -72,7 +72,7 @@ export class LongtermMemoryService
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
     @Optional() @Inject(LONGTERM_EMBEDDER) private readonly embedder?: EmbeddingModel,
   ) {
-    this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
+    this.textOf = withReservedText(options.recordText ?? ((value) => defaultRecordText(value)));
     this.recordTextOf = (value, key, entityId) =>
       isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
     if (backend && embedder)

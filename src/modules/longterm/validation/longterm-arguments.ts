@@ -8,6 +8,7 @@ import {
   utf8ByteLength,
 } from '../../../common/utf8.js';
 import { derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
+import { isReservedKey, reservedRecordText } from '../recall/reserved-keys.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
 import {
@@ -134,9 +135,11 @@ export function prepareRecord(
     text: indexedText(
       isDerivedEntity(input.entityId)
         ? derivedRecordText(input.value)
-        : recordText
-          ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-          : defaultTextOfInput(input.value, value),
+        : isReservedKey(input.key)
+          ? reservedRecordText(input.key, input.value)
+          : recordText
+            ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
+            : defaultTextOfInput(input.value, value),
     ),
     embedding:
       input.embedding === undefined

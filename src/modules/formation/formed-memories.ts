@@ -1,0 +1,168 @@
+import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
+import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
+import {
+  FORMATION_JOB_KEY_PREFIX,
+  FORMED_MEMORY_KEY_PREFIX,
+} from '../longterm/recall/reserved-keys.js';
+import { isActive } from './consolidation-rules.js';
+import type { Consolidation } from './consolidation-rules.js';
+import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
+
+/** What a formation job left: the record written with its memories, in the same flush. */
+export interface FormationJobRecord {
+  jobId: string;
+  conversationId: string;
+  runId: string;
+  /** The formation model's id. */
+  model: string;
+  operations: AppliedOperation[];
+  /** When the job was queued (epoch ms): the time of its writes. */
+  at: number;
+}
+
+/** Which memories a list shows: active ones (default), every version, or those active at a time. */
+export interface MemoryListOptions {
+  state?: 'active' | 'all';
+  /** Those that held at this time (epoch ms): from their `validFrom` (else when said) to their `validUntil`. */
+  asOf?: number;
+  limit: number;
+  /** The id after which the page starts (a list's `next`). */
+  after?: string;
+}
+
+/** Longest chain a memory's history follows, each way. */
+const MAX_HISTORY = 100;
+
+/**
+ * Formed memories of an entity, stored as the entity's own long-term records under reserved keys:
+ * written with the job's record in one seq-guarded flush, so the entity's erasure mark refuses a
+ * late job's writes, and a job whose record exists has been written whole.
+ */
+export class FormedMemories {
+  constructor(private readonly longterm: LongtermMemoryService) {}
+
+  /**
+   * Writes a job's memories and its record at the job's seq and time; false when the store refused
+   * them (the entity was erased after the job began, or a later job already wrote there).
+   */
+  async write(
+    entityId: string,
+    job: { seq: number; at: number },
+    consolidation: Consolidation,
+    record: FormationJobRecord,
+  ): Promise<boolean> {
+    const rows = [
+      ...consolidation.writes.map((memory) => ({
+        entityId,
+        key: FORMED_MEMORY_KEY_PREFIX + memory.id,
+        value: stored(memory),
+        seq: job.seq,
+        updatedAt: job.at,
+      })),
+      {
+        entityId,
+        key: FORMATION_JOB_KEY_PREFIX + record.jobId,
+        value: { ...record },
+        seq: job.seq,
+        updatedAt: job.at,
+      },
+    ];
+    const { applied } = await this.longterm.saveMany(rows);
+    return applied.every(Boolean);
+  }
+
+  /** The record a job left, or null when it has not written (or its entity was erased). */
+  async job(entityId: string, jobId: string): Promise<FormationJobRecord | null> {
+    const record = await this.longterm.store.load(entityId, FORMATION_JOB_KEY_PREFIX + jobId);
+    return record ? (record.value as unknown as FormationJobRecord) : null;
+  }
+
+  /** One version of a memory, or null. */
+  async get(entityId: string, id: string): Promise<FormedMemory | null> {
+    const record = await this.longterm.store.load(entityId, FORMED_MEMORY_KEY_PREFIX + id);
+    return record ? memoryOf(record) : null;
+  }
+
+  /**
+   * A page of the entity's memories in id order, filtered by state or time; `next` is the id to
+   * pass as `after` for the following page, when more may follow.
+   */
+  async list(
+    entityId: string,
+    options: MemoryListOptions,
+  ): Promise<{ memories: FormedMemory[]; next?: string }> {
+    const { state = 'active', asOf, limit } = options;
+    const memories: FormedMemory[] = [];
+    let after = options.after === undefined ? undefined : FORMED_MEMORY_KEY_PREFIX + options.after;
+    // Filtered pages: read on until the page is full or the memories run out.
+    for (;;) {
+      const records = await this.longterm.store.search(
+        entityId,
+        FORMED_MEMORY_KEY_PREFIX,
+        limit,
+        after,
+      );
+      for (const record of records) {
+        const memory = memoryOf(record);
+        if (shown(memory, state, asOf)) memories.push(memory);
+        if (memories.length === limit) return { memories, next: memory.id };
+      }
+      if (records.length < limit) return { memories };
+      after = records.at(-1)!.key;
+    }
+  }
+
+  /** Every version of a memory, oldest first: what it replaced, and what replaced it. */
+  async history(entityId: string, id: string): Promise<FormedMemory[]> {
+    const start = await this.get(entityId, id);
+    if (!start) return [];
+    const earlier: FormedMemory[] = [];
+    for (let at = start; at.supersedes && earlier.length < MAX_HISTORY;) {
+      const previous = await this.get(entityId, at.supersedes);
+      if (!previous) break;
+      earlier.unshift(previous);
+      at = previous;
+    }
+    const later: FormedMemory[] = [];
+    for (let at = start; at.supersededBy && later.length < MAX_HISTORY;) {
+      const next = await this.get(entityId, at.supersededBy);
+      if (!next) break;
+      later.push(next);
+      at = next;
+    }
+    return [...earlier, start, ...later];
+  }
+
+  /** The entity's active memories nearest to a text (recall over its memories), best first. */
+  async nearest(entityId: string, text: string, k: number, at: number): Promise<FormedMemory[]> {
+    const hits = await this.longterm.recall(entityId, text, {
+      k: Math.min(100, k * 3),
+      filter: { prefix: FORMED_MEMORY_KEY_PREFIX },
+    });
+    return hits
+      .map((hit) => memoryOf(hit.record))
+      .filter((memory) => isActive(memory, at))
+      .slice(0, k);
+  }
+}
+
+function shown(memory: FormedMemory, state: 'active' | 'all', asOf: number | undefined): boolean {
+  if (asOf !== undefined)
+    return (
+      (memory.validFrom ?? memory.observedAt) <= asOf &&
+      (memory.validUntil === undefined || memory.validUntil > asOf)
+    );
+  return state === 'all' || isActive(memory, Date.now());
+}
+
+/** The stored value of a memory: all of it but the entity, which is the record's. */
+function stored(memory: FormedMemory): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(memory).filter(([name]) => name !== 'entityId'));
+}
+
+function memoryOf(record: LongtermRecord): FormedMemory {
+  return {
+    ...(record.value as unknown as Omit<FormedMemory, 'entityId'>),
+    entityId: record.entityId,
+  };
+}
