@@ -24,8 +24,6 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
     { beforeAll, afterAll },
   );
   const http = () => request(running().url);
-  const run = randomUUID().slice(0, 8);
-  const [c1, c2, c3] = ['one', 'two', 'three'].map((name) => `${name}-${run}`);
   const list = async (query: string, auth = A) =>
     (await http().get(`/conversations${query}`).set(auth).expect(200)).body as {
       conversations: Listing[];
@@ -34,14 +32,23 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
   const turn = (id: string, message: string, auth = A) =>
     http().post(`/conversations/${id}/turns`).set(auth).send({ message }).expect(201);
 
-  beforeAll(async () => {
+  /** Three conversations of a test's own (tests run in any order), the newest last: c3, c1, c2. */
+  const seed = async () => {
+    const run = randomUUID().slice(0, 8);
+    const [c1, c2, c3] = ['one', 'two', 'three'].map((name) => `${name}-${run}`) as [
+      string,
+      string,
+      string,
+    ];
     await turn(c1, 'Where should we   go\nin May?');
     await turn(c2, 'Budget for the trip');
     await turn(c1, 'And in June?');
     await turn(c3, 'Packing list');
-  });
+    return { run, c1, c2, c3 };
+  };
 
   it('lists each conversation with its first message as title and its newest as preview', async () => {
+    const { c1 } = await seed();
     const { conversations } = await list('?limit=100');
     expect(conversations.find((each) => each.conversationId === c1)).toEqual({
       conversationId: c1,
@@ -52,6 +59,7 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
   });
 
   it('PATCH renames and tags; the list filters by metadata, paging with the filter', async () => {
+    const { run, c1, c2, c3 } = await seed();
     const renamed = await http()
       .patch(`/conversations/${c1}`)
       .set(A)
@@ -87,6 +95,7 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
   });
 
   it('answers 400 for a bad body or filter and 404 for an unknown conversation', async () => {
+    const { run, c1 } = await seed();
     for (const body of [{ title: 7 }, { extra: true }, { metadata: { 'no spaces': 'x' } }])
       await http().patch(`/conversations/${c1}`).set(A).send(body).expect(400);
     const badFilter = await http().get('/conversations?metadata[a%20b]=x').set(A).expect(400);
@@ -104,6 +113,12 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
   });
 
   it("keeps tenants apart: another tenant can neither see nor change a conversation's details", async () => {
+    const { run, c1 } = await seed();
+    await http()
+      .patch(`/conversations/${c1}`)
+      .set(A)
+      .send({ metadata: { run, team: 'travel' } })
+      .expect(200);
     await http().patch(`/conversations/${c1}`).set(B).send({ title: 'Mine now' }).expect(404);
     expect((await list(`?metadata[run]=${run}`, B)).conversations).toEqual([]);
     await turn(c1, 'Same id, other tenant', B);
@@ -122,6 +137,9 @@ describe.each(STORAGE_LAYOUTS)('conversation titles and metadata on %s', (_label
   });
 
   it('DELETE removes the details with the conversation', async () => {
+    const { run, c1, c2, c3 } = await seed();
+    for (const id of [c1, c2, c3])
+      await http().patch(`/conversations/${id}`).set(A).send({ metadata: { run } }).expect(200);
     await http().delete(`/conversations/${c1}`).set(A).expect(204);
     await http().patch(`/conversations/${c1}`).set(A).send({ title: 'x' }).expect(404);
     expect(

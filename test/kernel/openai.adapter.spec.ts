@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LlmAdapter } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { createLlmAdapter } from '../../src/modules/llm/create-llm-adapter.js';
@@ -215,7 +216,9 @@ describe('OpenAI (provider: openai, on @ai-sdk/openai, over HTTP)', () => {
       messages: [{ role: 'user', content: 'x' }],
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(new Error('user left')), 50);
+    // Aborted once the request is at the server (a first call can take longer than a fixed wait).
+    for (let i = 0; i < 200 && server.requests.length === 0; i += 1) await sleep(10);
+    controller.abort(new Error('user left'));
     expect(await rejectionOf(pending)).toBeInstanceOf(LlmAbortedError);
     expect(server.requests).toHaveLength(1);
   });

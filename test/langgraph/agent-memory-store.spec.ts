@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
@@ -41,18 +41,22 @@ describe.each(longtermUris('langgraph-store.sqlite'))('AgentMemoryStore on %s', 
     longterm = app.get(LongtermMemoryService);
   });
   afterAll(() => app.close());
-  beforeAll(() => {
+  // Each test its own person: tests run in any order.
+  beforeEach(() => {
     scope = `user-${randomUUID()}`;
   });
-
-  it('keeps hostile namespaces apart and gives each item back as put', async () => {
-    await store.batch(
+  /** The hostile namespaces, each with one item. */
+  const putHostile = () =>
+    store.batch(
       HOSTILE.map((parts, index) => ({
         namespace: [scope, ...parts],
         key: 'k|1:x',
         value: { index, parts },
       })),
     );
+
+  it('keeps hostile namespaces apart and gives each item back as put', async () => {
+    await putHostile();
     const items = await store.batch(
       HOSTILE.map((parts) => ({ namespace: [scope, ...parts], key: 'k|1:x' })),
     );
@@ -101,6 +105,7 @@ describe.each(longtermUris('langgraph-store.sqlite'))('AgentMemoryStore on %s', 
     expect(keys(await store.search(ns))).toEqual(['n1', 'n3']);
     expect(await store.listNamespaces({ prefix: [scope, 'notes'] })).toEqual([ns]);
     expect(await store.listNamespaces({ prefix: [scope], suffix: ['notes'] })).toEqual([ns]);
+    await putHostile();
     const depthTwo = await store.listNamespaces({ prefix: [scope], maxDepth: 2 });
     expect(depthTwo).toContainEqual([scope, 'a']);
     expect(depthTwo.every((namespace) => namespace.length <= 2)).toBe(true);

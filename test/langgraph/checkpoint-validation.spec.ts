@@ -1,4 +1,4 @@
-import { afterAll, describe } from '@jest/globals';
+import { afterAll } from '@jest/globals';
 import {
   type CheckpointSaverTestInitializer,
   deltaChannelHistoryTests,
@@ -19,9 +19,11 @@ import {
 } from '../support/test-databases.js';
 import { OwnRedisCluster } from '../support/redis-cluster.js';
 import '../support/vitest-soft-expect.js';
+import { inDeclaredOrder } from '../support/in-declared-order.js';
 
 /**
- * LangGraph's own checkpointer validation suite, on each backend. The suite asks for isolated
+ * LangGraph's own checkpointer validation suite, on each backend, in the order it declares its tests
+ * (its `list` block reads rows its own earlier tests wrote; jest's `--randomize` would reorder them). The suite asks for isolated
  * storage per checkpointer: a fresh SQLite file, emptied tables on the servers, a fresh key prefix
  * on Redis.
  */
@@ -75,9 +77,11 @@ async function dropKeys(prefix: string): Promise<void> {
 function validateAll(
   initializer: CheckpointSaverTestInitializer<AgentMemoryCheckpointSaver>,
 ): void {
-  validate(initializer);
-  describe(`${initializer.checkpointerName} (delta channel history)`, () =>
-    deltaChannelHistoryTests(initializer));
+  inDeclaredOrder(({ describe }) => {
+    validate(initializer);
+    describe(`${initializer.checkpointerName} (delta channel history)`, () =>
+      deltaChannelHistoryTests(initializer));
+  });
 }
 
 validateAll({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
@@ -25,10 +25,28 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     );
     const http = () => request(running().url);
     const endpoint = () => `${running().url}/mcp`;
-    const entity = `mcp-${randomUUID()}`;
-    const conversation = `mcp-${randomUUID()}`;
+    // Each test its own entity and conversation: tests run in any order.
+    let entity: string;
+    let conversation: string;
+    beforeEach(() => {
+      entity = `mcp-${randomUUID()}`;
+      conversation = `mcp-${randomUUID()}`;
+    });
     let tenantA: Client;
     let tenantB: Client;
+    /** What tenant A holds: a record and a working-memory entry. */
+    const seedA = async () => {
+      await callOk(tenantA, 'memory_save', {
+        entityId: entity,
+        key: 'profile/job',
+        value: 'Caroline works as a counselor at a youth center',
+      });
+      await http()
+        .put(`/conversations/${conversation}/working-memory/plan`)
+        .set(A)
+        .send({ value: ['step 1 done'] })
+        .expect(204);
+    };
 
     beforeAll(async () => {
       tenantA = await connectMcp(endpoint(), A);
@@ -137,6 +155,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     });
 
     it('shows the second tenant nothing of the first', async () => {
+      await seedA();
       const missing = await callTool(tenantB, 'memory_get', {
         entityId: entity,
         key: 'profile/job',
@@ -194,6 +213,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     });
 
     it('answers a plain JSON-RPC POST without initialize first (stateless), in JSON', async () => {
+      await seedA();
       const response = await http()
         .post('/mcp')
         .set(A)
