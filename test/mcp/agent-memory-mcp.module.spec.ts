@@ -218,6 +218,12 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
   });
 
   it('serves the same tools over another transport through AgentMemoryMcpServerFactory', async () => {
+    await app.get(LongtermMemoryService).store.save({
+      entityId: 'alice/factory-id',
+      key: 'secret',
+      value: 'alice only',
+      seq: 1,
+    });
     const server = app.get(AgentMemoryMcpServerFactory).create('alice');
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'in-process', version: '1.0.0' });
@@ -225,7 +231,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
     await client.connect(clientSide);
     try {
       expect(
-        await callOk(client, 'memory_get', { entityId: 'shared-id', key: 'secret' }),
+        await callOk(client, 'memory_get', { entityId: 'factory-id', key: 'secret' }),
       ).toMatchObject({ value: 'alice only' });
     } finally {
       await client.close();

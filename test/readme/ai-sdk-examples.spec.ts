@@ -29,6 +29,7 @@ describe('README example: VisionAgentModule (an AI SDK model, an image in the me
     const moduleRef = await Test.createTestingModule({ imports: [VisionAgentModule] }).compile();
     await moduleRef.init();
     try {
+      llm.reset();
       llm.enqueue(openAiCompletion('A red pixel.'));
       expect(await moduleRef.get(VisionService).describe('v1', Buffer.from(PNG, 'base64'))).toBe(
         'A red pixel.',

@@ -65,6 +65,8 @@ describe('every run settles within 30 s of a kill with the default leases', () =
       i += 1
     )
       await sleep(50);
+    // The kill must find the held turn at the model, or this test proves nothing about it.
+    expect(llm.requests.some((r) => JSON.stringify(r.body).includes(HELD))).toBe(true);
     clients.phase = 'instance-kill';
     apps[1]!.kill('SIGKILL');
     expect((await apps[1]!.exited).signal).toBe('SIGKILL');

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 type Fn = (...args: unknown[]) => unknown;
+interface Hook {
+  fn: Fn;
+  timeout: number;
+}
 interface TestCase {
   kind: 'test';
   name: string;
@@ -11,10 +15,10 @@ interface Block {
   kind: 'block';
   name: string;
   children: Array<TestCase | Block>;
-  beforeAll: Fn[];
-  afterAll: Fn[];
-  beforeEach: Fn[];
-  afterEach: Fn[];
+  beforeAll: Hook[];
+  afterAll: Hook[];
+  beforeEach: Hook[];
+  afterEach: Hook[];
 }
 
 /** The longest a collected test may take when it names no timeout of its own. */
@@ -26,9 +30,11 @@ const GLOBALS = ['describe', 'it', 'test', 'beforeAll', 'afterAll', 'beforeEach'
  * it declares its tests, whatever jest's `--randomize` says: LangGraph's checkpointer validation
  * suite, for one, writes rows in one test that later tests of its block read. `define` runs with
  * collecting globals; each top-level block then becomes one jest test that runs the block's tests in
- * order with their hooks (a block's `beforeAll`/`afterAll` around its tests, every enclosing
- * block's `beforeEach`/`afterEach` around each test) and fails listing every test that failed.
- * Hooks declared outside any block stay jest's own.
+ * order with their hooks as jest runs them (a block's `beforeAll`/`afterAll` around its tests —
+ * `afterAll` even when `beforeAll` failed —, every enclosing block's `beforeEach`/`afterEach` around
+ * each test, each hook with its own timeout) and fails listing every test that failed, with its
+ * whole message. `beforeAll`/`afterAll` outside any block stay jest's own; `beforeEach`/`afterEach`
+ * there, and callback-style (`done`) tests or hooks, are refused rather than run differently.
  */
 export function inDeclaredOrder(
   define: (collecting: { describe: (name: string, body: () => void) => void }) => void,
@@ -49,13 +55,15 @@ export function inDeclaredOrder(
       stack.pop();
     }
   };
-  const itFn = (name: string, fn?: Fn, timeout?: number) =>
+  const itFn = (name: string, fn?: Fn, timeout?: number) => {
+    if (fn && fn.length > 0) throw new Error(`a callback-style (done) test is not supported: ${name}`);
     current().children.push({
       kind: 'test',
       name,
       ...(fn ? { fn } : {}),
       ...(timeout ? { timeout } : {}),
     });
+  };
   const each =
     (register: (name: string, fn: Fn, timeout?: number) => void) =>
     (table: readonly unknown[]) =>
@@ -69,8 +77,11 @@ export function inDeclaredOrder(
     each: each(itFn),
     skip: (name: string) => current().children.push({ kind: 'test', name }),
   });
-  const hook = (kind: 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach') => (fn: Fn) =>
-    current()[kind].push(fn);
+  const hook =
+    (kind: 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach') => (fn: Fn, timeout?: number) => {
+      if (fn.length > 0) throw new Error(`a callback-style (done) ${kind} hook is not supported`);
+      current()[kind].push({ fn, timeout: timeout ?? DEFAULT_TEST_TIMEOUT_MS });
+    };
   Object.assign(globalThis, {
     describe: Object.assign(describeFn, {
       each: each((name, fn) => describeFn(name, fn as () => void)),
@@ -87,19 +98,24 @@ export function inDeclaredOrder(
   } finally {
     for (const [name, value] of saved) (globalThis as Record<string, unknown>)[name] = value;
   }
-  for (const fn of root.beforeAll) beforeAll(fn as () => Promise<void>, DEFAULT_TEST_TIMEOUT_MS);
-  for (const fn of root.afterAll) afterAll(fn as () => Promise<void>, DEFAULT_TEST_TIMEOUT_MS);
+  if (root.beforeEach.length > 0 || root.afterEach.length > 0)
+    throw new Error('beforeEach/afterEach outside any block are not supported: declare them in one');
+  for (const { fn, timeout } of root.beforeAll) beforeAll(fn as () => Promise<void>, timeout);
+  for (const { fn, timeout } of root.afterAll) afterAll(fn as () => Promise<void>, timeout);
   for (const child of root.children) {
     if (child.kind === 'test') throw new Error(`a test outside any block: ${child.name}`);
     const count = countTests(child);
+    const skipped = countTests(child, (test) => !test.fn);
     describe(child.name, () => {
       it(
-        `runs its ${count} tests in their declared order`,
+        `runs its ${count} tests in their declared order (${skipped} skipped)`,
         async () => {
           const failures: string[] = [];
           await runBlock(child, [], [], failures);
           if (failures.length > 0)
-            throw new Error(`${failures.length} of ${count} failed:\n${failures.join('\n')}`);
+            throw new Error(
+              `${failures.length} of ${count - skipped} failed:\n\n${failures.join('\n\n')}`,
+            );
         },
         30 * 60_000,
       );
@@ -119,9 +135,10 @@ function block(name: string): Block {
   };
 }
 
-function countTests(node: Block): number {
+function countTests(node: Block, which: (test: TestCase) => boolean = () => true): number {
   return node.children.reduce(
-    (sum, child) => sum + (child.kind === 'test' ? 1 : countTests(child)),
+    (sum, child) =>
+      sum + (child.kind === 'test' ? (which(child) ? 1 : 0) : countTests(child, which)),
     0,
   );
 }
@@ -146,9 +163,12 @@ async function runBlock(
   const here = [...path, node.name];
   const enclosing = [...around, node];
   try {
-    for (const fn of node.beforeAll) await withTimeout(fn, DEFAULT_TEST_TIMEOUT_MS);
+    for (const hook of node.beforeAll) await withTimeout(hook.fn, hook.timeout);
   } catch (error) {
-    failures.push(`${here.join(' › ')}: beforeAll failed: ${message(error)}`);
+    // As jest does: the block's tests fail, and its afterAll hooks still run.
+    const tests = countTests(node, (test) => Boolean(test.fn));
+    failures.push(`${here.join(' › ')}: beforeAll failed (${tests} tests not run): ${message(error)}`);
+    await runAfterAll(node, here, failures);
     return;
   }
   for (const child of node.children) {
@@ -159,22 +179,26 @@ async function runBlock(
     if (!child.fn) continue; // skipped
     try {
       for (const outer of enclosing)
-        for (const fn of outer.beforeEach) await withTimeout(fn, DEFAULT_TEST_TIMEOUT_MS);
+        for (const hook of outer.beforeEach) await withTimeout(hook.fn, hook.timeout);
       await withTimeout(child.fn, child.timeout ?? DEFAULT_TEST_TIMEOUT_MS);
     } catch (error) {
       failures.push(`${[...here, child.name].join(' › ')}: ${message(error)}`);
     } finally {
       for (const inner of [...enclosing].reverse())
-        for (const fn of inner.afterEach)
-          await withTimeout(fn, DEFAULT_TEST_TIMEOUT_MS).catch((error: unknown) =>
+        for (const hook of inner.afterEach)
+          await withTimeout(hook.fn, hook.timeout).catch((error: unknown) =>
             failures.push(
               `${[...here, child.name].join(' › ')}: afterEach failed: ${message(error)}`,
             ),
           );
     }
   }
-  for (const fn of node.afterAll)
-    await withTimeout(fn, DEFAULT_TEST_TIMEOUT_MS).catch((error: unknown) =>
+  await runAfterAll(node, here, failures);
+}
+
+async function runAfterAll(node: Block, here: string[], failures: string[]): Promise<void> {
+  for (const hook of node.afterAll)
+    await withTimeout(hook.fn, hook.timeout).catch((error: unknown) =>
       failures.push(`${here.join(' › ')}: afterAll failed: ${message(error)}`),
     );
 }
@@ -193,6 +217,8 @@ async function withTimeout(fn: Fn, ms: number): Promise<void> {
   }
 }
 
+/** The whole message (an assertion's diff included), indented under its test's name. */
 function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n').slice(0, 6).join(' ');
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\n/g, '\n    ');
 }

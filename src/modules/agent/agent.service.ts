@@ -125,6 +125,8 @@ export class AgentService
    */
   async onApplicationShutdown(): Promise<void> {
     await this.stopQueue();
+    // A title begun by a turn that drained after the first phase is written before the stores close.
+    await this.lifecycle.titlesWritten();
     this.lifecycle.stop();
     await this.runsLease.release();
   }

@@ -131,13 +131,19 @@ export class BullAgentQueue implements AgentQueue {
     if (!(await this.waitForTurn(data, leaseMs))) return this.park(job);
     const renew = setInterval(
       () =>
-        void this.sequencer
-          .renew(data.conversationId, data.runId, leaseMs)
-          .catch((error: unknown) =>
+        void this.sequencer.renew(data.conversationId, data.runId, leaseMs).then(
+          (renewed) => {
+            // Another run holds the conversation now (this one's lease ran out): say so once it shows.
+            if (!renewed)
+              this.logger.warn(
+                `Conversation lease of run ${data.runId} was lost: another run of ${data.conversationId} may go beside it`,
+              );
+          },
+          (error: unknown) =>
             this.logger.warn(
               `Conversation lease of run ${data.runId} not renewed: ${(error as Error).message}`,
             ),
-          ),
+        ),
       leaseMs / 3,
     );
     const number = (data.attemptsUsed ?? 0) + job.attemptsMade + 1;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryRunStore } from './in-memory.run-store.js';
 import { RunLeaseKeeper } from './run-lease-keeper.js';
@@ -16,7 +16,8 @@ describe('RunLeaseKeeper', () => {
     try {
       expect(await here.reserve('r1', 'c1')).toBeUndefined();
       expect(here.size).toBe(1);
-      await sleep(2_500);
+      // Past the lease (a run nobody renews is taken over) but within the two leases a reservation is held.
+      await sleep(1_600);
       expect(await elsewhere.reserve('r1', 'c1')).toMatchObject({ status: 'running' });
     } finally {
       here.stop();
@@ -49,5 +50,39 @@ describe('RunLeaseKeeper', () => {
     await keeper.reserve('r2', 'c1');
     keeper.stop();
     expect(keeper.size).toBe(0);
+  });
+
+  it('lets go of a reservation never started after two leases: the run can then be taken over', async () => {
+    const records = new RunRecords(new InMemoryRunStore(), LEASE_MS);
+    const here = new RunLeaseKeeper(records);
+    const elsewhere = new RunLeaseKeeper(records);
+    try {
+      expect(await here.reserve('r1', 'c1')).toBeUndefined();
+      await sleep(2 * LEASE_MS + 50);
+      expect(here.size).toBe(0);
+      await sleep(2 * LEASE_MS);
+      expect(await elsewhere.reserve('r1', 'c1')).toBeUndefined();
+    } finally {
+      here.stop();
+      elsewhere.stop();
+    }
+  });
+
+  it('stops renewing once every held run is gone', async () => {
+    const store = new InMemoryRunStore();
+    const records = new RunRecords(store, LEASE_MS);
+    const keeper = new RunLeaseKeeper(records);
+    await keeper.reserve('r1', 'c1');
+    const renew = jest.spyOn(records, 'renew').mockResolvedValue('gone');
+    try {
+      await sleep(LEASE_MS);
+      expect(keeper.size).toBe(0);
+      const calls = renew.mock.calls.length;
+      expect(calls).toBeGreaterThan(0);
+      await sleep(LEASE_MS);
+      expect(renew.mock.calls.length).toBe(calls);
+    } finally {
+      keeper.stop();
+    }
   });
 });

@@ -2,8 +2,6 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { RunRecords } from './run-records.js';
 
-/** How long a reserved run is held for its caller to run or queue it (then its lease may run out). */
-const RESERVATION_HOLD_MS = 60_000;
 
 /**
  * Renews the leases of the runs this process holds (running them, or handing them to a queue), a
@@ -25,9 +23,10 @@ export class RunLeaseKeeper {
 
   /** Holds `runId` until the returned function is called (holds nest: each call is counted). */
   hold(runId: string): () => void {
-    this.held.set(runId, (this.held.get(runId) ?? 0) + 1);
-    // Running or queuing a reserved run takes over its reservation's hold.
+    // Running or queuing a reserved run takes over its reservation's hold: the reservation lets go
+    // first, so its release never counts against the new hold.
     this.endReservation(runId);
+    this.held.set(runId, (this.held.get(runId) ?? 0) + 1);
     this.timer ??= setInterval(() => void this.renewAll(), this.records.lease / 3).unref();
     let released = false;
     return () => {
@@ -43,15 +42,16 @@ export class RunLeaseKeeper {
   /**
    * Reserves a run for this process (`RunRecords.reserve`: its `running` record under this process's
    * lease; `undefined` when this caller won it, else the existing record). A won run is held until it
-   * is run or queued here — which takes the hold over — or for at most a minute, so its lease is
-   * renewed between the reservation and the start (a stream to open, a slow store).
+   * is run or queued here — which takes the hold over — or for at most two leases, so its lease is
+   * renewed between the reservation and the start (a stream to open, a slow store) but a caller that
+   * never starts it does not keep it from being taken over for long.
    */
   async reserve(runId: string, conversationId: string) {
     const existing = await this.records.reserve(runId, conversationId, this.owner);
     if (existing) return existing;
     this.endReservation(runId);
     const release = this.hold(runId);
-    const timer = setTimeout(() => this.endReservation(runId), RESERVATION_HOLD_MS).unref();
+    const timer = setTimeout(() => this.endReservation(runId), 2 * this.records.lease).unref();
     this.reservations.set(runId, () => {
       clearTimeout(timer);
       release();
@@ -93,6 +93,8 @@ export class RunLeaseKeeper {
       );
     } finally {
       this.renewing = false;
+      // Every held run is gone (settled or taken over elsewhere): nothing is left to renew.
+      if (this.held.size === 0) this.stop();
       const tookMs = Math.round(performance.now() - started);
       // No pass starts while one runs: a pass this long leaves every lease closer to running out.
       if (tookMs > this.records.lease / 3)
