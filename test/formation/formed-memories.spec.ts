@@ -9,6 +9,7 @@ import type {
 } from '../../src/modules/formation/formed-memory.interface.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
+import { formedEntityOf } from '../../src/modules/longterm/recall/derived-entities.js';
 import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
 
 const DAY = 86_400_000;
@@ -62,7 +63,7 @@ describe.each([
     });
     const written = await memories.write(
       entityId,
-      { seq: seq ?? (await longterm.nextSeq(entityId)), at },
+      { seq: seq ?? (await memories.nextSeq(entityId)), at },
       result,
       {
         jobId,
@@ -143,7 +144,7 @@ describe.each([
 
   it('an erasure wins over a job that began before it: nothing of the job is written', async () => {
     const entity = `fm-${randomUUID()}`;
-    const seq = await longterm.nextSeq(entity);
+    const seq = await memories.nextSeq(entity);
     await longterm.deleteEntity(entity);
     const { written } = await job(
       entity,
@@ -155,5 +156,71 @@ describe.each([
     expect(written).toBe(false);
     expect((await memories.list(entity, { state: 'all', limit: 10 })).memories).toEqual([]);
     expect(await memories.job(entity, 'job-1')).toBeNull();
+  });
+
+  it("is apart from the entity's own records, found by what holds now, and erased with the entity", async () => {
+    const entity = `fm-${randomUUID()}`;
+    await longterm.save({ entityId: entity, key: 'note', value: 'Ada plays chess', seq: 1 });
+    await job(entity, 1, [fact('Ada lives in Paris')], () => [{ op: 'ADD' }]);
+    const paris = (await memories.list(entity, { limit: 10 })).memories[0]!;
+    await job(entity, 2, [fact('Ada lives in Berlin')], () => [{ op: 'UPDATE', target: paris.id }]);
+    // The entity's own records, search and recall show none of its formed memories.
+    expect((await longterm.store.search(entity, '', 10)).map((r) => r.key)).toEqual(['note']);
+    expect(await longterm.recall(entity, 'Ada lives in Paris Berlin')).toMatchObject([
+      { record: { key: 'note' } },
+    ]);
+    // A closed version is not found by its words; the version that holds is.
+    expect((await memories.nearest(entity, 'Paris', 5, Date.now())).map((m) => m.text)).toEqual([]);
+    expect((await memories.nearest(entity, 'lives', 5, Date.now())).map((m) => m.text)).toEqual([
+      'Ada lives in Berlin',
+    ]);
+    await longterm.deleteEntity(entity);
+    expect((await memories.list(entity, { state: 'all', limit: 10 })).memories).toEqual([]);
+    expect(await memories.job(entity, 'job-2')).toBeNull();
+  });
+});
+
+describe('formed memories and the default TTL', () => {
+  it("keeps formed memories past the tier's default TTL (their history is not a cache)", async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [LongtermMemoryModule.forRoot({ uri: 'memory://', defaultTtlMs: 1_000 })],
+    }).compile();
+    await moduleRef.init();
+    try {
+      const memories = new FormedMemories(moduleRef.get(LongtermMemoryService));
+      const at = Date.now();
+      const result = consolidate({
+        entityId: 'u1',
+        jobId: 'j1',
+        conversationId: 'c1',
+        runId: 'r1',
+        messageIds: ['m1'],
+        now: at,
+        observedAt: at,
+        candidates: [{ text: 'Ada likes jazz', kind: 'fact', messageIds: ['m1'] }],
+        choices: [{ op: 'ADD' }],
+        neighbours: [],
+        maxCandidates: 10,
+      });
+      const record = { jobId: 'j1', conversationId: 'c1', runId: 'r1', model: 't', at };
+      const seq = await memories.nextSeq('u1');
+      expect(
+        await memories.write('u1', { seq, at }, result, {
+          ...record,
+          operations: result.operations,
+        }),
+      ).toBe(true);
+      const store = moduleRef.get(LongtermMemoryService).store;
+      const formed = formedEntityOf('u1');
+      const [row] = await store.search(formed, 'memory/', 10);
+      expect(row!.expiresAt).toBeUndefined();
+      // An entity's own record still takes the default.
+      await moduleRef
+        .get(LongtermMemoryService)
+        .save({ entityId: 'u1', key: 'k', value: 'v', seq });
+      expect((await store.load('u1', 'k'))!.expiresAt).toBeGreaterThan(Date.now());
+    } finally {
+      await moduleRef.close();
+    }
   });
 });

@@ -109,6 +109,20 @@ describe('consolidate: the rules no model answer can break', () => {
     }
   });
 
+  it('nearly the same words: a duplicate when added, a refinement when the model updates', () => {
+    const held = memory('a', 'Ada works as a nurse at the city hospital');
+    const refined = fact('Ada works as a senior nurse at the city hospital');
+    const added = consolidate(input([refined], [{ op: 'ADD' }], [held]));
+    expect(added.operations[0]).toMatchObject({ op: 'NONE', memoryId: 'a' });
+    const updated = consolidate(input([refined], [{ op: 'UPDATE', target: 'a' }], [held]));
+    expect(updated.operations[0]).toMatchObject({ op: 'UPDATE', target: 'a' });
+    // A change of tense is not a duplicate: "was" is not filler.
+    const past = consolidate(
+      input([fact('Ada was a nurse')], [{ op: 'ADD' }], [memory('b', 'Ada is a nurse')]),
+    );
+    expect(past.operations[0]!.op).toBe('ADD');
+  });
+
   it('a negation is never a duplicate of the statement it negates', () => {
     const held = memory('a', 'Ada likes jazz');
     const { operations } = consolidate(
@@ -151,7 +165,8 @@ describe('consolidate: the rules no model answer can break', () => {
       input([retraction], [{ op: 'INVALIDATE', target: 'a' }], [held]),
     );
     expect(operations).toEqual([{ candidate: 0, op: 'INVALIDATE', target: 'a' }]);
-    expect(writes).toEqual([{ ...held, validUntil: NOW, updatedAt: NOW }]);
+    // Closed from when the user said it, not from when the job ran.
+    expect(writes).toEqual([{ ...held, validUntil: NOW - 1_000, updatedAt: NOW }]);
     expect(isActive(writes[0]!, NOW)).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import type {
   FormedMemory,
   MemoryCandidate,
 } from './formed-memory.interface.js';
-import { hasWords, isNearDuplicate } from './memory-similarity.js';
+import { hasWords, isNearDuplicate, isSameStatement } from './memory-similarity.js';
 
 /** One formation job's consolidation: what it read, what the model chose, and its identity. */
 export interface ConsolidationInput {
@@ -37,10 +37,13 @@ export interface Consolidation {
 
 /**
  * Applies the model's choices under rules no answer can break:
- * - a candidate that says what an active memory says (exactly or nearly, {@link isNearDuplicate})
- *   is NONE: a duplicate never adds, changes or closes anything;
+ * - a candidate that says what an active memory says is NONE: a duplicate never adds, changes or
+ *   closes anything. Nearly the same words ({@link isNearDuplicate}) is a duplicate when the model
+ *   chose ADD or NONE; when it chose UPDATE or INVALIDATE (a refinement: "a nurse" to "a senior
+ *   nurse"), only the same words are ({@link isSameStatement});
  * - UPDATE keeps the old version (closed with `validUntil` and `supersededBy`) and writes a new one
- *   (`supersedes`); a target that is not an active memory of the entity makes it an ADD;
+ *   (`supersedes`); a target that is not an active memory of the entity makes it an ADD; a closed
+ *   version holds until the new one's `validFrom`, else until the statement was made;
  * - only a retraction invalidates (a non-retraction's INVALIDATE becomes an UPDATE, which keeps
  *   history); a retraction never adds;
  * - nothing is deleted; a candidate resting on messages outside the job, or without words, is NONE;
@@ -89,7 +92,7 @@ export function consolidate(input: ConsolidationInput): Consolidation {
       active.delete(target.id);
       const closed = {
         ...target,
-        validUntil: closeAt(target, candidate, input.now),
+        validUntil: closeAt(target, candidate, input.observedAt),
         updatedAt: input.now,
       };
       written.set(closed.id, closed);
@@ -97,9 +100,9 @@ export function consolidate(input: ConsolidationInput): Consolidation {
       return;
     }
 
-    const duplicate = [...active.values()].find((memory) =>
-      isNearDuplicate(memory.text, candidate.text),
-    );
+    const sameAs =
+      choice.op === 'UPDATE' || choice.op === 'INVALIDATE' ? isSameStatement : isNearDuplicate;
+    const duplicate = [...active.values()].find((memory) => sameAs(memory.text, candidate.text));
     if (duplicate) return none(`a duplicate of ${duplicate.id} changes nothing`, duplicate.id);
     if (choice.op === 'NONE') return none();
 
@@ -140,7 +143,7 @@ export function consolidate(input: ConsolidationInput): Consolidation {
     }
     const closed: FormedMemory = {
       ...target,
-      validUntil: closeAt(target, candidate, input.now),
+      validUntil: closeAt(target, candidate, input.observedAt),
       supersededBy: id,
       updatedAt: input.now,
     };
@@ -176,8 +179,11 @@ export function memoryId(jobId: string, index: number): string {
   return `m${createHash('sha256').update(`${jobId}\u0000${index}`).digest('base64url').slice(0, 22)}`;
 }
 
-/** When a closed version stops holding: when the new one starts, never before the old one began. */
-function closeAt(old: FormedMemory, candidate: MemoryCandidate, now: number): number {
+/**
+ * When a closed version stops holding: when the new one starts (its `validFrom`, else when it was
+ * said), never before the old one began.
+ */
+function closeAt(old: FormedMemory, candidate: MemoryCandidate, observedAt: number): number {
   const start = old.validFrom ?? old.observedAt;
-  return Math.max(candidate.validFrom ?? now, start);
+  return Math.max(candidate.validFrom ?? observedAt, start);
 }

@@ -1,9 +1,6 @@
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
-import {
-  FORMATION_JOB_KEY_PREFIX,
-  FORMED_MEMORY_KEY_PREFIX,
-} from '../longterm/recall/reserved-keys.js';
+import { formedEntityOf } from '../longterm/recall/derived-entities.js';
 import { isActive } from './consolidation-rules.js';
 import type { Consolidation } from './consolidation-rules.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
@@ -32,18 +29,30 @@ export interface MemoryListOptions {
 
 /** Longest chain a memory's history follows, each way. */
 const MAX_HISTORY = 100;
+/** Key prefixes in an entity's formed-memory entity: its memory versions, its jobs' records. */
+const MEMORY_KEY_PREFIX = 'memory/';
+const JOB_KEY_PREFIX = 'job/';
 
 /**
- * Formed memories of an entity, stored as the entity's own long-term records under reserved keys:
- * written with the job's record in one seq-guarded flush, so the entity's erasure mark refuses a
- * late job's writes, and a job whose record exists has been written whole.
+ * Formed memories of an entity, stored as long-term records of an entity derived from its id
+ * (`formedEntityOf`): apart from the records the app writes (no list, search or recall of the
+ * entity's own shows them, no caller can write one), found by the text of their active versions,
+ * and erased with the entity (`deleteEntity`), whose erasure mark refuses a late job's writes. A
+ * job's memories are written at the job's seq, then its record: a job whose record exists has
+ * been written whole.
  */
 export class FormedMemories {
   constructor(private readonly longterm: LongtermMemoryService) {}
 
+  /** The seq a formation job of the entity writes at: taken when the job is created. */
+  nextSeq(entityId: string): Promise<number> {
+    return this.longterm.nextSeq(formedEntityOf(entityId));
+  }
+
   /**
-   * Writes a job's memories and its record at the job's seq and time; false when the store refused
-   * them (the entity was erased after the job began, or a later job already wrote there).
+   * Writes a job's memories, then its record, at the job's seq and time; false when the store
+   * refused any (the entity was erased after the job began, or a later job wrote there since): the
+   * record is then not written, and a retry does not report the job done.
    */
   async write(
     entityId: string,
@@ -51,36 +60,38 @@ export class FormedMemories {
     consolidation: Consolidation,
     record: FormationJobRecord,
   ): Promise<boolean> {
-    const rows = [
-      ...consolidation.writes.map((memory) => ({
-        entityId,
-        key: FORMED_MEMORY_KEY_PREFIX + memory.id,
-        value: stored(memory),
-        seq: job.seq,
-        updatedAt: job.at,
-      })),
-      {
-        entityId,
-        key: FORMATION_JOB_KEY_PREFIX + record.jobId,
-        value: { ...record },
-        seq: job.seq,
-        updatedAt: job.at,
-      },
-    ];
-    const { applied } = await this.longterm.saveMany(rows);
-    return applied.every(Boolean);
+    const formed = formedEntityOf(entityId);
+    const at = { seq: job.seq, updatedAt: job.at };
+    if (consolidation.writes.length > 0) {
+      const { applied } = await this.longterm.saveMany(
+        consolidation.writes.map((memory) => ({
+          entityId: formed,
+          key: MEMORY_KEY_PREFIX + memory.id,
+          value: stored(memory),
+          ...at,
+        })),
+      );
+      if (!applied.every(Boolean)) return false;
+    }
+    const { applied } = await this.longterm.save({
+      entityId: formed,
+      key: JOB_KEY_PREFIX + record.jobId,
+      value: { ...record },
+      ...at,
+    });
+    return applied;
   }
 
   /** The record a job left, or null when it has not written (or its entity was erased). */
   async job(entityId: string, jobId: string): Promise<FormationJobRecord | null> {
-    const record = await this.longterm.store.load(entityId, FORMATION_JOB_KEY_PREFIX + jobId);
+    const record = await this.longterm.store.load(formedEntityOf(entityId), JOB_KEY_PREFIX + jobId);
     return record ? (record.value as unknown as FormationJobRecord) : null;
   }
 
   /** One version of a memory, or null. */
   async get(entityId: string, id: string): Promise<FormedMemory | null> {
-    const record = await this.longterm.store.load(entityId, FORMED_MEMORY_KEY_PREFIX + id);
-    return record ? memoryOf(record) : null;
+    const record = await this.longterm.store.load(formedEntityOf(entityId), MEMORY_KEY_PREFIX + id);
+    return record ? memoryOf(entityId, record) : null;
   }
 
   /**
@@ -93,17 +104,13 @@ export class FormedMemories {
   ): Promise<{ memories: FormedMemory[]; next?: string }> {
     const { state = 'active', asOf, limit } = options;
     const memories: FormedMemory[] = [];
-    let after = options.after === undefined ? undefined : FORMED_MEMORY_KEY_PREFIX + options.after;
+    const formed = formedEntityOf(entityId);
+    let after = options.after === undefined ? undefined : MEMORY_KEY_PREFIX + options.after;
     // Filtered pages: read on until the page is full or the memories run out.
     for (;;) {
-      const records = await this.longterm.store.search(
-        entityId,
-        FORMED_MEMORY_KEY_PREFIX,
-        limit,
-        after,
-      );
+      const records = await this.longterm.store.search(formed, MEMORY_KEY_PREFIX, limit, after);
       for (const record of records) {
-        const memory = memoryOf(record);
+        const memory = memoryOf(entityId, record);
         if (shown(memory, state, asOf)) memories.push(memory);
         if (memories.length === limit) return { memories, next: memory.id };
       }
@@ -133,14 +140,17 @@ export class FormedMemories {
     return [...earlier, start, ...later];
   }
 
-  /** The entity's active memories nearest to a text (recall over its memories), best first. */
+  /**
+   * The entity's active memories sharing words with a text, best match first (the store's full-text
+   * search: only active versions are indexed by their words).
+   */
   async nearest(entityId: string, text: string, k: number, at: number): Promise<FormedMemory[]> {
-    const hits = await this.longterm.recall(entityId, text, {
-      k: Math.min(100, k * 3),
-      filter: { prefix: FORMED_MEMORY_KEY_PREFIX },
+    const hits = await this.longterm.store.searchText(formedEntityOf(entityId), text, {
+      limit: Math.min(100, k * 3),
+      prefix: MEMORY_KEY_PREFIX,
     });
     return hits
-      .map((hit) => memoryOf(hit.record))
+      .map((hit) => memoryOf(entityId, hit.record))
       .filter((memory) => isActive(memory, at))
       .slice(0, k);
   }
@@ -160,9 +170,6 @@ function stored(memory: FormedMemory): Record<string, unknown> {
   return Object.fromEntries(Object.entries(memory).filter(([name]) => name !== 'entityId'));
 }
 
-function memoryOf(record: LongtermRecord): FormedMemory {
-  return {
-    ...(record.value as unknown as Omit<FormedMemory, 'entityId'>),
-    entityId: record.entityId,
-  };
+function memoryOf(entityId: string, record: LongtermRecord): FormedMemory {
+  return { ...(record.value as unknown as Omit<FormedMemory, 'entityId'>), entityId };
 }

@@ -3,8 +3,11 @@ import { words } from '../longterm/recall/search-text.js';
 /** Two texts whose word sets overlap at least this much (Jaccard) say the same thing. */
 export const NEAR_DUPLICATE_JACCARD = 0.8;
 
-/** Words that do not change what a statement says (articles and forms of "be"). */
-const FILLER = new Set(['a', 'an', 'the', 'is', 'are', 'was', 'were', 'be', 'been', 'am']);
+/**
+ * Words that do not change what a statement says (articles and present forms of "be"; past forms
+ * stay, so "Ada was a nurse" never duplicates "Ada is a nurse").
+ */
+const FILLER = new Set(['a', 'an', 'the', 'is', 'are', 'am']);
 /** Words that turn a statement into its opposite: a text with one never duplicates one without. */
 const NEGATION = new Set(['not', 'no', 'never', 't', 'nor', 'none', 'nobody', 'nothing']);
 
@@ -14,8 +17,18 @@ function meaningfulWords(text: string): Set<string> {
 }
 
 /**
+ * Whether two memory texts say the same words once case, accents, punctuation, order, articles and
+ * present forms of "be" are set aside.
+ */
+export function isSameStatement(a: string, b: string): boolean {
+  const left = meaningfulWords(a);
+  const right = meaningfulWords(b);
+  return left.size > 0 && left.size === right.size && [...left].every((word) => right.has(word));
+}
+
+/**
  * Whether two memory texts say the same thing: the same words once case, accents, punctuation,
- * order, articles and forms of "be" are set aside, or word sets that overlap by at least
+ * order, articles and present forms of "be" are set aside, or word sets that overlap by at least
  * {@link NEAR_DUPLICATE_JACCARD} — never when only one of them holds a negation ("not", "never", "n't"…).
  */
 export function isNearDuplicate(a: string, b: string): boolean {

@@ -26,6 +26,7 @@ import {
   assertIndexableEntity,
   assertIndexedMessages,
   derivedRecordText,
+  formedEntityOf,
   isDerivedEntity,
 } from './recall/message-index.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
@@ -37,7 +38,7 @@ import {
   noteConversation,
 } from './recall/message-index-writes.js';
 import { hybridRecall } from './recall/hybrid-recall.js';
-import { defaultRecordText, withReservedText } from './recall/search-text.js';
+import { defaultRecordText } from './recall/search-text.js';
 import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts.js';
 import { withVectors } from './recall/embedding/embed-records.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
@@ -72,7 +73,7 @@ export class LongtermMemoryService
     @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
     @Optional() @Inject(LONGTERM_EMBEDDER) private readonly embedder?: EmbeddingModel,
   ) {
-    this.textOf = withReservedText(options.recordText ?? ((value) => defaultRecordText(value)));
+    this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
     this.recordTextOf = (value, key, entityId) =>
       isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
     if (backend && embedder)
@@ -203,15 +204,17 @@ export class LongtermMemoryService
 
   /**
    * Erases an entity: its message index (and its entries in the conversations' directories), then
-   * `store.deleteEntity` (its records, with the erasure mark), both marked above every run it had
-   * begun.
+   * `store.deleteEntity` of its formed memories and of its records (each with its erasure mark),
+   * all marked above every run and formation job it had begun.
    */
   async deleteEntity(entityId: string): Promise<void> {
     assertIndexableEntity(entityId);
     // The index's fence first: every run begun before it is refused in both.
     const fence = await this.nextSeq(entityId);
     await eraseMessageIndex(this.messageIndex(), entityId, fence);
-    await this.require().store.deleteEntity(entityId);
+    const { store } = this.require();
+    await store.deleteEntity(formedEntityOf(entityId));
+    await store.deleteEntity(entityId);
   }
 
   /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { assertConversationId } from '../../../common/messages/message-validation.js';
 import type { JsonValue } from '../interfaces/longterm-store.interface.js';
@@ -7,11 +6,13 @@ import { assertEntityId } from '../validation/longterm-arguments.js';
 import {
   CONVERSATION_PREFIX,
   MESSAGES_PREFIX,
+  derivedEntityId,
   derivedRecordText,
+  formedEntityOf,
   isDerivedEntity,
 } from './derived-entities.js';
 
-export { derivedRecordText, isDerivedEntity };
+export { derivedRecordText, formedEntityOf, isDerivedEntity };
 
 /** Digits of a message's position in its index key (sorts keys by position). */
 const POSITION_DIGITS = 12;
@@ -30,18 +31,14 @@ export interface IndexedMessage {
   text: string;
 }
 
-function digest(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
-}
-
 /** The entity whose records are the messages `entityId` took part in. */
 export function messageEntityOf(entityId: string): string {
-  return `${MESSAGES_PREFIX}${digest(entityId)}`;
+  return derivedEntityId(MESSAGES_PREFIX, entityId);
 }
 
 /** The entity listing which entities indexed messages of a conversation (one record each). */
 export function conversationEntityOf(conversationId: string): string {
-  return `${CONVERSATION_PREFIX}${digest(conversationId)}`;
+  return derivedEntityId(CONVERSATION_PREFIX, conversationId);
 }
 
 /**

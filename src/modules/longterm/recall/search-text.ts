@@ -1,6 +1,5 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type { JsonValue } from '../interfaces/longterm-store.interface.js';
-import { isReservedKey, reservedRecordText } from './reserved-keys.js';
 
 /** A record's index holds at most this many of its words (the first ones). */
 export const MAX_INDEXED_WORDS = 2_000;
@@ -16,14 +15,6 @@ export const MAX_QUERY_LENGTH = 2_000;
  * Set per module with `LongtermMemoryModule.forRoot({ recordText })`.
  */
 export type RecordTextFunction = (value: JsonValue, key: string) => string;
-
-/**
- * A record text function that leaves the keys memory formation reserves to their own text (a formed
- * memory's `text`; nothing for a job's record) and gives every other record to `text`.
- */
-export function withReservedText(text: RecordTextFunction): RecordTextFunction {
-  return (value, key) => (isReservedKey(key) ? reservedRecordText(key, value) : text(value, key));
-}
 
 /**
  * The default text of a record: a string value as it is; for any other JSON value, its string

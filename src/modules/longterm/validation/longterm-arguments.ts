@@ -7,8 +7,7 @@ import {
   hasLoneSurrogate,
   utf8ByteLength,
 } from '../../../common/utf8.js';
-import { derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
-import { isReservedKey, reservedRecordText } from '../recall/reserved-keys.js';
+import { FORMED_PREFIX, derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
 import {
@@ -106,7 +105,9 @@ export function prepareRecord(
       `${path}.updatedAt`,
       `must be epoch ms, got ${String(updatedAt)}`,
     );
-  const ttlMs = input.ttlMs ?? defaultTtlMs;
+  // Formed memories keep their history: the tier's default TTL is not theirs (a save may give one).
+  const ttlMs =
+    input.ttlMs ?? (input.entityId.startsWith(FORMED_PREFIX) ? undefined : defaultTtlMs);
   if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) {
     throw new InvalidArgumentError(
       `${path}.ttlMs`,
@@ -135,11 +136,9 @@ export function prepareRecord(
     text: indexedText(
       isDerivedEntity(input.entityId)
         ? derivedRecordText(input.value)
-        : isReservedKey(input.key)
-          ? reservedRecordText(input.key, input.value)
-          : recordText
-            ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-            : defaultTextOfInput(input.value, value),
+        : recordText
+          ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
+          : defaultTextOfInput(input.value, value),
     ),
     embedding:
       input.embedding === undefined
