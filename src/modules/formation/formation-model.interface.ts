@@ -35,6 +35,24 @@ export interface ChoiceInput {
   neighbours: FormedMemory[][];
 }
 
+/** Tokens one formation step used (absent for a model that calls no LLM). */
+export interface FormationUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What the extraction step answered. */
+export interface ExtractionAnswer {
+  candidates: MemoryCandidate[];
+  usage?: FormationUsage;
+}
+
+/** What the consolidation step answered: one choice per candidate, by position. */
+export interface ChoiceAnswer {
+  choices: ConsolidationChoice[];
+  usage?: FormationUsage;
+}
+
 /**
  * The model behind memory formation: draws candidate memories from messages, and chooses what each
  * does against the memories the entity already holds. Its answers are proposals: the consolidation
@@ -43,6 +61,6 @@ export interface ChoiceInput {
 export interface MemoryFormationModel {
   /** A name for logs and formation records (a model id, or `plain-statements`). */
   readonly id: string;
-  extract(input: ExtractionInput): Promise<MemoryCandidate[]>;
-  choose(input: ChoiceInput): Promise<ConsolidationChoice[]>;
+  extract(input: ExtractionInput): Promise<ExtractionAnswer>;
+  choose(input: ChoiceInput): Promise<ChoiceAnswer>;
 }

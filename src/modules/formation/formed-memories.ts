@@ -3,6 +3,7 @@ import type { LongtermRecord } from '../longterm/interfaces/longterm-store.inter
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
 import { isActive } from './consolidation-rules.js';
 import type { Consolidation } from './consolidation-rules.js';
+import type { FormationUsage } from './formation-model.interface.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
 
 /** What a formation job left: the record written with its memories, in the same flush. */
@@ -15,6 +16,8 @@ export interface FormationJobRecord {
   operations: AppliedOperation[];
   /** When the job was queued (epoch ms): the time of its writes. */
   at: number;
+  /** Tokens the job's model calls used. */
+  usage?: FormationUsage;
 }
 
 /** Which memories a list shows: active ones (default), every version, or those active at a time. */

@@ -21,7 +21,7 @@ class Demo {
       role: 'user',
       text,
     }));
-    const candidates = await this.model.extract({
+    const { candidates } = await this.model.extract({
       entityId: 'u1',
       messages,
       context: [],
@@ -30,7 +30,7 @@ class Demo {
       observedAt: now,
     });
     const active = [...this.memories.values()].filter((m) => isActive(m, now));
-    const choices = await this.model.choose({
+    const { choices } = await this.model.choose({
       entityId: 'u1',
       candidates,
       neighbours: candidates.map(() => active),
@@ -118,7 +118,7 @@ describe('PlainStatementsFormationModel (the offline demo)', () => {
 
   it("reads only the user's messages, and nothing from questions or other talk", async () => {
     const model = new PlainStatementsFormationModel();
-    const candidates = await model.extract({
+    const { candidates } = await model.extract({
       entityId: 'u1',
       messages: [
         { id: 'a', role: 'assistant', text: 'My name is Echo. I live in the cloud.' },

@@ -1,6 +1,8 @@
 import { words } from '../longterm/recall/search-text.js';
 import type {
+  ChoiceAnswer,
   ChoiceInput,
+  ExtractionAnswer,
   ExtractionInput,
   MemoryFormationModel,
 } from './formation-model.interface.js';
@@ -55,7 +57,7 @@ const WHEN: Array<[RegExp, number]> = [
 export class PlainStatementsFormationModel implements MemoryFormationModel {
   readonly id = 'plain-statements';
 
-  extract(input: ExtractionInput): Promise<MemoryCandidate[]> {
+  extract(input: ExtractionInput): Promise<ExtractionAnswer> {
     const candidates: MemoryCandidate[] = [];
     for (const message of input.messages) {
       if (message.role !== 'user') continue;
@@ -65,15 +67,15 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
           candidates.push({ ...candidate, messageIds: [message.id] });
       }
     }
-    return Promise.resolve(candidates);
+    return Promise.resolve({ candidates });
   }
 
-  choose(input: ChoiceInput): Promise<ConsolidationChoice[]> {
-    return Promise.resolve(
-      input.candidates.map((candidate, index) =>
+  choose(input: ChoiceInput): Promise<ChoiceAnswer> {
+    return Promise.resolve({
+      choices: input.candidates.map((candidate, index) =>
         chooseFor(candidate, input.neighbours[index] ?? []),
       ),
-    );
+    });
   }
 }
 

@@ -1,0 +1,167 @@
+import { consolidate } from './consolidation-rules.js';
+import type {
+  ChoiceAnswer,
+  ExtractionAnswer,
+  FormationMessage,
+  FormationUsage,
+  MemoryFormationModel,
+} from './formation-model.interface.js';
+import type { FormationJobRecord, FormedMemories } from './formed-memories.js';
+import type { FormedMemory, MemoryCandidate } from './formed-memory.interface.js';
+
+/** One formation job: the messages of one committed turn, for one entity. */
+export interface FormationJob {
+  /** Names the job across attempts (the turn's run id and the formation version). */
+  jobId: string;
+  entityId: string;
+  conversationId: string;
+  runId: string;
+  /** The turn's messages memories are drawn from (a memory may rest only on these). */
+  messages: FormationMessage[];
+  /** Earlier messages of the conversation, for context only. */
+  context: FormationMessage[];
+  /** When the turn was committed (epoch ms): the time of everything the job writes. */
+  observedAt: number;
+  /** The seq the job writes at, taken when it was queued (`FormedMemories.nextSeq`). */
+  seq: number;
+}
+
+/**
+ * Records a step's answer the first time the job computes it and replays it on every later attempt,
+ * so a retried job consolidates exactly what its first attempt did (the agent's run cache).
+ */
+export type FormationStepRecorder = <T>(
+  jobId: string,
+  step: string,
+  compute: () => Promise<T>,
+) => Promise<T>;
+
+/** Limits of a formation job. */
+export interface FormationSettings {
+  /** The kinds of memory asked for (default `fact`, `preference`, `event`). */
+  kinds: string[];
+  /** Candidates after this many are dropped (default 20). */
+  maxCandidates: number;
+  /** How many of the entity's active memories each candidate is compared with (default 5). */
+  neighbours: number;
+}
+
+/** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
+export interface FormationOutcome {
+  status: 'written' | 'already-written' | 'refused';
+  record: FormationJobRecord;
+  usage: FormationUsage;
+}
+
+/** The default limits. */
+export const DEFAULT_FORMATION_SETTINGS: Readonly<FormationSettings> = Object.freeze({
+  kinds: ['fact', 'preference', 'event'],
+  maxCandidates: 20,
+  neighbours: 5,
+});
+
+/** What the consolidation step records: the neighbours it compared with, and the model's choices. */
+interface RecordedChoice extends ChoiceAnswer {
+  neighbours: FormedMemory[][];
+}
+
+/**
+ * Forms memories from a committed turn: extracts candidates, compares each with the entity's
+ * nearest active memories, lets the model choose, applies the consolidation rules and writes the
+ * result with the job's record. Exactly once: a job whose record exists is not run again, and the
+ * model's answers (with the memories they were compared with) are recorded, so a retry after a
+ * crash writes the same versions at the same seq. Jobs of one entity run one at a time here.
+ */
+export class MemoryFormation {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly memories: FormedMemories,
+    private readonly model: MemoryFormationModel,
+    private readonly record: FormationStepRecorder,
+    private readonly settings: FormationSettings = DEFAULT_FORMATION_SETTINGS,
+  ) {}
+
+  /** Runs a job once the entity's earlier jobs in this process ended. */
+  run(job: FormationJob): Promise<FormationOutcome> {
+    const previous = this.tails.get(job.entityId) ?? Promise.resolve();
+    const next = previous.then(
+      () => this.runNow(job),
+      () => this.runNow(job),
+    );
+    const tail = next.catch(() => undefined);
+    this.tails.set(job.entityId, tail);
+    void tail.then(() => {
+      if (this.tails.get(job.entityId) === tail) this.tails.delete(job.entityId);
+    });
+    return next;
+  }
+
+  private async runNow(job: FormationJob): Promise<FormationOutcome> {
+    const done = await this.memories.job(job.entityId, job.jobId);
+    if (done) return { status: 'already-written', record: done, usage: NO_USAGE };
+    const { kinds, maxCandidates, neighbours: k } = this.settings;
+    const extracted = await this.record<ExtractionAnswer>(job.jobId, 'extract', () =>
+      this.model.extract({
+        entityId: job.entityId,
+        messages: job.messages,
+        context: job.context,
+        kinds,
+        maxCandidates,
+        observedAt: job.observedAt,
+      }),
+    );
+    const candidates: MemoryCandidate[] = extracted.candidates.slice(0, maxCandidates);
+    const chosen = await this.record<RecordedChoice>(job.jobId, 'choose', async () => {
+      if (candidates.length === 0) return { neighbours: [], choices: [] };
+      const neighbours = await Promise.all(
+        candidates.map((c) => this.memories.nearest(job.entityId, c.text, k, job.observedAt)),
+      );
+      const answer = await this.model.choose({ entityId: job.entityId, candidates, neighbours });
+      return { ...answer, neighbours };
+    });
+    const consolidation = consolidate({
+      entityId: job.entityId,
+      jobId: job.jobId,
+      conversationId: job.conversationId,
+      runId: job.runId,
+      messageIds: job.messages.map((message) => message.id),
+      now: job.observedAt,
+      observedAt: job.observedAt,
+      candidates,
+      choices: chosen.choices,
+      neighbours: distinct(chosen.neighbours.flat()),
+      maxCandidates,
+    });
+    const usage = sum(extracted.usage, chosen.usage);
+    const record: FormationJobRecord = {
+      jobId: job.jobId,
+      conversationId: job.conversationId,
+      runId: job.runId,
+      model: this.model.id,
+      operations: consolidation.operations,
+      at: job.observedAt,
+      usage,
+    };
+    const written = await this.memories.write(
+      job.entityId,
+      { seq: job.seq, at: job.observedAt },
+      consolidation,
+      record,
+    );
+    return { status: written ? 'written' : 'refused', record, usage };
+  }
+}
+
+const NO_USAGE: FormationUsage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
+
+function sum(a: FormationUsage | undefined, b: FormationUsage | undefined): FormationUsage {
+  return {
+    promptTokens: (a?.promptTokens ?? 0) + (b?.promptTokens ?? 0),
+    completionTokens: (a?.completionTokens ?? 0) + (b?.completionTokens ?? 0),
+  };
+}
+
+function distinct(memories: FormedMemory[]): FormedMemory[] {
+  return [...new Map(memories.map((memory) => [memory.id, memory])).values()];
+}

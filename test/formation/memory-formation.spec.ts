@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FormationAnswerError } from '../../src/modules/formation/formation-answers.js';
+import type { MemoryFormationModel } from '../../src/modules/formation/formation-model.interface.js';
+import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
+import {
+  type FormationJob,
+  type FormationStepRecorder,
+  MemoryFormation,
+} from '../../src/modules/formation/memory-formation.js';
+import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
+import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
+import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
+import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 5, 1);
+
+/** A step recorder like the run cache: the first answer of a job's step is the one replayed. */
+function recorder(): FormationStepRecorder {
+  const steps = new Map<string, string>();
+  return async <T>(jobId: string, step: string, compute: () => Promise<T>): Promise<T> => {
+    const key = `${jobId}\u0000${step}`;
+    if (!steps.has(key)) steps.set(key, JSON.stringify(await compute()));
+    return JSON.parse(steps.get(key)!) as T;
+  };
+}
+
+/** The demo model, counting its calls, optionally slow (each step) or failing on extraction. */
+class CountingModel implements MemoryFormationModel {
+  readonly id = 'counting';
+  calls = 0;
+  private readonly inner = new PlainStatementsFormationModel();
+  constructor(private readonly behaviour: { delayMs?: number; fail?: boolean } = {}) {}
+  async extract(input: Parameters<MemoryFormationModel['extract']>[0]) {
+    this.calls += 1;
+    if (this.behaviour.delayMs) await sleep(this.behaviour.delayMs);
+    if (this.behaviour.fail) throw new FormationAnswerError('extraction', 'not JSON');
+    return this.inner.extract(input);
+  }
+  async choose(input: Parameters<MemoryFormationModel['choose']>[0]) {
+    this.calls += 1;
+    // Slow after the neighbours were read: a job beside it would read them before this one writes.
+    if (this.behaviour.delayMs) await sleep(this.behaviour.delayMs);
+    return this.inner.choose(input);
+  }
+}
+
+describe.each([
+  ['memory', 'memory://'],
+  ['SQLite', 'sqlite::memory:'],
+  ['PostgreSQL', TEST_POSTGRES_URL],
+  ['MariaDB', TEST_MYSQL_URL],
+  ['Redis', TEST_REDIS_URL],
+])('memory formation on %s', (_name, uri) => {
+  let moduleRef: TestingModule;
+  let longterm: LongtermMemoryService;
+  let memories: FormedMemories;
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [LongtermMemoryModule.forRoot({ uri })],
+    }).compile();
+    await moduleRef.init();
+    longterm = moduleRef.get(LongtermMemoryService);
+    memories = new FormedMemories(longterm);
+  });
+  afterAll(() => moduleRef?.close());
+
+  let turns = 0;
+  /** A job for one user message of `entityId`, its seq taken now (as a queue does). */
+  async function jobOf(entityId: string, text: string, day: number): Promise<FormationJob> {
+    turns += 1;
+    return {
+      jobId: `run-${turns}/f1`,
+      entityId,
+      conversationId: 'c1',
+      runId: `run-${turns}`,
+      messages: [{ id: `m${turns}`, role: 'user', text }],
+      context: [],
+      observedAt: T0 + day * DAY,
+      seq: await memories.nextSeq(entityId),
+    };
+  }
+  const texts = async (entityId: string, state: 'active' | 'all' = 'active') =>
+    (await memories.list(entityId, { state, limit: 50 })).memories.map((m) => m.text).sort();
+
+  it('forms, supersedes and retracts memories from turns, with their sources and history', async () => {
+    const ada = `ada-${randomUUID()}`;
+    const formation = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      recorder(),
+    );
+    const first = await formation.run(
+      await jobOf(ada, 'My name is Ada. I live in Paris. I like jazz.', 1),
+    );
+    expect(first.status).toBe('written');
+    expect(first.record.operations.map((o) => o.op)).toEqual(['ADD', 'ADD', 'ADD']);
+    await formation.run(await jobOf(ada, 'Actually I moved to Berlin last month.', 40));
+    await formation.run(await jobOf(ada, 'Forget that I like jazz.', 41));
+    expect(await texts(ada)).toEqual(['The user lives in Berlin', "The user's name is Ada"]);
+    const berlin = (await memories.list(ada, { limit: 50 })).memories.find((m) =>
+      m.text.includes('Berlin'),
+    )!;
+    expect(berlin.validFrom).toBe(T0 + 10 * DAY);
+    const history = await memories.history(ada, berlin.id);
+    expect(history.map((m) => [m.text, m.sources[0]!.messageIds[0]])).toEqual([
+      ['The user lives in Paris', expect.stringMatching(/^m\d+$/)],
+      ['The user lives in Berlin', berlin.sources[0]!.messageIds[0]],
+    ]);
+    expect(history[0]!.validUntil).toBe(T0 + 10 * DAY);
+    // What held on day 5: Paris and jazz.
+    const then = (await memories.list(ada, { asOf: T0 + 5 * DAY, limit: 50 })).memories;
+    expect(then.map((m) => m.text).sort()).toEqual([
+      'The user likes jazz',
+      'The user lives in Paris',
+      "The user's name is Ada",
+    ]);
+  });
+
+  it('exactly once: a job retried after a crash mid-write ends as one clean run, without asking the model again', async () => {
+    const clean = `clean-${randomUUID()}`;
+    const crashed = `crashed-${randomUUID()}`;
+    const say = 'My name is Ada. I live in Paris.';
+    const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+    await plain.run(await jobOf(clean, say, 1));
+
+    const model = new CountingModel();
+    const steps = recorder();
+    // The first attempt dies after its memories are written, before the job's record is.
+    const failing = Object.create(memories) as FormedMemories;
+    const save = longterm.save.bind(longterm);
+    let crash = true;
+    Object.defineProperty(failing, 'longterm', {
+      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
+        save: async (record: Parameters<LongtermMemoryService['save']>[0]) => {
+          if (crash && record.key.startsWith('job/')) throw new Error('process killed');
+          return save(record);
+        },
+      }),
+    });
+    const job = await jobOf(crashed, say, 1);
+    await expect(new MemoryFormation(failing, model, steps).run(job)).rejects.toThrow(
+      'process killed',
+    );
+    expect(model.calls).toBe(2);
+    expect(await memories.job(crashed, job.jobId)).toBeNull();
+    crash = false;
+    const retried = await new MemoryFormation(memories, model, steps).run(job);
+    expect(retried.status).toBe('written');
+    expect(model.calls).toBe(2);
+    const strip = async (entityId: string) =>
+      (await memories.list(entityId, { state: 'all', limit: 50 })).memories.map(
+        ({ text, kind, validFrom, validUntil }) => ({ text, kind, validFrom, validUntil }),
+      );
+    expect(await strip(crashed)).toEqual(await strip(clean));
+    // Once its record exists, the job is done: another attempt writes and asks nothing.
+    const again = await new MemoryFormation(memories, model, steps).run(job);
+    expect([again.status, model.calls]).toEqual(['already-written', 2]);
+  });
+
+  it('erasure wins: a job queued before deleteEntity writes nothing', async () => {
+    const eve = `eve-${randomUUID()}`;
+    const formation = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      recorder(),
+    );
+    const job = await jobOf(eve, 'My name is Eve. I live in Oslo.', 1);
+    await longterm.deleteEntity(eve);
+    expect((await formation.run(job)).status).toBe('refused');
+    expect(await texts(eve, 'all')).toEqual([]);
+    expect(await memories.job(eve, job.jobId)).toBeNull();
+  });
+
+  it("runs an entity's jobs one at a time: the second sees what the first formed", async () => {
+    const bob = `bob-${randomUUID()}`;
+    const formation = new MemoryFormation(
+      memories,
+      new CountingModel({ delayMs: 150 }),
+      recorder(),
+    );
+    const [first, second] = await Promise.all([
+      formation.run(await jobOf(bob, 'I live in Lisbon.', 1)),
+      formation.run(await jobOf(bob, 'I moved to Porto.', 2)),
+    ]);
+    expect(first.record.operations.map((o) => o.op)).toEqual(['ADD']);
+    expect(second.record.operations.map((o) => o.op)).toEqual(['UPDATE']);
+    expect(await texts(bob)).toEqual(['The user lives in Porto']);
+  });
+
+  it('a model that fails writes nothing and leaves the job to run again', async () => {
+    const cy = `cy-${randomUUID()}`;
+    const steps = recorder();
+    const job = await jobOf(cy, 'My name is Cy.', 1);
+    await expect(
+      new MemoryFormation(memories, new CountingModel({ fail: true }), steps).run(job),
+    ).rejects.toBeInstanceOf(FormationAnswerError);
+    expect(await texts(cy, 'all')).toEqual([]);
+    expect(await memories.job(cy, job.jobId)).toBeNull();
+    const rerun = await new MemoryFormation(memories, new CountingModel(), steps).run(job);
+    expect(rerun.status).toBe('written');
+    expect(await texts(cy)).toEqual(["The user's name is Cy"]);
+  });
+});
