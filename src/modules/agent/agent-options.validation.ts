@@ -1,5 +1,6 @@
 import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
+import { checkFormation } from '../formation/formation.options.js';
 import { storeOptionsFromUri } from '../connections/store-uri.js';
 import type { AgentMemoryOption, AgentModuleOptions } from './agent.options.js';
 
@@ -19,6 +20,7 @@ const KEYS = [
   'longterm',
   'recall',
   'titles',
+  'formation',
 ] as const;
 
 const RUN_COMMON = ['backend', 'retentionMs', 'sweep'];
@@ -87,6 +89,7 @@ export function validateAgentOptions(value: unknown): AgentModuleOptions {
     )
       nested.fail('mode', 'must be hybrid, lexical or vector');
   }
+  checkFormation(check, options.formation);
   if (options.events !== undefined) check.object(options.events, 'events');
   const runs =
     options.runs === undefined

@@ -23,7 +23,7 @@ import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
-import { type TurnRecallSettings, recallBlock } from './turn-recall.js';
+import { type FormedRecall, type TurnRecallSettings, recallBlock } from './turn-recall.js';
 import { indexTurn, noteConversation } from './turn-indexing.js';
 
 /** What to do when another turn committed first. */
@@ -49,6 +49,8 @@ export interface AgentRunnerDeps {
   workingMemory?: WorkingMemoryService;
   /** Recall for runs with an `entityId`: a block of the best-matching records before the model call. */
   recall?: TurnRecallSettings;
+  /** With `formation`: the formed memories the recall block lists first. */
+  formed?: FormedRecall;
 }
 
 /**
@@ -198,6 +200,7 @@ export class AgentRunner {
           longterm,
           { entityId, conversationId: input.conversationId, message },
           recall,
+          this.deps.formed,
         )) ?? null,
     }));
     return value.block ?? undefined;

@@ -10,6 +10,7 @@ import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { KernelService } from '../kernel/kernel.service.js';
 import type { LlmOptions } from '../llm/llm-options.js';
 import type { AgentRecallOption } from './turn-recall.js';
+import type { AgentFormationOption } from '../formation/formation.options.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import type { ConflictPolicy } from './agent-runner.js';
 import type { AgentEvents } from './interfaces/agent-events.interface.js';
@@ -153,4 +154,12 @@ export interface AgentModuleOptions {
    * first message stands in if that call fails). A title set through `updateConversation` wins.
    */
   titles?: 'first-message' | 'model';
+  /**
+   * Memory formation (off by default): after each committed turn of a run with an `entityId`, in
+   * the background, facts and preferences are drawn from the user's words, consolidated with the
+   * entity's memories (a change supersedes and keeps history; a duplicate changes nothing; only a
+   * retraction invalidates) and written exactly once. `true` for the defaults (the agent's own
+   * model). Needs the long-term tier. With `recall`, the block lists the formed memories too.
+   */
+  formation?: AgentFormationOption;
 }

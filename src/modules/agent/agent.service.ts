@@ -12,6 +12,7 @@ import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
+import { type TurnFormation, createTurnFormation } from './turn-formation.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -52,6 +53,7 @@ export class AgentService
 {
   private runner?: AgentRunner;
   private engine?: KernelEngine;
+  private formation?: TurnFormation;
   private readonly logger = new Logger('Agent');
   private readonly invisibleRunWarning = new RateLimit(60_000);
   private readonly longterm?: LongtermMemoryService;
@@ -80,6 +82,7 @@ export class AgentService
       queue: this.queue,
       runner: () => this.required(this.runner),
       longterm: this.longterm,
+      formation: () => this.formation,
       ...(options.titles === 'model'
         ? { titler: new ConversationTitler(() => this.required(this.engine), this.runs.directory) }
         : {}),
@@ -103,6 +106,12 @@ export class AgentService
     });
     this.engine = engine;
     this.runner = runner;
+    this.formation = await createTurnFormation(
+      this.options,
+      this.longterm,
+      this.runs.cache,
+      engine,
+    );
     await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
     // Before the app serves: runs an earlier process acknowledged run before new ones.
     await this.lifecycle.startRecovery();

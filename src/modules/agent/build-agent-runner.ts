@@ -1,3 +1,5 @@
+import { FormedMemories } from '../formation/formed-memories.js';
+import { resolveFormation } from '../formation/formation.options.js';
 import type { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
@@ -48,6 +50,7 @@ export async function buildAgentRunner(
       },
     ));
   if (engine.memory) throw new AgentKernelHasMemoryFilterError();
+  const formation = resolveFormation(options.formation);
   const runner = new AgentRunner({
     engine,
     provider: context.provider,
@@ -61,6 +64,9 @@ export async function buildAgentRunner(
     workingMemory: context.workingMemory,
     ...(options.recall
       ? { recall: { ...DEFAULT_TURN_RECALL, ...(options.recall === true ? {} : options.recall) } }
+      : {}),
+    ...(formation && context.longterm
+      ? { formed: { memories: new FormedMemories(context.longterm), k: formation.recall } }
       : {}),
   });
   return { engine, runner };

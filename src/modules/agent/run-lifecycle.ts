@@ -19,6 +19,7 @@ import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
 import { assertRunId } from './runs/run-id.js';
 import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
 import type { ConversationTitler } from './conversations/conversation-titler.js';
+import type { TurnFormation } from './turn-formation.js';
 import type { RunTransition } from './runs/run-records.js';
 import { settleRunRecord } from './runs/settle-run-record.js';
 import { turnUserMessage } from './turn-message.js';
@@ -33,6 +34,8 @@ export interface RunLifecycleDeps {
   longterm?: LongtermMemoryService;
   /** With `titles: 'model'`: titles a conversation once its first turn committed. */
   titler?: ConversationTitler;
+  /** With `formation`: forms memories from each committed turn (built with the runner). */
+  formation?: () => TurnFormation | undefined;
 }
 
 /**
@@ -53,7 +56,7 @@ export class RunLifecycle {
 
   constructor(private readonly deps: RunLifecycleDeps) {
     this.leases = new RunLeaseKeeper(deps.runs.records);
-    this.activity = new ConversationActivity(deps.runs.directory, deps.titler);
+    this.activity = new ConversationActivity(deps.runs.directory, deps.titler, deps.formation);
     if (!deps.queue.durable && deps.runs.shared)
       this.recovery = new InlineRunRecovery(
         deps.runs.store,
@@ -128,7 +131,7 @@ export class RunLifecycle {
     // The turn is stored: its result stands even if the record cannot be written now.
     await Promise.all([
       this.settle(runId, conversationId, 'completed', { result }),
-      this.activity.committed(conversationId, input.message, result),
+      this.activity.committed(conversationId, input.message, result, input.entityId),
     ]);
     return result;
   }
@@ -236,7 +239,7 @@ export class RunLifecycle {
     }
     const [recorded] = await Promise.all([
       this.settle(job.runId, job.conversationId, 'completed', { result }),
-      this.activity.committed(job.conversationId, job.message, result),
+      this.activity.committed(job.conversationId, job.message, result, job.entityId),
     ]);
     // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
     if (!recorded)
@@ -251,7 +254,7 @@ export class RunLifecycle {
     this.leases.stop();
   }
 
-  /** Resolves once the model titles being written are (at shutdown, before the stores close). */
+  /** Resolves once the titles and memories being written are (at shutdown, before stores close). */
   titlesWritten(): Promise<void> {
     return this.activity.settled();
   }

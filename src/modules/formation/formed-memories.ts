@@ -35,6 +35,18 @@ const MAX_HISTORY = 100;
 /** Key prefixes in an entity's formed-memory entity: its memory versions, its jobs' records. */
 const MEMORY_KEY_PREFIX = 'memory/';
 const JOB_KEY_PREFIX = 'job/';
+const FAILED_KEY_PREFIX = 'failed/';
+
+/** A formation job that spent its attempts: kept so it can be seen (and run again). */
+export interface FailedFormation {
+  jobId: string;
+  conversationId: string;
+  runId: string;
+  error: string;
+  attempts: number;
+  /** When the job was queued (epoch ms). */
+  at: number;
+}
 
 /**
  * Formed memories of an entity, stored as long-term records of an entity derived from its id
@@ -83,6 +95,44 @@ export class FormedMemories {
       ...at,
     });
     return applied;
+  }
+
+  /**
+   * Notes that a job spent its attempts (at its seq: an erasure since refuses the note too). Best
+   * effort: a note that cannot be written is not an error of its own.
+   */
+  async recordFailure(
+    entityId: string,
+    job: { jobId: string; conversationId: string; runId: string; seq: number; observedAt: number },
+    failure: { error: string; attempts: number },
+  ): Promise<void> {
+    const value: FailedFormation = {
+      jobId: job.jobId,
+      conversationId: job.conversationId,
+      runId: job.runId,
+      error: failure.error.slice(0, 1_000),
+      attempts: failure.attempts,
+      at: job.observedAt,
+    };
+    await this.longterm
+      .save({
+        entityId: formedEntityOf(entityId),
+        key: FAILED_KEY_PREFIX + job.jobId,
+        value: { ...value },
+        seq: job.seq,
+        updatedAt: job.observedAt,
+      })
+      .catch(() => undefined);
+  }
+
+  /** The entity's failed formation jobs, oldest job id first (at most `limit`). */
+  async failures(entityId: string, limit: number): Promise<FailedFormation[]> {
+    const records = await this.longterm.store.search(
+      formedEntityOf(entityId),
+      FAILED_KEY_PREFIX,
+      limit,
+    );
+    return records.map((record) => record.value as unknown as FailedFormation);
   }
 
   /** The record a job left, or null when it has not written (or its entity was erased). */
@@ -144,13 +194,13 @@ export class FormedMemories {
   }
 
   /**
-   * The entity's active memories sharing words with a text, best match first (the store's full-text
-   * search: only active versions are indexed by their words).
+   * The entity's active memories nearest to a text, best first: recall over the text of their
+   * active versions (full-text, fused with vectors when the tier has an embedder).
    */
   async nearest(entityId: string, text: string, k: number, at: number): Promise<FormedMemory[]> {
-    const hits = await this.longterm.store.searchText(formedEntityOf(entityId), text, {
-      limit: Math.min(100, k * 3),
-      prefix: MEMORY_KEY_PREFIX,
+    const hits = await this.longterm.recallFormed(entityId, text, {
+      k: Math.min(100, k * 3),
+      filter: { prefix: MEMORY_KEY_PREFIX },
     });
     return hits
       .map((hit) => memoryOf(entityId, hit.record))

@@ -74,6 +74,11 @@ export class KernelEngine {
     );
   }
 
+  /** The model the kernel calls (without its filters: for a caller's own structured calls). */
+  get llm(): LlmAdapter {
+    return this.config.llm;
+  }
+
   /** Runs an invoke to its final answer. */
   async invoke(
     messages: ChatMessage[],

@@ -177,6 +177,30 @@ export class LongtermMemoryService
   }
 
   /**
+   * Recall over the memories formed for the entity (the text of their active versions), with the
+   * lists and fusion of `recall` over its records.
+   */
+  async recallFormed(
+    entityId: string,
+    query: string,
+    options: Omit<RecallOptions, 'scope'> = {},
+  ): Promise<RecordRecallHit[]> {
+    assertIndexableEntity(entityId);
+    const { store } = this.require();
+    const least = this.options.recall?.minSimilarity;
+    const formed = formedEntityOf(entityId);
+    const scoped = { ...options, scope: 'records' as const };
+    return (await hybridRecall(
+      store,
+      this.embedder,
+      formed,
+      query,
+      scoped,
+      least,
+    )) as RecordRecallHit[];
+  }
+
+  /**
    * Indexes messages of a committed turn so `recall` finds them for the entity (what an agent with
    * `recall.messages` does after each commit), written with the run's `seq` and time: a retried
    * run's second write is a no-op, an erasure refuses a run begun before it. Vectors go through

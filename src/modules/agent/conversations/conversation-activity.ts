@@ -2,14 +2,15 @@ import { Logger } from '@nestjs/common';
 import type { AgentRunInput, AgentRunResult } from '../interfaces/agent-run.interface.js';
 import { conversationTurnText } from './conversation-details.js';
 import type { ConversationDirectory } from './conversation-directory.interface.js';
+import type { TurnFormation } from '../turn-formation.js';
 import type { ConversationTitler } from './conversation-titler.js';
 
 /**
  * What the runs tell the conversation directory: a conversation is listed from its first stored
  * turn. When a turn commits, the conversation is active at that moment, its user message is the
  * preview, and the first time the default title; with model titles, its first committed turn is
- * titled by the model. A turn that is stopped, fails or is still running leaves the listing as the
- * stored turns made it. Bookkeeping: a failed write is logged and the turn goes on.
+ * titled by the model; with formation, its entity's memories are formed from it. A turn that is
+ * stopped, fails or is still running leaves the listing as the stored turns made it. Bookkeeping: a failed write is logged and the turn goes on.
  */
 export class ConversationActivity {
   private readonly logger = new Logger('Agent');
@@ -17,6 +18,8 @@ export class ConversationActivity {
   constructor(
     private readonly directory: ConversationDirectory,
     private readonly titler?: ConversationTitler,
+    /** With `formation`: forms the entity's memories from each committed turn. */
+    private readonly formation?: () => TurnFormation | undefined,
   ) {}
 
   /**
@@ -28,7 +31,9 @@ export class ConversationActivity {
     conversationId: string,
     message: AgentRunInput['message'],
     result: AgentRunResult,
+    entityId?: string,
   ): Promise<void> {
+    this.formation?.()?.afterCommit({ entityId, conversationId, result });
     try {
       const { title, preview } = conversationTurnText(message);
       // With model titles, the title comes from the model once the first turn is listed.
@@ -45,8 +50,11 @@ export class ConversationActivity {
       this.titler.titleAfterFirstTurn(conversationId, message, result.reply);
   }
 
-  /** Resolves once the titles being written are (at shutdown, before the stores close). */
+  /**
+   * Resolves once the titles and memories being written are (at shutdown, before the stores
+   * close); no formation attempt starts afterwards.
+   */
   async settled(): Promise<void> {
-    await this.titler?.settle();
+    await Promise.all([this.titler?.settle(), this.formation?.()?.settle()]);
   }
 }

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { RunRecords } from './run-records.js';
 
-
 /**
  * Renews the leases of the runs this process holds (running them, or handing them to a queue), a
  * third of the lease at a time, all in one pass. A run whose lease could not be renewed before it ran

@@ -1,0 +1,104 @@
+import type { OptionChecker } from '../../common/options/option-checker.js';
+import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
+import type { LlmOptions } from '../llm/llm-options.js';
+import type { MemoryFormationModel } from './formation-model.interface.js';
+import { DEFAULT_FORMATION_SETTINGS, type FormationSettings } from './memory-formation.js';
+
+/**
+ * `AgentModule.forRoot({ formation })`: memories formed from each committed turn of a run with an
+ * `entityId`, after the turn (never on its latency). `true` for the defaults.
+ */
+export interface AgentFormationOptions extends Partial<FormationSettings> {
+  /**
+   * Which model extracts and consolidates: `'agent'` (default) the agent's own model, called
+   * directly (its kernel filters do not apply); `'plain-statements'` the offline demo model (a few
+   * plain English statements, no LLM); any `LlmOptions`, `LlmAdapter` or `{ model: <AI SDK model> }`
+   * (a cheaper model, say); or a `MemoryFormationModel` of your own.
+   */
+  model?: 'agent' | 'plain-statements' | LlmOptions | LlmAdapter | MemoryFormationModel;
+  /** Attempts of a job whose model or store fails, 1 s then 4 s… apart (default 3). */
+  attempts?: number;
+  /**
+   * Formed memories the recall block gives the model before each turn (needs `recall`; default 5,
+   * `0` for none): the entity's active memories sharing words with the user's message, with ids.
+   */
+  recall?: number;
+}
+
+/** The agent's `formation` option. */
+export type AgentFormationOption = boolean | AgentFormationOptions;
+
+/** The formation settings an option resolves to, `undefined` when formation is off. */
+export interface ResolvedFormation {
+  model: NonNullable<AgentFormationOptions['model']>;
+  settings: FormationSettings;
+  attempts: number;
+  recall: number;
+}
+
+/** Defaults of the resolved option. */
+export const DEFAULT_FORMATION_ATTEMPTS = 3;
+export const DEFAULT_FORMED_RECALL = 5;
+
+/** Resolves `formation` (validated already): `undefined` when off. */
+export function resolveFormation(
+  option: AgentFormationOption | undefined,
+): ResolvedFormation | undefined {
+  if (!option) return undefined;
+  const given = option === true ? {} : option;
+  return {
+    model: given.model ?? 'agent',
+    settings: {
+      kinds: given.kinds ?? DEFAULT_FORMATION_SETTINGS.kinds,
+      maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
+      neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
+    },
+    attempts: given.attempts ?? DEFAULT_FORMATION_ATTEMPTS,
+    recall: given.recall ?? DEFAULT_FORMED_RECALL,
+  };
+}
+
+/** Whether a value is a formation model of the app's own (it has `extract` and `choose`). */
+export function isFormationModel(value: unknown): value is MemoryFormationModel {
+  const model = value as Partial<MemoryFormationModel> | null;
+  return (
+    typeof model === 'object' &&
+    model !== null &&
+    typeof model.extract === 'function' &&
+    typeof model.choose === 'function'
+  );
+}
+
+/** Checks the `formation` option at bootstrap, naming the field at fault. */
+export function checkFormation(check: OptionChecker, value: unknown): void {
+  if (value === undefined || typeof value === 'boolean') return;
+  const given = check.object(value, 'formation');
+  const nested = check.nested('formation');
+  nested.keys(given, ['model', 'kinds', 'maxCandidates', 'neighbours', 'attempts', 'recall']);
+  nested.integer('maxCandidates', given.maxCandidates, 1, 100);
+  nested.integer('neighbours', given.neighbours, 1, 50);
+  nested.integer('attempts', given.attempts, 1, 10);
+  nested.integer('recall', given.recall, 0, 100);
+  const { kinds, model } = given;
+  if (
+    kinds !== undefined &&
+    !(
+      Array.isArray(kinds) &&
+      kinds.length > 0 &&
+      kinds.every((kind) => typeof kind === 'string' && KIND.test(kind))
+    )
+  )
+    nested.fail('kinds', 'must be a non-empty array of names (a-z, 0-9, _ or -, at most 32)');
+  if (
+    model !== undefined &&
+    model !== 'agent' &&
+    model !== 'plain-statements' &&
+    (typeof model !== 'object' || model === null)
+  )
+    nested.fail(
+      'model',
+      "must be 'agent', 'plain-statements', LLM options, an LlmAdapter or a MemoryFormationModel",
+    );
+}
+
+const KIND = /^[a-z][a-z0-9_-]{0,31}$/;
