@@ -329,6 +329,47 @@ export {
   type TurnRecallSettings,
 } from './modules/agent/turn-recall.js';
 export type {
+  AgentFormationOption,
+  AgentFormationOptions,
+} from './modules/formation/formation.options.js';
+export type {
+  AppliedOperation,
+  ConsolidationChoice,
+  FormedMemory,
+  MemoryCandidate,
+  MemorySource,
+} from './modules/formation/formed-memory.interface.js';
+export type {
+  ChoiceAnswer,
+  ChoiceInput,
+  ExtractionAnswer,
+  ExtractionInput,
+  FormationMessage,
+  FormationUsage,
+  MemoryFormationModel,
+} from './modules/formation/formation-model.interface.js';
+export {
+  type FailedFormation,
+  type FormationJobRecord,
+  FormedMemories,
+  type MemoryListOptions,
+} from './modules/formation/formed-memories.js';
+export {
+  type FormationJob,
+  type FormationOutcome,
+  type FormationSettings,
+  type FormationStepRecorder,
+  MemoryFormation,
+} from './modules/formation/memory-formation.js';
+export { FormationAnswerError } from './modules/formation/formation-answers.js';
+export { LlmFormationModel } from './modules/formation/llm.formation-model.js';
+export { PlainStatementsFormationModel } from './modules/formation/plain-statements.formation-model.js';
+export {
+  MemoryNotActiveError,
+  correctMemory,
+  forgetMemory,
+} from './modules/formation/memory-curation.js';
+export type {
   FlushResult,
   LongtermRunView,
   LongtermSession,

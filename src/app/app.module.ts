@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
 import {
+  type AgentFormationOption,
   AgentMemoryExceptionFilter,
   AgentModule,
   OpenTelemetryFilter,
@@ -61,6 +62,10 @@ import { workingMemoryConfig } from '../config/working-memory.config.js';
         telemetry: ConfigType<typeof telemetryConfig>,
       ) => ({
         ...agent,
+        formation: formationOf(
+          agent.formation,
+          'provider' in llm.options && llm.options.provider === 'echo',
+        ),
         llm: llm.options,
         // Every model and tool call traced (GenAI spans), feeding the metrics too.
         filters: [new OpenTelemetryFilter({ captureContent: telemetry.captureContent })],
@@ -117,4 +122,17 @@ export class AppModule {
       exports: [AppMetrics],
     };
   }
+}
+
+/**
+ * `AGENT_FORMATION` as the agent's option: unset, the offline demo forms memories with the
+ * plain-statements model (a real model's formation costs calls: it is asked for by name).
+ */
+function formationOf(
+  chosen: 'off' | 'model' | 'plain-statements' | undefined,
+  offline: boolean,
+): AgentFormationOption {
+  const choice = chosen ?? (offline ? 'plain-statements' : 'off');
+  if (choice === 'off') return false;
+  return { model: choice === 'model' ? 'agent' : 'plain-statements' };
 }

@@ -15,6 +15,7 @@ import { readRedisUrl } from './redis-url.js';
 export const AGENT_QUEUE_DRIVERS = ['inline', 'bull'] as const;
 
 const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['reject', 'retry'];
+const FORMATION_CHOICES = ['off', 'model', 'plain-statements'] as const;
 
 /** Tokens of history (with the system prompt and tool schemas) a turn sends by default. */
 export const DEFAULT_MEMORY_MAX_TOKENS = 6_000;
@@ -50,6 +51,12 @@ export interface AgentConfig {
   recall: boolean | { messages: true };
   /** `AGENT_TITLES` (`first-message`): conversation titles from the first message, or `model`. */
   titles: 'first-message' | 'model';
+  /**
+   * `AGENT_FORMATION`: memories formed from each turn with an entity — `off`, `model` (the agent's
+   * model) or `plain-statements` (the offline demo's); unset, the app decides (the demo model with
+   * the offline echo model, else off).
+   */
+  formation?: 'off' | 'model' | 'plain-statements';
 }
 
 /**
@@ -58,7 +65,7 @@ export interface AgentConfig {
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (10 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
  * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`); `AGENT_TITLES`
- * (`first-message`).
+ * (`first-message`); `AGENT_FORMATION` (unset).
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
@@ -81,6 +88,9 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
       ? { messages: true }
       : readBoolean(env, 'AGENT_RECALL', false),
     titles: readChoice(env, 'AGENT_TITLES', ['first-message', 'model'] as const, 'first-message'),
+    ...(env['AGENT_FORMATION'] === undefined
+      ? {}
+      : { formation: readChoice(env, 'AGENT_FORMATION', FORMATION_CHOICES, 'off') }),
   };
 }
 

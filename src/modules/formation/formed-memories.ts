@@ -75,26 +75,35 @@ export class FormedMemories {
     consolidation: Consolidation,
     record: FormationJobRecord,
   ): Promise<boolean> {
-    const formed = formedEntityOf(entityId);
-    const at = { seq: job.seq, updatedAt: job.at };
-    if (consolidation.writes.length > 0) {
-      const { applied } = await this.longterm.saveMany(
-        consolidation.writes.map((memory) => ({
-          entityId: formed,
-          key: MEMORY_KEY_PREFIX + memory.id,
-          value: stored(memory),
-          ...at,
-        })),
-      );
-      if (!applied.every(Boolean)) return false;
-    }
+    if (!(await this.saveVersions(entityId, job, consolidation.writes))) return false;
     const { applied } = await this.longterm.save({
-      entityId: formed,
+      entityId: formedEntityOf(entityId),
       key: JOB_KEY_PREFIX + record.jobId,
       value: { ...record },
-      ...at,
+      seq: job.seq,
+      updatedAt: job.at,
     });
     return applied;
+  }
+
+  /** Writes memory versions at a seq and time; false when the store refused any of them. */
+  async saveVersions(
+    entityId: string,
+    at: { seq: number; at: number },
+    versions: readonly FormedMemory[],
+  ): Promise<boolean> {
+    if (versions.length === 0) return true;
+    const formed = formedEntityOf(entityId);
+    const { applied } = await this.longterm.saveMany(
+      versions.map((memory) => ({
+        entityId: formed,
+        key: MEMORY_KEY_PREFIX + memory.id,
+        value: stored(memory),
+        seq: at.seq,
+        updatedAt: at.at,
+      })),
+    );
+    return applied.every(Boolean);
   }
 
   /**

@@ -29,6 +29,8 @@ export interface FormedMemory {
   supersedes?: string;
   /** The version that replaced this one. */
   supersededBy?: string;
+  /** `edit` for a version a person wrote (a correction through the API or a tool); else formed. */
+  origin?: 'edit';
   createdAt: number;
   updatedAt: number;
 }

@@ -9,6 +9,7 @@ import type { AgentMemoryHttpModuleOptions } from './agent-memory-http.options.j
 import { ChatController } from './controllers/chat.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { MemoriesController } from './controllers/memories.controller.js';
+import { FormedMemoriesController } from './controllers/formed-memories.controller.js';
 import { RecallController } from './controllers/recall.controller.js';
 import { RunsController } from './controllers/runs.controller.js';
 import { TurnsController } from './controllers/turns.controller.js';
@@ -39,6 +40,7 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
     RunsController,
     ConversationsController,
     MemoriesController,
+    FormedMemoriesController,
     RecallController,
     WorkingMemoryController,
   ],

@@ -15,6 +15,7 @@ import {
   WorkingMemoryQuotaError,
 } from '../../working-memory/errors/working-memory.errors.js';
 import { LlmError, LlmTimeoutError } from '../../llm/llm-errors.js';
+import { MemoryNotActiveError } from '../../formation/memory-curation.js';
 import { MaxToolIterationsError } from '../../kernel/errors/kernel.errors.js';
 import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.errors.js';
 
@@ -30,6 +31,7 @@ const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
   [ConversationVersionConflictError, HttpStatus.CONFLICT],
   [RunBelongsToAnotherConversationError, HttpStatus.CONFLICT],
   [WorkingMemoryContentionError, HttpStatus.CONFLICT],
+  [MemoryNotActiveError, HttpStatus.CONFLICT],
   [WorkingMemoryOverflowError, HttpStatus.PAYLOAD_TOO_LARGE],
   [WorkingMemoryQuotaError, HttpStatus.INSUFFICIENT_STORAGE],
   [WorkingMemoryFullError, HttpStatus.INSUFFICIENT_STORAGE],

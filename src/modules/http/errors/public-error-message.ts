@@ -11,6 +11,7 @@ const SAFE_AS_IS = new Set([
   'RunBelongsToAnotherConversationError',
   'WorkingMemoryOverflowError',
   'WorkingMemoryContentionError',
+  'MemoryNotActiveError',
   'LlmRateLimitError',
   'LlmTimeoutError',
 ]);

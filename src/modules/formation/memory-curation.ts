@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { AgentMemoryError } from '../../common/errors/agent-memory.error.js';
+import { isActive, memoryId } from './consolidation-rules.js';
+import { MAX_MEMORY_TEXT } from './formation-answers.js';
+import type { FormedMemories } from './formed-memories.js';
+import type { FormedMemory } from './formed-memory.interface.js';
+import { hasWords, isSameStatement } from './memory-similarity.js';
+
+/** The memory is no longer active (a newer version replaced it, or it was invalidated). */
+export class MemoryNotActiveError extends AgentMemoryError {
+  constructor(
+    readonly memoryId: string,
+    readonly newest?: string,
+  ) {
+    super(
+      `Memory ${memoryId} is no longer active${newest ? `: its newest version is ${newest}` : ''}`,
+    );
+    this.name = 'MemoryNotActiveError';
+  }
+}
+
+/**
+ * A person's correction of a formed memory (through the API, MCP or a tool): a new version with
+ * the text given supersedes it, and both are kept. The same words change nothing. `null` when the
+ * entity has no such memory; `MemoryNotActiveError` when it was replaced or invalidated — also
+ * when another correction of it won a race with this one (this one's version is then closed, so
+ * exactly one version stays active).
+ */
+export async function correctMemory(
+  memories: FormedMemories,
+  entityId: string,
+  id: string,
+  text: string,
+): Promise<FormedMemory | null> {
+  const wanted = checkedText(text);
+  const current = await activeVersion(memories, entityId, id);
+  if (!current) return null;
+  if (isSameStatement(current.text, wanted)) return current;
+  const seq = await memories.nextSeq(entityId);
+  const now = Date.now();
+  const versionId = memoryId(`edit-${randomUUID()}`, 0);
+  const version: FormedMemory = {
+    id: versionId,
+    entityId,
+    text: wanted,
+    kind: current.kind,
+    sources: current.sources,
+    observedAt: now,
+    supersedes: current.id,
+    origin: 'edit',
+    createdAt: now,
+    updatedAt: now,
+  };
+  const closed = { ...current, validUntil: now, supersededBy: versionId, updatedAt: now };
+  await memories.saveVersions(entityId, { seq, at: now }, [closed, version]);
+  // Two corrections of one memory: the higher seq's closing stands; the other closes its own.
+  const after = await memories.get(entityId, current.id);
+  if (after?.supersededBy !== versionId) {
+    const lost = { ...version, validUntil: now, updatedAt: now };
+    await memories.saveVersions(entityId, { seq, at: now }, [lost]);
+    throw new MemoryNotActiveError(current.id, after?.supersededBy);
+  }
+  return version;
+}
+
+/**
+ * A person's retraction of a formed memory: it stops being active now and is kept (its history
+ * stays readable). `null` when the entity has no such memory; `MemoryNotActiveError` when it is
+ * no longer active.
+ */
+export async function forgetMemory(
+  memories: FormedMemories,
+  entityId: string,
+  id: string,
+): Promise<FormedMemory | null> {
+  const current = await activeVersion(memories, entityId, id);
+  if (!current) return null;
+  const seq = await memories.nextSeq(entityId);
+  const now = Date.now();
+  const closed = { ...current, validUntil: now, updatedAt: now };
+  await memories.saveVersions(entityId, { seq, at: now }, [closed]);
+  return closed;
+}
+
+async function activeVersion(
+  memories: FormedMemories,
+  entityId: string,
+  id: string,
+): Promise<FormedMemory | null> {
+  const current = await memories.get(entityId, id);
+  if (!current) return null;
+  if (!isActive(current, Date.now())) throw new MemoryNotActiveError(id, current.supersededBy);
+  return current;
+}
+
+function checkedText(text: unknown): string {
+  if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  if (!hasWords(trimmed)) throw new InvalidArgumentError('text', 'must hold a word');
+  if (trimmed.length > MAX_MEMORY_TEXT)
+    throw new InvalidArgumentError('text', `must be at most ${MAX_MEMORY_TEXT} characters`);
+  return trimmed;
+}

@@ -1,0 +1,183 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { FormedMemories } from '../../formation/formed-memories.js';
+import type { FormedMemory } from '../../formation/formed-memory.interface.js';
+import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
+import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
+import {
+  CorrectFormedMemoryDto,
+  FailedFormationsDto,
+  FormedMemoriesDto,
+  FormedMemoryDto,
+  FormedMemoryHistoryDto,
+  FormedMemoryListQueryDto,
+} from '../dto/formed-memory.dto.js';
+import { HttpErrorDto } from '../dto/responses.dto.js';
+import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
+import type { TenantScope } from '../tenancy/tenant-scope.js';
+import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
+
+/** What a formed memory's id looks like (`m` and 22 base64url characters). */
+const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
+/** Default `limit` of a list. */
+const DEFAULT_LIMIT = 50;
+
+/**
+ * The memories formed from an entity's conversations: list them (active, every version, or as of
+ * a time), read one with its history, correct one (a new version) or retract it (closed, kept),
+ * and see the formation jobs that failed.
+ */
+@ApiTags('formed-memories')
+@AgentMemoryRoutes()
+@ApiServiceUnavailableResponse({ type: HttpErrorDto, description: 'The long-term tier is off' })
+@Controller('entities/:entityId')
+export class FormedMemoriesController {
+  constructor(private readonly services: AgentMemoryHttpServices) {}
+
+  @Get('formed-memories')
+  @ApiOperation({ summary: "A page of the entity's formed memories, in id order" })
+  @ApiOkResponse({ type: FormedMemoriesDto })
+  async list(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Query() query: FormedMemoryListQueryDto,
+  ): Promise<FormedMemoriesDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    if (query.cursor !== undefined && !MEMORY_ID.test(query.cursor))
+      throw new BadRequestException('cursor is not one this route gave');
+    const { memories, next } = await this.memories().list(id, {
+      limit: query.limit ?? DEFAULT_LIMIT,
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.asOf ? { asOf: Date.parse(query.asOf) } : {}),
+      ...(query.cursor ? { after: query.cursor } : {}),
+    });
+    return {
+      memories: memories.map((memory) => shown(memory, entityId, scope)),
+      ...(next ? { cursor: next } : {}),
+    };
+  }
+
+  @Get('formed-memories/:memoryId')
+  @ApiOperation({ summary: 'One memory, with every version of it (oldest first) and its sources' })
+  @ApiOkResponse({ type: FormedMemoryHistoryDto })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  async one(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Param('memoryId') memoryId: string,
+  ): Promise<FormedMemoryHistoryDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const memories = this.memories();
+    const memory = MEMORY_ID.test(memoryId) ? await memories.get(id, memoryId) : null;
+    if (!memory) throw notFound(memoryId, entityId);
+    const history = await memories.history(id, memoryId);
+    return {
+      memory: shown(memory, entityId, scope),
+      history: history.map((version) => shown(version, entityId, scope)),
+    };
+  }
+
+  @Post('formed-memories/:memoryId/corrections')
+  @ApiOperation({
+    summary: 'Correct a memory: a new version with this text supersedes it (both kept)',
+  })
+  @ApiOkResponse({ type: FormedMemoryDto, description: 'The version now active' })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  @ApiConflictResponse({ type: HttpErrorDto, description: 'The memory is no longer active' })
+  @HttpCode(HttpStatus.OK)
+  async correct(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Param('memoryId') memoryId: string,
+    @Body() body: CorrectFormedMemoryDto,
+  ): Promise<FormedMemoryDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const version = MEMORY_ID.test(memoryId)
+      ? await correctMemory(this.memories(), id, memoryId, body.text)
+      : null;
+    if (!version) throw notFound(memoryId, entityId);
+    return shown(version, entityId, scope);
+  }
+
+  @Post('formed-memories/:memoryId/invalidation')
+  @ApiOperation({ summary: 'Retract a memory: it stops being active now, and is kept' })
+  @ApiOkResponse({ type: FormedMemoryDto, description: 'The closed memory' })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  @ApiConflictResponse({ type: HttpErrorDto, description: 'The memory is no longer active' })
+  @HttpCode(HttpStatus.OK)
+  async invalidate(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Param('memoryId') memoryId: string,
+  ): Promise<FormedMemoryDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const closed = MEMORY_ID.test(memoryId)
+      ? await forgetMemory(this.memories(), id, memoryId)
+      : null;
+    if (!closed) throw notFound(memoryId, entityId);
+    return shown(closed, entityId, scope);
+  }
+
+  @Get('formation-failures')
+  @ApiOperation({ summary: 'Formation jobs of the entity that spent their attempts (at most 100)' })
+  @ApiOkResponse({ type: FailedFormationsDto })
+  async failures(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+  ): Promise<FailedFormationsDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const failures = await this.memories().failures(id, 100);
+    return {
+      failures: failures.map((failure) => ({
+        ...failure,
+        conversationId: conversationShown(failure.conversationId, scope),
+      })),
+    };
+  }
+
+  private memories(): FormedMemories {
+    return new FormedMemories(this.services.longterm);
+  }
+}
+
+function notFound(memoryId: string, entityId: string): NotFoundException {
+  return new NotFoundException(`No formed memory ${JSON.stringify(memoryId)} for ${entityId}`);
+}
+
+/** A memory with the ids the tenant knows. */
+function shown(memory: FormedMemory, entityId: string, scope: TenantScope): FormedMemoryDto {
+  return {
+    ...memory,
+    entityId,
+    sources: memory.sources.map((source) => ({
+      ...source,
+      conversationId: conversationShown(source.conversationId, scope),
+    })),
+  };
+}
+
+/**
+ * A conversation id as the tenant knows it. An entity's memories come from its tenant's own
+ * conversations; an id of another tenant (written through the library) is never shown.
+ */
+function conversationShown(storedId: string, scope: TenantScope): string {
+  return scope.tenant === undefined ? storedId : (scope.unscoped(storedId) ?? '');
+}

@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+/** `GET /entities/:entityId/formed-memories` query. */
+export class FormedMemoryListQueryDto {
+  @ApiPropertyOptional({
+    enum: ['active', 'all'],
+    default: 'active',
+    description: 'Active memories (what holds now), or every version',
+  })
+  @IsOptional()
+  @IsIn(['active', 'all'], { message: 'state must be active or all' })
+  state?: 'active' | 'all';
+
+  @ApiPropertyOptional({
+    description: 'What held at this time (ISO 8601): overrides `state`',
+    example: '2026-06-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'asOf must be an ISO 8601 date or time' })
+  asOf?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @Max(200)
+  @Min(1)
+  @IsInt()
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  cursor?: string;
+}
+
+/** `POST /entities/:entityId/formed-memories/:memoryId/corrections` body. */
+export class CorrectFormedMemoryDto {
+  @ApiProperty({ description: 'What the memory should say', example: 'The user lives in Porto' })
+  @IsString({ message: 'text must be a string' })
+  @MaxLength(500, { message: 'text must be at most 500 characters' })
+  text!: string;
+}
+
+/** Where a formed memory came from. */
+export class MemorySourceDto {
+  @ApiProperty() conversationId!: string;
+  @ApiProperty({ type: [String], description: 'The messages it rests on' }) messageIds!: string[];
+  @ApiProperty({ description: 'The run whose turn it was formed from' }) runId!: string;
+}
+
+/** One version of a formed memory. */
+export class FormedMemoryDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() entityId!: string;
+  @ApiProperty() text!: string;
+  @ApiProperty({ description: 'fact, preference, event, … as the agent is configured' })
+  kind!: string;
+  @ApiProperty({ type: [MemorySourceDto] }) sources!: MemorySourceDto[];
+  @ApiProperty({ description: 'When what it rests on was said (epoch ms)' }) observedAt!: number;
+  @ApiPropertyOptional({ description: 'From when it holds, when the user said (epoch ms)' })
+  validFrom?: number;
+  @ApiPropertyOptional({ description: 'Until when it held: set once closed (epoch ms)' })
+  validUntil?: number;
+  @ApiPropertyOptional({ description: 'The version it replaced' }) supersedes?: string;
+  @ApiPropertyOptional({ description: 'The version that replaced it' }) supersededBy?: string;
+  @ApiPropertyOptional({ enum: ['edit'], description: 'A version a person wrote' })
+  origin?: string;
+  @ApiProperty() createdAt!: number;
+  @ApiProperty() updatedAt!: number;
+}
+
+/** A page of formed memories. */
+export class FormedMemoriesDto {
+  @ApiProperty({ type: [FormedMemoryDto] }) memories!: FormedMemoryDto[];
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page' }) cursor?: string;
+}
+
+/** A memory with every version of it, oldest first. */
+export class FormedMemoryHistoryDto {
+  @ApiProperty({ type: FormedMemoryDto }) memory!: FormedMemoryDto;
+  @ApiProperty({ type: [FormedMemoryDto] }) history!: FormedMemoryDto[];
+}
+
+/** A formation job that spent its attempts. */
+export class FailedFormationDto {
+  @ApiProperty() jobId!: string;
+  @ApiProperty() conversationId!: string;
+  @ApiProperty() runId!: string;
+  @ApiProperty() error!: string;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ description: 'When the job was queued (epoch ms)' }) at!: number;
+}
+
+/** An entity's failed formation jobs. */
+export class FailedFormationsDto {
+  @ApiProperty({ type: [FailedFormationDto] }) failures!: FailedFormationDto[];
+}

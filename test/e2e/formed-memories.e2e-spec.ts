@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import request from 'supertest';
+import { appPerSuite, STORAGE_LAYOUTS } from '../support/app-harness.js';
+
+const A = { Authorization: 'Bearer key-of-tenant-a-0001' };
+const B = { Authorization: 'Bearer key-of-tenant-b-0001' };
+
+interface Memory {
+  id: string;
+  text: string;
+  sources: Array<{ conversationId: string; messageIds: string[]; runId: string }>;
+  validUntil?: number;
+  supersedes?: string;
+  supersededBy?: string;
+  origin?: string;
+}
+
+/**
+ * The example app forms memories offline (no model configured: the plain-statements demo model)
+ * from turns with an entity, after each turn, and serves them over HTTP per tenant: list (active,
+ * all, as of a time), one with its history, correct, retract; on every storage layout, the
+ * Bull-queued one included.
+ */
+describe.each(STORAGE_LAYOUTS)('formed memories over HTTP on %s', (_label, layout) => {
+  const running = appPerSuite(
+    () => ({
+      ...layout(),
+      API_KEYS: 'tenantA:key-of-tenant-a-0001,tenantB:key-of-tenant-b-0001',
+    }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
+  const say = async (conversationId: string, entityId: string, message: string) =>
+    (
+      await http()
+        .post(`/conversations/${conversationId}/turns`)
+        .set(A)
+        .send({ message, entityId })
+        .expect(201)
+    ).body as { runId: string; messages: Array<{ id: string }> };
+  /** The entity's active memories once they are `count` (polled, at most 10 s). */
+  const activeOnce = async (
+    entity: string,
+    count: number,
+    match: (memory: Memory) => boolean = () => true,
+  ) => {
+    let memories: Memory[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      memories = (await http().get(`/entities/${entity}/formed-memories`).set(A).expect(200)).body
+        .memories;
+      if (memories.length === count && memories.every(match)) break;
+      await sleep(50);
+    }
+    return memories;
+  };
+
+  it('forms, supersedes, corrects and retracts, keeping every version with its source', async () => {
+    const entity = `fm-${randomUUID().slice(0, 8)}`;
+    const conversation = `fmc-${randomUUID().slice(0, 8)}`;
+    const first = await say(conversation, entity, 'My name is Ada. I live in Paris.');
+    const formed = await activeOnce(entity, 2);
+    expect(formed.map((m) => m.text).sort()).toEqual([
+      'The user lives in Paris',
+      "The user's name is Ada",
+    ]);
+    expect(formed[0]!.sources).toEqual([
+      { conversationId: conversation, messageIds: [first.messages[0]!.id], runId: first.runId },
+    ]);
+    const paris = formed.find((m) => m.text.includes('Paris'))!;
+
+    await say(conversation, entity, 'Actually I moved to Berlin.');
+    const moved = await activeOnce(entity, 2, (m) => !m.text.includes('Paris'));
+    const berlin = moved.find((m) => m.text.includes('Berlin'))!;
+    expect(berlin).toMatchObject({ text: 'The user lives in Berlin', supersedes: paris.id });
+    const one = await http().get(`/entities/${entity}/formed-memories/${berlin.id}`).set(A);
+    expect(one.status).toBe(200);
+    expect(one.body.history.map((m: Memory) => m.text)).toEqual([
+      'The user lives in Paris',
+      'The user lives in Berlin',
+    ]);
+    expect(one.body.history[0].supersededBy).toBe(berlin.id);
+    const all = await http().get(`/entities/${entity}/formed-memories?state=all`).set(A);
+    expect(all.body.memories).toHaveLength(3);
+    // Before the first turn, nothing held.
+    const before = new Date(Date.now() - 60_000).toISOString();
+    const then = await http().get(`/entities/${entity}/formed-memories?asOf=${before}`).set(A);
+    expect(then.body.memories).toEqual([]);
+
+    // A person's correction: a new version; the old one kept, closed.
+    const corrected = await http()
+      .post(`/entities/${entity}/formed-memories/${berlin.id}/corrections`)
+      .set(A)
+      .send({ text: 'The user lives in Berlin-Mitte' })
+      .expect(200);
+    expect(corrected.body).toMatchObject({ supersedes: berlin.id, origin: 'edit' });
+    const stale = await http()
+      .post(`/entities/${entity}/formed-memories/${berlin.id}/corrections`)
+      .set(A)
+      .send({ text: 'The user lives in Hamburg' })
+      .expect(409);
+    expect(stale.body.message).toContain(`its newest version is ${corrected.body.id}`);
+    await http()
+      .post(`/entities/${entity}/formed-memories/${corrected.body.id}/invalidation`)
+      .set(A)
+      .expect(200);
+    const left = await activeOnce(entity, 1);
+    expect(left.map((m) => m.text)).toEqual(["The user's name is Ada"]);
+    expect(
+      (await http().get(`/entities/${entity}/formed-memories?state=all`).set(A)).body.memories,
+    ).toHaveLength(4);
+  });
+
+  it('answers bad input with 400 and unknown memories with 404; another tenant sees nothing', async () => {
+    const entity = `fm-${randomUUID().slice(0, 8)}`;
+    await say(`fmc-${randomUUID().slice(0, 8)}`, entity, 'I like tea.');
+    const [tea] = await activeOnce(entity, 1);
+    for (const [path, problem] of [
+      ['formed-memories?state=old', 'state must be active or all'],
+      ['formed-memories?asOf=yesterday', 'asOf must be an ISO 8601'],
+      ['formed-memories?limit=0', 'limit'],
+      ['formed-memories?cursor=..%2F..', 'cursor'],
+    ] as const) {
+      const answer = await http().get(`/entities/${entity}/${path}`).set(A).expect(400);
+      expect(JSON.stringify(answer.body.message)).toContain(problem);
+    }
+    await http().get(`/entities/${entity}/formed-memories/nope`).set(A).expect(404);
+    await http()
+      .post(`/entities/${entity}/formed-memories/${tea!.id}/corrections`)
+      .set(A)
+      .send({ text: '  ' })
+      .expect(400);
+    // Tenant B: the same entity id is another entity.
+    expect(
+      (await http().get(`/entities/${entity}/formed-memories`).set(B).expect(200)).body.memories,
+    ).toEqual([]);
+    await http().get(`/entities/${entity}/formed-memories/${tea!.id}`).set(B).expect(404);
+    await http()
+      .post(`/entities/${entity}/formed-memories/${tea!.id}/invalidation`)
+      .set(B)
+      .expect(404);
+    expect(
+      (await http().get(`/entities/${entity}/formation-failures`).set(A).expect(200)).body,
+    ).toEqual({ failures: [] });
+  });
+});
