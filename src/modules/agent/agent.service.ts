@@ -12,7 +12,7 @@ import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
-import { type TurnFormation, createTurnFormation } from './turn-formation.js';
+import type { TurnFormation } from './turn-formation.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -94,7 +94,7 @@ export class AgentService
    * starts processing queued runs.
    */
   async onModuleInit(): Promise<void> {
-    const { engine, runner } = await buildAgentRunner(this.options, {
+    const { engine, runner, formation } = await buildAgentRunner(this.options, {
       moduleRef: this.moduleRef,
       discovery: this.discovery,
       scanner: this.scanner,
@@ -106,12 +106,7 @@ export class AgentService
     });
     this.engine = engine;
     this.runner = runner;
-    this.formation = await createTurnFormation(
-      this.options,
-      this.longterm,
-      this.runs.cache,
-      engine,
-    );
+    this.formation = formation;
     await this.queue.start((job, attempt) => this.lifecycle.process(job, attempt), isFinalRunError);
     // Before the app serves: runs an earlier process acknowledged run before new ones.
     await this.lifecycle.startRecovery();
@@ -239,12 +234,10 @@ export class AgentService
    * `after` for the next page (`next` is absent on the last). A conversation is listed from its
    * first stored turn until `clearConversation`, at the time a turn of it was last stored (a turn
    * that fails, is stopped or still runs changes nothing of the list); entries do not expire with
-   * the run retention. Each
-   * listing has the conversation's `title` (set by `updateConversation`, else its first user
-   * message's text), `preview` (its newest user message) and `metadata`, each when it has one.
-   * `metadata` (1–5 pairs) keeps only conversations holding every pair; a filtered page reads at
-   * most 1,000 entries, so it may hold fewer than `limit` (even none) with a
-   * `next` to go on from.
+   * the run retention. Each listing has the conversation's `title` (set by `updateConversation`,
+   * else its first user message's text), `preview` (its newest user message) and `metadata`, each
+   * when it has one. `metadata` (1–5 pairs) keeps only conversations holding every pair; a filtered
+   * page reads at most 1,000 entries, so it may hold fewer than `limit` (even none) with a `next`.
    */
   async conversations(namespace: string, page: ConversationPage): Promise<ConversationListPage> {
     return listConversations(this.runs, namespace, page);
@@ -292,9 +285,8 @@ export class AgentService
   }
 
   /**
-   * Erases an entity: its long-term records and indexed messages (`LongtermMemoryService.deleteEntity`,
-   * which leaves erasure marks), and the records and cached steps of every run made for it (their
-   * staged long-term rows included).
+   * Erases an entity: its records, indexed messages and formed memories (`LongtermMemoryService
+   * .deleteEntity`, with erasure marks) and the records and cached steps of its runs.
    */
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.deleteEntity(entityId);

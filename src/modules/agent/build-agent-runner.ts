@@ -1,4 +1,5 @@
 import { FormedMemories } from '../formation/formed-memories.js';
+import { type TurnFormation, createTurnFormation } from './turn-formation.js';
 import { resolveFormation } from '../formation/formation.options.js';
 import type { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';
@@ -31,7 +32,7 @@ export interface AgentRunnerContext {
 export async function buildAgentRunner(
   options: AgentModuleOptions,
   context: AgentRunnerContext,
-): Promise<{ engine: KernelEngine; runner: AgentRunner }> {
+): Promise<{ engine: KernelEngine; runner: AgentRunner; formation?: TurnFormation }> {
   const engine =
     options.kernel?.engine ??
     (await createKernelEngine(
@@ -69,5 +70,6 @@ export async function buildAgentRunner(
       ? { formed: { memories: new FormedMemories(context.longterm), k: formation.recall } }
       : {}),
   });
-  return { engine, runner };
+  const turnFormation = await createTurnFormation(options, context.longterm, context.cache, engine);
+  return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

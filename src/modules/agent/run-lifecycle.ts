@@ -34,8 +34,7 @@ export interface RunLifecycleDeps {
   longterm?: LongtermMemoryService;
   /** With `titles: 'model'`: titles a conversation once its first turn committed. */
   titler?: ConversationTitler;
-  /** With `formation`: forms memories from each committed turn (built with the runner). */
-  formation?: () => TurnFormation | undefined;
+  formation?: () => TurnFormation | undefined; // with `formation`, built with the runner
 }
 
 /**

@@ -8,11 +8,12 @@ import {
   type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import type {
-  ScheduledSweep,
-  SweepScheduler,
-} from '../sweeper/interfaces/sweep-scheduler.interface.js';
-import { scheduleSweep } from '../sweeper/schedule-sweep.js';
+import type { SweepScheduler } from '../sweeper/interfaces/sweep-scheduler.interface.js';
+import {
+  DEFAULT_BACKFILL_BATCH,
+  DEFAULT_SWEEP_BATCH,
+  LongtermBackgroundTasks,
+} from './longterm-background.js';
 import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
@@ -45,11 +46,6 @@ import type { EmbeddingModel } from './recall/embedding/embedding-model.interfac
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
 import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
 
-const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
-const DEFAULT_SWEEP_BATCH = 1_000;
-const DEFAULT_BACKFILL_INTERVAL_MS = 10 * 60_000;
-const DEFAULT_BACKFILL_BATCH = 100;
-
 /**
  * The long-term tier: the store, the per-entity seq counters, run sessions, and the sweep of expired
  * rows (task `longterm-expiry`, on `SweeperModule`'s scheduler or an in-process timer). When the
@@ -60,17 +56,15 @@ export class LongtermMemoryService
   implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
 {
   private readonly logger = new Logger('LongtermMemory');
-  private sweeping?: ScheduledSweep;
-  private embedding?: ScheduledSweep;
-  private firstPass?: Promise<number>;
   private readonly backfill?: EmbeddingBackfill;
+  private readonly background: LongtermBackgroundTasks;
   private readonly textOf: (value: JsonValue, key: string) => string;
   private readonly recordTextOf: (value: JsonValue, key: string, entityId: string) => string;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
     @Inject(LONGTERM_OPTIONS) private readonly options: LongtermMemoryModuleOptions,
-    @Optional() @Inject(SWEEP_SCHEDULER) private readonly scheduler?: SweepScheduler,
+    @Optional() @Inject(SWEEP_SCHEDULER) scheduler?: SweepScheduler,
     @Optional() @Inject(LONGTERM_EMBEDDER) private readonly embedder?: EmbeddingModel,
   ) {
     this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
@@ -78,6 +72,8 @@ export class LongtermMemoryService
       isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
     if (backend && embedder)
       this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.recordTextOf);
+    const sweep = (batch: number) => this.sweep(batch);
+    this.background = new LongtermBackgroundTasks(options, sweep, this.backfill, scheduler);
   }
 
   /** Whether the tier is on (a URI was configured). */
@@ -266,46 +262,19 @@ export class LongtermMemoryService
     return sweepInBatches((limit) => store.sweepExpired(limit), batchSize);
   }
 
-  /**
-   * Schedules the `longterm-expiry` sweep (unless the tier is off or `sweep` is `false`), on the
-   * app's `SWEEP_SCHEDULER` if there is one, else on an in-process timer.
-   */
+  /** Starts the expiry sweep and, with an embedder, the background embedding. */
   async onModuleInit(): Promise<void> {
-    if (!this.backend) return;
-    this.sweeping = await scheduleSweep(this.scheduler, this.options.sweep, {
-      name: 'longterm-expiry',
-      defaultEveryMs: DEFAULT_SWEEP_INTERVAL_MS,
-      defaultBatch: DEFAULT_SWEEP_BATCH,
-      run: (batch) => this.sweep(batch),
-    });
-    if (this.backfill)
-      this.embedding = await scheduleSweep(this.scheduler, this.options.recall?.backfill, {
-        name: 'longterm-embeddings',
-        defaultEveryMs: DEFAULT_BACKFILL_INTERVAL_MS,
-        defaultBatch: DEFAULT_BACKFILL_BATCH,
-        run: (batch) => this.backfill!.pass(batch),
-      });
-    // A first pass at start, in the background: a new model's vectors start coming at once.
-    if (this.backfill && this.options.recall?.backfill !== false)
-      this.firstPass = this.backfill.pass(
-        this.options.recall?.backfill?.batchSize ?? DEFAULT_BACKFILL_BATCH,
-      );
+    if (this.backend) await this.background.start();
   }
 
-  /** Stops the sweep before any connection closes (the app's own DataSource included). */
+  /** Stops the background work before any connection closes (the app's own DataSource included). */
   async beforeApplicationShutdown(): Promise<void> {
-    this.backfill?.stop();
-    await this.sweeping?.stop();
-    await this.embedding?.stop();
-    await this.firstPass;
+    await this.background.stop();
   }
 
-  /** Stops the sweep if it still runs, then releases the tier's connections. */
+  /** Stops the background work if it still runs, then releases the tier's connections. */
   async onApplicationShutdown(): Promise<void> {
-    this.backfill?.stop();
-    await this.sweeping?.stop();
-    await this.embedding?.stop();
-    await this.firstPass;
+    await this.background.stop();
     await this.backend?.release();
   }
 
