@@ -6,6 +6,8 @@ import type { MemoryFormationModel } from '../../src/modules/formation/formation
 import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
 import type { FormedMemory } from '../../src/modules/formation/formed-memory.interface.js';
 import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
+import { AgentMemoryTools } from '../../src/modules/http/tools/agent-memory.tools.js';
+import { correctMemory } from '../../src/modules/formation/memory-curation.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
@@ -19,10 +21,14 @@ afterEach(async () => {
 });
 
 const boot = async (llm: ScriptedLlm, formation: unknown, recall: unknown = true) => {
-  harness = await bootAgent({ llm, recall: recall as never, formation: formation as never }, [
-    ChatMemoryModule.forRoot({ backend: 'memory' }),
-    LongtermMemoryModule.forRoot({ uri: 'memory://', sweep: false }),
-  ]);
+  harness = await bootAgent(
+    { llm, recall: recall as never, formation: formation as never },
+    [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+      LongtermMemoryModule.forRoot({ uri: 'memory://', sweep: false }),
+    ],
+    [AgentMemoryTools],
+  );
   return new FormedMemories(harness.moduleRef.get(LongtermMemoryService));
 };
 
@@ -141,6 +147,50 @@ describe('AgentModule formation: memories formed after each committed turn', () 
     expect(performance.now() - closing).toBeGreaterThanOrEqual(300);
     await sleep(1_500);
     expect(failing.extractions).toBe(1);
+  });
+
+  it('lets the model correct and forget a memory by its id, once per tool call', async () => {
+    const llm = new ScriptedLlm([{ content: 'Noted.' }]);
+    const memories = await boot(llm, { model: 'plain-statements' });
+    await harness!.agent.run({
+      conversationId: 'f-c7',
+      entityId: 'fe',
+      message: 'I live in Rome. I like opera.',
+    });
+    const [opera, rome] = (await formed(memories, 'fe', 2)).sort((a, b) =>
+      a.text.localeCompare(b.text),
+    );
+    llm.enqueue(
+      {
+        toolCalls: [
+          {
+            id: 'c1',
+            name: 'memory_correct',
+            arguments: JSON.stringify({ id: rome!.id, text: 'The user lives in Milan' }),
+          },
+          { id: 'c2', name: 'memory_forget', arguments: JSON.stringify({ id: opera!.id }) },
+        ],
+      },
+      { content: 'Updated.' },
+    );
+    // (The demo model reads no statement in this message: only the tools change the memories.)
+    await harness!.agent.run({
+      conversationId: 'f-c7',
+      entityId: 'fe',
+      message: 'That is wrong: Milan, and forget the opera.',
+    });
+    const active = (await memories.list('fe', { limit: 10 })).memories;
+    expect(active.map((m) => [m.text, m.supersedes, m.origin])).toEqual([
+      ['The user lives in Milan', rome!.id, 'edit'],
+    ]);
+    // A retried call (same idempotency key) returns what the first wrote.
+    const milan = active[0]!;
+    const again = await correctMemory(memories, 'fe', milan.id, 'The user lives in Turin', 'k1');
+    const replay = await correctMemory(memories, 'fe', milan.id, 'The user lives in Turin', 'k1');
+    expect(replay).toEqual(again);
+    expect((await memories.list('fe', { limit: 10 })).memories.map((m) => m.text)).toEqual([
+      'The user lives in Turin',
+    ]);
   });
 
   it('refuses a formation option it cannot use, naming it', async () => {

@@ -22,7 +22,8 @@ export class MemoryNotActiveError extends AgentMemoryError {
 
 /**
  * A person's correction of a formed memory (through the API, MCP or a tool): a new version with
- * the text given supersedes it, and both are kept. The same words change nothing. `null` when the
+ * the text given supersedes it, and both are kept. The same words change nothing; the same
+ * `editKey` again (a retried tool call's idempotency key) returns the version it wrote. `null` when the
  * entity has no such memory; `MemoryNotActiveError` when it was replaced or invalidated — also
  * when another correction of it won a race with this one (this one's version is then closed, so
  * exactly one version stays active).
@@ -32,14 +33,18 @@ export async function correctMemory(
   entityId: string,
   id: string,
   text: string,
+  editKey: string = randomUUID(),
 ): Promise<FormedMemory | null> {
   const wanted = checkedText(text);
-  const current = await activeVersion(memories, entityId, id);
-  if (!current) return null;
+  const versionId = memoryId(`edit-${editKey}`, 0);
+  const found = await memories.get(entityId, id);
+  if (!found) return null;
+  // The same edit again (a retried tool call): what it wrote stands.
+  if (found.supersededBy === versionId) return memories.get(entityId, versionId);
+  const current = activeVersion(found);
   if (isSameStatement(current.text, wanted)) return current;
   const seq = await memories.nextSeq(entityId);
   const now = Date.now();
-  const versionId = memoryId(`edit-${randomUUID()}`, 0);
   const version: FormedMemory = {
     id: versionId,
     entityId,
@@ -66,16 +71,18 @@ export async function correctMemory(
 
 /**
  * A person's retraction of a formed memory: it stops being active now and is kept (its history
- * stays readable). `null` when the entity has no such memory; `MemoryNotActiveError` when it is
- * no longer active.
+ * stays readable). A memory already retracted is returned as it is; `null` when the entity has no
+ * such memory; `MemoryNotActiveError` when a newer version replaced it.
  */
 export async function forgetMemory(
   memories: FormedMemories,
   entityId: string,
   id: string,
 ): Promise<FormedMemory | null> {
-  const current = await activeVersion(memories, entityId, id);
-  if (!current) return null;
+  const found = await memories.get(entityId, id);
+  if (!found) return null;
+  if (found.supersededBy === undefined && !isActive(found, Date.now())) return found;
+  const current = activeVersion(found);
   const seq = await memories.nextSeq(entityId);
   const now = Date.now();
   const closed = { ...current, validUntil: now, updatedAt: now };
@@ -83,15 +90,9 @@ export async function forgetMemory(
   return closed;
 }
 
-async function activeVersion(
-  memories: FormedMemories,
-  entityId: string,
-  id: string,
-): Promise<FormedMemory | null> {
-  const current = await memories.get(entityId, id);
-  if (!current) return null;
-  if (!isActive(current, Date.now())) throw new MemoryNotActiveError(id, current.supersededBy);
-  return current;
+function activeVersion(memory: FormedMemory): FormedMemory {
+  if (!isActive(memory, Date.now())) throw new MemoryNotActiveError(memory.id, memory.supersededBy);
+  return memory;
 }
 
 function checkedText(text: unknown): string {

@@ -13,8 +13,8 @@ export interface AgentMemoryHttpModuleExtras {
   path?: string;
   /**
    * Register the built-in tools `memory_save`, `memory_get`, `memory_list`, `memory_recall`,
-   * `scratchpad_set` and `scratchpad_get` with the app's kernels, the agent's included (default
-   * `true`).
+   * `memory_correct`, `memory_forget`, `scratchpad_set` and `scratchpad_get` with the app's kernels,
+   * the agent's included (default `true`).
    */
   tools?: boolean;
 }

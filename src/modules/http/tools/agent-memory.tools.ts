@@ -1,8 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { FormedMemories } from '../../formation/formed-memories.js';
+import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import type { ToolContext } from '../../kernel/interfaces/kernel-tool.interface.js';
 import { KernelTool } from '../../kernel/tools/kernel-tool.decorator.js';
+import { LongtermMemoryService } from '../../longterm/longterm-memory.service.js';
 
 const KEY = { type: 'string', minLength: 1, description: 'The memory key' };
+const MEMORY_ID = {
+  type: 'string',
+  pattern: '^m[A-Za-z0-9_-]{22}$',
+  description: 'The id of a formed memory, as the recalled-memory block gives it',
+};
 
 function args(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
   return { type: 'object', properties, required, additionalProperties: false };
@@ -13,10 +21,60 @@ function args(properties: Record<string, unknown>, required: string[]): Record<s
  * after the turn commits; `memory_get`, `memory_list` by key prefix and `memory_recall` by content
  * read through the staged rows — the names the MCP server and the HTTP routes use too) and the
  * conversation's working memory (`scratchpad_set`, `scratchpad_get`). A turn without an `entityId`
- * gets an error result from the memory tools (the model reads it; the turn goes on).
+ * gets an error result from the memory tools (the model reads it; the turn goes on). With memory
+ * formation, `memory_correct` and `memory_forget` change a formed memory by its id (a new version,
+ * or a retraction; both keep history), at once and once per tool call.
  */
 @Injectable()
 export class AgentMemoryTools {
+  constructor(
+    @Optional() @Inject(LongtermMemoryService) private readonly longterm?: LongtermMemoryService,
+  ) {}
+
+  /** `memory_correct`: a new version of a formed memory with `text`, superseding it. */
+  @KernelTool({
+    name: 'memory_correct',
+    description:
+      'Correct a memory formed from earlier conversations when the user says it is wrong or changed: give its id and what it should say.',
+    parameters: args({ id: MEMORY_ID, text: { type: 'string', minLength: 1, maxLength: 500 } }, [
+      'id',
+      'text',
+    ]),
+  })
+  async memoryCorrect(
+    input: { id: string; text: string },
+    context: ToolContext,
+  ): Promise<{ id: string; text: string; supersedes?: string }> {
+    const { memories, entityId } = formedOf(context, this.longterm);
+    const version = await correctMemory(
+      memories,
+      entityId,
+      input.id,
+      input.text,
+      context.idempotencyKey,
+    );
+    if (!version) throw new Error(`No memory ${input.id}`);
+    return {
+      id: version.id,
+      text: version.text,
+      ...(version.supersedes ? { supersedes: version.supersedes } : {}),
+    };
+  }
+
+  /** `memory_forget`: retracts a formed memory (kept, no longer active). */
+  @KernelTool({
+    name: 'memory_forget',
+    description:
+      'Forget a memory formed from earlier conversations when the user asks to, or says it no longer holds: give its id.',
+    parameters: args({ id: MEMORY_ID }, ['id']),
+  })
+  async memoryForget(input: { id: string }, context: ToolContext): Promise<{ forgotten: string }> {
+    const { memories, entityId } = formedOf(context, this.longterm);
+    if (!(await forgetMemory(memories, entityId, input.id)))
+      throw new Error(`No memory ${input.id}`);
+    return { forgotten: input.id };
+  }
+
   /** `memory_save`: stages `value` under `key` for the entity; written once the turn commits. */
   @KernelTool({
     name: 'memory_save',
@@ -116,6 +174,15 @@ export class AgentMemoryTools {
   async scratchpadGet(input: { key: string }, context: ToolContext): Promise<unknown> {
     return (await workingMemoryOf(context).get(input.key)) ?? null;
   }
+}
+
+function formedOf(
+  context: ToolContext,
+  longterm: LongtermMemoryService | undefined,
+): { memories: FormedMemories; entityId: string } {
+  longtermOf(context);
+  if (!longterm?.enabled) throw new Error('Long-term memory is off in this application');
+  return { memories: new FormedMemories(longterm), entityId: context.entityId! };
 }
 
 function longtermOf(context: ToolContext): NonNullable<ToolContext['longterm']> {
