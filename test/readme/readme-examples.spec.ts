@@ -42,6 +42,7 @@ describe('README and guide examples', () => {
       'examples/langchain-history.module.ts',
       'examples/langgraph-agent.module.ts',
       'examples/mcp-server.module.ts',
+      'examples/memory-formation.module.ts',
       'examples/memory-tiers.module.ts',
       'examples/models-config.module.ts',
       'examples/recall.module.ts',
