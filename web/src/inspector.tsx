@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { CURRENT_STORAGE, ENTITY_STORAGE, getJson, seg } from './api.js';
 import { ConversationList } from './conversation-list.js';
 import { reportFailure } from './errors.js';
+import { FormedMemories } from './formed-memories.js';
 import { LongTermRecords } from './long-term-records.js';
 import { RecallSearch } from './recall-search.js';
 import { RunList } from './run-list.js';
@@ -21,7 +22,7 @@ export interface ConversationView {
  * `/inspector`: the tenant's conversations, newest first; a conversation's messages (ids,
  * positions, version), its runs (status, attempts, each step with whether a retry replayed it, the
  * long-term rows flushed or refused, error) and working memory; an entity's long-term records (on
- * open, by prefix), and recalled by content. Everything through the API, with this tab's key.
+ * open, by prefix), its formed memories (with their sources and history), and recalled by content. Everything through the API, with this tab's key.
  */
 export function Inspector() {
   const [conversationId, setConversationId] = useState(
@@ -44,7 +45,7 @@ export function Inspector() {
     );
   };
 
-  const openConversation = (chosen = conversationId, at?: number) =>
+  const openConversation = (chosen = conversationId, at?: number, messageId?: string) =>
     guarded(++opens.current, async (latest) => {
       const id = seg(chosen.trim());
       if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
@@ -57,7 +58,9 @@ export function Inspector() {
         getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
       ]);
       if (!latest()) return;
-      setFound(at);
+      // A message named by id (a formed memory's source) is found where the page holds it.
+      const index = messageId ? page.messages.findIndex((m) => m.id === messageId) : -1;
+      setFound(index >= 0 ? positionOf(page, index) : at);
       setView({ page, runs: runs.runs, runsCursor: runs.cursor, workingMemory });
     });
 
@@ -126,6 +129,14 @@ export function Inspector() {
       <section className="inspector-memory" aria-labelledby="memory-heading">
         <h2 id="memory-heading">Long-term memory</h2>
         <LongTermRecords entityId={entityId} onEntityChange={setEntityId} onError={setError} />
+        <FormedMemories
+          entityId={entityId}
+          onError={setError}
+          onOpenMessage={(id, messageId) => {
+            setConversationId(id);
+            void openConversation(id, undefined, messageId);
+          }}
+        />
         <RecallSearch
           entityId={entityId}
           onError={setError}

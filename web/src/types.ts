@@ -105,3 +105,17 @@ export interface RunSteps {
   steps: RunStep[];
   longterm?: { entityId: string; seq: number; flushed: string[]; refused: string[] };
 }
+
+/** One version of a formed memory (`GET /entities/:id/formed-memories`). */
+export interface FormedMemory {
+  id: string;
+  text: string;
+  kind: string;
+  sources: Array<{ conversationId: string; messageIds: string[]; runId: string }>;
+  observedAt: number;
+  validFrom?: number;
+  validUntil?: number;
+  supersedes?: string;
+  supersededBy?: string;
+  origin?: 'edit';
+}

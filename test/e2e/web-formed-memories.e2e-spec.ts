@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openAiAnswer } from '../support/fake-llm-server.js';
+import { KEYS, VIEWPORTS, api, openWithKey, shot, webSuite } from '../support/web-harness.js';
+
+const KEY = KEYS[0]!;
+
+describe('the inspector shows formed memories: what holds, every version, history, source', () => {
+  const web = webSuite({ AGENT_FORMATION: 'plain-statements' });
+
+  beforeAll(async () => {
+    web.llm.fallback = openAiAnswer('Noted.');
+    for (const message of ['My name is Ada. I live in Lisbon.', 'Actually I moved to Porto.']) {
+      const turn = await api(web.app().url, KEY, '/conversations/formed/turns', {
+        method: 'POST',
+        body: { message, entityId: 'me' },
+      });
+      expect(turn.status).toBe(201);
+    }
+    // Formation runs after each turn: wait until Porto replaced Lisbon.
+    for (let i = 0; i < 200; i += 1) {
+      const listed = await api(web.app().url, KEY, '/entities/me/formed-memories');
+      const texts = (listed.body as { memories: Array<{ text: string }> }).memories.map(
+        (m) => m.text,
+      );
+      if (texts.includes('The user lives in Porto')) break;
+      await sleep(50);
+    }
+  }, 60_000);
+
+  it.each(VIEWPORTS)(
+    '$name',
+    async (viewport) => {
+      const page = await web.open(viewport);
+      await openWithKey(page, web.app().url, KEY, '/inspector');
+      const table = page.getByTestId('formed-memories');
+      await table.getByText('The user lives in Porto').waitFor();
+      expect(await table.locator('th').allInnerTexts()).toEqual([
+        'Memory',
+        'Kind',
+        'Since',
+        'Status',
+        'Source',
+      ]);
+      expect(await table.locator('tbody tr').count()).toBe(2);
+      expect(await table.innerText()).not.toContain('Lisbon');
+      // Every version: the replaced one too, said so.
+      await page.getByTestId('formed-all').check();
+      await table.getByText('The user lives in Lisbon').waitFor();
+      const lisbon = table.locator('tbody tr', { hasText: 'Lisbon' });
+      expect(await lisbon.innerText()).toContain('replaced on');
+      // A memory's history, oldest first.
+      await table
+        .locator('tbody tr', { hasText: 'Porto' })
+        .getByTestId('formed-history-open')
+        .click();
+      const history = page.getByTestId('formed-history');
+      await history.getByText('The user lives in Porto').waitFor();
+      const rows = await history.locator('tbody tr td:first-child').allInnerTexts();
+      expect(rows.map((text) => text.replace(/\s*History$/, ''))).toEqual([
+        'The user lives in Lisbon',
+        'The user lives in Porto',
+      ]);
+      await shot(page, `formed-memories-${viewport.name}`, true);
+      // Its source opens the conversation at the message it rests on.
+      await lisbon.getByTestId('formed-source').click();
+      await page
+        .getByTestId('found-message')
+        .getByText('My name is Ada. I live in Lisbon.')
+        .waitFor();
+      expect(await page.getByTestId('inspect-conversation').inputValue()).toBe('formed');
+      expect(
+        await page.evaluate(
+          () => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth,
+        ),
+      ).toBe(true);
+    },
+    60_000,
+  );
+});
