@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import {
+  FormedMemories,
   LongtermMemoryModule,
   LongtermMemoryService,
+  MemoryFormation,
+  PlainStatementsFormationModel,
   WorkingMemoryModule,
   WorkingMemoryService,
 } from 'nest-agent-memory';
@@ -57,6 +60,10 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       'memory_delete',
       'memory_list',
       'memory_recall',
+      'formed_memory_list',
+      'formed_memory_get',
+      'memory_correct',
+      'memory_forget',
       'working_memory_list',
       'working_memory_get',
       'memory_search',
@@ -215,6 +222,69 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       value: JSON.parse('['.repeat(150) + ']'.repeat(150)),
     });
     expect(textOf(deep)).toMatch(/value is nested deeper than 100 levels/);
+  });
+
+  it('lists, reads, corrects and retracts formed memories of the tenant’s entity', async () => {
+    const memories = new FormedMemories(app.get(LongtermMemoryService));
+    const formation = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      async (_job, _step, compute) => compute(),
+    );
+    await formation.run({
+      jobId: 'mcp-job-1',
+      entityId: 'alice/formed-1',
+      conversationId: 'alice/chat-9',
+      runId: 'run-9',
+      messages: [{ id: 'run-9:0', role: 'user', text: 'I live in Oslo. I like skiing.' }],
+      context: [],
+      observedAt: Date.UTC(2026, 0, 2),
+      seq: await memories.nextSeq('alice/formed-1'),
+    });
+    const listed = (await callOk(alice, 'formed_memory_list', { entityId: 'formed-1' })) as {
+      memories: Array<{ id: string; text: string; entityId: string; sources: unknown[] }>;
+    };
+    expect(listed.memories.map((m) => m.text).sort()).toEqual([
+      'The user likes skiing',
+      'The user lives in Oslo',
+    ]);
+    const oslo = listed.memories.find((m) => m.text.includes('Oslo'))!;
+    // Ids as the tenant knows them.
+    expect(oslo).toMatchObject({
+      entityId: 'formed-1',
+      sources: [{ conversationId: 'chat-9', messageIds: ['run-9:0'], runId: 'run-9' }],
+    });
+    const corrected = (await callOk(alice, 'memory_correct', {
+      entityId: 'formed-1',
+      id: oslo.id,
+      text: 'The user lives in Bergen',
+    })) as { id: string; supersedes: string };
+    expect(corrected.supersedes).toBe(oslo.id);
+    const history = (await callOk(alice, 'formed_memory_get', {
+      entityId: 'formed-1',
+      id: corrected.id,
+    })) as { history: Array<{ text: string }> };
+    expect(history.history.map((m) => m.text)).toEqual([
+      'The user lives in Oslo',
+      'The user lives in Bergen',
+    ]);
+    const stale = await callTool(alice, 'memory_correct', {
+      entityId: 'formed-1',
+      id: oslo.id,
+      text: 'The user lives in Tromsø',
+    });
+    expect(textOf(stale)).toMatch(/^Conflict: .*newest version is/);
+    await callOk(alice, 'memory_forget', { entityId: 'formed-1', id: corrected.id });
+    const left = (await callOk(alice, 'formed_memory_list', { entityId: 'formed-1' })) as {
+      memories: Array<{ text: string }>;
+    };
+    expect(left.memories.map((m) => m.text)).toEqual(['The user likes skiing']);
+    // Another tenant: the same entity id is another entity.
+    expect(await callOk(bob, 'formed_memory_list', { entityId: 'formed-1' })).toEqual({
+      memories: [],
+    });
+    const missing = await callTool(bob, 'formed_memory_get', { entityId: 'formed-1', id: oslo.id });
+    expect(missing.isError).toBe(true);
   });
 
   it('serves the same tools over another transport through AgentMemoryMcpServerFactory', async () => {

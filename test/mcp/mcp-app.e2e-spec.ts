@@ -78,7 +78,11 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     it('lists the memory tools', async () => {
       const { tools } = await tenantA.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'formed_memory_get',
+        'formed_memory_list',
+        'memory_correct',
         'memory_delete',
+        'memory_forget',
         'memory_get',
         'memory_list',
         'memory_recall',

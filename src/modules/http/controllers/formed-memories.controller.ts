@@ -19,7 +19,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { FormedMemories } from '../../formation/formed-memories.js';
-import type { FormedMemory } from '../../formation/formed-memory.interface.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import {
@@ -31,6 +30,7 @@ import {
   FormedMemoryListQueryDto,
 } from '../dto/formed-memory.dto.js';
 import { HttpErrorDto } from '../dto/responses.dto.js';
+import { conversationShown, formedMemoryShown } from '../tenancy/formed-memory-view.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
@@ -70,7 +70,7 @@ export class FormedMemoriesController {
       ...(query.cursor ? { after: query.cursor } : {}),
     });
     return {
-      memories: memories.map((memory) => shown(memory, entityId, scope)),
+      memories: memories.map((memory) => formedMemoryShown(memory, entityId, scope)),
       ...(next ? { cursor: next } : {}),
     };
   }
@@ -90,8 +90,8 @@ export class FormedMemoriesController {
     if (!memory) throw notFound(memoryId, entityId);
     const history = await memories.history(id, memoryId);
     return {
-      memory: shown(memory, entityId, scope),
-      history: history.map((version) => shown(version, entityId, scope)),
+      memory: formedMemoryShown(memory, entityId, scope),
+      history: history.map((version) => formedMemoryShown(version, entityId, scope)),
     };
   }
 
@@ -114,7 +114,7 @@ export class FormedMemoriesController {
       ? await correctMemory(this.memories(), id, memoryId, body.text)
       : null;
     if (!version) throw notFound(memoryId, entityId);
-    return shown(version, entityId, scope);
+    return formedMemoryShown(version, entityId, scope);
   }
 
   @Post('formed-memories/:memoryId/invalidation')
@@ -133,7 +133,7 @@ export class FormedMemoriesController {
       ? await forgetMemory(this.memories(), id, memoryId)
       : null;
     if (!closed) throw notFound(memoryId, entityId);
-    return shown(closed, entityId, scope);
+    return formedMemoryShown(closed, entityId, scope);
   }
 
   @Get('formation-failures')
@@ -160,24 +160,4 @@ export class FormedMemoriesController {
 
 function notFound(memoryId: string, entityId: string): NotFoundException {
   return new NotFoundException(`No formed memory ${JSON.stringify(memoryId)} for ${entityId}`);
-}
-
-/** A memory with the ids the tenant knows. */
-function shown(memory: FormedMemory, entityId: string, scope: TenantScope): FormedMemoryDto {
-  return {
-    ...memory,
-    entityId,
-    sources: memory.sources.map((source) => ({
-      ...source,
-      conversationId: conversationShown(source.conversationId, scope),
-    })),
-  };
-}
-
-/**
- * A conversation id as the tenant knows it. An entity's memories come from its tenant's own
- * conversations; an id of another tenant (written through the library) is never shown.
- */
-function conversationShown(storedId: string, scope: TenantScope): string {
-  return scope.tenant === undefined ? storedId : (scope.unscoped(storedId) ?? '');
 }

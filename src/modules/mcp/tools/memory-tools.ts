@@ -5,6 +5,12 @@ import {
   memoryListTool,
   memorySaveTool,
 } from './longterm-record.tools.js';
+import {
+  formedMemoryGetTool,
+  formedMemoryListTool,
+  memoryCorrectTool,
+  memoryForgetTool,
+} from './formed-memory.tools.js';
 import type { MemoryTool } from './memory-tool.js';
 import { memoryRecallTool } from './recall.tool.js';
 import { workingMemoryGetTool, workingMemoryListTool } from './working-memory.tools.js';
@@ -16,6 +22,10 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryDeleteTool,
   memoryListTool,
   memoryRecallTool,
+  formedMemoryListTool,
+  formedMemoryGetTool,
+  memoryCorrectTool,
+  memoryForgetTool,
   workingMemoryListTool,
   workingMemoryGetTool,
   deprecatedMemorySearchTool,
