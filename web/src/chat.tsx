@@ -5,6 +5,7 @@ import { MessageView } from './message-view.js';
 
 /** Prompts offered in an empty conversation. */
 const EXAMPLES = [
+  'My name is Ada and I live in Paris.',
   'Remember that my favourite colour is green.',
   'What do you remember about me?',
   'Summarize what we talked about so far.',
@@ -60,8 +61,11 @@ export function Chat({
                 <h2>Ask anything.</h2>
                 <p>
                   This conversation is remembered: reload the page or come back later and it is
-                  still here. With a model that calls tools, what you tell it about yourself is kept
-                  as long-term memory (the offline demo model only repeats what you say).
+                  still here. What you tell it about yourself (“My name is Ada. I live in Paris.”)
+                  is formed into memories after each reply — see them, with where they came from, in
+                  the Inspector; “Actually I moved to Lyon” supersedes and keeps the history. The
+                  offline demo only repeats what you say and reads a few plain statements like
+                  these: set a real model (OPENAI_API_KEY, or any provider) for the rest.
                 </p>
                 <div className="examples">
                   {EXAMPLES.map((example) => (
