@@ -57,7 +57,7 @@ const formation = new MemoryFormation(
     if (!steps.has(key)) steps.set(key, await compute());
     return steps.get(key) as never;
   },
-  { kinds: ['fact'], maxCandidates: 100, neighbours: 5 },
+  { kinds: ['fact'], maxCandidates: 100, neighbours: 5, maxInputTokens: 100_000 },
 );
 
 type List = (entityId: string, question: string) => Promise<string[]>;

@@ -193,6 +193,49 @@ describe('AgentModule formation: memories formed after each committed turn', () 
     ]);
   });
 
+  it('runs at most `concurrency` jobs at once, and notes a job as failed past `maxPending`', async () => {
+    let running = 0;
+    let most = 0;
+    // Jobs hold their slot until every turn has committed: the fourth finds three waiting.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const inner = new PlainStatementsFormationModel();
+    const model: MemoryFormationModel = {
+      id: 'counted',
+      async extract(input) {
+        running += 1;
+        most = Math.max(most, running);
+        await gate;
+        running -= 1;
+        return inner.extract(input);
+      },
+      choose: (input) => inner.choose(input),
+    };
+    const people = ['p1', 'p2', 'p3', 'p4'];
+    const replies = people.map(() => ({ content: 'Ok.' }));
+    const memories = await boot(new ScriptedLlm(replies), { model, concurrency: 2, maxPending: 3 });
+    const say = (person: string) =>
+      harness!.agent.run({
+        conversationId: `f-${person}`,
+        entityId: person,
+        message: 'I like tea.',
+      });
+    // Three turns at once (two jobs run, one waits), then a fourth: its job finds three pending.
+    await Promise.all(people.slice(0, 3).map(say));
+    await say('p4');
+    open();
+    // Three waited at most: the fourth turn's job was noted as failed instead.
+    for (const person of people.slice(0, 3))
+      expect((await formed(memories, person, 1)).map((m) => m.text)).toEqual([
+        'The user likes tea',
+      ]);
+    expect(most).toBe(2);
+    expect((await memories.list('p4', { limit: 10 })).memories).toEqual([]);
+    expect(await memories.failures('p4', 10)).toMatchObject([
+      { error: '3 formation jobs were waiting in this process', attempts: 0 },
+    ]);
+  });
+
   it('refuses a formation option it cannot use, naming it', async () => {
     const problems = [
       [{ kinds: [] }, 'formation.kinds'],

@@ -41,6 +41,9 @@ export class TurnFormation {
   private readonly pending = new Set<Promise<void>>();
   private readonly formation: MemoryFormation;
   private stopping = false;
+  /** Jobs running now, and those waiting for a slot (FIFO). */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
   /** The entity's formed memories (what the recall block and the HTTP routes read). */
   readonly memories: FormedMemories;
 
@@ -63,7 +66,11 @@ export class TurnFormation {
   afterCommit(turn: { entityId?: string; conversationId: string; result: AgentRunResult }): void {
     const { entityId } = turn;
     if (!entityId || !this.longterm.enabled || this.stopping) return;
-    const work = this.form(entityId, turn.conversationId, turn.result)
+    const work = (
+      this.pending.size >= this.resolved.maxPending
+        ? this.refuse(entityId, turn.conversationId, turn.result)
+        : this.form(entityId, turn.conversationId, turn.result)
+    )
       .catch((error: unknown) =>
         this.logger.warn(
           `Memory formation of run ${turn.result.runId} failed: ${(error as Error).message}`,
@@ -77,6 +84,29 @@ export class TurnFormation {
   async settle(): Promise<void> {
     this.stopping = true;
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Runs `work` once fewer than `concurrency` jobs run (a slot is not held during a backoff). */
+  private async inSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.resolved.concurrency)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running += 1;
+    try {
+      return await work();
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Too many jobs wait: this turn's is noted as failed, not queued. */
+  private async refuse(entityId: string, conversationId: string, result: AgentRunResult) {
+    const jobId = `${result.runId}/${FORMATION_VERSION}`;
+    const seq = await this.memories.nextSeq(entityId);
+    const job = { jobId, conversationId, runId: result.runId, seq, observedAt: Date.now() };
+    const error = `${this.resolved.maxPending} formation jobs were waiting in this process`;
+    await this.memories.recordFailure(entityId, job, { error, attempts: 0 });
+    throw new Error(error);
   }
 
   private async form(entityId: string, conversationId: string, result: AgentRunResult) {
@@ -99,7 +129,7 @@ export class TurnFormation {
     };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.formation.run(job);
+        await this.inSlot(() => this.formation.run(job));
         return;
       } catch (error) {
         if (attempt >= this.resolved.attempts || this.stopping) {

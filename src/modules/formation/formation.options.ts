@@ -18,6 +18,13 @@ export interface AgentFormationOptions extends Partial<FormationSettings> {
   model?: 'agent' | 'plain-statements' | LlmOptions | LlmAdapter | MemoryFormationModel;
   /** Attempts of a job whose model or store fails, 1 s then 4 s… apart (default 3). */
   attempts?: number;
+  /** Jobs that run at once in a process (default 2); the others wait their turn. */
+  concurrency?: number;
+  /**
+   * Jobs that may wait in a process (default 1,000): past it, a turn's job is noted as failed
+   * (`formation-failures`) instead of queued, so a flood of turns cannot grow memory without bound.
+   */
+  maxPending?: number;
   /**
    * Formed memories the recall block gives the model before each turn (needs `recall`; default 5,
    * `0` for none): the entity's active memories sharing words with the user's message, with ids.
@@ -33,6 +40,8 @@ export interface ResolvedFormation {
   model: NonNullable<AgentFormationOptions['model']>;
   settings: FormationSettings;
   attempts: number;
+  concurrency: number;
+  maxPending: number;
   recall: number;
 }
 
@@ -52,8 +61,11 @@ export function resolveFormation(
       kinds: given.kinds ?? DEFAULT_FORMATION_SETTINGS.kinds,
       maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
       neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
+      maxInputTokens: given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens,
     },
     attempts: given.attempts ?? DEFAULT_FORMATION_ATTEMPTS,
+    concurrency: given.concurrency ?? 2,
+    maxPending: given.maxPending ?? 1_000,
     recall: given.recall ?? DEFAULT_FORMED_RECALL,
   };
 }
@@ -74,7 +86,20 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
   if (value === undefined || typeof value === 'boolean') return;
   const given = check.object(value, 'formation');
   const nested = check.nested('formation');
-  nested.keys(given, ['model', 'kinds', 'maxCandidates', 'neighbours', 'attempts', 'recall']);
+  nested.keys(given, [
+    'model',
+    'kinds',
+    'maxCandidates',
+    'neighbours',
+    'maxInputTokens',
+    'attempts',
+    'concurrency',
+    'maxPending',
+    'recall',
+  ]);
+  nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
+  nested.integer('concurrency', given.concurrency, 1, 64);
+  nested.integer('maxPending', given.maxPending, 1, 1_000_000);
   nested.integer('maxCandidates', given.maxCandidates, 1, 100);
   nested.integer('neighbours', given.neighbours, 1, 50);
   nested.integer('attempts', given.attempts, 1, 10);

@@ -44,6 +44,11 @@ export interface FormationSettings {
   maxCandidates: number;
   /** How many of the entity's active memories each candidate is compared with (default 5). */
   neighbours: number;
+  /**
+   * Most tokens of the turn's text the extraction reads (default 4,000, at about 4 characters a
+   * token): the messages in order, the last one read cut at the budget, later ones left out.
+   */
+  maxInputTokens: number;
 }
 
 /** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
@@ -58,6 +63,7 @@ export const DEFAULT_FORMATION_SETTINGS: Readonly<FormationSettings> = Object.fr
   kinds: ['fact', 'preference', 'event'],
   maxCandidates: 20,
   neighbours: 5,
+  maxInputTokens: 4_000,
 });
 
 /** What the consolidation step records: the neighbours it compared with, and the model's choices. */
@@ -100,11 +106,12 @@ export class MemoryFormation {
   private async runNow(job: FormationJob): Promise<FormationOutcome> {
     const done = await this.memories.job(job.entityId, job.jobId);
     if (done) return { status: 'already-written', record: done, usage: NO_USAGE };
-    const { kinds, maxCandidates, neighbours: k } = this.settings;
+    const { kinds, maxCandidates, neighbours: k, maxInputTokens } = this.settings;
+    const messages = withinBudget(job.messages, maxInputTokens * 4);
     const extracted = await this.record<ExtractionAnswer>(job.jobId, 'extract', () =>
       this.model.extract({
         entityId: job.entityId,
-        messages: job.messages,
+        messages,
         context: job.context,
         kinds,
         maxCandidates,
@@ -125,7 +132,7 @@ export class MemoryFormation {
       jobId: job.jobId,
       conversationId: job.conversationId,
       runId: job.runId,
-      messageIds: job.messages.map((message) => message.id),
+      messageIds: messages.map((message) => message.id),
       now: job.observedAt,
       observedAt: job.observedAt,
       candidates,
@@ -151,6 +158,20 @@ export class MemoryFormation {
     );
     return { status: written ? 'written' : 'refused', record, usage };
   }
+}
+
+/** The messages in order within `maxChars` of text: the last one read is cut, later ones left out. */
+export function withinBudget(messages: FormationMessage[], maxChars: number): FormationMessage[] {
+  const kept: FormationMessage[] = [];
+  let left = maxChars;
+  for (const message of messages) {
+    if (left <= 0) break;
+    kept.push(
+      message.text.length <= left ? message : { ...message, text: message.text.slice(0, left) },
+    );
+    left -= message.text.length;
+  }
+  return kept;
 }
 
 const NO_USAGE: FormationUsage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
