@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { consolidate } from '../../src/modules/formation/consolidation-rules.js';
 import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
@@ -10,30 +10,18 @@ import type {
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { formedEntityOf } from '../../src/modules/longterm/recall/derived-entities.js';
-import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1);
 
-describe.each([
-  ['memory', 'memory://'],
-  ['SQLite', 'sqlite::memory:'],
-  ['PostgreSQL', TEST_POSTGRES_URL],
-  ['MariaDB', TEST_MYSQL_URL],
-  ['Redis', TEST_REDIS_URL],
-])('formed memories on %s', (_name, uri) => {
-  let moduleRef: TestingModule;
+describe.each(FORMATION_BACKENDS)('formed memories on %s', (_name, uri) => {
+  const tier = formationTier(uri);
   let longterm: LongtermMemoryService;
   let memories: FormedMemories;
-  beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({
-      imports: [LongtermMemoryModule.forRoot({ uri })],
-    }).compile();
-    await moduleRef.init();
-    longterm = moduleRef.get(LongtermMemoryService);
-    memories = new FormedMemories(longterm);
+  beforeAll(() => {
+    ({ longterm, memories } = tier());
   });
-  afterAll(() => moduleRef?.close());
 
   /** One formation job of `entityId`: consolidates and writes at a fresh seq. */
   async function job(

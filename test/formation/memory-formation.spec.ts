@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FormationAnswerError } from '../../src/modules/formation/formation-answers.js';
@@ -12,8 +11,7 @@ import {
 } from '../../src/modules/formation/memory-formation.js';
 import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
-import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
-import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1);
@@ -48,25 +46,13 @@ class CountingModel implements MemoryFormationModel {
   }
 }
 
-describe.each([
-  ['memory', 'memory://'],
-  ['SQLite', 'sqlite::memory:'],
-  ['PostgreSQL', TEST_POSTGRES_URL],
-  ['MariaDB', TEST_MYSQL_URL],
-  ['Redis', TEST_REDIS_URL],
-])('memory formation on %s', (_name, uri) => {
-  let moduleRef: TestingModule;
+describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
+  const tier = formationTier(uri);
   let longterm: LongtermMemoryService;
   let memories: FormedMemories;
-  beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({
-      imports: [LongtermMemoryModule.forRoot({ uri })],
-    }).compile();
-    await moduleRef.init();
-    longterm = moduleRef.get(LongtermMemoryService);
-    memories = new FormedMemories(longterm);
+  beforeAll(() => {
+    ({ longterm, memories } = tier());
   });
-  afterAll(() => moduleRef?.close());
 
   let turns = 0;
   /** A job for one user message of `entityId`, its seq taken now (as a queue does). */
