@@ -56,7 +56,8 @@ export function inDeclaredOrder(
     }
   };
   const itFn = (name: string, fn?: Fn, timeout?: number) => {
-    if (fn && fn.length > 0) throw new Error(`a callback-style (done) test is not supported: ${name}`);
+    if (fn && fn.length > 0)
+      throw new Error(`a callback-style (done) test is not supported: ${name}`);
     current().children.push({
       kind: 'test',
       name,
@@ -99,7 +100,9 @@ export function inDeclaredOrder(
     for (const [name, value] of saved) (globalThis as Record<string, unknown>)[name] = value;
   }
   if (root.beforeEach.length > 0 || root.afterEach.length > 0)
-    throw new Error('beforeEach/afterEach outside any block are not supported: declare them in one');
+    throw new Error(
+      'beforeEach/afterEach outside any block are not supported: declare them in one',
+    );
   for (const { fn, timeout } of root.beforeAll) beforeAll(fn as () => Promise<void>, timeout);
   for (const { fn, timeout } of root.afterAll) afterAll(fn as () => Promise<void>, timeout);
   for (const child of root.children) {
@@ -167,7 +170,9 @@ async function runBlock(
   } catch (error) {
     // As jest does: the block's tests fail, and its afterAll hooks still run.
     const tests = countTests(node, (test) => Boolean(test.fn));
-    failures.push(`${here.join(' › ')}: beforeAll failed (${tests} tests not run): ${message(error)}`);
+    failures.push(
+      `${here.join(' › ')}: beforeAll failed (${tests} tests not run): ${message(error)}`,
+    );
     await runAfterAll(node, here, failures);
     return;
   }
