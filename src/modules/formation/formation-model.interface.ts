@@ -61,6 +61,8 @@ export interface ChoiceAnswer {
 export interface MemoryFormationModel {
   /** A name for logs and formation records (a model id, or `plain-statements`). */
   readonly id: string;
+  /** Draws candidate memories from the new messages (each resting on some of them). */
   extract(input: ExtractionInput): Promise<ExtractionAnswer>;
+  /** Chooses, per candidate, what it does against the entity's nearest active memories. */
   choose(input: ChoiceInput): Promise<ChoiceAnswer>;
 }

@@ -52,6 +52,7 @@ export class LlmFormationModel implements MemoryFormationModel {
     this.id = llm.info?.model ?? llm.info?.provider ?? 'llm';
   }
 
+  /** One forced `record_memories` call; its arguments validated against the schema. */
   async extract(input: ExtractionInput): Promise<ExtractionAnswer> {
     const data = {
       time: new Date(input.observedAt).toISOString(),
@@ -71,6 +72,7 @@ export class LlmFormationModel implements MemoryFormationModel {
     };
   }
 
+  /** One forced `choose_operations` call; a choice out of range or without a target is NONE. */
   async choose(input: ChoiceInput): Promise<ChoiceAnswer> {
     const data = input.candidates.map((candidate, index) => ({
       candidate: index,

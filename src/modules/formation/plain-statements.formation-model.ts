@@ -57,6 +57,7 @@ const WHEN: Array<[RegExp, number]> = [
 export class PlainStatementsFormationModel implements MemoryFormationModel {
   readonly id = 'plain-statements';
 
+  /** The user's plain statements, sentence by sentence (other roles are not read). */
   extract(input: ExtractionInput): Promise<ExtractionAnswer> {
     const candidates: MemoryCandidate[] = [];
     for (const message of input.messages) {
@@ -70,6 +71,7 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
     return Promise.resolve({ candidates });
   }
 
+  /** A newer value of a held slot or liking updates it; a retraction invalidates what it names. */
   choose(input: ChoiceInput): Promise<ChoiceAnswer> {
     return Promise.resolve({
       choices: input.candidates.map((candidate, index) =>
