@@ -52,8 +52,8 @@ const steps = new Map<string, unknown>();
 const formation = new MemoryFormation(
   memories,
   model,
-  async (jobId, step, compute) => {
-    const key = `${jobId}/${step}`;
+  async (job, step, compute) => {
+    const key = `${job.jobId}/${step}`;
     if (!steps.has(key)) steps.set(key, await compute());
     return steps.get(key) as never;
   },

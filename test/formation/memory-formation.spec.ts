@@ -9,6 +9,11 @@ import {
   type FormationStepRecorder,
   MemoryFormation,
 } from '../../src/modules/formation/memory-formation.js';
+import {
+  MemoryNotActiveError,
+  correctMemory,
+  forgetMemory,
+} from '../../src/modules/formation/memory-curation.js';
 import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
@@ -19,8 +24,8 @@ const T0 = Date.UTC(2026, 5, 1);
 /** A step recorder like the run cache: the first answer of a job's step is the one replayed. */
 function recorder(): FormationStepRecorder {
   const steps = new Map<string, string>();
-  return async <T>(jobId: string, step: string, compute: () => Promise<T>): Promise<T> => {
-    const key = `${jobId}\u0000${step}`;
+  return async <T>(job: FormationJob, step: string, compute: () => Promise<T>): Promise<T> => {
+    const key = `${job.jobId}\u0000${step}`;
     if (!steps.has(key)) steps.set(key, JSON.stringify(await compute()));
     return JSON.parse(steps.get(key)!) as T;
   };
@@ -175,6 +180,67 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     expect(first.record.operations.map((o) => o.op)).toEqual(['ADD']);
     expect(second.record.operations.map((o) => o.op)).toEqual(['UPDATE']);
     expect(await texts(bob)).toEqual(['The user lives in Porto']);
+  });
+
+  it.each([
+    ['taken before the correction', false],
+    ['taken after the correction', true],
+  ])(
+    'a job writes nothing when a memory it would close was corrected since it read it (its seq %s)',
+    async (_order, laterSeq) => {
+      const fay = `fay-${randomUUID()}`;
+      const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+      await plain.run(await jobOf(fay, 'I live in Lisbon.', 1));
+      const [lisbon] = (await memories.list(fay, { limit: 10 })).memories;
+      // The job reads Lisbon as active, then waits before choosing: a correction lands meanwhile.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const inner = new PlainStatementsFormationModel();
+      const held: MemoryFormationModel = {
+        id: 'held',
+        extract: (input) => inner.extract(input),
+        choose: async (input) => {
+          await gate;
+          return inner.choose(input);
+        },
+      };
+      const porto = await jobOf(fay, 'I moved to Porto.', 2);
+      const job = new MemoryFormation(memories, held, recorder()).run(porto);
+      await sleep(50);
+      await correctMemory(memories, fay, lisbon!.id, 'The user lives in Lisbon, Alfama');
+      // A job queued after the correction began (its seq above the correction's) read before it.
+      if (laterSeq) porto.seq = await memories.nextSeq(fay);
+      open();
+      expect((await job).status).toBe('refused');
+      // Nothing of the job: one active version, the correction's; no Porto anywhere.
+      expect(await texts(fay)).toEqual(['The user lives in Lisbon, Alfama']);
+      expect((await texts(fay, 'all')).filter((text) => text.includes('Porto'))).toEqual([]);
+    },
+  );
+
+  it('two corrections, or a correction and a retraction, of one memory at once: one stands', async () => {
+    const gus = `gus-${randomUUID()}`;
+    const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+    await plain.run(await jobOf(gus, 'I live in Rome. I like opera.', 1));
+    const listed = (await memories.list(gus, { limit: 10 })).memories;
+    const rome = listed.find((m) => m.text.includes('Rome'))!;
+    const opera = listed.find((m) => m.text.includes('opera'))!;
+    const corrections = await Promise.allSettled([
+      correctMemory(memories, gus, rome.id, 'The user lives in Milan'),
+      correctMemory(memories, gus, rome.id, 'The user lives in Turin'),
+    ]);
+    expect(corrections.map((c) => c.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = corrections.find((c) => c.status === 'rejected')!;
+    expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(MemoryNotActiveError);
+    const both = await Promise.allSettled([
+      correctMemory(memories, gus, opera.id, 'The user likes jazz'),
+      forgetMemory(memories, gus, opera.id),
+    ]);
+    expect(both.map((c) => c.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const active = await texts(gus);
+    expect(active.filter((text) => /Milan|Turin/.test(text))).toHaveLength(1);
+    expect(active.filter((text) => /opera|jazz/.test(text)).length).toBeLessThanOrEqual(1);
+    expect(active).not.toContain('The user likes opera');
   });
 
   it('a model that fails writes nothing and leaves the job to run again', async () => {

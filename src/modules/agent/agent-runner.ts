@@ -24,6 +24,7 @@ import type { LongtermMemoryService } from '../longterm/longterm-memory.service.
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { FlushResult, LongtermSession } from '../longterm/session/longterm-session.js';
 import { type FormedRecall, type TurnRecallSettings, recallBlock } from './turn-recall.js';
+import { reserveFormation } from './formation-reservation.js';
 import { indexTurn, noteConversation } from './turn-indexing.js';
 
 /** What to do when another turn committed first. */
@@ -117,6 +118,9 @@ export class AgentRunner {
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
+    // Before the model: the turn's formation job takes its seq now, below any erasure to come.
+    if (session && this.deps.formed)
+      await reserveFormation(cache, this.deps.formed.memories, runId, session.entityId);
     // Written while the model works, awaited before the turn is indexed.
     const noted = noteConversation(this.deps, session, conversationId);
     const views = new Map<string, ReturnType<LongtermSession['forStep']>>();

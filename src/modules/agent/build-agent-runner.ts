@@ -1,5 +1,6 @@
 import { FormedMemories } from '../formation/formed-memories.js';
-import { type TurnFormation, createTurnFormation } from './turn-formation.js';
+import type { TurnFormation } from './turn-formation.js';
+import { createTurnFormation } from './turn-formation.factory.js';
 import { resolveFormation } from '../formation/formation.options.js';
 import type { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { createKernelEngine } from '../kernel/kernel-engine.factory.js';

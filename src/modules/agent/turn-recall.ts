@@ -92,6 +92,7 @@ async function formedLines(formed: FormedRecall, entityId: string, query: string
     const found = await formed.memories.nearest(entityId, query, formed.k, Date.now());
     return found.map(
       (memory) =>
+        // The kind is one of the agent's `kinds` (names of a-z, 0-9, _ and -): the rules refuse others.
         `- [memory ${memory.id}, ${memory.kind}, since ${day(memory.validFrom ?? memory.observedAt)}] ${inert(memory.text)}`,
     );
   } catch (error) {

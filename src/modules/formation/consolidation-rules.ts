@@ -5,6 +5,7 @@ import type {
   FormedMemory,
   MemoryCandidate,
 } from './formed-memory.interface.js';
+import { MAX_MEMORY_TEXT } from './formation-answers.js';
 import { hasWords, isNearDuplicate, isSameStatement } from './memory-similarity.js';
 
 /** One formation job's consolidation: what it read, what the model chose, and its identity. */
@@ -27,6 +28,8 @@ export interface ConsolidationInput {
   neighbours: readonly FormedMemory[];
   /** Candidates after this many are dropped. */
   maxCandidates: number;
+  /** The kinds asked for: a candidate of another kind is NONE (default: any). */
+  kinds?: readonly string[];
 }
 
 /** What a job writes (each memory once, in its final state) and what became of each candidate. */
@@ -46,7 +49,8 @@ export interface Consolidation {
  *   version holds until the new one's `validFrom`, else until the statement was made;
  * - only a retraction invalidates (a non-retraction's INVALIDATE becomes an UPDATE, which keeps
  *   history); a retraction never adds;
- * - nothing is deleted; a candidate resting on messages outside the job, or without words, is NONE;
+ * - nothing is deleted; a candidate resting on messages outside the job, without words, over 500
+ *   characters or of a kind not asked for is NONE;
  * - the ids of new versions come from the job id and the candidate's position, so a retried job
  *   writes the same memories.
  */
@@ -73,6 +77,10 @@ export function consolidate(input: ConsolidationInput): Consolidation {
     };
     if (index >= input.maxCandidates) return none(`over the job's cap of ${input.maxCandidates}`);
     if (!hasWords(candidate.text)) return none('the candidate has no words');
+    if (candidate.text.length > MAX_MEMORY_TEXT)
+      return none(`the candidate is longer than ${MAX_MEMORY_TEXT} characters`);
+    if (input.kinds && !input.kinds.includes(candidate.kind))
+      return none(`kind ${JSON.stringify(candidate.kind)} is not one asked for`);
     if (
       candidate.messageIds.length === 0 ||
       candidate.messageIds.some((messageId) => !allowed.has(messageId))

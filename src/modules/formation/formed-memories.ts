@@ -32,6 +32,10 @@ export interface MemoryListOptions {
 
 /** Longest chain a memory's history follows, each way. */
 const MAX_HISTORY = 100;
+/** Most memory versions one `list` call reads (a filtered page may end sooner, with a cursor). */
+const MAX_SCANNED = 1_000;
+/** Per long-term tier, the entities whose memories are being written in this process. */
+const WRITING = new WeakMap<LongtermMemoryService, Map<string, Promise<unknown>>>();
 /** Key prefixes in an entity's formed-memory entity: its memory versions, its jobs' records. */
 const MEMORY_KEY_PREFIX = 'memory/';
 const JOB_KEY_PREFIX = 'job/';
@@ -43,6 +47,8 @@ export interface FailedFormation {
   conversationId: string;
   runId: string;
   error: string;
+  /** The error's class name (`FormationAnswerError`, `LlmResponseError`…), when it had one. */
+  errorName?: string;
   attempts: number;
   /** When the job was queued (epoch ms). */
   at: number;
@@ -65,9 +71,27 @@ export class FormedMemories {
   }
 
   /**
-   * Writes a job's memories, then its record, at the job's seq and time; false when the store
-   * refused any (the entity was erased after the job began, or a later job wrote there since): the
-   * record is then not written, and a retry does not report the job done.
+   * Runs `work` once the writes of the entity's memories begun earlier in this process ended (a
+   * job's write, a correction): what each checks before it writes still holds when it writes.
+   */
+  locked<T>(entityId: string, work: () => Promise<T>): Promise<T> {
+    let tails = WRITING.get(this.longterm);
+    if (!tails) WRITING.set(this.longterm, (tails = new Map()));
+    const writing = tails;
+    const next = (writing.get(entityId) ?? Promise.resolve()).then(work, work);
+    const tail = next.catch(() => undefined);
+    writing.set(entityId, tail);
+    void tail.then(() => writing.get(entityId) === tail && writing.delete(entityId));
+    return next;
+  }
+
+  /**
+   * Writes a job's memories, then its record, at the job's seq and time (call it `locked`). First
+   * checks that every version the job closes is still open and not stored at a later seq (else
+   * writes nothing: a correction or a later job changed it since the job read it); then writes the
+   * closings, the new versions, and the record, each only if the one before was applied. False when
+   * anything was refused (also when the entity was erased after the job began): the record is then
+   * not written, and a retry does not report the job done.
    */
   async write(
     entityId: string,
@@ -75,7 +99,12 @@ export class FormedMemories {
     consolidation: Consolidation,
     record: FormationJobRecord,
   ): Promise<boolean> {
-    if (!(await this.saveVersions(entityId, job, consolidation.writes))) return false;
+    const closings = consolidation.writes.filter((memory) => memory.validUntil !== undefined);
+    const fresh = consolidation.writes.filter((memory) => memory.validUntil === undefined);
+    for (const closing of closings)
+      if (!(await this.stillClosable(entityId, closing, job.seq))) return false;
+    if (!(await this.saveVersions(entityId, job, closings))) return false;
+    if (!(await this.saveVersions(entityId, job, fresh))) return false;
     const { applied } = await this.longterm.save({
       entityId: formedEntityOf(entityId),
       key: JOB_KEY_PREFIX + record.jobId,
@@ -84,6 +113,26 @@ export class FormedMemories {
       updatedAt: job.at,
     });
     return applied;
+  }
+
+  /**
+   * Whether the stored version a job closes is still open at a seq the job may overwrite — or is
+   * already closed by this job (an earlier attempt of it wrote the closing).
+   */
+  private async stillClosable(entityId: string, closing: FormedMemory, seq: number) {
+    const record = await this.longterm.store.load(
+      formedEntityOf(entityId),
+      MEMORY_KEY_PREFIX + closing.id,
+    );
+    if (!record) return false;
+    const stored = memoryOf(entityId, record);
+    if (
+      record.seq === seq &&
+      stored.validUntil === closing.validUntil &&
+      stored.supersededBy === closing.supersededBy
+    )
+      return true;
+    return record.seq <= seq && stored.validUntil === undefined && !stored.supersededBy;
   }
 
   /** Writes memory versions at a seq and time; false when the store refused any of them. */
@@ -113,13 +162,14 @@ export class FormedMemories {
   async recordFailure(
     entityId: string,
     job: { jobId: string; conversationId: string; runId: string; seq: number; observedAt: number },
-    failure: { error: string; attempts: number },
+    failure: { error: string; errorName?: string; attempts: number },
   ): Promise<void> {
     const value: FailedFormation = {
       jobId: job.jobId,
       conversationId: job.conversationId,
       runId: job.runId,
       error: failure.error.slice(0, 1_000),
+      ...(failure.errorName ? { errorName: failure.errorName } : {}),
       attempts: failure.attempts,
       at: job.observedAt,
     };
@@ -168,8 +218,9 @@ export class FormedMemories {
     const memories: FormedMemory[] = [];
     const formed = formedEntityOf(entityId);
     let after = options.after === undefined ? undefined : MEMORY_KEY_PREFIX + options.after;
-    // Filtered pages: read on until the page is full or the memories run out.
-    for (;;) {
+    // Filtered pages: read on until the page is full, the memories run out, or MAX_SCANNED were
+    // read (the page then ends early, with the cursor of the last one read).
+    for (let scanned = 0; ;) {
       const records = await this.longterm.store.search(formed, MEMORY_KEY_PREFIX, limit, after);
       for (const record of records) {
         const memory = memoryOf(entityId, record);
@@ -178,6 +229,8 @@ export class FormedMemories {
       }
       if (records.length < limit) return { memories };
       after = records.at(-1)!.key;
+      scanned += records.length;
+      if (scanned >= MAX_SCANNED) return { memories, next: after.slice(MEMORY_KEY_PREFIX.length) };
     }
   }
 

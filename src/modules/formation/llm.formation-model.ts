@@ -102,7 +102,8 @@ export class LlmFormationModel implements MemoryFormationModel {
     return this.llm.chat({
       messages: [
         { role: 'system', content: instructions },
-        { role: 'user', content: `<data>\n${JSON.stringify(data)}\n</data>` },
+        // `<`, `>` and `&` escaped in the JSON: a message cannot close the block.
+        { role: 'user', content: `<data>\n${inertJson(data)}\n</data>` },
       ],
       tools: [tool],
       toolChoice: { name: tool.name },
@@ -121,4 +122,9 @@ function usageOf(response: LlmResponse): FormationUsage {
     promptTokens: response.usage.promptTokens,
     completionTokens: response.usage.completionTokens,
   };
+}
+
+/** JSON in which `<`, `>` and `&` are escaped (`\u003c`…), still the same JSON value. */
+function inertJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }

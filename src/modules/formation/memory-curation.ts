@@ -23,10 +23,10 @@ export class MemoryNotActiveError extends AgentMemoryError {
 /**
  * A person's correction of a formed memory (through the API, MCP or a tool): a new version with
  * the text given supersedes it, and both are kept. The same words change nothing; the same
- * `editKey` again (a retried tool call's idempotency key) returns the version it wrote. `null` when the
- * entity has no such memory; `MemoryNotActiveError` when it was replaced or invalidated — also
- * when another correction of it won a race with this one (this one's version is then closed, so
- * exactly one version stays active).
+ * `editKey` again (a retried tool call's idempotency key) returns the version it wrote. `null` when
+ * the entity has no such memory; `MemoryNotActiveError` when it was replaced or invalidated. In a
+ * process, corrections, retractions and formation jobs of one entity write one at a time; across
+ * processes, a correction that finds its closing overwritten closes its own version and is refused.
  */
 export async function correctMemory(
   memories: FormedMemories,
@@ -37,57 +37,66 @@ export async function correctMemory(
 ): Promise<FormedMemory | null> {
   const wanted = checkedText(text);
   const versionId = memoryId(`edit-${editKey}`, 0);
-  const found = await memories.get(entityId, id);
-  if (!found) return null;
-  // The same edit again (a retried tool call): what it wrote stands.
-  if (found.supersededBy === versionId) return memories.get(entityId, versionId);
-  const current = activeVersion(found);
-  if (isSameStatement(current.text, wanted)) return current;
-  const seq = await memories.nextSeq(entityId);
-  const now = Date.now();
-  const version: FormedMemory = {
-    id: versionId,
-    entityId,
-    text: wanted,
-    kind: current.kind,
-    sources: current.sources,
-    observedAt: now,
-    supersedes: current.id,
-    origin: 'edit',
-    createdAt: now,
-    updatedAt: now,
-  };
-  const closed = { ...current, validUntil: now, supersededBy: versionId, updatedAt: now };
-  await memories.saveVersions(entityId, { seq, at: now }, [closed, version]);
-  // Two corrections of one memory: the higher seq's closing stands; the other closes its own.
-  const after = await memories.get(entityId, current.id);
-  if (after?.supersededBy !== versionId) {
-    const lost = { ...version, validUntil: now, updatedAt: now };
-    await memories.saveVersions(entityId, { seq, at: now }, [lost]);
-    throw new MemoryNotActiveError(current.id, after?.supersededBy);
-  }
-  return version;
+  return memories.locked(entityId, async () => {
+    const found = await memories.get(entityId, id);
+    if (!found) return null;
+    // The same edit again (a retried tool call): what it wrote stands.
+    if (found.supersededBy === versionId) return memories.get(entityId, versionId);
+    const current = activeVersion(found);
+    if (isSameStatement(current.text, wanted)) return current;
+    const seq = await memories.nextSeq(entityId);
+    const now = Date.now();
+    const version: FormedMemory = {
+      id: versionId,
+      entityId,
+      text: wanted,
+      kind: current.kind,
+      sources: current.sources,
+      observedAt: now,
+      supersedes: current.id,
+      origin: 'edit',
+      createdAt: now,
+      updatedAt: now,
+    };
+    const closed = { ...current, validUntil: now, supersededBy: versionId, updatedAt: now };
+    const applied = await memories.saveVersions(entityId, { seq, at: now }, [closed, version]);
+    // Another process's write of the same memory at a higher seq: the one it made stands, and
+    // this one's version (if it was written) is closed, so one version stays active.
+    const after = await memories.get(entityId, current.id);
+    if (!applied || after?.supersededBy !== versionId) {
+      if (applied)
+        await memories.saveVersions(entityId, { seq, at: now }, [{ ...version, validUntil: now }]);
+      throw new MemoryNotActiveError(current.id, after?.supersededBy);
+    }
+    return version;
+  });
 }
 
 /**
  * A person's retraction of a formed memory: it stops being active now and is kept (its history
  * stays readable). A memory already retracted is returned as it is; `null` when the entity has no
- * such memory; `MemoryNotActiveError` when a newer version replaced it.
+ * such memory; `MemoryNotActiveError` when a newer version replaced it (also when another process
+ * replaced it while this retraction was written).
  */
 export async function forgetMemory(
   memories: FormedMemories,
   entityId: string,
   id: string,
 ): Promise<FormedMemory | null> {
-  const found = await memories.get(entityId, id);
-  if (!found) return null;
-  if (found.supersededBy === undefined && !isActive(found, Date.now())) return found;
-  const current = activeVersion(found);
-  const seq = await memories.nextSeq(entityId);
-  const now = Date.now();
-  const closed = { ...current, validUntil: now, updatedAt: now };
-  await memories.saveVersions(entityId, { seq, at: now }, [closed]);
-  return closed;
+  return memories.locked(entityId, async () => {
+    const found = await memories.get(entityId, id);
+    if (!found) return null;
+    if (found.supersededBy === undefined && !isActive(found, Date.now())) return found;
+    const current = activeVersion(found);
+    const seq = await memories.nextSeq(entityId);
+    const now = Date.now();
+    const closed = { ...current, validUntil: now, updatedAt: now };
+    const applied = await memories.saveVersions(entityId, { seq, at: now }, [closed]);
+    const after = await memories.get(entityId, id);
+    if (!applied || !after || after.supersededBy !== undefined || after.validUntil !== now)
+      throw new MemoryNotActiveError(id, after?.supersededBy);
+    return closed;
+  });
 }
 
 function activeVersion(memory: FormedMemory): FormedMemory {

@@ -31,10 +31,13 @@ export interface FormationJob {
  * so a retried job consolidates exactly what its first attempt did (the agent's run cache).
  */
 export type FormationStepRecorder = <T>(
-  jobId: string,
+  job: FormationJob,
   step: string,
   compute: () => Promise<T>,
 ) => Promise<T>;
+
+/** Recalls of neighbours a job runs at once. */
+const PARALLEL_RECALLS = 4;
 
 /** Limits of a formation job. */
 export interface FormationSettings {
@@ -76,7 +79,9 @@ interface RecordedChoice extends ChoiceAnswer {
  * nearest active memories, lets the model choose, applies the consolidation rules and writes the
  * result with the job's record. Exactly once: a job whose record exists is not run again, and the
  * model's answers (with the memories they were compared with) are recorded, so a retry after a
- * crash writes the same versions at the same seq. Jobs of one entity run one at a time here.
+ * crash writes the same versions at the same seq. Jobs of one entity run one at a time here, and
+ * a job that would close a version changed since it read it (a correction, a later job) writes
+ * nothing (`refused`).
  */
 export class MemoryFormation {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -108,7 +113,7 @@ export class MemoryFormation {
     if (done) return { status: 'already-written', record: done, usage: NO_USAGE };
     const { kinds, maxCandidates, neighbours: k, maxInputTokens } = this.settings;
     const messages = withinBudget(job.messages, maxInputTokens * 4);
-    const extracted = await this.record<ExtractionAnswer>(job.jobId, 'extract', () =>
+    const extracted = await this.record<ExtractionAnswer>(job, 'extract', () =>
       this.model.extract({
         entityId: job.entityId,
         messages,
@@ -118,12 +123,20 @@ export class MemoryFormation {
         observedAt: job.observedAt,
       }),
     );
-    const candidates: MemoryCandidate[] = extracted.candidates.slice(0, maxCandidates);
-    const chosen = await this.record<RecordedChoice>(job.jobId, 'choose', async () => {
+    const candidates = extracted.candidates
+      .slice(0, maxCandidates)
+      .map((candidate) => withinTime(candidate, job.observedAt));
+    const chosen = await this.record<RecordedChoice>(job, 'choose', async () => {
       if (candidates.length === 0) return { neighbours: [], choices: [] };
-      const neighbours = await Promise.all(
-        candidates.map((c) => this.memories.nearest(job.entityId, c.text, k, job.observedAt)),
-      );
+      const neighbours: FormedMemory[][] = [];
+      for (let at = 0; at < candidates.length; at += PARALLEL_RECALLS)
+        neighbours.push(
+          ...(await Promise.all(
+            candidates
+              .slice(at, at + PARALLEL_RECALLS)
+              .map((c) => this.memories.nearest(job.entityId, c.text, k, job.observedAt)),
+          )),
+        );
       const answer = await this.model.choose({ entityId: job.entityId, candidates, neighbours });
       return { ...answer, neighbours };
     });
@@ -139,6 +152,7 @@ export class MemoryFormation {
       choices: chosen.choices,
       neighbours: distinct(chosen.neighbours.flat()),
       maxCandidates,
+      kinds,
     });
     const usage = sum(extracted.usage, chosen.usage);
     const record: FormationJobRecord = {
@@ -150,14 +164,26 @@ export class MemoryFormation {
       at: job.observedAt,
       usage,
     };
-    const written = await this.memories.write(
-      job.entityId,
-      { seq: job.seq, at: job.observedAt },
-      consolidation,
-      record,
+    // What the job closes is checked and written with no other write of the entity between.
+    const written = await this.memories.locked(job.entityId, () =>
+      this.memories.write(
+        job.entityId,
+        { seq: job.seq, at: job.observedAt },
+        consolidation,
+        record,
+      ),
     );
     return { status: written ? 'written' : 'refused', record, usage };
   }
+}
+
+/**
+ * A candidate's `validFrom` as the rules take it: a time the statement was already true, never
+ * later than when it was said, nor not a time at all (then it has none).
+ */
+function withinTime(candidate: MemoryCandidate, observedAt: number): MemoryCandidate {
+  const { validFrom, ...rest } = candidate;
+  return Number.isFinite(validFrom) && validFrom! <= observedAt ? candidate : rest;
 }
 
 /** The messages in order within `maxChars` of text: the last one read is cut, later ones left out. */

@@ -26,6 +26,12 @@ export class ReplayCache {
     return { value: JSON.parse(stored) as T, hit: false };
   }
 
+  /** The recorded value of a step, or `undefined` when none is (nothing is computed). */
+  async peek<T>(runId: string, key: string): Promise<T | undefined> {
+    const recorded = await this.store.get(runId, key);
+    return recorded === undefined ? undefined : (JSON.parse(recorded) as T);
+  }
+
   /**
    * Notes that a later attempt served the step `key` from the cache (for a run's step view). Best
    * effort, like {@link recordFlush}: inspection data never fails a turn.

@@ -21,6 +21,7 @@ import {
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
+import { publicErrorMessage } from '../errors/public-error-message.js';
 import {
   CorrectFormedMemoryDto,
   FailedFormationsDto,
@@ -63,10 +64,13 @@ export class FormedMemoriesController {
     const id = scope.scoped(entityId, 'entityId');
     if (query.cursor !== undefined && !MEMORY_ID.test(query.cursor))
       throw new BadRequestException('cursor is not one this route gave');
+    const asOf = query.asOf === undefined ? undefined : Date.parse(query.asOf);
+    if (asOf !== undefined && !Number.isFinite(asOf))
+      throw new BadRequestException('asOf must be a date and time such as 2026-06-01T00:00:00Z');
     const { memories, next } = await this.memories().list(id, {
       limit: query.limit ?? DEFAULT_LIMIT,
       ...(query.state ? { state: query.state } : {}),
-      ...(query.asOf ? { asOf: Date.parse(query.asOf) } : {}),
+      ...(asOf === undefined ? {} : { asOf }),
       ...(query.cursor ? { after: query.cursor } : {}),
     });
     return {
@@ -146,8 +150,10 @@ export class FormedMemoriesController {
     const id = scope.scoped(entityId, 'entityId');
     const failures = await this.memories().failures(id, 100);
     return {
-      failures: failures.map((failure) => ({
+      failures: failures.map(({ errorName, ...failure }) => ({
         ...failure,
+        // The library's own messages as they are; a driver's or a provider's as a fixed text.
+        error: publicErrorMessage({ name: errorName ?? 'Error', message: failure.error }),
         conversationId: conversationShown(failure.conversationId, scope),
       })),
     };

@@ -12,6 +12,8 @@ const SAFE_AS_IS = new Set([
   'WorkingMemoryOverflowError',
   'WorkingMemoryContentionError',
   'MemoryNotActiveError',
+  'FormationAnswerError',
+  'FormationRefusedError',
   'LlmRateLimitError',
   'LlmTimeoutError',
 ]);
