@@ -8,7 +8,7 @@ import type {
 } from '../formation/formation-model.interface.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import { FormedMemories } from '../formation/formed-memories.js';
-import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
+import { type FormationJob, MemoryFormation, withinBudget } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { words } from '../longterm/recall/search-text.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
@@ -92,7 +92,8 @@ export class TurnFormation {
       entityId,
       conversationId,
       runId: result.runId,
-      messages,
+      // Held while the job waits: no more of the turn than the extraction will read.
+      messages: withinBudget(messages, this.resolved.settings.maxInputTokens * 4),
       context: [],
       observedAt: reserved.at,
       seq: reserved.seq,
