@@ -143,9 +143,10 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     expect(retried.status).toBe('written');
     expect(model.calls).toBe(2);
     const strip = async (entityId: string) =>
-      (await memories.list(entityId, { state: 'all', limit: 50 })).memories.map(
-        ({ text, kind, validFrom, validUntil }) => ({ text, kind, validFrom, validUntil }),
-      );
+      // In text order: a list is in id order, and ids come from each job's own id.
+      (await memories.list(entityId, { state: 'all', limit: 50 })).memories
+        .sort((a, b) => a.text.localeCompare(b.text))
+        .map(({ text, kind, validFrom, validUntil }) => ({ text, kind, validFrom, validUntil }));
     expect(await strip(crashed)).toEqual(await strip(clean));
     // Once its record exists, the job is done: another attempt writes and asks nothing.
     const again = await new MemoryFormation(memories, model, steps).run(job);
