@@ -71,6 +71,11 @@ export async function buildAgentRunner(
       ? { formed: { memories: new FormedMemories(context.longterm), k: formation.recall } }
       : {}),
   });
-  const turnFormation = await createTurnFormation(options, context.longterm, context.cache, engine);
+  const turnFormation = await createTurnFormation(
+    formation,
+    context.longterm,
+    context.cache,
+    engine,
+  );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

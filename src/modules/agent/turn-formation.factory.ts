@@ -1,6 +1,6 @@
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import type { MemoryFormationModel } from '../formation/formation-model.interface.js';
-import { isFormationModel, resolveFormation } from '../formation/formation.options.js';
+import { type ResolvedFormation, isFormationModel } from '../formation/formation.options.js';
 import { LlmFormationModel } from '../formation/llm.formation-model.js';
 import { PlainStatementsFormationModel } from '../formation/plain-statements.formation-model.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
@@ -8,21 +8,19 @@ import { createLlmAdapter } from '../llm/create-llm-adapter.js';
 import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
-import type { AgentModuleOptions } from './agent.options.js';
 import type { ReplayCache } from './runs/replay-cache.js';
 import { TurnFormation } from './turn-formation.js';
 
 /**
- * The agent's formation (`formation` option), or `undefined` when it is off or the long-term tier
+ * The agent's formation (its `formation` option, resolved), or `undefined` when it is off or the long-term tier
  * is absent; its model resolved and ready (a missing provider package fails the start).
  */
 export async function createTurnFormation(
-  options: AgentModuleOptions,
+  resolved: ResolvedFormation | undefined,
   longterm: LongtermMemoryService | undefined,
   cache: ReplayCache,
   engine: KernelEngine,
 ): Promise<TurnFormation | undefined> {
-  const resolved = resolveFormation(options.formation);
   if (!resolved) return undefined;
   if (!longterm)
     throw new InvalidModuleOptionsError(

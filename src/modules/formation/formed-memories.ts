@@ -1,3 +1,4 @@
+import { KeyedSerial } from '../../common/keyed-serial.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
@@ -35,7 +36,7 @@ const MAX_HISTORY = 100;
 /** Most memory versions one `list` call reads (a filtered page may end sooner, with a cursor). */
 const MAX_SCANNED = 1_000;
 /** Per long-term tier, the entities whose memories are being written in this process. */
-const WRITING = new WeakMap<LongtermMemoryService, Map<string, Promise<unknown>>>();
+const WRITING = new WeakMap<LongtermMemoryService, KeyedSerial>();
 /** Key prefixes in an entity's formed-memory entity: its memory versions, its jobs' records. */
 const MEMORY_KEY_PREFIX = 'memory/';
 const JOB_KEY_PREFIX = 'job/';
@@ -75,14 +76,9 @@ export class FormedMemories {
    * job's write, a correction): what each checks before it writes still holds when it writes.
    */
   locked<T>(entityId: string, work: () => Promise<T>): Promise<T> {
-    let tails = WRITING.get(this.longterm);
-    if (!tails) WRITING.set(this.longterm, (tails = new Map()));
-    const writing = tails;
-    const next = (writing.get(entityId) ?? Promise.resolve()).then(work, work);
-    const tail = next.catch(() => undefined);
-    writing.set(entityId, tail);
-    void tail.then(() => writing.get(entityId) === tail && writing.delete(entityId));
-    return next;
+    let writing = WRITING.get(this.longterm);
+    if (!writing) WRITING.set(this.longterm, (writing = new KeyedSerial()));
+    return writing.run(entityId, work);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { KeyedSerial } from '../../common/keyed-serial.js';
 import { consolidate } from './consolidation-rules.js';
 import type {
   ChoiceAnswer,
@@ -84,7 +85,8 @@ interface RecordedChoice extends ChoiceAnswer {
  * nothing (`refused`).
  */
 export class MemoryFormation {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  /** Each entity's jobs, one at a time. */
+  private readonly jobs = new KeyedSerial();
 
   constructor(
     private readonly memories: FormedMemories,
@@ -95,17 +97,7 @@ export class MemoryFormation {
 
   /** Runs a job once the entity's earlier jobs in this process ended. */
   run(job: FormationJob): Promise<FormationOutcome> {
-    const previous = this.tails.get(job.entityId) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.runNow(job),
-      () => this.runNow(job),
-    );
-    const tail = next.catch(() => undefined);
-    this.tails.set(job.entityId, tail);
-    void tail.then(() => {
-      if (this.tails.get(job.entityId) === tail) this.tails.delete(job.entityId);
-    });
-    return next;
+    return this.jobs.run(job.entityId, () => this.runNow(job));
   }
 
   private async runNow(job: FormationJob): Promise<FormationOutcome> {

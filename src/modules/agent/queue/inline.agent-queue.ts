@@ -8,6 +8,7 @@ import {
   DEFAULT_RUN_BACKOFF_MS,
   type QueueRetryOptions,
 } from './agent-queue.interface.js';
+import { KeyedSerial } from '../../../common/keyed-serial.js';
 
 /**
  * The in-process queue driver: runs jobs in this process, one conversation at a time in submission
@@ -18,7 +19,8 @@ import {
 export class InlineAgentQueue implements AgentQueue {
   readonly durable = false;
   private readonly logger = new Logger('InlineAgentQueue');
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Each conversation's jobs, one at a time, in order. */
+  private readonly conversations = new KeyedSerial();
   private readonly stopping = new AbortController();
   private handler?: AgentJobHandler;
   private isFinal: (error: unknown) => boolean = () => false;
@@ -32,18 +34,13 @@ export class InlineAgentQueue implements AgentQueue {
 
   async submit(job: AgentRunJob): Promise<void> {
     if (!this.handler) throw new Error('InlineAgentQueue.submit before start');
-    const previous = this.chains.get(job.conversationId) ?? Promise.resolve();
-    const next = previous.then(() => this.process(job));
-    this.chains.set(job.conversationId, next);
-    void next.finally(() => {
-      if (this.chains.get(job.conversationId) === next) this.chains.delete(job.conversationId);
-    });
+    void this.conversations.run(job.conversationId, () => this.process(job));
   }
 
   /** Stops retrying (waits cut short) and waits for the attempts in progress. */
   async close(): Promise<void> {
     this.stopping.abort();
-    await Promise.allSettled([...this.chains.values()]);
+    await this.conversations.idle();
   }
 
   private async process(job: AgentRunJob): Promise<void> {
