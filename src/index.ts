@@ -293,6 +293,12 @@ export {
   defaultRecordText,
   words,
 } from './modules/longterm/recall/search-text.js';
+export {
+  ENGLISH_QUERY_STOP_WORDS,
+  type StemFunction,
+  type TextAnalysisOptions,
+  TextAnalyzer,
+} from './modules/longterm/recall/text-analyzer.js';
 export { RRF_K } from './modules/longterm/recall/rank-fusion.js';
 export type {
   EmbeddingUpdate,

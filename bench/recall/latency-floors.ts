@@ -9,7 +9,7 @@ import {
   dot,
 } from '../../src/modules/longterm/recall/embedding/embedding-bytes.js';
 import { Bm25Index } from '../../src/modules/longterm/recall/bm25-index.js';
-import { indexedText } from '../../src/modules/longterm/recall/search-text.js';
+import { TextAnalyzer } from '../../src/modules/longterm/recall/text-analyzer.js';
 
 /** A backend's raw full-text and vector queries on the rows the store wrote: the floors. */
 export interface RecallFloor {
@@ -237,7 +237,7 @@ export function memoryFloor(
     text: async (_entityId, words) => {
       if (!bm25) {
         bm25 = new Bm25Index();
-        for (const [key, text] of texts) bm25.set(key, indexedText(text));
+        for (const [key, text] of texts) bm25.set(key, TextAnalyzer.english.indexedText(text));
       }
       return bm25.search(words).slice(0, 10);
     },

@@ -1,14 +1,24 @@
 /**
- * The baseline: textbook Okapi BM25 (k1 1.2, b 0.75) over text split at white space and lower-cased,
- * nothing else — no accent folding, no punctuation handling — the floor any recall must beat.
+ * The baseline: textbook Okapi BM25 (k1 1.2, b 0.75) over lower-cased text split at white space, or
+ * at every character that is not an ASCII letter or digit — nothing else (no stems, no stop words,
+ * no accent folding): the floor any recall must beat.
  */
 export class PlainBm25 {
+  constructor(private readonly tokenizer: 'whitespace' | 'alphanumeric' = 'alphanumeric') {}
+
+  private words(text: string): string[] {
+    return text
+      .toLowerCase()
+      .split(this.tokenizer === 'whitespace' ? /\s+/ : /[^a-z0-9]+/)
+      .filter(Boolean);
+  }
+
   private readonly docs: Array<{ id: string; tf: Map<string, number>; length: number }> = [];
   private readonly df = new Map<string, number>();
   private total = 0;
 
   add(id: string, text: string): void {
-    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+    const words = this.words(text);
     const tf = new Map<string, number>();
     for (const word of words) tf.set(word, (tf.get(word) ?? 0) + 1);
     for (const word of tf.keys()) this.df.set(word, (this.df.get(word) ?? 0) + 1);
@@ -17,7 +27,7 @@ export class PlainBm25 {
   }
 
   search(query: string, k: number): string[] {
-    const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+    const words = [...new Set(this.words(query))];
     const n = this.docs.length;
     const average = this.total / n;
     return this.docs

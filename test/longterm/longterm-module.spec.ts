@@ -118,11 +118,51 @@ describe('LongtermMemoryModule', () => {
     [{ uri: 'memory://', defaultTtlMs: Number.NaN }, 'defaultTtlMs', 'integer'],
     [{ uri: 'memory://', sweep: { batchSize: -1 } }, 'sweep.batchSize', 'integer'],
     [{ uri: 'memory://', keyPrefix: 'a{b}' }, 'keyPrefix', 'hash tag'],
+    [{ uri: 'memory://', textSearch: { stemmer: 'german' } }, 'textSearch.stemmer', "'english'"],
+    [
+      { uri: 'memory://', textSearch: { queryStopWords: 'a' } },
+      'textSearch.queryStopWords',
+      'array',
+    ],
+    [{ uri: 'memory://', textSearch: { stopWords: [] } }, 'textSearch.stopWords', 'queryStopWords'],
   ])('refuses %j at bootstrap, naming %s', async (options, option, hint) => {
     const error = await rejectionOf(boot(options as LongtermMemoryModuleOptions));
     expect(error).toBeInstanceOf(InvalidModuleOptionsError);
     expect(error).toMatchObject({ moduleName: 'LongtermMemoryModule', option });
     expect((error as Error).message).toContain(hint);
+  });
+
+  it.each([
+    ['memory', 'memory://'],
+    ['sqlite', 'sqlite::memory:'],
+    ['redis', TEST_REDIS_URL],
+  ])('%s: searches by the textSearch it is given, at save and at search', async (_label, uri) => {
+    const entityId = `text-${Math.random().toString(36).slice(2)}`;
+    const plain = (
+      await boot({ uri, keyPrefix: 'test:lt-module:', textSearch: { stemmer: 'none' } })
+    ).get(LongtermMemoryService);
+    const seq = await plain.nextSeq(entityId);
+    await plain.store.saveMany([
+      { entityId, key: 'works', value: 'Ada works at the aquarium', seq },
+      { entityId, key: 'worked', value: 'Grace worked there', seq },
+    ]);
+    expect(
+      (await plain.recall(entityId, 'where does Ada work?')).map((hit) => hit.record.key),
+    ).toEqual(['works']);
+    expect(await plain.store.searchText(entityId, 'work')).toEqual([]);
+    // A custom stemmer: any function, for any language.
+    const custom = (
+      await boot({
+        uri,
+        keyPrefix: 'test:lt-module:',
+        textSearch: { stemmer: (word) => word.replace(/(ed|s)$/, ''), queryStopWords: [] },
+      })
+    ).get(LongtermMemoryService);
+    const other = `${entityId}-custom`;
+    await custom.store.save({ entityId: other, key: 'worked', value: 'Grace worked there', seq });
+    expect((await custom.store.searchText(other, 'works')).map((hit) => hit.record.key)).toEqual([
+      'worked',
+    ]);
   });
 
   it('keeps tombstones for tombstoneTtlMs', async () => {

@@ -38,13 +38,14 @@ describe('LongtermMemoryService.recall', () => {
     const seq = await service.nextSeq('u');
     await service.store.saveMany(facts.map(([key, value]) => ({ entityId: 'u', key, value, seq })));
     expect(await service.embedPending()).toBe(3);
-    const hits = await service.recall('u', 'who was painting?');
+    const hits = await service.recall('u', 'who was a painter?');
     expect(hits[0]).toMatchObject({
       source: 'record',
       record: { key: 'paint' },
       vector: { rank: 1, score: expect.any(Number) },
     });
-    // "painting" is not a word of any record: only the vector list (trigrams) finds the painter.
+    // "painter" is neither a word nor a stem of any record ("painted" stems to "paint"): only the
+    // vector list (trigrams) finds the painter.
     expect(hits[0]!.lexical).toBeUndefined();
     const both = await service.recall('u', 'Melanie cats');
     expect(both[0]).toMatchObject({

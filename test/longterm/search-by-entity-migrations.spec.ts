@@ -141,6 +141,8 @@ describe('MariaDB text search partitioned by entity', () => {
     expect(await found('ada', 'bakes')).toEqual(['job']);
     expect(await found('ada', 'works')).toEqual([]);
     for (const statement of LONGTERM_MYSQL_MIGRATIONS[2]!.down) await maria.query(statement);
-    expect((await stored())[0]).toEqual(['ada', 'ada__ bakes__']);
+    // The new text is indexed with its stems ("bake"); the rows of before, words only, are still
+    // found by their words (above: "works").
+    expect((await stored())[0]).toEqual(['ada', 'ada__ bakes__ bake__']);
   });
 });

@@ -14,6 +14,7 @@ import type { LongtermMemoryStore, SeqCounter } from './interfaces/longterm-stor
 import { type StoreTarget, parseStoreUri } from '../connections/store-uri.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import type { LongtermStoreSettings } from './backends/base-longterm.store.js';
+import { analyzerFor } from './recall/text-analyzer.js';
 
 /** The tier's URI parsed; absent or empty means the tier is off (`undefined`). */
 export function parseLongtermUri(uri: unknown): StoreTarget | undefined {
@@ -45,6 +46,7 @@ export async function openLongtermBackend(
     maxValueBytes: options.maxValueBytes,
     now: options.now,
     recordText: options.recordText,
+    analyzer: analyzerFor(options.textSearch),
   };
   const none = async () => undefined;
   if (options.dataSource !== undefined) {

@@ -45,6 +45,7 @@ import { withVectors } from './recall/embedding/embed-records.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
 import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
+import { analyzerFor } from './recall/text-analyzer.js';
 
 /**
  * The long-term tier: the store, the per-entity seq counters, run sessions, and the sweep of expired
@@ -115,6 +116,7 @@ export class LongtermMemoryService
       },
       (query, options) => this.recall(entityId, query, { ...options, scope: 'records' }),
       this.textOf,
+      analyzerFor(this.options.textSearch),
     );
   }
 

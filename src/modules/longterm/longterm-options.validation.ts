@@ -15,6 +15,7 @@ const KEYS = [
   'migrationsRun',
   'now',
   'recordText',
+  'textSearch',
   'recall',
 ] as const;
 
@@ -40,6 +41,27 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   check.boolean('migrationsRun', options.migrationsRun);
   check.function('now', options.now);
   check.function('recordText', options.recordText);
+  if (options.textSearch !== undefined) {
+    const textSearch = check.object(options.textSearch, 'textSearch');
+    const nested = check.nested('textSearch');
+    nested.keys(textSearch, ['stemmer', 'queryStopWords']);
+    const { stemmer } = textSearch;
+    if (
+      stemmer !== undefined &&
+      typeof stemmer !== 'function' &&
+      !['english', 'none'].includes(stemmer as string)
+    )
+      nested.fail(
+        'stemmer',
+        `must be 'english', 'none' or a function, got ${JSON.stringify(stemmer)}`,
+      );
+    const stopWords = textSearch.queryStopWords;
+    if (
+      stopWords !== undefined &&
+      (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string'))
+    )
+      nested.fail('queryStopWords', 'must be an array of strings');
+  }
   if (options.recall !== undefined) {
     const recall = check.object(options.recall, 'recall');
     const nested = check.nested('recall');

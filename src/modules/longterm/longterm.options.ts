@@ -1,5 +1,6 @@
 import type { PgvectorOption } from './backends/postgres-pgvector.js';
 import type { RecordTextFunction } from './recall/search-text.js';
+import type { TextAnalysisOptions } from './recall/text-analyzer.js';
 import type { EmbedderOption } from './recall/embedding/resolve-embedder.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
@@ -48,6 +49,13 @@ export interface LongtermMemoryModuleOptions {
    * or a non-string answer refuses the save (`InvalidArgumentError`).
    */
   recordText?: RecordTextFunction;
+  /**
+   * How a record's text becomes search terms, the same at save and at search on every backend:
+   * `stemmer` (`'english'` by default: Porter2 stems beside the words; `'none'`; or your own
+   * function) and `queryStopWords` (English question words by default; `[]` for none). Rows keep
+   * the terms they were saved with: after a change, re-save the rows to index them anew.
+   */
+  textSearch?: TextAnalysisOptions;
   /** Recall by meaning as well as by words (default: full-text recall alone). */
   recall?: LongtermRecallOptions;
 }

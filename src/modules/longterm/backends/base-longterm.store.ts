@@ -18,6 +18,7 @@ import {
 } from '../recall/vector-match.js';
 import { decode } from './decode-row.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
+import { TextAnalyzer } from '../recall/text-analyzer.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
   type PreparedRecord,
@@ -55,6 +56,8 @@ export interface LongtermStoreSettings {
   maxValueBytes?: number;
   /** The text a record is found by in `searchText` (default: `defaultRecordText`). */
   recordText?: RecordTextFunction;
+  /** How text becomes search terms, at save and at search (default: English stems and stop words). */
+  analyzer?: TextAnalyzer;
 }
 
 /** Default lifetime of a delete tombstone: the run retention. */
@@ -74,13 +77,17 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   protected readonly now: () => number;
   private readonly rules: RecordRules;
   private readonly tombstoneTtlMs: number;
+  /** How text becomes search terms (the same at save and at search). */
+  protected readonly analyzer: TextAnalyzer;
 
   protected constructor(settings: LongtermStoreSettings = {}) {
     this.now = settings.now ?? Date.now;
+    this.analyzer = settings.analyzer ?? TextAnalyzer.english;
     this.rules = {
       defaultTtlMs: settings.defaultTtlMs,
       maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
       recordText: settings.recordText,
+      analyzer: this.analyzer,
     };
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
@@ -232,7 +239,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     options: TextSearchOptions = {},
   ): Promise<TextSearchHit[]> {
     assertEntityId(entityId);
-    const match = textMatch(query, options);
+    const match = textMatch(query, options, this.analyzer);
     return this.traced('search_text', async () =>
       (await this.readMatches(entityId, match, this.now())).map((row) => ({
         record: decode(row),

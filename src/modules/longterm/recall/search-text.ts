@@ -87,15 +87,6 @@ const ASCII = /^[\u0000-\u007f]*$/;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
 /**
- * The indexed form of a record's text: its first {@link MAX_INDEXED_WORDS} words, each separated
- * by one space ('' when it has none). Every backend indexes this text, never the raw value.
- */
-export function indexedText(text: string): string {
-  const all = words(text);
-  return (all.length > MAX_INDEXED_WORDS ? all.slice(0, MAX_INDEXED_WORDS) : all).join(' ');
-}
-
-/**
  * The distinct words of a query (its first {@link MAX_QUERY_WORDS}), validated: a string of at most
  * {@link MAX_QUERY_LENGTH} characters that holds at least one word.
  */

@@ -5,11 +5,11 @@ import {
 } from '../interfaces/longterm-store.interface.js';
 import { assertPrefix } from '../validation/longterm-arguments.js';
 import { prefixUpperBound } from '../validation/prefix-range.js';
-import { queryWords } from './search-text.js';
+import { TextAnalyzer } from './text-analyzer.js';
 
 /** A validated text search, as a backend runs it. */
 export interface TextMatch {
-  /** The query's distinct words (at least one). */
+  /** The query's distinct search terms (at least one): see `TextAnalyzer.queryTerms`. */
   words: string[];
   /** Most rows. */
   limit: number;
@@ -22,8 +22,12 @@ export interface TextMatch {
 }
 
 /** Validates a text search's query and options, before any I/O. */
-export function textMatch(query: string, options: TextSearchOptions): TextMatch {
-  const words = queryWords(query);
+export function textMatch(
+  query: string,
+  options: TextSearchOptions,
+  analyzer: TextAnalyzer = TextAnalyzer.english,
+): TextMatch {
+  const words = analyzer.queryTerms(query);
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError('options', 'must be an object');
   const { limit = DEFAULT_TEXT_SEARCH_LIMIT, prefix = '', updatedFrom, updatedTo } = options;

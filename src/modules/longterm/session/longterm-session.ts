@@ -5,7 +5,8 @@ import { canonicalJson, compareCodePoints } from '../../../common/canonical-json
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { LongtermFlushError } from '../errors/longterm.errors.js';
 import { recallOptions } from '../recall/recall-options.js';
-import { defaultRecordText, queryWords, words } from '../recall/search-text.js';
+import { defaultRecordText } from '../recall/search-text.js';
+import { TextAnalyzer } from '../recall/text-analyzer.js';
 import type {
   JsonValue,
   LongtermMemoryStore,
@@ -97,6 +98,8 @@ export class LongtermSession implements LongtermRunView {
     /** The text a staged row is matched by in `recall` (default: `defaultRecordText`). */
     private readonly textOf: (value: JsonValue, key: string) => string = (value) =>
       defaultRecordText(value),
+    /** How texts become search terms (the store's: the module's `textSearch`). */
+    private readonly analyzer: TextAnalyzer = TextAnalyzer.english,
   ) {
     assertEntityId(entityId);
     assertSeq(seq);
@@ -128,7 +131,7 @@ export class LongtermSession implements LongtermRunView {
     query: string,
     options: { k?: number; prefix?: string } = {},
   ): Promise<LongtermRecord[]> {
-    const wanted = new Set(queryWords(query));
+    const wanted = new Set(this.analyzer.queryTerms(query));
     const { k = 10, prefix = '' } = options;
     const { k: checked, filter } = recallOptions({ k, filter: { prefix } });
     const stored = this.recaller
@@ -139,7 +142,7 @@ export class LongtermSession implements LongtermRunView {
     const staged = [...this.rows.values()]
       .filter((row) => row.key.startsWith(prefix))
       .map((row) => this.record(row))
-      .filter((record) => words(this.textOf(record.value, record.key)).some((w) => wanted.has(w)));
+      .filter((record) => this.analyzer.matches(this.textOf(record.value, record.key), wanted));
     const stagedKeys = new Set(this.rows.keys());
     return [...staged, ...stored.filter((record) => !stagedKeys.has(record.key))].slice(0, checked);
   }

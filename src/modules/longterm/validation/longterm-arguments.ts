@@ -9,7 +9,8 @@ import {
 } from '../../../common/utf8.js';
 import { FORMED_PREFIX, derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
-import { type RecordTextFunction, defaultTextOfInput, indexedText } from '../recall/search-text.js';
+import { type RecordTextFunction, defaultTextOfInput } from '../recall/search-text.js';
+import { TextAnalyzer } from '../recall/text-analyzer.js';
 import {
   type JsonValue,
   type LongtermSaveInput,
@@ -27,7 +28,7 @@ export interface PreparedRecord {
   seq: number;
   updatedAt: number;
   expiresAt: number | null;
-  /** The indexed text (`indexedText` of the record's text), or `null` for a delete tombstone. */
+  /** The indexed text (the analyzer's `indexedText` of the record's text), or `null` for a tombstone. */
   text: string | null;
   /** The record's vector, or `null` (none given, or a tombstone). */
   embedding: StoredEmbedding | null;
@@ -81,6 +82,8 @@ export interface RecordRules {
   maxValueBytes: number;
   /** The text a record is found by (default: `defaultRecordText`). */
   recordText?: RecordTextFunction;
+  /** How that text becomes search terms (default: English stems). */
+  analyzer?: TextAnalyzer;
 }
 
 /** Default most bytes of one long-term value's JSON: 256 KiB. */
@@ -93,7 +96,7 @@ export function prepareRecord(
   rules: RecordRules,
   path = 'record',
 ): PreparedRecord {
-  const { defaultTtlMs, maxValueBytes, recordText } = rules;
+  const { defaultTtlMs, maxValueBytes, recordText, analyzer = TextAnalyzer.english } = rules;
   if (typeof input !== 'object' || input === null)
     throw new InvalidArgumentError(path, 'must be an object');
   assertEntityId(input.entityId, `${path}.entityId`);
@@ -133,7 +136,7 @@ export function prepareRecord(
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
     // Both see the value as `load` will return it (the default walks plain input without parsing).
-    text: indexedText(
+    text: analyzer.indexedText(
       isDerivedEntity(input.entityId)
         ? derivedRecordText(input.value)
         : recordText

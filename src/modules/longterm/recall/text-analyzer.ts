@@ -1,0 +1,142 @@
+import porter2 from 'wink-porter2-stemmer';
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { MAX_INDEXED_WORDS, MAX_WORD_LENGTH, queryWords, words } from './search-text.js';
+
+/** A stemmer: one normalized word (lower case, accents folded) to the form it is indexed under. */
+export type StemFunction = (word: string) => string;
+
+/**
+ * How text becomes search terms — at index time and at query time alike, on every backend
+ * (`LongtermMemoryModule.forRoot({ textSearch })`).
+ */
+export interface TextAnalysisOptions {
+  /**
+   * `'english'` (default): English words (ASCII letters) are also indexed and searched under their
+   * Porter2 stem (the Snowball English stemmer, as PostgreSQL's `english` configuration), so "works"
+   * finds "work" and "lived" finds "lives"; words of other scripts and words holding digits are
+   * left as they are. `'none'`: words only. Or your own function (any language), called with each
+   * normalized word; its answer is normalized the same way (letters and digits only; an empty answer
+   * keeps the word).
+   */
+  stemmer?: 'english' | 'none' | StemFunction;
+  /**
+   * Words a query does not search by (the index keeps them): question and function words, so
+   * "where did she work?" searches "work". Default {@link ENGLISH_QUERY_STOP_WORDS}; `[]` searches
+   * every word. A query made of stop words only searches them all.
+   */
+  queryStopWords?: readonly string[];
+}
+
+/**
+ * English question and function words a query does not search by: they are in nearly every text,
+ * so they only add noise to a ranking (BM25 weighs them little, but not nothing).
+ */
+export const ENGLISH_QUERY_STOP_WORDS: readonly string[] = Object.freeze(
+  (
+    'a about am an and any are as at be been being but by can could d did do does doing done for ' +
+    'from had has have having he her hers him his how i if in into is it its ll m may me might my ' +
+    'of on or our ours re s she should so some than that the their theirs them then there these ' +
+    'they this those t to us ve was we were what when where which who whom whose why will with ' +
+    'would you your yours'
+  ).split(' '),
+);
+
+/** Most stems remembered (a word's stem is computed once while it stays among them). */
+const STEM_CACHE_SIZE = 20_000;
+const ENGLISH_WORD = /^[a-z]+$/;
+
+/**
+ * Turns text into the terms every backend indexes and searches: the words of `words()` (case and
+ * accents folded), each followed by its stem when the stem differs. A query searches its words
+ * other than stop words, and their stems; a record holding the exact word therefore ranks above one
+ * holding only another form of it. Rows indexed before stemming hold words only and are still found
+ * by them.
+ */
+export class TextAnalyzer {
+  /** The default analysis: English stems, English query stop words. */
+  static readonly english = new TextAnalyzer();
+
+  private readonly stemWord: StemFunction | undefined;
+  private readonly stopWords: ReadonlySet<string>;
+  private readonly stems = new Map<string, string>();
+
+  constructor(options: TextAnalysisOptions = {}) {
+    this.stemWord = resolveStemmer(options.stemmer ?? 'english');
+    const stopWords = options.queryStopWords ?? ENGLISH_QUERY_STOP_WORDS;
+    if (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string'))
+      throw new InvalidArgumentError('textSearch.queryStopWords', 'must be an array of strings');
+    this.stopWords = new Set(stopWords.flatMap((word) => words(word)));
+  }
+
+  /** The indexed form of a record's text: its first words, each followed by its stem if other. */
+  indexedText(text: string): string {
+    const all = words(text);
+    const kept = all.length > MAX_INDEXED_WORDS ? all.slice(0, MAX_INDEXED_WORDS) : all;
+    return this.withStems(kept).join(' ');
+  }
+
+  /**
+   * The terms a query searches (validated as `queryWords`): its distinct words but stop words (all
+   * of them when nothing else is left), each followed by its stem if other, without repeats.
+   */
+  queryTerms(query: unknown): string[] {
+    const all = queryWords(query);
+    const content = all.filter((word) => !this.stopWords.has(word));
+    return [...new Set(this.withStems(content.length > 0 ? content : all))];
+  }
+
+  /** Whether a text holds any of the terms (a staged record's match, in process). */
+  matches(text: string, terms: ReadonlySet<string>): boolean {
+    return this.withStems(words(text)).some((term) => terms.has(term));
+  }
+
+  private withStems(list: readonly string[]): string[] {
+    if (!this.stemWord) return [...list];
+    const out: string[] = [];
+    for (const word of list) {
+      out.push(word);
+      const stem = this.stemOf(word);
+      if (stem !== word) out.push(stem);
+    }
+    return out;
+  }
+
+  private stemOf(word: string): string {
+    let stem = this.stems.get(word);
+    if (stem !== undefined) return stem;
+    stem = normalizeStem(this.stemWord!(word), word);
+    if (this.stems.size >= STEM_CACHE_SIZE) this.stems.clear();
+    this.stems.set(word, stem);
+    return stem;
+  }
+}
+
+/** The stemmer an option names, validated. */
+function resolveStemmer(option: unknown): StemFunction | undefined {
+  if (option === 'none') return undefined;
+  if (option === 'english')
+    return (word) => (ENGLISH_WORD.test(word) && word.length > 2 ? porter2(word) : word);
+  if (typeof option === 'function') return option as StemFunction;
+  throw new InvalidArgumentError(
+    'textSearch.stemmer',
+    `must be 'english', 'none' or a function, got ${typeof option === 'string' ? `'${option}'` : typeof option}`,
+  );
+}
+
+/** A stemmer's answer as one term: letters and digits only, cut like a word; else the word. */
+function normalizeStem(stem: unknown, word: string): string {
+  if (typeof stem !== 'string') return word;
+  const joined = words(stem).join('');
+  if (joined.length === 0) return word;
+  return joined.length > MAX_WORD_LENGTH ? [...joined].slice(0, MAX_WORD_LENGTH).join('') : joined;
+}
+
+const analyzers = new WeakMap<TextAnalysisOptions, TextAnalyzer>();
+
+/** The analyzer of a module's `textSearch` option: one per options object, English when unset. */
+export function analyzerFor(options: TextAnalysisOptions | undefined): TextAnalyzer {
+  if (options === undefined) return TextAnalyzer.english;
+  let analyzer = analyzers.get(options);
+  if (!analyzer) analyzers.set(options, (analyzer = new TextAnalyzer(options)));
+  return analyzer;
+}
