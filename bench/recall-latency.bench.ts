@@ -23,6 +23,7 @@ import type { LongtermStoreSettings } from '../src/modules/longterm/backends/bas
 import type { LongtermMemoryStore } from '../src/modules/longterm/interfaces/longterm-store.interface.js';
 import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { LONGTERM_SCHEMA } from '../src/modules/longterm/schema/longterm.schema.js';
+import { TextAnalyzer } from '../src/modules/longterm/recall/text-analyzer.js';
 import {
   type RecallFloor,
   memoryFloor,
@@ -54,10 +55,13 @@ function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
-const VOCABULARY = Array.from(
-  { length: 5_000 },
-  (_, i) => `w${i.toString(36)}x${(i * 7919) % 997}`,
-);
+/** Letters-only words, three in four with an ending the English stemmer takes off. */
+const VOCABULARY = Array.from({ length: 5_000 }, (_, i) => {
+  let base = '';
+  for (let n = i + 26 * 26; n > 0; n = Math.floor(n / 26))
+    base += String.fromCharCode(97 + (n % 26));
+  return `${base}${['', 's', 'ed', 'ing'][(i * 7919) % 4]}`;
+});
 /** A word, Zipf-distributed over the vocabulary (rank 1 the most frequent). */
 const word = (next: () => number) =>
   VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(VOCABULARY.length ** next()) - 1)]!;
@@ -164,6 +168,7 @@ for (const name of BACKENDS) {
     await backend.analyze?.();
     const floor = await backend.floor(texts, vectors);
     const queries = Array.from({ length: 50 }, () => [word(next), word(next), word(next)]);
+    const floorTerms = queries.map((query) => TextAnalyzer.english.queryTerms(query.join(' ')));
     const queryVectors = (await embedder.embed(queries.map((q) => q.join(' ')))).map((v) =>
       Float32Array.from(v),
     );
@@ -171,7 +176,8 @@ for (const name of BACKENDS) {
     const text = await measurePair(
       (i) =>
         store.searchText(entityId, queries[Math.abs(i) % queries.length]!.join(' '), { limit: 10 }),
-      (i) => floor.text(entityId, queries[Math.abs(i) % queries.length]!),
+      // The floor searches the terms the store searches (the words, and their stems).
+      (i) => floor.text(entityId, floorTerms[Math.abs(i) % queries.length]!),
       iterations,
     );
     console.log(compareRow(name, `text search, ${size.toLocaleString('en')} records`, text));
