@@ -39,8 +39,8 @@ const RUNTIME = [
   'zod',
   // The default memory policy's token counts (AGENT_MEMORY_MAX_TOKENS)
   'gpt-tokenizer',
-  // The library's dependency and the drivers of every backend the app can be configured with
-  'ajv',
+  // The drivers of every backend the app can be configured with (the library's own dependencies
+  // are added from its package.json below)
   'typeorm',
   'better-sqlite3',
   'pg',
@@ -68,7 +68,9 @@ const manifest = {
   exports: own.exports,
   engines: own.engines,
   allowScripts: own.allowScripts,
-  dependencies: Object.fromEntries(RUNTIME.map((name) => [name, version(name)])),
+  dependencies: Object.fromEntries(
+    [...Object.keys(own.dependencies ?? {}), ...RUNTIME].map((name) => [name, version(name)]),
+  ),
 };
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
