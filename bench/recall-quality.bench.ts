@@ -43,7 +43,7 @@ for (const [name, tokenizer] of [
   }
 
 for (const backend of backends) {
-  await measure(backend, `${backend}, lexical`, {}, ['lexical', 'messages']);
+  await measure(backend, `${backend}, lexical`, {}, ['lexical', 'messages', 'messages alone']);
   await measure(
     backend,
     `${backend}, lexical without stems or stop words`,
@@ -64,7 +64,7 @@ async function measure(
   backend: string,
   name: string,
   options: Parameters<typeof openBenchLongterm>[1],
-  lists: Array<'lexical' | 'vector' | 'hybrid' | 'messages'>,
+  lists: Array<'lexical' | 'vector' | 'hybrid' | 'messages' | 'messages alone'>,
 ): Promise<void> {
   const { service, close } = await openBenchLongterm(backend, options);
   try {
@@ -73,24 +73,20 @@ async function measure(
       await saveConversation(service, entityId, conversation, lists.includes('messages'));
       for (const qa of conversation.questions)
         for (const list of lists) {
-          const label =
-            list === 'messages'
-              ? `${name}, messages`
-              : list === 'lexical'
-                ? name
-                : `${name}, ${list}`;
-          const keys =
-            list === 'messages'
-              ? (
-                  await service.recall(entityId, qa.question, {
-                    k: 10,
-                    mode: 'lexical',
-                    scope: 'messages',
-                  })
-                ).flatMap((hit) => (hit.source === 'message' ? [hit.message.messageId] : []))
-              : (await service.recall(entityId, qa.question, { k: 10, mode: list })).map(
-                  (hit) => hit.record.key,
-                );
+          const label = list === 'lexical' ? name : `${name}, ${list}`;
+          const keys = list.startsWith('messages')
+            ? (
+                await service.recall(entityId, qa.question, {
+                  k: 10,
+                  mode: 'lexical',
+                  scope: 'messages',
+                  // 'messages alone': without the neighbour rerank
+                  ...(list === 'messages alone' ? { neighbours: 0 } : {}),
+                })
+              ).flatMap((hit) => (hit.source === 'message' ? [hit.message.messageId] : []))
+            : (await service.recall(entityId, qa.question, { k: 10, mode: list as 'lexical' })).map(
+                (hit) => hit.record.key,
+              );
           tally(label).add(qa, keys);
         }
       await service.deleteEntity(entityId);

@@ -108,6 +108,36 @@ describe.each(uris)('message recall on %s', (_label, uri) => {
     ).toEqual(['record']);
   });
 
+  it('ranks a message beside other hits of its conversation above a lone one, unless neighbours is 0', async () => {
+    const service = await open();
+    const ada = unique('ada');
+    const [lone, club] = [unique('lone'), unique('club')];
+    await service.indexMessages(
+      ada,
+      [
+        said(lone, 1, 'user', 'I bought a kayak'),
+        said(club, 1, 'user', 'The kayak club meets'),
+        said(club, 2, 'user', 'I bought a kayak'),
+      ],
+      { seq: await service.nextSeq(ada), updatedAt: 1 },
+    );
+    const recall = (options: { neighbours?: number }) =>
+      service.recall(ada, 'kayak', { scope: 'messages', mode: 'lexical', ...options });
+    // Each matches once; the club's two are neighbours, so with the default both rank first.
+    const ranked = await recall({});
+    expect(where(ranked)[2]).toBe(`${lone}#1`);
+    expect(ranked.map((hit) => hit.lexical?.rank)).toEqual([1, 2, 3]);
+    // Without the rerank, the lone one's full-text score is the best (or shares it).
+    const alone = await recall({ neighbours: 0 });
+    const best = Math.max(...alone.map((hit) => hit.lexical!.score));
+    const loneHit = alone.find((hit) => where([hit])[0] === `${lone}#1`)!;
+    expect(loneHit.lexical!.score).toBe(best);
+    for (const neighbours of [-0.1, 1.5, Number.NaN, '0.3'])
+      expect(
+        await rejectionOf(service.recall(ada, 'kayak', { neighbours: neighbours as number })),
+      ).toMatchObject({ argument: 'neighbours' });
+  });
+
   it('a conversation delete removes its messages at once, and a retried run cannot bring them back', async () => {
     const service = await open();
     const [ada, bob] = [unique('ada'), unique('bob')];

@@ -13,6 +13,7 @@ import { type RankedList, fuseRankings } from './rank-fusion.js';
 import type { RecallHit, RecallMode, RecallOptions, RecallRanking } from './recall.interface.js';
 import { recallOptions } from './recall-options.js';
 import { queryWords } from './search-text.js';
+import { rerankByNeighbours } from './neighbour-rerank.js';
 
 const logger = new Logger('Recall');
 
@@ -42,7 +43,7 @@ export async function hybridRecall(
   options: RecallOptions,
   minSimilarity = DEFAULT_MIN_SIMILARITY,
 ): Promise<RecallHit[]> {
-  const { k, filter, mode, sources } = recallOptions(options);
+  const { k, filter, mode, sources, neighbours } = recallOptions(options);
   queryWords(query); // a query must hold a word, whatever the lists
   if (mode === 'vector' && !embedder)
     throw new InvalidArgumentError(
@@ -61,12 +62,18 @@ export async function hybridRecall(
         })
       : [],
     sources.messages
-      ? fusedRecords(store, messageEntityOf(entityId), query, search, {
-          ...times,
-          ...(conversationId === undefined
-            ? {}
-            : { prefix: conversationKeyPrefix(conversationId) }),
-        })
+      ? fusedRecords(
+          store,
+          messageEntityOf(entityId),
+          query,
+          { ...search, neighbours },
+          {
+            ...times,
+            ...(conversationId === undefined
+              ? {}
+              : { prefix: conversationKeyPrefix(conversationId) }),
+          },
+        )
       : [],
   ]);
   const hits: RecallHit[] = [];
@@ -109,7 +116,15 @@ async function fusedRecords(
   store: LongtermMemoryStore,
   entityId: string,
   query: string,
-  search: { mode: RecallMode; vector?: number[]; model?: string; k: number; minSimilarity: number },
+  search: {
+    mode: RecallMode;
+    vector?: number[];
+    model?: string;
+    k: number;
+    minSimilarity: number;
+    /** Messages only: the neighbour rerank's weight of the full-text list (0: none). */
+    neighbours?: number;
+  },
   filter: Omit<TextSearchOptions, 'limit'>,
 ): Promise<FusedRecord[]> {
   const options = { ...filter, limit: listDepth(search.k) };
@@ -120,7 +135,8 @@ async function fusedRecords(
       : undefined,
   ]);
   const lists: Array<RankedList<LongtermRecord>> = [];
-  if (lexicalHits) lists.push(ranked('lexical', lexicalHits));
+  if (lexicalHits)
+    lists.push(ranked('lexical', rerankByNeighbours(lexicalHits, search.neighbours ?? 0)));
   if (vectorHits)
     lists.push(
       ranked(

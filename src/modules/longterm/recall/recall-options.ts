@@ -2,11 +2,12 @@ import { InvalidArgumentError } from '../../../common/errors/invalid-argument.er
 import { MAX_TEXT_SEARCH_LIMIT } from '../interfaces/longterm-store.interface.js';
 import { assertConversationId } from '../../../common/messages/message-validation.js';
 import type { RecallFilter, RecallMode, RecallOptions, RecallScope } from './recall.interface.js';
+import { DEFAULT_NEIGHBOUR_WEIGHT } from './neighbour-rerank.js';
 
 /** Default number of hits of a recall. */
 export const DEFAULT_RECALL_K = 10;
 
-const OPTION_KEYS = new Set(['k', 'filter', 'mode', 'scope']);
+const OPTION_KEYS = new Set(['k', 'filter', 'mode', 'scope', 'neighbours']);
 const FILTER_KEYS = new Set(['prefix', 'updatedFrom', 'updatedTo', 'conversationId']);
 
 /** A recall's `k` and filter, checked (each filter value is checked by the search itself). */
@@ -16,13 +17,29 @@ export function recallOptions(options: RecallOptions): {
   mode: RecallMode;
   /** Which sources the recall reads, after its scope and filters. */
   sources: { records: boolean; messages: boolean };
+  /** The message list's neighbour weight. */
+  neighbours: number;
 } {
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError('options', 'must be an object');
   for (const key of Object.keys(options))
     if (!OPTION_KEYS.has(key))
-      throw new InvalidArgumentError(key, 'is not a recall option (k, filter, mode, scope)');
-  const { k = DEFAULT_RECALL_K, filter = {}, mode = 'hybrid', scope = 'records' } = options;
+      throw new InvalidArgumentError(
+        key,
+        'is not a recall option (k, filter, mode, scope, neighbours)',
+      );
+  const {
+    k = DEFAULT_RECALL_K,
+    filter = {},
+    mode = 'hybrid',
+    scope = 'records',
+    neighbours = DEFAULT_NEIGHBOUR_WEIGHT,
+  } = options;
+  if (typeof neighbours !== 'number' || !(neighbours >= 0 && neighbours <= 1))
+    throw new InvalidArgumentError(
+      'neighbours',
+      `must be a number from 0 to 1, got ${String(neighbours)}`,
+    );
   if (!['hybrid', 'lexical', 'vector'].includes(mode))
     throw new InvalidArgumentError(
       'mode',
@@ -41,7 +58,7 @@ export function recallOptions(options: RecallOptions): {
         `filter.${key}`,
         'is not a filter (prefix, updatedFrom, updatedTo, conversationId)',
       );
-  return { k, filter, mode, sources: recallSources(scope, filter) };
+  return { k, filter, mode, sources: recallSources(scope, filter), neighbours };
 }
 
 /** The sources a scope reads: a key prefix narrows to records, a conversation to messages. */

@@ -34,6 +34,12 @@ export interface RecallOptions {
   mode?: RecallMode;
   /** What is searched (default `records`). */
   scope?: RecallScope;
+  /**
+   * Messages only: how much a message hit's neighbours in its conversation (the messages just
+   * before and after it, when they match too) add to its full-text score before the lists are
+   * fused — a share from 0 (none) to 1; default 0.3. Records have no order and are not reranked.
+   */
+  neighbours?: number;
 }
 
 /** The lists a recall runs. */
