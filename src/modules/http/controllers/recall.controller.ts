@@ -26,7 +26,7 @@ export class RecallController {
     summary:
       "Recall an entity's records and messages by their words and meaning, best match first (paged, byte-budgeted)",
     description:
-      'Full-text search (case- and accent-insensitive words, BM25 or the backend’s equivalent) and, when an embedder is configured, vector search (cosine similarity), fused by reciprocal rank fusion (k = 60), over the records, the messages, or both (`scope`). A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
+      'Full-text search (case- and accent-insensitive words and their English stems, question words left out; BM25 or the backend’s equivalent; message hits reranked by their conversation neighbours) and, when an embedder is configured, vector search (cosine similarity), fused by reciprocal rank fusion (k = 60), over the records, the messages, or both (`scope`). A page holds up to `k` hits and ends early at the byte budget; at most 100 hits are ranked over all pages.',
   })
   @ApiOkResponse({ type: RecallHitsDto })
   async recall(
