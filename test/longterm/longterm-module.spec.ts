@@ -125,6 +125,11 @@ describe('LongtermMemoryModule', () => {
       'array',
     ],
     [{ uri: 'memory://', textSearch: { stopWords: [] } }, 'textSearch.stopWords', 'queryStopWords'],
+    [
+      { uri: 'memory://', textSearch: { stemmer: async (word: string) => word } },
+      'textSearch.stemmer',
+      'a Promise',
+    ],
   ])('refuses %j at bootstrap, naming %s', async (options, option, hint) => {
     const error = await rejectionOf(boot(options as LongtermMemoryModuleOptions));
     expect(error).toBeInstanceOf(InvalidModuleOptionsError);

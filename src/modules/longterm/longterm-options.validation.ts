@@ -3,6 +3,7 @@ import { assertDataSourceOption } from '../connections/sql/data-source-option.js
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { parseLongtermUri } from './longterm-backend.factory.js';
 import { MAX_HNSW_DIMENSIONS } from './backends/postgres-pgvector.js';
+import { type StemFunction, stemmerProblem } from './recall/text-analyzer.js';
 
 const KEYS = [
   'uri',
@@ -55,6 +56,8 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
         'stemmer',
         `must be 'english', 'none' or a function, got ${JSON.stringify(stemmer)}`,
       );
+    const problem = typeof stemmer === 'function' && stemmerProblem(stemmer as StemFunction);
+    if (problem) nested.fail('stemmer', problem);
     const stopWords = textSearch.queryStopWords;
     if (
       stopWords !== undefined &&

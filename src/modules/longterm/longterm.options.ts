@@ -52,8 +52,9 @@ export interface LongtermMemoryModuleOptions {
   /**
    * How a record's text becomes search terms, the same at save and at search on every backend:
    * `stemmer` (`'english'` by default: Porter2 stems beside the words; `'none'`; or your own
-   * function) and `queryStopWords` (English question words by default; `[]` for none). Rows keep
-   * the terms they were saved with: after a change, re-save the rows to index them anew.
+   * synchronous function, tried once at bootstrap) and `queryStopWords` (English question words by
+   * default; `[]` for none). Rows keep the terms they were saved with: after a change, a row is
+   * indexed anew only when it is saved again (see the recall guide for what a re-save changes).
    */
   textSearch?: TextAnalysisOptions;
   /** Recall by meaning as well as by words (default: full-text recall alone). */

@@ -10,7 +10,6 @@ const hit = (conversationId: string, position: number, score: number): TextSearc
     value: { conversationId, position, messageId: `r:${position}`, role: 'user', text: 'x' },
     seq: 1,
     updatedAt: 0,
-    expiresAt: null,
   },
   score,
 });

@@ -91,6 +91,11 @@ const NOT_WORD = /[^\p{L}\p{N}]+/u;
  * {@link MAX_QUERY_LENGTH} characters that holds at least one word.
  */
 export function queryWords(query: unknown): string[] {
+  return allQueryWords(query).slice(0, MAX_QUERY_WORDS);
+}
+
+/** Every distinct word of a query, in order, validated as {@link queryWords} validates it. */
+export function allQueryWords(query: unknown): string[] {
   if (typeof query !== 'string')
     throw new InvalidArgumentError('query', `must be a string, got ${typeof query}`);
   if (query.length > MAX_QUERY_LENGTH)
@@ -98,7 +103,7 @@ export function queryWords(query: unknown): string[] {
       'query',
       `must be at most ${MAX_QUERY_LENGTH} characters, got ${query.length}`,
     );
-  const distinct = [...new Set(words(query))].slice(0, MAX_QUERY_WORDS);
+  const distinct = [...new Set(words(query))];
   if (distinct.length === 0)
     throw new InvalidArgumentError('query', 'must hold at least one word (a letter or a digit)');
   return distinct;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { MAX_INDEXED_WORDS, MAX_WORD_LENGTH } from './search-text.js';
-import { ENGLISH_QUERY_STOP_WORDS, TextAnalyzer, analyzerFor } from './text-analyzer.js';
+import {
+  ENGLISH_QUERY_STOP_WORDS,
+  TextAnalyzer,
+  analyzerFor,
+  stemmerProblem,
+} from './text-analyzer.js';
 
 describe('TextAnalyzer', () => {
   const english = TextAnalyzer.english;
@@ -37,6 +42,31 @@ describe('TextAnalyzer', () => {
     ]);
     // Nothing but question words: all of them are searched.
     expect(english.queryTerms('Who is she?')).toEqual(['who', 'is', 'she']);
+  });
+
+  it('drops stop words before the 32-word cap, and stems that are stop words', () => {
+    const filler = Array.from({ length: 40 }, (_, i) => ENGLISH_QUERY_STOP_WORDS[i]).join(' ');
+    expect(english.queryTerms(`${filler} kayak Peru family`)).toEqual([
+      'kayak',
+      'peru',
+      'family',
+      'famili',
+    ]);
+    // "beings" stems to "be", a stop word: searched by the word alone.
+    expect(english.queryTerms('human beings')).toEqual(['human', 'beings']);
+    // Names, months and content words that are also function words are searched.
+    expect(english.queryTerms('What does Will do in May?')).toEqual(['will', 'may']);
+  });
+
+  it('keeps a word a custom stemmer throws on, at save and at search alike', () => {
+    const flaky = new TextAnalyzer({
+      stemmer: (word) => {
+        if (word === 'boom') throw new Error('stemmer bug');
+        return word.replace(/s$/, '');
+      },
+    });
+    expect(flaky.indexedText('boom cats')).toBe('boom cats cat');
+    expect(flaky.queryTerms('boom cats')).toEqual(['boom', 'cats', 'cat']);
   });
 
   it('matches a text holding any term, by word or by stem', () => {
@@ -87,6 +117,16 @@ describe('TextAnalyzer', () => {
     expect(() => new TextAnalyzer({ queryStopWords: [1] as unknown as string[] })).toThrow(
       /textSearch\.queryStopWords/,
     );
+  });
+
+  it('finds what is wrong with a custom stemmer at bootstrap', () => {
+    expect(stemmerProblem((word) => word.slice(0, 3))).toBeUndefined();
+    expect(
+      stemmerProblem(() => {
+        throw new Error('unbound');
+      }),
+    ).toBe('threw on "running": unbound');
+    expect(stemmerProblem((async (word: string) => word) as never)).toMatch(/a Promise/);
   });
 
   it('gives one analyzer per options object, the English one when there are none', () => {

@@ -1,6 +1,13 @@
+import { Logger } from '@nestjs/common';
 import porter2 from 'wink-porter2-stemmer';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import { MAX_INDEXED_WORDS, MAX_WORD_LENGTH, queryWords, words } from './search-text.js';
+import {
+  MAX_INDEXED_WORDS,
+  MAX_QUERY_WORDS,
+  MAX_WORD_LENGTH,
+  allQueryWords,
+  words,
+} from './search-text.js';
 
 /** A stemmer: one normalized word (lower case, accents folded) to the form it is indexed under. */
 export type StemFunction = (word: string) => string;
@@ -14,9 +21,10 @@ export interface TextAnalysisOptions {
    * `'english'` (default): English words (ASCII letters) are also indexed and searched under their
    * Porter2 stem (the Snowball English stemmer, as PostgreSQL's `english` configuration), so "works"
    * finds "work" and "lived" finds "lives"; words of other scripts and words holding digits are
-   * left as they are. `'none'`: words only. Or your own function (any language), called with each
-   * normalized word; its answer is normalized the same way (letters and digits only; an empty answer
-   * keeps the word).
+   * left as they are. `'none'`: words only. Or your own synchronous function (any language), called
+   * with each normalized word; its answer is normalized the same way (letters and digits only; an
+   * empty answer keeps the word). It is tried once at bootstrap; a word it throws on later is kept
+   * as it is (logged once), at save and at search alike.
    */
   stemmer?: 'english' | 'none' | StemFunction;
   /**
@@ -29,15 +37,15 @@ export interface TextAnalysisOptions {
 
 /**
  * English question and function words a query does not search by: they are in nearly every text,
- * so they only add noise to a ranking (BM25 weighs them little, but not nothing).
+ * so they only add noise to a ranking (BM25 weighs them little, but not nothing). Words that are
+ * also names, months or content ("may", "will", "can", "us") are not among them.
  */
 export const ENGLISH_QUERY_STOP_WORDS: readonly string[] = Object.freeze(
   (
-    'a about am an and any are as at be been being but by can could d did do does doing done for ' +
-    'from had has have having he her hers him his how i if in into is it its ll m may me might my ' +
-    'of on or our ours re s she should so some than that the their theirs them then there these ' +
-    'they this those t to us ve was we were what when where which who whom whose why will with ' +
-    'would you your yours'
+    'a about am an and any are as at be been being but by could d did do does doing done for from ' +
+    'had has have having he her hers him his how i if in into is it its ll m me might my of on or ' +
+    'our ours re s she should so some than that the their theirs them then there these they this ' +
+    'those t to ve was we were what when where which who whom whose why with would you your yours'
   ).split(' '),
 );
 
@@ -59,6 +67,7 @@ export class TextAnalyzer {
   private readonly stemWord: StemFunction | undefined;
   private readonly stopWords: ReadonlySet<string>;
   private readonly stems = new Map<string, string>();
+  private warned = false;
 
   constructor(options: TextAnalysisOptions = {}) {
     this.stemWord = resolveStemmer(options.stemmer ?? 'english');
@@ -80,9 +89,12 @@ export class TextAnalyzer {
    * of them when nothing else is left), each followed by its stem if other, without repeats.
    */
   queryTerms(query: unknown): string[] {
-    const all = queryWords(query);
+    const all = allQueryWords(query);
     const content = all.filter((word) => !this.stopWords.has(word));
-    return [...new Set(this.withStems(content.length > 0 ? content : all))];
+    const searched = (content.length > 0 ? content : all).slice(0, MAX_QUERY_WORDS);
+    // A stem that is a stop word ("willing" → "will") would match nearly every record.
+    const stopStems = content.length > 0 ? this.stopWords : new Set<string>();
+    return [...new Set(this.withStems(searched, stopStems))];
   }
 
   /** Whether a text holds any of the terms (a staged record's match, in process). */
@@ -90,13 +102,13 @@ export class TextAnalyzer {
     return this.withStems(words(text)).some((term) => terms.has(term));
   }
 
-  private withStems(list: readonly string[]): string[] {
+  private withStems(list: readonly string[], skip?: ReadonlySet<string>): string[] {
     if (!this.stemWord) return [...list];
     const out: string[] = [];
     for (const word of list) {
       out.push(word);
       const stem = this.stemOf(word);
-      if (stem !== word) out.push(stem);
+      if (stem !== word && !skip?.has(stem)) out.push(stem);
     }
     return out;
   }
@@ -104,11 +116,42 @@ export class TextAnalyzer {
   private stemOf(word: string): string {
     let stem = this.stems.get(word);
     if (stem !== undefined) return stem;
-    stem = normalizeStem(this.stemWord!(word), word);
+    stem = normalizeStem(this.callStemmer(word), word);
     if (this.stems.size >= STEM_CACHE_SIZE) this.stems.clear();
     this.stems.set(word, stem);
     return stem;
   }
+
+  /** The stemmer's answer for a word; a throw keeps the word (the same at save and at search). */
+  private callStemmer(word: string): unknown {
+    try {
+      return this.stemWord!(word);
+    } catch (error) {
+      if (!this.warned) {
+        this.warned = true;
+        new Logger('TextAnalyzer').warn(
+          `textSearch.stemmer threw on a word, which is indexed and searched as it is: ${(error as Error).message}`,
+        );
+      }
+      return word;
+    }
+  }
+}
+
+/**
+ * Checks a custom stemmer at bootstrap: it answers a string for a word, synchronously, without
+ * throwing; else the problem, in words.
+ */
+export function stemmerProblem(stemmer: StemFunction): string | undefined {
+  let answer: unknown;
+  try {
+    answer = stemmer('running');
+  } catch (error) {
+    return `threw on "running": ${(error as Error).message}`;
+  }
+  if (typeof answer !== 'string')
+    return `must answer a string synchronously, got ${answer instanceof Promise ? 'a Promise' : typeof answer} for "running"`;
+  return undefined;
 }
 
 /** The stemmer an option names, validated. */
