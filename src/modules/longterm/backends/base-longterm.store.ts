@@ -18,7 +18,7 @@ import {
 } from '../recall/vector-match.js';
 import { decode } from './decode-row.js';
 import type { RecordTextFunction } from '../recall/search-text.js';
-import { TextAnalyzer } from '../recall/text-analyzer.js';
+import type { TextAnalyzer } from '../recall/text-analyzer.js';
 import { type TextMatch, textMatch } from '../recall/text-match.js';
 import {
   type PreparedRecord,
@@ -48,8 +48,7 @@ export interface LongtermStoreSettings {
   now?: () => number;
   /**
    * How long a delete tombstone guards its key against stale saves (default 7 days, the run
-   * retention: no retried flush outlives it). Then the key is free again. An entity's erasure mark
-   * (`deleteEntity`) never expires.
+   * retention: no retried flush outlives it); an entity's erasure mark never expires.
    */
   tombstoneTtlMs?: number;
   /** Most UTF-8 bytes of one value's JSON (default 256 KiB); larger saves are `ValueTooLargeError`. */
@@ -77,17 +76,14 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
   protected readonly now: () => number;
   private readonly rules: RecordRules;
   private readonly tombstoneTtlMs: number;
-  /** How text becomes search terms (the same at save and at search). */
-  protected readonly analyzer: TextAnalyzer;
 
   protected constructor(settings: LongtermStoreSettings = {}) {
     this.now = settings.now ?? Date.now;
-    this.analyzer = settings.analyzer ?? TextAnalyzer.english;
     this.rules = {
       defaultTtlMs: settings.defaultTtlMs,
       maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
       recordText: settings.recordText,
-      analyzer: this.analyzer,
+      analyzer: settings.analyzer,
     };
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
@@ -239,7 +235,7 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
     options: TextSearchOptions = {},
   ): Promise<TextSearchHit[]> {
     assertEntityId(entityId);
-    const match = textMatch(query, options, this.analyzer);
+    const match = textMatch(query, options, this.rules.analyzer);
     return this.traced('search_text', async () =>
       (await this.readMatches(entityId, match, this.now())).map((row) => ({
         record: decode(row),
