@@ -3,7 +3,8 @@ import { assertDataSourceOption } from '../connections/sql/data-source-option.js
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { parseLongtermUri } from './longterm-backend.factory.js';
 import { MAX_HNSW_DIMENSIONS } from './backends/postgres-pgvector.js';
-import { type StemFunction, stemmerProblem } from './recall/text-analyzer.js';
+import { type TextAnalysisOptions, analyzerFor } from './recall/text-analyzer.js';
+import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
 
 const KEYS = [
   'uri',
@@ -44,26 +45,14 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   check.function('recordText', options.recordText);
   if (options.textSearch !== undefined) {
     const textSearch = check.object(options.textSearch, 'textSearch');
-    const nested = check.nested('textSearch');
-    nested.keys(textSearch, ['stemmer', 'queryStopWords']);
-    const { stemmer } = textSearch;
-    if (
-      stemmer !== undefined &&
-      typeof stemmer !== 'function' &&
-      !['english', 'none'].includes(stemmer as string)
-    )
-      nested.fail(
-        'stemmer',
-        `must be 'english', 'none' or a function, got ${JSON.stringify(stemmer)}`,
-      );
-    const problem = typeof stemmer === 'function' && stemmerProblem(stemmer as StemFunction);
-    if (problem) nested.fail('stemmer', problem);
-    const stopWords = textSearch.queryStopWords;
-    if (
-      stopWords !== undefined &&
-      (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string'))
-    )
-      nested.fail('queryStopWords', 'must be an array of strings');
+    check.nested('textSearch').keys(textSearch, ['stemmer', 'queryStopWords']);
+    // The analyzer checks its own options (a custom stemmer is tried once); the module reuses it.
+    try {
+      analyzerFor(textSearch as TextAnalysisOptions);
+    } catch (error) {
+      if (error instanceof InvalidArgumentError) check.fail(error.argument, error.problem);
+      throw error;
+    }
   }
   if (options.recall !== undefined) {
     const recall = check.object(options.recall, 'recall');

@@ -139,8 +139,8 @@ export class TextAnalyzer {
 }
 
 /**
- * Checks a custom stemmer at bootstrap: it answers a string for a word, synchronously, without
- * throwing; else the problem, in words.
+ * Checks a custom stemmer once, when its analyzer is built (at bootstrap): it answers a string for
+ * a word, synchronously, without throwing; else the problem, in words.
  */
 export function stemmerProblem(stemmer: StemFunction): string | undefined {
   let answer: unknown;
@@ -159,7 +159,11 @@ function resolveStemmer(option: unknown): StemFunction | undefined {
   if (option === 'none') return undefined;
   if (option === 'english')
     return (word) => (ENGLISH_WORD.test(word) && word.length > 2 ? porter2(word) : word);
-  if (typeof option === 'function') return option as StemFunction;
+  if (typeof option === 'function') {
+    const problem = stemmerProblem(option as StemFunction);
+    if (problem) throw new InvalidArgumentError('textSearch.stemmer', problem);
+    return option as StemFunction;
+  }
   throw new InvalidArgumentError(
     'textSearch.stemmer',
     `must be 'english', 'none' or a function, got ${typeof option === 'string' ? `'${option}'` : typeof option}`,
