@@ -25,16 +25,22 @@ export class OwnRedisCluster {
   static async start(masters = 3): Promise<OwnRedisCluster> {
     const cluster = new OwnRedisCluster(await clusterPorts(masters), tempDir('redis-cluster-'));
     for (const port of cluster.ports) mkdirSync(join(cluster.dir, String(port)));
-    await cluster.spawnNodes();
-    await run('redis-cli', [
-      '--cluster',
-      'create',
-      ...cluster.ports.map((port) => `127.0.0.1:${port}`),
-      '--cluster-replicas',
-      '0',
-      '--cluster-yes',
-    ]);
-    await cluster.untilReady();
+    try {
+      await cluster.spawnNodes();
+      await run('redis-cli', [
+        '--cluster',
+        'create',
+        ...cluster.ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ]);
+      await cluster.untilReady();
+    } catch (error) {
+      // A cluster that did not come up leaves no node behind (its error is the one reported).
+      await cluster.stop();
+      throw error;
+    }
     return cluster;
   }
 
@@ -101,7 +107,7 @@ export class OwnRedisCluster {
       this.processes.map(
         (node) =>
           new Promise((resolve) => {
-            if (node.exitCode !== null) return resolve(undefined);
+            if (node.exitCode !== null || node.signalCode !== null) return resolve(undefined);
             node.once('exit', resolve);
             node.kill('SIGKILL');
           }),
@@ -126,12 +132,18 @@ async function waitFor<T>(probe: () => Promise<T>, expected: T): Promise<void> {
   throw new Error('the Redis Cluster did not come up within 10 s');
 }
 
-/** Free ports whose cluster bus ports (port + 10000) are free too, all below the ephemeral range. */
+/**
+ * Free ports whose cluster bus ports (port + 10000) are free too, all below the ephemeral range; no
+ * port is another's bus port (12393 and 22393 together: the first node's bus cannot bind).
+ */
 async function clusterPorts(count: number): Promise<number[]> {
   const ports: number[] = [];
+  const taken = new Set<number>();
   for (let attempt = 0; attempt < 1_000 && ports.length < count; attempt += 1) {
     const port = await freePort(ephemeralRangeStart() - 10_000);
-    if (!ports.includes(port) && (await isFree(port + 10_000))) ports.push(port);
+    if (taken.has(port) || taken.has(port + 10_000) || !(await isFree(port + 10_000))) continue;
+    ports.push(port);
+    taken.add(port).add(port + 10_000);
   }
   if (ports.length < count) throw new Error('no free ports for a Redis Cluster');
   return ports;
