@@ -57,7 +57,14 @@ const formation = new MemoryFormation(
     if (!steps.has(key)) steps.set(key, await compute());
     return steps.get(key) as never;
   },
-  { kinds: ['fact'], maxCandidates: 100, neighbours: 5, maxInputTokens: 100_000 },
+  {
+    kinds: ['fact'],
+    maxCandidates: 100,
+    neighbours: 5,
+    maxInputTokens: 100_000,
+    // Every observation of a conversation fits (the default cap is 2,000 memories, 512 KiB).
+    maxActive: { count: 100_000, bytes: 100_000_000 },
+  },
 );
 
 type List = (entityId: string, question: string) => Promise<string[]>;

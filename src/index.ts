@@ -367,6 +367,10 @@ export {
   type FormationStepRecorder,
   MemoryFormation,
 } from './modules/formation/memory-formation.js';
+export {
+  type ActiveMemoryCap,
+  DEFAULT_ACTIVE_MEMORY_CAP,
+} from './modules/formation/active-memory-cap.js';
 export { FormationAnswerError } from './modules/formation/formation-answers.js';
 export { LlmFormationModel } from './modules/formation/llm.formation-model.js';
 export { PlainStatementsFormationModel } from './modules/formation/plain-statements.formation-model.js';

@@ -315,12 +315,40 @@ describe('AgentModule formation: memories formed after each committed turn', () 
     expect((await memories.list('gx', { state: 'all', limit: 10 })).memories).toEqual([]);
   });
 
+  it('keeps an entity within `maxActive`: a job past it adds nothing and its record says why', async () => {
+    const memories = await boot(new ScriptedLlm([{ content: 'Noted.' }]), {
+      model: 'plain-statements',
+      maxActive: { count: 1 },
+    });
+    const { runId } = await harness!.agent.run({
+      conversationId: 'f-cap',
+      entityId: 'fcap',
+      message: 'I live in Rome. I like opera.',
+    });
+    let record = null;
+    for (let i = 0; i < 200 && !record; i += 1) {
+      record = await memories.job('fcap', `${runId}/formation-v1`);
+      if (!record) await sleep(50);
+    }
+    expect(record!.operations).toEqual([
+      expect.objectContaining({ op: 'ADD' }),
+      expect.objectContaining({ op: 'NONE', overruled: expect.stringContaining('maximum of 1') }),
+    ]);
+    expect((await memories.list('fcap', { limit: 10 })).memories.map((m) => m.text)).toEqual([
+      'The user lives in Rome',
+    ]);
+  });
+
   it('refuses a formation option it cannot use, naming it', async () => {
     const problems = [
       [{ kinds: [] }, 'formation.kinds'],
       [{ model: 42 }, 'formation.model'],
       [{ attempts: 0 }, 'formation.attempts'],
       [{ every: 2 }, 'formation.every'],
+      [{ maxActive: 5 }, 'formation.maxActive'],
+      [{ maxActive: { count: 0 } }, 'formation.maxActive.count'],
+      [{ maxActive: { bytes: 10 } }, 'formation.maxActive.bytes'],
+      [{ maxActive: { count: 5, size: 1 } }, 'formation.maxActive.size'],
     ] as const;
     for (const [formation, option] of problems) {
       const error = await rejectionOf(boot(new ScriptedLlm(), formation));

@@ -16,6 +16,7 @@ function exportedNames(entry = INDEX): string[] {
  */
 const PUBLIC_API = [
   'AGENT_MEMORY_EXCEPTION_FILTER_OPTIONS',
+  'ActiveMemoryCap',
   'AddMessagesOptions',
   'AddMessagesResult',
   'AgentEventBase',
@@ -72,6 +73,7 @@ const PUBLIC_API = [
   'ConversationVersionConflictError',
   'CustomBackendOptions',
   'CustomPolicyOptions',
+  'DEFAULT_ACTIVE_MEMORY_CAP',
   'DEFAULT_MAX_TOOL_ITERATIONS',
   'DEFAULT_RETRY_POLICY',
   'DEFAULT_RUN_RETENTION_MS',

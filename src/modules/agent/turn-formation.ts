@@ -123,6 +123,11 @@ export class TurnFormation {
           'a memory this job would close changed since it read it (a correction, a later job), or the entity was erased',
           attempt,
         );
+      const full = outcome.record.operations.filter((op) => op.overruled?.includes('maxActive'));
+      if (full.length > 0)
+        this.logger.warn(
+          `Memory formation of run ${result.runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
+        );
       return;
     }
   }

@@ -1,6 +1,7 @@
 import type { OptionChecker } from '../../common/options/option-checker.js';
 import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
+import type { ActiveMemoryCap } from './active-memory-cap.js';
 import type { MemoryFormationModel } from './formation-model.interface.js';
 import { DEFAULT_FORMATION_SETTINGS, type FormationSettings } from './memory-formation.js';
 
@@ -8,7 +9,14 @@ import { DEFAULT_FORMATION_SETTINGS, type FormationSettings } from './memory-for
  * `AgentModule.forRoot({ formation })`: memories formed from each committed turn of a run with an
  * `entityId`, after the turn (never on its latency). `true` for the defaults.
  */
-export interface AgentFormationOptions extends Partial<FormationSettings> {
+export interface AgentFormationOptions extends Partial<Omit<FormationSettings, 'maxActive'>> {
+  /**
+   * The most active memories an entity holds (`count`, default 2,000) and bytes of their text
+   * (`bytes`, UTF-8, default 512 KiB). When full, a job adds nothing new (its ADDs are NONE, with
+   * `overruled` saying why, in the job's record); updates and retractions still apply, and nothing
+   * held is evicted: curate (forget) or raise the cap.
+   */
+  maxActive?: Partial<ActiveMemoryCap>;
   /**
    * Which model extracts and consolidates: `'agent'` (default) the agent's own model, called
    * directly (its kernel filters do not apply); `'plain-statements'` the offline demo model (a few
@@ -62,6 +70,7 @@ export function resolveFormation(
       maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
       neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
       maxInputTokens: given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens,
+      maxActive: { ...DEFAULT_FORMATION_SETTINGS.maxActive, ...given.maxActive },
     },
     attempts: given.attempts ?? DEFAULT_FORMATION_ATTEMPTS,
     concurrency: given.concurrency ?? 2,
@@ -96,6 +105,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'concurrency',
     'maxPending',
     'recall',
+    'maxActive',
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
   nested.integer('concurrency', given.concurrency, 1, 64);
@@ -104,6 +114,13 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
   nested.integer('neighbours', given.neighbours, 1, 50);
   nested.integer('attempts', given.attempts, 1, 10);
   nested.integer('recall', given.recall, 0, 100);
+  if (given.maxActive !== undefined) {
+    const cap = nested.object(given.maxActive, 'maxActive');
+    const capCheck = nested.nested('maxActive');
+    capCheck.keys(cap, ['count', 'bytes']);
+    capCheck.integer('count', cap.count, 1, 1_000_000);
+    capCheck.integer('bytes', cap.bytes, 1_000, 1_073_741_824);
+  }
   const { kinds, model } = given;
   if (
     kinds !== undefined &&

@@ -1,5 +1,11 @@
 import { KeyedSerial } from '../../common/keyed-serial.js';
-import { consolidate } from './consolidation-rules.js';
+import {
+  type ActiveMemoryCap,
+  DEFAULT_ACTIVE_MEMORY_CAP,
+  tallyActive,
+  withinCap,
+} from './active-memory-cap.js';
+import { type Consolidation, consolidate } from './consolidation-rules.js';
 import type {
   ChoiceAnswer,
   ExtractionAnswer,
@@ -53,6 +59,11 @@ export interface FormationSettings {
    * token): the messages in order, the last one read cut at the budget, later ones left out.
    */
   maxInputTokens: number;
+  /**
+   * The most active memories (and bytes of their text) an entity holds: an ADD past it is not
+   * written (NONE, `overruled` says why); updates and retractions always apply.
+   */
+  maxActive: ActiveMemoryCap;
 }
 
 /** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
@@ -68,6 +79,7 @@ export const DEFAULT_FORMATION_SETTINGS: Readonly<FormationSettings> = Object.fr
   maxCandidates: 20,
   neighbours: 5,
   maxInputTokens: 4_000,
+  maxActive: DEFAULT_ACTIVE_MEMORY_CAP,
 });
 
 /** What the consolidation step records: the neighbours it compared with, and the model's choices. */
@@ -147,24 +159,34 @@ export class MemoryFormation {
       kinds,
     });
     const usage = sum(extracted.usage, chosen.usage);
-    const record: FormationJobRecord = {
+    const recordOf = (operations: Consolidation['operations']): FormationJobRecord => ({
       jobId: job.jobId,
       conversationId: job.conversationId,
       runId: job.runId,
       model: this.model.id,
-      operations: consolidation.operations,
+      operations,
       at: job.observedAt,
       usage,
-    };
-    // What the job closes is checked and written with no other write of the entity between.
-    const written = await this.memories.locked(job.entityId, () =>
-      this.memories.write(
+    });
+    // What the job closes, and the room it takes, are checked and written with no other write of
+    // the entity between.
+    let record = recordOf(consolidation.operations);
+    const written = await this.memories.locked(job.entityId, async () => {
+      const capped = consolidation.operations.some((operation) => operation.op === 'ADD')
+        ? withinCap(
+            consolidation,
+            await tallyActive(this.memories, job.entityId, job.observedAt, consolidation),
+            this.settings.maxActive,
+          )
+        : consolidation;
+      record = recordOf(capped.operations);
+      return this.memories.write(
         job.entityId,
         { seq: job.seq, at: job.observedAt },
-        consolidation,
+        capped,
         record,
-      ),
-    );
+      );
+    });
     return { status: written ? 'written' : 'refused', record, usage };
   }
 }

@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_ACTIVE_MEMORY_CAP } from '../../src/modules/formation/active-memory-cap.js';
+import type { FormedMemories } from '../../src/modules/formation/formed-memories.js';
+import {
+  DEFAULT_FORMATION_SETTINGS,
+  type FormationJob,
+  type FormationStepRecorder,
+  MemoryFormation,
+} from '../../src/modules/formation/memory-formation.js';
+import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
+import type { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
+import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 5, 1);
+
+/** A step recorder like the run cache: the first answer of a job's step is the one replayed. */
+function recorder(): FormationStepRecorder {
+  const steps = new Map<string, string>();
+  return async <T>(job: FormationJob, step: string, compute: () => Promise<T>): Promise<T> => {
+    const key = `${job.jobId}\u0000${step}`;
+    if (!steps.has(key)) steps.set(key, JSON.stringify(await compute()));
+    return JSON.parse(steps.get(key)!) as T;
+  };
+}
+
+describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (_name, uri) => {
+  const tier = formationTier(uri);
+  let longterm: LongtermMemoryService;
+  let memories: FormedMemories;
+  beforeAll(() => {
+    ({ longterm, memories } = tier());
+  });
+
+  let turns = 0;
+  async function jobOf(entityId: string, text: string, day: number): Promise<FormationJob> {
+    turns += 1;
+    return {
+      jobId: `cap-run-${turns}/f1`,
+      entityId,
+      conversationId: 'c1',
+      runId: `cap-run-${turns}`,
+      messages: [{ id: `m${turns}`, role: 'user', text }],
+      context: [],
+      observedAt: T0 + day * DAY,
+      seq: await memories.nextSeq(entityId),
+    };
+  }
+  /** The texts of the entity's active memories, in code-unit order. */
+  const active = async (entityId: string) =>
+    (await memories.list(entityId, { state: 'active', limit: 50 })).memories
+      .map((memory) => memory.text)
+      .sort();
+  const sorted = (texts: string[]) => [...texts].sort();
+  const formation = (maxActive: { count: number; bytes: number }, from = memories) =>
+    new MemoryFormation(from, new PlainStatementsFormationModel(), recorder(), {
+      ...DEFAULT_FORMATION_SETTINGS,
+      maxActive,
+    });
+
+  it('adds nothing past the count; corrections and retractions still apply, and free room', async () => {
+    const ada = `ada-${randomUUID()}`;
+    const capped = formation({ count: 2, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes });
+    const first = await capped.run(
+      await jobOf(ada, 'My name is Ada. I live in Paris. I like jazz.', 1),
+    );
+    expect(first.status).toBe('written');
+    expect(await active(ada)).toEqual(
+      sorted(["The user's name is Ada", 'The user lives in Paris']),
+    );
+    expect(first.record.operations.map((operation) => operation.op)).toEqual([
+      'ADD',
+      'ADD',
+      'NONE',
+    ]);
+    expect(first.record.operations[2]!.overruled).toMatch(
+      /maximum of 2 active memories \(formation\.maxActive\)/,
+    );
+    // The record stored is the one returned: what the routes show says why jazz is missing.
+    expect((await memories.job(ada, first.record.jobId))!.operations).toEqual(
+      first.record.operations,
+    );
+
+    // Full, a correction still supersedes (the count stays), and a retraction frees a place.
+    await capped.run(await jobOf(ada, 'Actually I moved to Berlin.', 2));
+    expect(await active(ada)).toEqual(
+      sorted(["The user's name is Ada", 'The user lives in Berlin']),
+    );
+    await capped.run(await jobOf(ada, 'Forget that I live in Berlin.', 3));
+    expect(await active(ada)).toEqual(sorted(["The user's name is Ada"]));
+    const later = await capped.run(await jobOf(ada, 'I like jazz. I like tea.', 4));
+    expect(later.record.operations.map((operation) => operation.op)).toEqual(['ADD', 'NONE']);
+    expect(await active(ada)).toEqual(sorted(["The user's name is Ada", 'The user likes jazz']));
+    // Every version is kept: the cap counts active ones only.
+    expect(
+      (await memories.list(ada, { state: 'all', limit: 50 })).memories.length,
+    ).toBeGreaterThanOrEqual(4);
+  });
+
+  it('adds nothing past the bytes of text', async () => {
+    const bea = `bea-${randomUUID()}`;
+    const name = "The user's name is Bea";
+    const capped = formation({ count: 100, bytes: Buffer.byteLength(name) + 10 });
+    const job = await capped.run(await jobOf(bea, 'My name is Bea. I live in Lisbon.', 1));
+    expect(await active(bea)).toEqual(sorted([name]));
+    expect(job.record.operations[1]).toMatchObject({
+      op: 'NONE',
+      overruled: expect.stringMatching(/maximum of \d+ bytes of active memories/),
+    });
+  });
+
+  it('a job retried after a crash mid-write counts what its first attempt counted', async () => {
+    const cy = `cy-${randomUUID()}`;
+    await formation({ count: 3, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes }).run(
+      await jobOf(cy, 'My name is Cy.', 1),
+    );
+    // The first attempt dies after its memories are written, before the job's record is.
+    const failing = Object.create(memories) as FormedMemories;
+    const save = longterm.save.bind(longterm);
+    let crash = true;
+    Object.defineProperty(failing, 'longterm', {
+      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
+        save: async (record: Parameters<LongtermMemoryService['save']>[0]) => {
+          if (crash && record.key.startsWith('job/')) throw new Error('process killed');
+          return save(record);
+        },
+      }),
+    });
+    const steps = recorder();
+    const model = new PlainStatementsFormationModel();
+    const settings = {
+      ...DEFAULT_FORMATION_SETTINGS,
+      maxActive: { count: 3, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes },
+    };
+    const job = await jobOf(cy, 'I live in Rome. I like chess. I like tea.', 2);
+    await expect(new MemoryFormation(failing, model, steps, settings).run(job)).rejects.toThrow(
+      'process killed',
+    );
+    crash = false;
+    // Its two new memories are stored now; counted as the job's own, they leave the same room.
+    const retried = await new MemoryFormation(memories, model, steps, settings).run(job);
+    expect(retried.status).toBe('written');
+    expect(retried.record.operations.map((operation) => operation.op)).toEqual([
+      'ADD',
+      'ADD',
+      'NONE',
+    ]);
+    expect(await active(cy)).toEqual(
+      sorted(["The user's name is Cy", 'The user likes chess', 'The user lives in Rome']),
+    );
+  });
+});
