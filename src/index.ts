@@ -355,11 +355,15 @@ export type {
   MemoryFormationModel,
 } from './modules/formation/formation-model.interface.js';
 export {
-  type FailedFormation,
   type FormationJobRecord,
   FormedMemories,
   type MemoryListOptions,
 } from './modules/formation/formed-memories.js';
+export {
+  type FailedFormation,
+  type FailedJob,
+  FormationFailures,
+} from './modules/formation/formation-failures.js';
 export {
   type FormationJob,
   type FormationOutcome,

@@ -578,6 +578,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'POST /entities/{entityId}/formed-memories/{memoryId}/corrections',
         'POST /entities/{entityId}/formed-memories/{memoryId}/invalidation',
         'GET /entities/{entityId}/formation-failures',
+        'POST /entities/{entityId}/formation-failures/{runId}/rerun',
         'GET /conversations/{conversationId}/working-memory',
         'PUT /conversations/{conversationId}/working-memory/{key}',
         'DELETE /conversations/{conversationId}/working-memory/{key}',

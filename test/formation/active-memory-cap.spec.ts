@@ -110,6 +110,78 @@ describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (
     });
   });
 
+  it('a retry after a crash between the closings and the new versions counts what the first attempt counted, across an update chain', async () => {
+    const dee = `dee-${randomUUID()}`;
+    const cap = { count: 3, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes };
+    await formation(cap).run(await jobOf(dee, 'My name is Dee. I live in Paris.', 1));
+    // The first attempt dies after it stored its closings, before its new versions.
+    const failing = Object.create(memories) as FormedMemories;
+    const saveMany = longterm.saveMany.bind(longterm);
+    let batches = 0;
+    Object.defineProperty(failing, 'longterm', {
+      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
+        saveMany: async (records: Parameters<LongtermMemoryService['saveMany']>[0]) => {
+          batches += 1;
+          if (batches === 2) throw new Error('process killed');
+          return saveMany(records);
+        },
+      }),
+    });
+    const steps = recorder();
+    const model = new PlainStatementsFormationModel();
+    const settings = { ...DEFAULT_FORMATION_SETTINGS, maxActive: cap };
+    const job = await jobOf(dee, 'I live in Berlin. I live in Rome. I like chess.', 2);
+    await expect(new MemoryFormation(failing, model, steps, settings).run(job)).rejects.toThrow(
+      'process killed',
+    );
+    const retried = await new MemoryFormation(memories, model, steps, settings).run(job);
+    expect(retried.status).toBe('written');
+    expect(retried.record.operations.map((operation) => operation.op)).toEqual([
+      'UPDATE',
+      'UPDATE',
+      'ADD',
+    ]);
+    expect(await active(dee)).toEqual(
+      sorted(["The user's name is Dee", 'The user lives in Rome', 'The user likes chess']),
+    );
+  });
+
+  it('counts past one page of versions, and a cap lowered below what is held only stops adding', async () => {
+    const eve = `eve-${randomUUID()}`;
+    const now = T0 + DAY;
+    const held = Array.from({ length: 620 }, (_, i) => ({
+      id: `held${String(i).padStart(4, '0')}`,
+      entityId: eve,
+      text: `The user keeps fact number ${i}`,
+      kind: 'fact',
+      sources: [{ conversationId: 'c0', messageIds: ['m0'], runId: 'r0' }],
+      observedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    expect(
+      await memories.saveVersions(eve, { seq: await memories.nextSeq(eve), at: now }, held),
+    ).toBe(true);
+    const roomForOne = await formation({ count: 621, bytes: 10_000_000 }).run(
+      await jobOf(eve, 'My name is Eve. I live in Oslo.', 2),
+    );
+    expect(roomForOne.record.operations.map((operation) => operation.op)).toEqual(['ADD', 'NONE']);
+    const lowered = formation({ count: 10, bytes: 10_000_000 });
+    const full = await lowered.run(await jobOf(eve, 'I like tea.', 3));
+    expect(full.record.operations).toEqual([
+      expect.objectContaining({ op: 'NONE', overruled: expect.stringContaining('maximum of 10') }),
+    ]);
+    // Over the cap, a correction still applies, and nothing held was evicted.
+    await lowered.run(await jobOf(eve, 'Actually my name is Eva.', 4));
+    const names = (await memories.list(eve, { state: 'active', limit: 1_000 })).memories.filter(
+      (memory) => memory.text.includes('name'),
+    );
+    expect(names.map((memory) => memory.text)).toEqual(["The user's name is Eva"]);
+    expect((await memories.list(eve, { state: 'active', limit: 1_000 })).memories).toHaveLength(
+      621,
+    );
+  });
+
   it('a job retried after a crash mid-write counts what its first attempt counted', async () => {
     const cy = `cy-${randomUUID()}`;
     await formation({ count: 3, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes }).run(

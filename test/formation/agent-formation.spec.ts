@@ -118,7 +118,8 @@ describe('AgentModule formation: memories formed after each committed turn', () 
     expect(flaky.extractions).toBe(2);
     await harness!.close();
 
-    const broken = new SlowModel({ failures: 10 });
+    // Fails its first three extractions: both attempts, then the first re-run.
+    const broken = new SlowModel({ failures: 3 });
     memories = await boot(new ScriptedLlm([{ content: 'Ok.' }]), { model: broken, attempts: 2 });
     const run = await harness!.agent.run({
       conversationId: 'f-c5',
@@ -139,10 +140,40 @@ describe('AgentModule formation: memories formed after each committed turn', () 
         errorName: 'Error',
         attempts: 2,
         at: expect.any(Number),
+        // What the job read, kept so it can run again.
+        messages: [
+          { id: run.messages[0]!.id, role: 'user', text: 'I like coffee.' },
+          { id: run.messages[1]!.id, role: 'assistant', text: 'Ok.' },
+        ],
       },
     ]);
     expect(broken.extractions).toBe(2);
     expect((await memories.list('di', { state: 'all', limit: 10 })).memories).toEqual([]);
+
+    // Run again: it fails once more (the note is kept, one attempt more), then it is written.
+    const agent = harness!.agent;
+    expect(await agent.rerunFormation('di', run.runId)).toEqual({
+      status: 'failed',
+      error: 'model unavailable',
+      errorName: 'Error',
+    });
+    expect((await memories.failures('di', 10)).map((failure) => failure.attempts)).toEqual([3]);
+    const written = await agent.rerunFormation('di', run.runId);
+    expect(written).toEqual({
+      status: 'written',
+      operations: [expect.objectContaining({ op: 'ADD' })],
+    });
+    expect((await memories.list('di', { limit: 10 })).memories).toEqual([
+      expect.objectContaining({
+        text: 'The user likes coffee',
+        sources: [expect.objectContaining({ runId: run.runId, messageIds: [run.messages[0]!.id] })],
+      }),
+    ]);
+    expect(await memories.failures('di', 10)).toEqual([]);
+    // Nothing left to run: no note, another entity, an unknown run.
+    expect(await agent.rerunFormation('di', run.runId)).toBeNull();
+    expect(await agent.rerunFormation('other', run.runId)).toBeNull();
+    expect(broken.extractions).toBe(4);
   });
 
   it('shutdown waits for the job in flight; jobs waiting for a slot or a retry start no attempt', async () => {

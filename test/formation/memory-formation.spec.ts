@@ -153,6 +153,36 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     expect([again.status, model.calls]).toEqual(['already-written', 2]);
   });
 
+  it('a turn that changes one memory twice writes both versions, the first closed by the second', async () => {
+    const fay = `fay-${randomUUID()}`;
+    const formation = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      recorder(),
+    );
+    await formation.run(await jobOf(fay, 'My name is Fay. I live in Paris.', 1));
+    const moved = await formation.run(
+      await jobOf(fay, 'I live in Berlin. I live in Rome. I like chess.', 2),
+    );
+    expect(moved.status).toBe('written');
+    expect(moved.record.operations.map((operation) => operation.op)).toEqual([
+      'UPDATE',
+      'UPDATE',
+      'ADD',
+    ]);
+    expect(await texts(fay)).toEqual(
+      ["The user's name is Fay", 'The user likes chess', 'The user lives in Rome'].sort(),
+    );
+    const rome = (await memories.list(fay, { limit: 50 })).memories.find((m) =>
+      m.text.endsWith('Rome'),
+    )!;
+    expect((await memories.history(fay, rome.id)).map((version) => version.text)).toEqual([
+      'The user lives in Paris',
+      'The user lives in Berlin',
+      'The user lives in Rome',
+    ]);
+  });
+
   it('erasure wins: a job queued before deleteEntity writes nothing', async () => {
     const eve = `eve-${randomUUID()}`;
     const formation = new MemoryFormation(

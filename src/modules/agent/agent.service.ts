@@ -1,18 +1,15 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-  Optional,
+import type {
+  BeforeApplicationShutdown,
+  OnApplicationShutdown,
+  OnModuleInit,
 } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { streamOf } from '../../common/async-channel.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
-import type { TurnFormation } from './turn-formation.js';
+import type { FormationRerun, TurnFormation } from './turn-formation.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -38,10 +35,8 @@ import type {
 import type { AgentQueue } from './queue/agent-queue.interface.js';
 import { RunLifecycle } from './run-lifecycle.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
-import type { Queue } from 'bull';
-import { RateLimit } from '../../common/rate-limit.js';
 import { assertRunId } from './runs/run-id.js';
-import { listConversations, pageRunsOf } from './runs/run-queries.js';
+import { listConversations, pageRunsOf, readRun } from './runs/run-queries.js';
 
 /**
  * The agent: runs turns with its memory provider and commits each atomically; async runs
@@ -54,8 +49,6 @@ export class AgentService
   private runner?: AgentRunner;
   private engine?: KernelEngine;
   private formation?: TurnFormation;
-  private readonly logger = new Logger('Agent');
-  private readonly invisibleRunWarning = new RateLimit(60_000);
   private readonly longterm?: LongtermMemoryService;
   private readonly runs: AgentRuns;
   private readonly queue: AgentQueue;
@@ -194,12 +187,7 @@ export class AgentService
    */
   async getRun(runId: string): Promise<AgentRunRecord | undefined> {
     assertRunId(runId);
-    const record = await this.runs.records.get(runId);
-    if (!record && this.runsVisibility === 'process' && this.invisibleRunWarning.due())
-      this.logger.warn(
-        `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
-      );
-    return record;
+    return readRun(this.runs, runId);
   }
 
   /**
@@ -262,7 +250,7 @@ export class AgentService
    * The Bull queue async runs go through when the agent uses the Bull driver (for a dashboard such
    * as bull-board, or a health check); `undefined` with the inline driver.
    */
-  get bullQueue(): Queue | undefined {
+  get bullQueue(): BullAgentQueue['bull'] | undefined {
     return this.queue instanceof BullAgentQueue ? this.queue.bull : undefined;
   }
 
@@ -291,6 +279,15 @@ export class AgentService
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.deleteEntity(entityId);
     await this.runs.ownership.forgetEntity(entityId);
+  }
+
+  /**
+   * Runs a failed formation job of the entity again, now, one attempt (named by its turn's run id;
+   * see `GET /entities/:id/formation-failures`); `null` when there is no such job or formation is off.
+   */
+  async rerunFormation(entityId: string, runId: string): Promise<FormationRerun | null> {
+    assertRunId(runId);
+    return (await this.formation?.rerun(entityId, runId)) ?? null;
   }
 
   private required<T>(value: T | undefined): T {

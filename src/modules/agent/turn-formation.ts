@@ -6,7 +6,9 @@ import type {
   FormationMessage,
   MemoryFormationModel,
 } from '../formation/formation-model.interface.js';
+import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
+import type { AppliedOperation } from '../formation/formed-memory.interface.js';
 import { FormedMemories } from '../formation/formed-memories.js';
 import { type FormationJob, MemoryFormation, withinBudget } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
@@ -20,6 +22,14 @@ const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 /** Why a job stops when the app shuts down. */
 const SHUTTING_DOWN = 'the app shut down before the job ran';
+/** Why a job's write was refused. */
+const REFUSED =
+  'a memory this job would close changed since it read it (a correction, a later job), or the entity was erased';
+
+/** What running a failed job again did. */
+export type FormationRerun =
+  | { status: 'written' | 'already-written'; operations: AppliedOperation[] }
+  | { status: 'failed' | 'not-rerunnable'; error: string; errorName?: string };
 
 /**
  * Memory formation after each committed turn of a run with an entity (`formation`): the turn's
@@ -118,18 +128,56 @@ export class TurnFormation {
         continue;
       }
       if (outcome === undefined) return note(SHUTTING_DOWN, attempt - 1);
-      if (outcome.status === 'refused')
-        return note(
-          'a memory this job would close changed since it read it (a correction, a later job), or the entity was erased',
-          attempt,
-        );
-      const full = outcome.record.operations.filter((op) => op.overruled?.includes('maxActive'));
-      if (full.length > 0)
+      if (outcome.status === 'refused') return note(REFUSED, attempt);
+      const full = outcome.record.operations.filter((op) => op.overruled?.endsWith(OVER_CAP));
+      if (outcome.status === 'written' && full.length > 0)
         this.logger.warn(
           `Memory formation of run ${result.runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
         );
       return;
     }
+  }
+
+  /**
+   * Runs a failed job again, now, one attempt (in a slot, like any job): the note of the turn's run
+   * `runId` names it. `null` when the entity has no such note. Written (or found written): the note
+   * is removed; failed or refused again: the note is kept, with the new error and one more
+   * attempt. The job writes at a new seq (erasure still wins) and at the time of the turn.
+   */
+  async rerun(entityId: string, runId: string): Promise<FormationRerun | null> {
+    const jobId = `${runId}/${FORMATION_VERSION}`;
+    const failed = await this.memories.failed.get(entityId, jobId);
+    if (!failed) return null;
+    if (!failed.messages?.length)
+      return { status: 'not-rerunnable', error: 'the note was kept without the turn it read' };
+    const job: FormationJob = {
+      jobId,
+      entityId,
+      conversationId: failed.conversationId,
+      runId,
+      messages: failed.messages,
+      context: [],
+      observedAt: failed.at,
+      seq: await this.memories.nextSeq(entityId),
+    };
+    const again = (error: string, errorName?: string) =>
+      this.memories
+        .recordFailure(entityId, job, {
+          error,
+          ...(errorName ? { errorName } : {}),
+          attempts: failed.attempts + 1,
+        })
+        .then(() => ({ status: 'failed' as const, error, ...(errorName ? { errorName } : {}) }));
+    let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
+    try {
+      outcome = await this.inSlot(() => this.formation.run(job));
+    } catch (error) {
+      return again((error as Error).message, (error as Error).name);
+    }
+    if (outcome === undefined) return again(SHUTTING_DOWN);
+    if (outcome.status === 'refused') return again(REFUSED, 'FormationRefusedError');
+    await this.memories.failed.clear(entityId, jobId, job.seq);
+    return { status: outcome.status, operations: outcome.record.operations };
   }
 
   /**

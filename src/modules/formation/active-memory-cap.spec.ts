@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { withinCap } from './active-memory-cap.js';
+import { DEFAULT_ACTIVE_MEMORY_CAP, withinCap } from './active-memory-cap.js';
+import { resolveFormation } from './formation.options.js';
 import type { Consolidation } from './consolidation-rules.js';
 import type { FormedMemory } from './formed-memory.interface.js';
 
@@ -72,5 +73,61 @@ describe('withinCap', () => {
     const capped = withinCap(job, { count: 3, bytes: 0 }, { count: 3, bytes: 1_000 });
     expect(capped.writes).toEqual([]);
     expect(capped.operations[1]).toEqual({ candidate: 1, op: 'NONE' });
+  });
+
+  it('weighs what a job leaves active: an update chain takes one place, an ADD closed again none', () => {
+    const job: Consolidation = {
+      writes: [
+        memory('x', 'Paris', true),
+        memory('b', 'Berlin', true),
+        memory('r', 'Rome'),
+        memory('j', 'jazz', true),
+        memory('c', 'chess'),
+      ],
+      operations: [
+        { candidate: 0, op: 'UPDATE', memoryId: 'b', target: 'x' },
+        { candidate: 1, op: 'UPDATE', memoryId: 'r', target: 'b' },
+        { candidate: 2, op: 'ADD', memoryId: 'j' },
+        { candidate: 3, op: 'INVALIDATE', target: 'j' },
+        { candidate: 4, op: 'ADD', memoryId: 'c' },
+      ],
+    };
+    // Held: x and one more. After the job: Rome replaces Paris, jazz is closed again, chess adds.
+    expect(withinCap(job, { count: 2, bytes: 10 }, { count: 3, bytes: 100 })).toBe(job);
+    const full = withinCap(job, { count: 2, bytes: 10 }, { count: 2, bytes: 100 });
+    expect(full.operations.map((operation) => operation.op)).toEqual([
+      'UPDATE',
+      'UPDATE',
+      'ADD',
+      'INVALIDATE',
+      'NONE',
+    ]);
+    expect(full.writes.map((written) => written.id)).toEqual(['x', 'b', 'r', 'j']);
+  });
+
+  it('names both limits when both are reached', () => {
+    const job: Consolidation = {
+      writes: [memory('a', 'one')],
+      operations: [{ candidate: 0, op: 'ADD', memoryId: 'a' }],
+    };
+    expect(withinCap(job, { count: 1, bytes: 3 }, { count: 1, bytes: 3 }).operations[0]).toEqual({
+      candidate: 0,
+      op: 'NONE',
+      overruled:
+        'the entity holds its maximum of 1 active memories and 3 bytes of active memories (formation.maxActive)',
+    });
+  });
+});
+
+describe('the maxActive option', () => {
+  it('keeps the default of a field left out or undefined', () => {
+    const cap = (maxActive: object | undefined) =>
+      resolveFormation({ maxActive: maxActive as never })!.settings.maxActive;
+    expect(cap(undefined)).toEqual(DEFAULT_ACTIVE_MEMORY_CAP);
+    expect(cap({ bytes: 100_000 })).toEqual({
+      count: DEFAULT_ACTIVE_MEMORY_CAP.count,
+      bytes: 100_000,
+    });
+    expect(cap({ count: undefined, bytes: undefined })).toEqual(DEFAULT_ACTIVE_MEMORY_CAP);
   });
 });

@@ -1,7 +1,7 @@
 import { isActive } from './consolidation-rules.js';
 import type { Consolidation } from './consolidation-rules.js';
 import type { FormedMemories } from './formed-memories.js';
-import type { AppliedOperation } from './formed-memory.interface.js';
+import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
 
 /** How many active memories an entity may hold, and how many bytes of text (UTF-8) they may hold. */
 export interface ActiveMemoryCap {
@@ -26,11 +26,30 @@ export interface ActiveMemoryTally {
 /** Versions one page of the tally reads. */
 const PAGE = 500;
 
+/** Marks the reason of an ADD the cap turned into NONE (`overruled` ends with it). */
+export const OVER_CAP = '(formation.maxActive)';
+
+/** The ids of the versions a job creates: the new memories of its ADDs and UPDATEs. */
+function createdBy(consolidation: Consolidation): Set<string> {
+  return new Set(
+    consolidation.operations.flatMap((operation) =>
+      (operation.op === 'ADD' || operation.op === 'UPDATE') && operation.memoryId
+        ? [operation.memoryId]
+        : [],
+    ),
+  );
+}
+
+/** Whether a version, as the job writes it, is active (not closed within the job). */
+const open = (memory: FormedMemory) =>
+  memory.validUntil === undefined && memory.supersededBy === undefined;
+
 /**
- * Counts the entity's memories active at `at` and the bytes of their text, reading every version
- * page by page, as they were before `consolidation` was written: its new versions are left out and
- * the versions it closes count as active, so a retry after a crash mid-write counts what its first
- * attempt counted.
+ * Counts the entity's memories active at `at` and the bytes of their text, reading every stored
+ * version page by page, as they were before `consolidation` was written: the versions it creates
+ * are left out and the versions of the entity it closes count as held, so a retry after a crash
+ * mid-write counts what its first attempt counted (unless another write of the entity came
+ * between).
  */
 export async function tallyActive(
   memories: FormedMemories,
@@ -38,10 +57,12 @@ export async function tallyActive(
   at: number,
   consolidation: Consolidation,
 ): Promise<ActiveMemoryTally> {
-  const fresh = new Set<string>();
-  const closing = new Set<string>();
-  for (const memory of consolidation.writes)
-    (memory.validUntil === undefined ? fresh : closing).add(memory.id);
+  const created = createdBy(consolidation);
+  const closing = new Set(
+    consolidation.writes.flatMap((memory) =>
+      !open(memory) && !created.has(memory.id) ? [memory.id] : [],
+    ),
+  );
   const tally = { count: 0, bytes: 0 };
   let after: string | undefined;
   for (;;) {
@@ -51,7 +72,7 @@ export async function tallyActive(
       ...(after === undefined ? {} : { after }),
     });
     for (const memory of page.memories)
-      if (!fresh.has(memory.id) && (closing.has(memory.id) || isActive(memory, at))) {
+      if (!created.has(memory.id) && (closing.has(memory.id) || isActive(memory, at))) {
         tally.count += 1;
         tally.bytes += Buffer.byteLength(memory.text);
       }
@@ -61,48 +82,52 @@ export async function tallyActive(
 }
 
 /**
- * A job's consolidation within the entity's cap: its ADDs are taken in candidate order while the
- * active memories stay within `cap` (counting what the job's own updates and retractions change);
- * an ADD past it becomes NONE (`overruled` says why) and is not written. Updates and retractions
- * always apply: a correction never waits for room, so an update that lengthens a memory may take
- * the bytes past the cap by at most its growth. Nothing already held is evicted.
+ * A job's consolidation within the entity's cap, weighed on what the job leaves active: the
+ * versions of the entity it closes free their room and the new versions of its updates take theirs
+ * (a correction never waits for room, so an update that lengthens a memory may take the bytes past
+ * the cap by its growth); then its ADDs, in candidate order, while the active memories stay within
+ * `cap`. An ADD past it becomes NONE (`overruled` says why, ending with {@link OVER_CAP}) and is not
+ * written. An ADD the job itself closes again takes no room. Nothing already held is evicted.
  */
 export function withinCap(
   consolidation: Consolidation,
   held: ActiveMemoryTally,
   cap: ActiveMemoryCap,
 ): Consolidation {
-  const byId = new Map(consolidation.writes.map((memory) => [memory.id, memory]));
+  const created = createdBy(consolidation);
+  const adds = new Set(
+    consolidation.operations.flatMap((operation) =>
+      operation.op === 'ADD' && operation.memoryId ? [operation.memoryId] : [],
+    ),
+  );
   const tally = { ...held };
-  // Updates and retractions first: what they free (or take) is known before any ADD is weighed.
-  for (const operation of consolidation.operations) {
-    const closed = operation.target ? byId.get(operation.target) : undefined;
-    if (operation.op === 'INVALIDATE' && closed) {
-      tally.count -= 1;
-      tally.bytes -= Buffer.byteLength(closed.text);
-    } else if (operation.op === 'UPDATE' && closed && operation.memoryId) {
-      const next = byId.get(operation.memoryId);
-      if (next) tally.bytes += Buffer.byteLength(next.text) - Buffer.byteLength(closed.text);
-    }
-  }
+  const take = (memory: FormedMemory, sign: 1 | -1) => {
+    tally.count += sign;
+    tally.bytes += sign * Buffer.byteLength(memory.text);
+  };
+  for (const memory of consolidation.writes)
+    if (!created.has(memory.id) && !open(memory)) take(memory, -1);
+    else if (created.has(memory.id) && !adds.has(memory.id) && open(memory)) take(memory, 1);
+  const byId = new Map(consolidation.writes.map((memory) => [memory.id, memory]));
   const dropped = new Set<string>();
   const operations = consolidation.operations.map((operation): AppliedOperation => {
-    if (operation.op !== 'ADD' || !operation.memoryId) return operation;
-    const size = Buffer.byteLength(byId.get(operation.memoryId)?.text ?? '');
-    if (tally.count + 1 <= cap.count && tally.bytes + size <= cap.bytes) {
-      tally.count += 1;
-      tally.bytes += size;
+    const added = operation.op === 'ADD' && operation.memoryId && byId.get(operation.memoryId);
+    if (!added || !open(added)) return operation;
+    const overCount = tally.count + 1 > cap.count;
+    const overBytes = tally.bytes + Buffer.byteLength(added.text) > cap.bytes;
+    if (!overCount && !overBytes) {
+      take(added, 1);
       return operation;
     }
-    dropped.add(operation.memoryId);
-    const full =
-      tally.count + 1 > cap.count
-        ? `${cap.count} active memories`
-        : `${cap.bytes} bytes of active memories`;
+    dropped.add(added.id);
+    const full = [
+      ...(overCount ? [`${cap.count} active memories`] : []),
+      ...(overBytes ? [`${cap.bytes} bytes of active memories`] : []),
+    ].join(' and ');
     return {
       candidate: operation.candidate,
       op: 'NONE',
-      overruled: `the entity holds its maximum of ${full} (formation.maxActive)`,
+      overruled: `the entity holds its maximum of ${full} ${OVER_CAP}`,
     };
   });
   if (dropped.size === 0) return consolidation;

@@ -1,7 +1,7 @@
 import type { OptionChecker } from '../../common/options/option-checker.js';
 import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
-import type { ActiveMemoryCap } from './active-memory-cap.js';
+import { type ActiveMemoryCap, DEFAULT_ACTIVE_MEMORY_CAP } from './active-memory-cap.js';
 import type { MemoryFormationModel } from './formation-model.interface.js';
 import { DEFAULT_FORMATION_SETTINGS, type FormationSettings } from './memory-formation.js';
 
@@ -70,7 +70,10 @@ export function resolveFormation(
       maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
       neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
       maxInputTokens: given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens,
-      maxActive: { ...DEFAULT_FORMATION_SETTINGS.maxActive, ...given.maxActive },
+      maxActive: {
+        count: given.maxActive?.count ?? DEFAULT_ACTIVE_MEMORY_CAP.count,
+        bytes: given.maxActive?.bytes ?? DEFAULT_ACTIVE_MEMORY_CAP.bytes,
+      },
     },
     attempts: given.attempts ?? DEFAULT_FORMATION_ATTEMPTS,
     concurrency: given.concurrency ?? 2,
@@ -119,7 +122,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     const capCheck = nested.nested('maxActive');
     capCheck.keys(cap, ['count', 'bytes']);
     capCheck.integer('count', cap.count, 1, 1_000_000);
-    capCheck.integer('bytes', cap.bytes, 1_000, 1_073_741_824);
+    capCheck.integer('bytes', cap.bytes, 2_048, 1_073_741_824);
   }
   const { kinds, model } = given;
   if (

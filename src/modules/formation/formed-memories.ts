@@ -4,6 +4,7 @@ import type { LongtermRecord } from '../longterm/interfaces/longterm-store.inter
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
 import { isActive } from './consolidation-rules.js';
 import type { Consolidation } from './consolidation-rules.js';
+import { type FailedFormation, type FailedJob, FormationFailures } from './formation-failures.js';
 import type { FormationUsage } from './formation-model.interface.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
 
@@ -40,20 +41,6 @@ const WRITING = new WeakMap<LongtermMemoryService, KeyedSerial>();
 /** Key prefixes in an entity's formed-memory entity: its memory versions, its jobs' records. */
 const MEMORY_KEY_PREFIX = 'memory/';
 const JOB_KEY_PREFIX = 'job/';
-const FAILED_KEY_PREFIX = 'failed/';
-
-/** A formation job that spent its attempts: kept so it can be seen (and run again). */
-export interface FailedFormation {
-  jobId: string;
-  conversationId: string;
-  runId: string;
-  error: string;
-  /** The error's class name (`FormationAnswerError`, `LlmResponseError`…), when it had one. */
-  errorName?: string;
-  attempts: number;
-  /** When the job was queued (epoch ms). */
-  at: number;
-}
 
 /**
  * Formed memories of an entity, stored as long-term records of an entity derived from its id
@@ -83,8 +70,10 @@ export class FormedMemories {
 
   /**
    * Writes a job's memories, then its record, at the job's seq and time (call it `locked`). First
-   * checks that every version the job closes is still open and not stored at a later seq (else
-   * writes nothing: a correction or a later job changed it since the job read it); then writes the
+   * checks that every version of the entity the job closes is still open and not stored at a later
+   * seq (else writes nothing: a correction or a later job changed it since the job read it; a
+   * version the job itself creates and closes again — "I live in Berlin. I live in Rome." — is not
+   * stored yet, and needs no check); then writes the
    * closings, the new versions, and the record, each only if the one before was applied. False when
    * anything was refused (also when the entity was erased after the job began): the record is then
    * not written, and a retry does not report the job done.
@@ -97,8 +86,14 @@ export class FormedMemories {
   ): Promise<boolean> {
     const closings = consolidation.writes.filter((memory) => memory.validUntil !== undefined);
     const fresh = consolidation.writes.filter((memory) => memory.validUntil === undefined);
+    const created = new Set(
+      record.operations.flatMap((op) =>
+        (op.op === 'ADD' || op.op === 'UPDATE') && op.memoryId ? [op.memoryId] : [],
+      ),
+    );
     for (const closing of closings)
-      if (!(await this.stillClosable(entityId, closing, job.seq))) return false;
+      if (!created.has(closing.id) && !(await this.stillClosable(entityId, closing, job.seq)))
+        return false;
     if (!(await this.saveVersions(entityId, job, closings))) return false;
     if (!(await this.saveVersions(entityId, job, fresh))) return false;
     const { applied } = await this.longterm.save({
@@ -151,43 +146,23 @@ export class FormedMemories {
     return applied.every(Boolean);
   }
 
-  /**
-   * Notes that a job spent its attempts (at its seq: an erasure since refuses the note too). Best
-   * effort: a note that cannot be written is not an error of its own.
-   */
-  async recordFailure(
-    entityId: string,
-    job: { jobId: string; conversationId: string; runId: string; seq: number; observedAt: number },
-    failure: { error: string; errorName?: string; attempts: number },
-  ): Promise<void> {
-    const value: FailedFormation = {
-      jobId: job.jobId,
-      conversationId: job.conversationId,
-      runId: job.runId,
-      error: failure.error.slice(0, 1_000),
-      ...(failure.errorName ? { errorName: failure.errorName } : {}),
-      attempts: failure.attempts,
-      at: job.observedAt,
-    };
-    await this.longterm
-      .save({
-        entityId: formedEntityOf(entityId),
-        key: FAILED_KEY_PREFIX + job.jobId,
-        value: { ...value },
-        seq: job.seq,
-        updatedAt: job.observedAt,
-      })
-      .catch(() => undefined);
+  /** The notes of the entity's failed jobs (recorded, listed, run again). */
+  get failed(): FormationFailures {
+    return new FormationFailures(this.longterm);
   }
 
-  /** The entity's failed formation jobs, oldest job id first (at most `limit`). */
-  async failures(entityId: string, limit: number): Promise<FailedFormation[]> {
-    const records = await this.longterm.store.search(
-      formedEntityOf(entityId),
-      FAILED_KEY_PREFIX,
-      limit,
-    );
-    return records.map((record) => record.value as unknown as FailedFormation);
+  /** Notes that a job spent its attempts (best effort; see {@link FormationFailures.record}). */
+  recordFailure(
+    entityId: string,
+    job: FailedJob,
+    failure: { error: string; errorName?: string; attempts: number },
+  ): Promise<void> {
+    return this.failed.record(entityId, job, failure);
+  }
+
+  /** The entity's failed formation jobs, oldest job id first (at most `limit`, after `after`). */
+  failures(entityId: string, limit: number, after?: string): Promise<FailedFormation[]> {
+    return this.failed.list(entityId, limit, after);
   }
 
   /** The record a job left, or null when it has not written (or its entity was erased). */

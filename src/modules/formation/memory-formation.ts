@@ -61,9 +61,10 @@ export interface FormationSettings {
   maxInputTokens: number;
   /**
    * The most active memories (and bytes of their text) an entity holds: an ADD past it is not
-   * written (NONE, `overruled` says why); updates and retractions always apply.
+   * written (NONE, `overruled` says why); updates and retractions always apply. Default
+   * {@link DEFAULT_ACTIVE_MEMORY_CAP}.
    */
-  maxActive: ActiveMemoryCap;
+  maxActive?: ActiveMemoryCap;
 }
 
 /** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
@@ -176,7 +177,7 @@ export class MemoryFormation {
         ? withinCap(
             consolidation,
             await tallyActive(this.memories, job.entityId, job.observedAt, consolidation),
-            this.settings.maxActive,
+            this.settings.maxActive ?? DEFAULT_ACTIVE_MEMORY_CAP,
           )
         : consolidation;
       record = recordOf(capped.operations);

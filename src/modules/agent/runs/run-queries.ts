@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { RateLimit } from '../../../common/rate-limit.js';
 import { assertConversationId } from '../../../common/messages/message-validation.js';
 import type { AgentRuns } from '../agent.providers.js';
 import { checkMetadataFilter } from '../conversations/conversation-details.js';
@@ -7,6 +9,26 @@ import type {
   ConversationPage,
 } from '../conversations/conversation-directory.interface.js';
 import type { AgentRunRecord } from '../interfaces/agent-run.interface.js';
+
+/** Per run store in process memory, how often a miss is logged (once a minute). */
+const invisibleRunWarnings = new WeakMap<AgentRuns, RateLimit>();
+
+/**
+ * A run's record, or `undefined`. On a run store in process memory, runs of other processes are
+ * never seen: a miss says so in the log (at most once a minute).
+ */
+export async function readRun(runs: AgentRuns, runId: string): Promise<AgentRunRecord | undefined> {
+  const record = await runs.records.get(runId);
+  if (!record && !runs.shared) {
+    let warning = invisibleRunWarnings.get(runs);
+    if (!warning) invisibleRunWarnings.set(runs, (warning = new RateLimit(60_000)));
+    if (warning.due())
+      new Logger('Agent').warn(
+        `Run ${runId} is unknown to this process; the agent's run store is process memory, so runs of other processes are not visible (configure runs, or a chat store on a shared backend)`,
+      );
+  }
+  return record;
+}
 
 /** A page of 1–100 items, after an earlier page's last one. */
 function assertLimit(limit: unknown): void {

@@ -20,11 +20,14 @@ import {
 } from '@nestjs/swagger';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
+import { RUN_ID_PATTERN } from '../../agent/runs/run-id.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
 import { publicErrorMessage } from '../errors/public-error-message.js';
 import {
   CorrectFormedMemoryDto,
   FailedFormationsDto,
+  FormationFailuresQueryDto,
+  FormationRerunDto,
   FormedMemoriesDto,
   FormedMemoryDto,
   FormedMemoryHistoryDto,
@@ -38,6 +41,10 @@ import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 
 /** What a formed memory's id looks like (`m` and 22 base64url characters). */
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
+/** What a formation job's id looks like (its run id and the formation version). */
+const JOB_ID = /^[A-Za-z0-9_.:@-]{1,200}\/formation-v[0-9]+$/;
+/** Failed jobs a page lists at most. */
+const MAX_FAILURES = 100;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
 
@@ -141,21 +148,58 @@ export class FormedMemoriesController {
   }
 
   @Get('formation-failures')
-  @ApiOperation({ summary: 'Formation jobs of the entity that spent their attempts (at most 100)' })
+  @ApiOperation({
+    summary: 'Formation jobs of the entity that spent their attempts, a page in job id order',
+  })
   @ApiOkResponse({ type: FailedFormationsDto })
   async failures(
     @RequestTenant() scope: TenantScope,
     @Param('entityId') entityId: string,
+    @Query() query: FormationFailuresQueryDto,
   ): Promise<FailedFormationsDto> {
     const id = scope.scoped(entityId, 'entityId');
-    const failures = await this.memories().failures(id, 100);
+    if (query.cursor !== undefined && !JOB_ID.test(query.cursor))
+      throw new BadRequestException('cursor is not one this route gave');
+    const limit = query.limit ?? MAX_FAILURES;
+    const failures = await this.memories().failures(id, limit, query.cursor);
     return {
-      failures: failures.map(({ errorName, ...failure }) => ({
+      // What a job read stays stored (to run it again); the list shows what failed, not the turn.
+      failures: failures.map(({ errorName, messages: _read, ...failure }) => ({
         ...failure,
         // The library's own messages as they are; a driver's or a provider's as a fixed text.
         error: publicErrorMessage({ name: errorName ?? 'Error', message: failure.error }),
         conversationId: conversationShown(failure.conversationId, scope),
       })),
+      ...(failures.length === limit ? { cursor: failures.at(-1)!.jobId } : {}),
+    };
+  }
+
+  @Post('formation-failures/:runId/rerun')
+  @ApiOperation({
+    summary:
+      'Run a failed formation job again, now, one attempt (by its run id): written, the failure is gone; failed, it is kept',
+  })
+  @ApiOkResponse({ type: FormationRerunDto })
+  @ApiNotFoundResponse({ type: HttpErrorDto, description: 'No such failed job' })
+  @HttpCode(HttpStatus.OK)
+  async rerun(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Param('runId') runId: string,
+  ): Promise<FormationRerunDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    const rerun = RUN_ID_PATTERN.test(runId)
+      ? await this.services.agent.rerunFormation(id, runId)
+      : null;
+    if (!rerun)
+      throw new NotFoundException(
+        `No failed formation job of run ${JSON.stringify(runId)} for ${entityId}`,
+      );
+    if ('operations' in rerun) return rerun;
+    // The library's own messages as they are; a driver's or a provider's as a fixed text.
+    return {
+      status: rerun.status,
+      error: publicErrorMessage({ name: rerun.errorName ?? 'Error', message: rerun.error }),
     };
   }
 

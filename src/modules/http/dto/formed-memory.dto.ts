@@ -94,7 +94,47 @@ export class FailedFormationDto {
   @ApiProperty({ description: 'When the job was queued (epoch ms)' }) at!: number;
 }
 
-/** An entity's failed formation jobs. */
+/** An entity's failed formation jobs, a page in job id order. */
 export class FailedFormationsDto {
   @ApiProperty({ type: [FailedFormationDto] }) failures!: FailedFormationDto[];
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page' }) cursor?: string;
+}
+
+/** `GET /entities/:entityId/formation-failures` query. */
+export class FormationFailuresQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(250)
+  cursor?: string;
+}
+
+/** What became of one candidate of a formation job. */
+export class AppliedOperationDto {
+  @ApiProperty({ description: "The candidate's position in the job" }) candidate!: number;
+  @ApiProperty({ enum: ['ADD', 'UPDATE', 'INVALIDATE', 'NONE'] }) op!: string;
+  @ApiPropertyOptional({ description: 'The memory written, or matched' }) memoryId?: string;
+  @ApiPropertyOptional({ description: 'The memory closed' }) target?: string;
+  @ApiPropertyOptional({ description: "Why the rules changed the model's choice" })
+  overruled?: string;
+}
+
+/** What running a failed formation job again did. */
+export class FormationRerunDto {
+  @ApiProperty({
+    enum: ['written', 'already-written', 'failed', 'not-rerunnable'],
+    description:
+      'written (or found written): the failure is gone; failed: kept, with this error and one more attempt; not-rerunnable: noted before re-runs kept what the job read',
+  })
+  status!: string;
+  @ApiPropertyOptional({ type: [AppliedOperationDto] }) operations?: AppliedOperationDto[];
+  @ApiPropertyOptional() error?: string;
 }
