@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { getJson, seg } from './api.js';
 import { reportFailure } from './errors.js';
+import { FormationFailures } from './formation-failures.js';
 import type { FormedMemory } from './types.js';
 
 const day = (epochMs: number) => new Date(epochMs).toLocaleDateString();
@@ -30,6 +31,8 @@ export function FormedMemories({
   const [all, setAll] = useState(false);
   const [memories, setMemories] = useState<FormedMemory[]>();
   const [history, setHistory] = useState<FormedMemory[]>();
+  /** Bumped by each load: the failed jobs are read again with the memories. */
+  const [loads, setLoads] = useState(0);
 
   const load = (entity = entityId, every = all) =>
     getJson<{ memories: FormedMemory[] }>(
@@ -37,6 +40,7 @@ export function FormedMemories({
     )
       .then((answer) => {
         setMemories(answer.memories);
+        setLoads((count) => count + 1);
         onError(undefined);
       })
       .catch((failure: unknown) => onError(reportFailure(failure)));
@@ -89,6 +93,14 @@ export function FormedMemories({
           No formed memories yet: with formation on, tell the chat about yourself (“My name is Ada.
           I live in Paris.”) with this entity.
         </p>
+      )}
+      {entityId.trim() && (
+        <FormationFailures
+          entityId={entityId}
+          reload={loads}
+          onError={onError}
+          onFormed={() => void load()}
+        />
       )}
       {history && (
         <>

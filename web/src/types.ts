@@ -119,3 +119,20 @@ export interface FormedMemory {
   supersededBy?: string;
   origin?: 'edit';
 }
+
+/** A formation job that spent its attempts (`GET /entities/:id/formation-failures`). */
+export interface FailedFormation {
+  jobId: string;
+  conversationId: string;
+  runId: string;
+  error: string;
+  attempts: number;
+  at: number;
+}
+
+/** What running a failed formation job again did. */
+export interface FormationRerun {
+  status: 'written' | 'already-written' | 'failed' | 'not-rerunnable';
+  operations?: Array<{ candidate: number; op: string; memoryId?: string }>;
+  error?: string;
+}
