@@ -80,16 +80,19 @@ Module({
 describe('the packed package in a fresh app (only the SQLite peers installed)', () => {
   let packDir: string;
   let tarball: string;
+  /** The app with only the SQLite peers: the ESM app, and the CommonJS one in a folder of it. */
+  let sqliteOnly: string;
 
   beforeAll(() => {
     packDir = tempDir('consumer-pack-');
     const output = run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], ROOT);
     tarball = join(packDir, output.trim().split('\n').at(-1)!);
-  }, 60_000);
+    sqliteOnly = scratchApp('module', tarball);
+  }, 120_000);
   afterAll(() => rmSync(packDir, { recursive: true, force: true }));
 
   it('type-checks strict without skipLibCheck, builds and runs a turn in an ESM TypeScript app (TypeScript 6 and 7)', () => {
-    const dir = scratchApp('module', tarball);
+    const dir = sqliteOnly;
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src/main.ts'), ESM_APP);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -180,7 +183,10 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
   }, 240_000);
 
   it('loads with require() and runs a turn in a CommonJS app', () => {
-    const dir = scratchApp('commonjs', tarball);
+    // A CommonJS package in a folder of the SQLite-only app: its node_modules, its own module type.
+    const dir = join(sqliteOnly, 'cjs');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(dir, 'main.js'), CJS_APP);
     const output = run(process.execPath, ['main.js', join(dir, 'chat.sqlite')], dir);
     expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
