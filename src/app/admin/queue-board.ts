@@ -1,5 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullAdapter } from '@bull-board/api/bullAdapter';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -19,6 +17,11 @@ export async function mountQueueBoard(
   platform: HttpConfig['adapter'],
   queue: Queue,
 ): Promise<void> {
+  // Loaded only when the board is served (the Bull queue and an admin key): not on every start.
+  const [{ createBullBoard }, { BullAdapter }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullAdapter'),
+  ]);
   const queues = [new BullAdapter(queue, { readOnlyMode: true })];
   if (platform === 'fastify') {
     const { FastifyAdapter } = await import('@bull-board/fastify');

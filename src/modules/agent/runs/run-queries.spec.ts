@@ -8,7 +8,9 @@ const runsOf = (shared: boolean) =>
   ({ shared, records: { get: async () => undefined } }) as unknown as AgentRuns;
 
 describe('readRun', () => {
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
 
   it('says once a minute, per run store in process memory, that runs of other processes are not seen', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
