@@ -5,25 +5,14 @@ import type { FormedMemories } from '../../src/modules/formation/formed-memories
 import {
   DEFAULT_FORMATION_SETTINGS,
   type FormationJob,
-  type FormationStepRecorder,
   MemoryFormation,
 } from '../../src/modules/formation/memory-formation.js';
 import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
 import type { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
-import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
+import { FORMATION_BACKENDS, dyingAt, formationTier, stepRecorder } from './formation-backends.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1);
-
-/** A step recorder like the run cache: the first answer of a job's step is the one replayed. */
-function recorder(): FormationStepRecorder {
-  const steps = new Map<string, string>();
-  return async <T>(job: FormationJob, step: string, compute: () => Promise<T>): Promise<T> => {
-    const key = `${job.jobId}\u0000${step}`;
-    if (!steps.has(key)) steps.set(key, JSON.stringify(await compute()));
-    return JSON.parse(steps.get(key)!) as T;
-  };
-}
 
 describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (_name, uri) => {
   const tier = formationTier(uri);
@@ -54,7 +43,7 @@ describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (
       .sort();
   const sorted = (texts: string[]) => [...texts].sort();
   const formation = (maxActive: { count: number; bytes: number }, from = memories) =>
-    new MemoryFormation(from, new PlainStatementsFormationModel(), recorder(), {
+    new MemoryFormation(from, new PlainStatementsFormationModel(), stepRecorder(), {
       ...DEFAULT_FORMATION_SETTINGS,
       maxActive,
     });
@@ -115,19 +104,8 @@ describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (
     const cap = { count: 3, bytes: DEFAULT_ACTIVE_MEMORY_CAP.bytes };
     await formation(cap).run(await jobOf(dee, 'My name is Dee. I live in Paris.', 1));
     // The first attempt dies after it stored its closings, before its new versions.
-    const failing = Object.create(memories) as FormedMemories;
-    const saveMany = longterm.saveMany.bind(longterm);
-    let batches = 0;
-    Object.defineProperty(failing, 'longterm', {
-      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
-        saveMany: async (records: Parameters<LongtermMemoryService['saveMany']>[0]) => {
-          batches += 1;
-          if (batches === 2) throw new Error('process killed');
-          return saveMany(records);
-        },
-      }),
-    });
-    const steps = recorder();
+    const failing = dyingAt(memories, longterm, 'saveMany', (_records, call) => call === 2);
+    const steps = stepRecorder();
     const model = new PlainStatementsFormationModel();
     const settings = { ...DEFAULT_FORMATION_SETTINGS, maxActive: cap };
     const job = await jobOf(dee, 'I live in Berlin. I live in Rome. I like chess.', 2);
@@ -188,18 +166,8 @@ describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (
       await jobOf(cy, 'My name is Cy.', 1),
     );
     // The first attempt dies after its memories are written, before the job's record is.
-    const failing = Object.create(memories) as FormedMemories;
-    const save = longterm.save.bind(longterm);
-    let crash = true;
-    Object.defineProperty(failing, 'longterm', {
-      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
-        save: async (record: Parameters<LongtermMemoryService['save']>[0]) => {
-          if (crash && record.key.startsWith('job/')) throw new Error('process killed');
-          return save(record);
-        },
-      }),
-    });
-    const steps = recorder();
+    const failing = dyingAt(memories, longterm, 'save', (record) => record.key.startsWith('job/'));
+    const steps = stepRecorder();
     const model = new PlainStatementsFormationModel();
     const settings = {
       ...DEFAULT_FORMATION_SETTINGS,
@@ -209,7 +177,6 @@ describe.each(FORMATION_BACKENDS)("an entity's cap on active memories, on %s", (
     await expect(new MemoryFormation(failing, model, steps, settings).run(job)).rejects.toThrow(
       'process killed',
     );
-    crash = false;
     // Its two new memories are stored now; counted as the job's own, they leave the same room.
     const retried = await new MemoryFormation(memories, model, steps, settings).run(job);
     expect(retried.status).toBe('written');

@@ -6,7 +6,6 @@ import type { MemoryFormationModel } from '../../src/modules/formation/formation
 import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
 import {
   type FormationJob,
-  type FormationStepRecorder,
   MemoryFormation,
 } from '../../src/modules/formation/memory-formation.js';
 import {
@@ -16,20 +15,10 @@ import {
 } from '../../src/modules/formation/memory-curation.js';
 import { PlainStatementsFormationModel } from '../../src/modules/formation/plain-statements.formation-model.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
-import { FORMATION_BACKENDS, formationTier } from './formation-backends.js';
+import { FORMATION_BACKENDS, dyingAt, formationTier, stepRecorder } from './formation-backends.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1);
-
-/** A step recorder like the run cache: the first answer of a job's step is the one replayed. */
-function recorder(): FormationStepRecorder {
-  const steps = new Map<string, string>();
-  return async <T>(job: FormationJob, step: string, compute: () => Promise<T>): Promise<T> => {
-    const key = `${job.jobId}\u0000${step}`;
-    if (!steps.has(key)) steps.set(key, JSON.stringify(await compute()));
-    return JSON.parse(steps.get(key)!) as T;
-  };
-}
 
 /** The demo model, counting its calls, optionally slow (each step) or failing on extraction. */
 class CountingModel implements MemoryFormationModel {
@@ -82,7 +71,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     const formation = new MemoryFormation(
       memories,
       new PlainStatementsFormationModel(),
-      recorder(),
+      stepRecorder(),
     );
     const first = await formation.run(
       await jobOf(ada, 'My name is Ada. I live in Paris. I like jazz.', 1),
@@ -115,30 +104,23 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     const clean = `clean-${randomUUID()}`;
     const crashed = `crashed-${randomUUID()}`;
     const say = 'My name is Ada. I live in Paris.';
-    const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+    const plain = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      stepRecorder(),
+    );
     await plain.run(await jobOf(clean, say, 1));
 
     const model = new CountingModel();
-    const steps = recorder();
+    const steps = stepRecorder();
     // The first attempt dies after its memories are written, before the job's record is.
-    const failing = Object.create(memories) as FormedMemories;
-    const save = longterm.save.bind(longterm);
-    let crash = true;
-    Object.defineProperty(failing, 'longterm', {
-      value: Object.assign(Object.create(longterm) as LongtermMemoryService, {
-        save: async (record: Parameters<LongtermMemoryService['save']>[0]) => {
-          if (crash && record.key.startsWith('job/')) throw new Error('process killed');
-          return save(record);
-        },
-      }),
-    });
+    const failing = dyingAt(memories, longterm, 'save', (record) => record.key.startsWith('job/'));
     const job = await jobOf(crashed, say, 1);
     await expect(new MemoryFormation(failing, model, steps).run(job)).rejects.toThrow(
       'process killed',
     );
     expect(model.calls).toBe(2);
     expect(await memories.job(crashed, job.jobId)).toBeNull();
-    crash = false;
     const retried = await new MemoryFormation(memories, model, steps).run(job);
     expect(retried.status).toBe('written');
     expect(model.calls).toBe(2);
@@ -158,7 +140,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     const formation = new MemoryFormation(
       memories,
       new PlainStatementsFormationModel(),
-      recorder(),
+      stepRecorder(),
     );
     await formation.run(await jobOf(fay, 'My name is Fay. I live in Paris.', 1));
     const moved = await formation.run(
@@ -188,7 +170,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     const formation = new MemoryFormation(
       memories,
       new PlainStatementsFormationModel(),
-      recorder(),
+      stepRecorder(),
     );
     const job = await jobOf(eve, 'My name is Eve. I live in Oslo.', 1);
     await longterm.deleteEntity(eve);
@@ -202,7 +184,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     const formation = new MemoryFormation(
       memories,
       new CountingModel({ delayMs: 150 }),
-      recorder(),
+      stepRecorder(),
     );
     const [first, second] = await Promise.all([
       formation.run(await jobOf(bob, 'I live in Lisbon.', 1)),
@@ -220,7 +202,11 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
     'a job writes nothing when a memory it would close was corrected since it read it (its seq %s)',
     async (_order, laterSeq) => {
       const fay = `fay-${randomUUID()}`;
-      const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+      const plain = new MemoryFormation(
+        memories,
+        new PlainStatementsFormationModel(),
+        stepRecorder(),
+      );
       await plain.run(await jobOf(fay, 'I live in Lisbon.', 1));
       const [lisbon] = (await memories.list(fay, { limit: 10 })).memories;
       // The job reads Lisbon as active, then waits before choosing: a correction lands meanwhile.
@@ -236,7 +222,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
         },
       };
       const porto = await jobOf(fay, 'I moved to Porto.', 2);
-      const job = new MemoryFormation(memories, held, recorder()).run(porto);
+      const job = new MemoryFormation(memories, held, stepRecorder()).run(porto);
       await sleep(50);
       await correctMemory(memories, fay, lisbon!.id, 'The user lives in Lisbon, Alfama');
       // A job queued after the correction began (its seq above the correction's) read before it.
@@ -251,7 +237,11 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
 
   it('two corrections, or a correction and a retraction, of one memory at once: one stands', async () => {
     const gus = `gus-${randomUUID()}`;
-    const plain = new MemoryFormation(memories, new PlainStatementsFormationModel(), recorder());
+    const plain = new MemoryFormation(
+      memories,
+      new PlainStatementsFormationModel(),
+      stepRecorder(),
+    );
     await plain.run(await jobOf(gus, 'I live in Rome. I like opera.', 1));
     const listed = (await memories.list(gus, { limit: 10 })).memories;
     const rome = listed.find((m) => m.text.includes('Rome'))!;
@@ -276,7 +266,7 @@ describe.each(FORMATION_BACKENDS)('memory formation on %s', (_name, uri) => {
 
   it('a model that fails writes nothing and leaves the job to run again', async () => {
     const cy = `cy-${randomUUID()}`;
-    const steps = recorder();
+    const steps = stepRecorder();
     const job = await jobOf(cy, 'My name is Cy.', 1);
     await expect(
       new MemoryFormation(memories, new CountingModel({ fail: true }), steps).run(job),

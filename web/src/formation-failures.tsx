@@ -18,7 +18,7 @@ export function FormationFailures({
   onFormed,
 }: {
   entityId: string;
-  /** Changes when the memories were reloaded: the failures are read again too. */
+  /** Counts the loads of the memories: the failures are read after each (none before the first). */
   reload: number;
   onError: (message?: string) => void;
   onFormed: () => void;
@@ -35,10 +35,10 @@ export function FormationFailures({
       .catch((failure: unknown) => onError(reportFailure(failure)));
 
   useEffect(() => setOutcome(undefined), [entityId]);
+  // Read with each load of the memories (for this entity), not again on their own.
   useEffect(() => {
-    if (entityId.trim()) void load();
-    else setFailures([]);
-  }, [entityId, reload]);
+    if (reload > 0) void load();
+  }, [reload]);
 
   const rerun = async (failure: FailedFormation) => {
     setRunning(failure.runId);

@@ -160,14 +160,15 @@ export class TurnFormation {
       observedAt: failed.at,
       seq: await this.memories.nextSeq(entityId),
     };
-    const again = (error: string, errorName?: string) =>
-      this.memories
-        .recordFailure(entityId, job, {
-          error,
-          ...(errorName ? { errorName } : {}),
-          attempts: failed.attempts + 1,
-        })
-        .then(() => ({ status: 'failed' as const, error, ...(errorName ? { errorName } : {}) }));
+    const again = async (error: string, errorName?: string) => {
+      const named = errorName ? { errorName } : {};
+      await this.memories.recordFailure(entityId, job, {
+        error,
+        ...named,
+        attempts: failed.attempts + 1,
+      });
+      return { status: 'failed' as const, error, ...named };
+    };
     let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
     try {
       outcome = await this.inSlot(() => this.formation.run(job));

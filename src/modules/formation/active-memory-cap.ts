@@ -1,5 +1,4 @@
-import { isActive } from './consolidation-rules.js';
-import type { Consolidation } from './consolidation-rules.js';
+import { type Consolidation, createdBy, isActive } from './consolidation-rules.js';
 import type { FormedMemories } from './formed-memories.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
 
@@ -28,17 +27,6 @@ const PAGE = 500;
 
 /** Marks the reason of an ADD the cap turned into NONE (`overruled` ends with it). */
 export const OVER_CAP = '(formation.maxActive)';
-
-/** The ids of the versions a job creates: the new memories of its ADDs and UPDATEs. */
-function createdBy(consolidation: Consolidation): Set<string> {
-  return new Set(
-    consolidation.operations.flatMap((operation) =>
-      (operation.op === 'ADD' || operation.op === 'UPDATE') && operation.memoryId
-        ? [operation.memoryId]
-        : [],
-    ),
-  );
-}
 
 /** Whether a version, as the job writes it, is active (not closed within the job). */
 const open = (memory: FormedMemory) =>

@@ -172,6 +172,20 @@ export function consolidate(input: ConsolidationInput): Consolidation {
   return { writes: [...written.values()], operations };
 }
 
+/**
+ * The ids of the versions a job creates — the new memories of its ADDs and UPDATEs — as opposed
+ * to the versions of the entity it closes.
+ */
+export function createdBy(consolidation: Consolidation): Set<string> {
+  return new Set(
+    consolidation.operations.flatMap((operation) =>
+      (operation.op === 'ADD' || operation.op === 'UPDATE') && operation.memoryId
+        ? [operation.memoryId]
+        : [],
+    ),
+  );
+}
+
 /** Whether a memory is active at a time: not superseded, and not past its `validUntil`. */
 export function isActive(memory: FormedMemory, at: number): boolean {
   return (

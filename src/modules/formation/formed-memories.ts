@@ -2,8 +2,7 @@ import { KeyedSerial } from '../../common/keyed-serial.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
-import { isActive } from './consolidation-rules.js';
-import type { Consolidation } from './consolidation-rules.js';
+import { type Consolidation, createdBy, isActive } from './consolidation-rules.js';
 import { type FailedFormation, type FailedJob, FormationFailures } from './formation-failures.js';
 import type { FormationUsage } from './formation-model.interface.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
@@ -51,7 +50,12 @@ const JOB_KEY_PREFIX = 'job/';
  * been written whole.
  */
 export class FormedMemories {
-  constructor(private readonly longterm: LongtermMemoryService) {}
+  /** The notes of the entity's failed jobs (recorded, listed, run again). */
+  readonly failed: FormationFailures;
+
+  constructor(private readonly longterm: LongtermMemoryService) {
+    this.failed = new FormationFailures(longterm);
+  }
 
   /** The seq a formation job of the entity writes at: taken when the job is created. */
   nextSeq(entityId: string): Promise<number> {
@@ -86,11 +90,7 @@ export class FormedMemories {
   ): Promise<boolean> {
     const closings = consolidation.writes.filter((memory) => memory.validUntil !== undefined);
     const fresh = consolidation.writes.filter((memory) => memory.validUntil === undefined);
-    const created = new Set(
-      record.operations.flatMap((op) =>
-        (op.op === 'ADD' || op.op === 'UPDATE') && op.memoryId ? [op.memoryId] : [],
-      ),
-    );
+    const created = createdBy(consolidation);
     for (const closing of closings)
       if (!created.has(closing.id) && !(await this.stillClosable(entityId, closing, job.seq)))
         return false;
@@ -144,11 +144,6 @@ export class FormedMemories {
       })),
     );
     return applied.every(Boolean);
-  }
-
-  /** The notes of the entity's failed jobs (recorded, listed, run again). */
-  get failed(): FormationFailures {
-    return new FormationFailures(this.longterm);
   }
 
   /** Notes that a job spent its attempts (best effort; see {@link FormationFailures.record}). */

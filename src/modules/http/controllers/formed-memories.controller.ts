@@ -41,8 +41,13 @@ import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 
 /** What a formed memory's id looks like (`m` and 22 base64url characters). */
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
-/** What a formation job's id looks like (its run id and the formation version). */
-const JOB_ID = /^[A-Za-z0-9_.:@-]{1,200}\/formation-v[0-9]+$/;
+/** Whether a cursor is a formation job's id: its turn's run id, `/`, the formation version. */
+function isJobId(cursor: string): boolean {
+  const slash = cursor.lastIndexOf('/');
+  return (
+    RUN_ID_PATTERN.test(cursor.slice(0, slash)) && /^formation-v\d+$/.test(cursor.slice(slash + 1))
+  );
+}
 /** Failed jobs a page lists at most. */
 const MAX_FAILURES = 100;
 /** Default `limit` of a list. */
@@ -158,7 +163,7 @@ export class FormedMemoriesController {
     @Query() query: FormationFailuresQueryDto,
   ): Promise<FailedFormationsDto> {
     const id = scope.scoped(entityId, 'entityId');
-    if (query.cursor !== undefined && !JOB_ID.test(query.cursor))
+    if (query.cursor !== undefined && !isJobId(query.cursor))
       throw new BadRequestException('cursor is not one this route gave');
     const limit = query.limit ?? MAX_FAILURES;
     const failures = await this.memories().failures(id, limit, query.cursor);
