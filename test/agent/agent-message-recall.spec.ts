@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import type { LlmRequest, LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
 import { longtermUris } from '../support/test-databases.js';
 
@@ -93,5 +94,30 @@ describe.each(uris)('agent message recall on %s', (_label, uri) => {
     expect(new Set(left.map((hit) => hit.message.conversationId))).toEqual(new Set([first]));
     await harness!.agent.eraseEntity(entityId);
     expect(await longterm.recall(entityId, 'greyhound', { scope: 'all' })).toEqual([]);
+  });
+
+  it('fences a turn whose conversation is deleted once its model call is out, however slow its note', async () => {
+    // The conversation is deleted while the model answers; the directory entry the turn writes as
+    // it begins is slow to store (a loaded database), which must not let the turn index afterwards.
+    let onCall: (() => Promise<void>) | undefined;
+    class DeletingLlm extends ScriptedLlm {
+      override async chat(request: LlmRequest): Promise<LlmResponse> {
+        await onCall?.();
+        return super.chat(request);
+      }
+    }
+    const llm = new DeletingLlm([{ content: 'Kiwi is a fine name for a parrot.' }]);
+    const longterm = await boot(llm);
+    const note = longterm.noteConversation.bind(longterm);
+    jest
+      .spyOn(longterm, 'noteConversation')
+      .mockImplementation(async (...args) =>
+        new Promise((resolve) => setTimeout(resolve, 150)).then(() => note(...args)),
+      );
+    const entityId = unique('mid');
+    const conversationId = unique('conversation');
+    onCall = () => harness!.agent.clearConversation(conversationId);
+    await harness!.agent.run({ conversationId, entityId, message: 'My parrot is called Kiwi' });
+    expect(await longterm.recall(entityId, 'parrot kiwi', { scope: 'messages' })).toEqual([]);
   });
 });

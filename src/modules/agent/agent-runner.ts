@@ -118,11 +118,13 @@ export class AgentRunner {
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
     const session = await this.openSession(runId, input);
-    // Before the model: the turn's formation job takes its seq now, below any erasure to come.
+    // Before the model: the conversation's directory entry is stored (a delete from then on fences
+    // what the turn indexes; written while the model worked, a delete that came first missed it),
+    // and the turn's formation job takes its seq, below any erasure to come.
+    const noted = noteConversation(this.deps, session, conversationId);
     if (session && this.deps.formed)
       await reserveFormation(cache, this.deps.formed.memories, runId, session.entityId);
-    // Written while the model works, awaited before the turn is indexed.
-    const noted = noteConversation(this.deps, session, conversationId);
+    await noted;
     const views = new Map<string, ReturnType<LongtermSession['forStep']>>();
     const outcome = await engine.runLoop({
       runId,
@@ -166,7 +168,7 @@ export class AgentRunner {
     // A run aborted (a Stop) once its model and tools are done is not committed either.
     input.signal?.throwIfAborted();
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
-    await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion, noted });
+    await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion });
     if (session)
       await cache.recordFlush(runId, {
         entityId: session.entityId,

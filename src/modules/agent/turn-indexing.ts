@@ -19,8 +19,8 @@ interface IndexingDeps {
 
 /**
  * With `recall.messages`, the note that the run's entity may index messages of the conversation,
- * written as the run begins (a conversation deleted while the run is in flight then fences them);
- * its failure surfaces when the turn is indexed.
+ * written as the run begins and awaited before its model call (a conversation deleted while the run
+ * is in flight then fences them).
  */
 export function noteConversation(
   deps: IndexingDeps,
@@ -51,13 +51,11 @@ export async function indexTurn(
     conversationId: string;
     outcome: ToolLoopOutcome;
     baseVersion: number;
-    noted?: Promise<void>;
   },
 ): Promise<void> {
   const { runId, session, conversationId, outcome, baseVersion } = turn;
   const longterm = indexer(deps, session);
   if (!longterm || !session) return;
-  await turn.noted;
   await longterm.indexMessages(
     session.entityId,
     indexedTurn(runId, conversationId, outcome.messages, baseVersion),
