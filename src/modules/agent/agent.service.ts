@@ -10,6 +10,7 @@ import { assertConversationId } from '../../common/messages/message-validation.j
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
 import type { FormationRerun, TurnFormation } from './turn-formation.js';
+import { formationJournalOf } from './formation-journal.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -96,6 +97,7 @@ export class AgentService
       cache: this.runs.cache,
       longterm: this.longterm,
       workingMemory: this.workingMemory,
+      formationJournal: formationJournalOf(this.runs, this.lifecycle.leases.owner),
     });
     this.engine = engine;
     this.runner = runner;

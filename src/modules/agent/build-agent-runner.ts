@@ -1,5 +1,6 @@
 import { FormedMemories } from '../formation/formed-memories.js';
 import type { TurnFormation } from './turn-formation.js';
+import type { FormationJournal } from './formation-journal.js';
 import { createTurnFormation } from './turn-formation.factory.js';
 import { resolveFormation } from '../formation/formation.options.js';
 import type { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
@@ -23,6 +24,8 @@ export interface AgentRunnerContext {
   cache: AgentRuns['cache'];
   longterm?: LongtermMemoryService;
   workingMemory?: WorkingMemoryService;
+  /** On a shared run store: where formation jobs wait until done. */
+  formationJournal?: FormationJournal;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function buildAgentRunner(
     context.longterm,
     context.cache,
     engine,
+    context.formationJournal,
   );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

@@ -65,9 +65,10 @@ export class RunLifecycle {
       );
   }
 
-  /** Queues again, now and then every third of the lease, runs an earlier process left (inline queue). */
-  startRecovery(): Promise<void> {
-    return this.recovery?.start(this.deps.runs.records.lease / 3) ?? Promise.resolve();
+  /** Takes over what an earlier process left: formation jobs, and runs (in-process queue). */
+  async startRecovery(): Promise<void> {
+    await this.deps.formation?.()?.startRecovery();
+    await this.recovery?.start(this.deps.runs.records.lease / 3);
   }
 
   /** Stops looking for lost runs (at shutdown). */
@@ -127,10 +128,13 @@ export class RunLifecycle {
     } finally {
       release();
     }
-    // The turn is stored: its result stands even if the record cannot be written now.
+    // The turn is stored: its result stands even if the record cannot be written now. Its
+    // formation job is noted before the run is recorded completed (see `TurnFormation`).
+    const { entityId } = input;
+    await this.deps.formation?.()?.afterCommit({ entityId, conversationId, result });
     await Promise.all([
       this.settle(runId, conversationId, 'completed', { result }),
-      this.activity.committed(conversationId, input.message, result, input.entityId),
+      this.activity.committed(conversationId, input.message, result),
     ]);
     return result;
   }
@@ -236,9 +240,10 @@ export class RunLifecycle {
       release();
       if (final) this.releaseInline(job.runId);
     }
+    await this.deps.formation?.()?.afterCommit({ ...job, result });
     const [recorded] = await Promise.all([
       this.settle(job.runId, job.conversationId, 'completed', { result }),
-      this.activity.committed(job.conversationId, job.message, result, job.entityId),
+      this.activity.committed(job.conversationId, job.message, result),
     ]);
     // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
     if (!recorded)
@@ -282,19 +287,7 @@ export class RunLifecycle {
   }
 
   /** Writes a run's state through a passing store fault (see `settleRunRecord`). */
-  private settle(
-    runId: string,
-    conversationId: string,
-    status: AgentRunStatus,
-    details: RunTransition,
-  ): Promise<boolean> {
-    return settleRunRecord(
-      this.deps.runs.records,
-      this.logger,
-      runId,
-      conversationId,
-      status,
-      details,
-    );
+  private settle(runId: string, id: string, status: AgentRunStatus, details: RunTransition) {
+    return settleRunRecord(this.deps.runs.records, this.logger, runId, id, status, details);
   }
 }

@@ -13,6 +13,7 @@ import { FormedMemories } from '../formation/formed-memories.js';
 import { type FormationJob, MemoryFormation, withinBudget } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { words } from '../longterm/recall/search-text.js';
+import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
@@ -49,6 +50,8 @@ export class TurnFormation {
   /** Jobs running now, and those waiting for a slot (in order). */
   private running = 0;
   private readonly waiting: Array<(handedOver: boolean) => void> = [];
+  /** The runs whose job runs in this process now. */
+  private readonly forming = new Set<string>();
   /** The entity's formed memories (what the recall block and the HTTP routes read). */
   readonly memories: FormedMemories;
 
@@ -57,6 +60,8 @@ export class TurnFormation {
     private readonly cache: ReplayCache,
     model: MemoryFormationModel,
     private readonly resolved: ResolvedFormation,
+    /** With a shared run store: where jobs wait until done, for another process to take over. */
+    private readonly journal?: FormationJournal,
   ) {
     this.memories = new FormedMemories(longterm);
     this.formation = new MemoryFormation(
@@ -68,55 +73,114 @@ export class TurnFormation {
     );
   }
 
-  /** A turn committed: forms memories of its entity in the background (never throws). */
-  afterCommit(turn: { entityId?: string; conversationId: string; result: AgentRunResult }): void {
+  /**
+   * A turn committed, its run not yet recorded completed: with a journal, its job is noted first
+   * (what a process that dies before the job ends leaves for another), then memories of its entity
+   * are formed in the background. Never throws: a note that cannot be written is logged, and the
+   * job runs here all the same.
+   */
+  async afterCommit(turn: {
+    entityId?: string;
+    conversationId: string;
+    result: AgentRunResult;
+  }): Promise<void> {
     const { entityId, conversationId, result } = turn;
-    if (!entityId || !this.longterm.enabled) return;
-    const work = this.formTurn(entityId, conversationId, result)
+    if (!entityId || !this.longterm.enabled || this.forming.has(result.runId)) return;
+    const messages = formationMessages(result.messages);
+    if (!messages.some((message) => message.role === 'user')) return;
+    // Held while the job waits: no more of the turn than the extraction will read.
+    const within = withinBudget(messages, this.resolved.settings.maxInputTokens * 4);
+    const job: JournaledFormation = {
+      runId: result.runId,
+      entityId,
+      conversationId,
+      messages: within,
+    };
+    try {
+      await this.journal?.note(job);
+    } catch (error) {
+      this.logger.warn(
+        `Formation job of run ${result.runId} not noted (it is lost if this process dies before it ends): ${(error as Error).message}`,
+      );
+    }
+    this.form(job);
+  }
+
+  /**
+   * Recovers, now and then every lease, the jobs of processes that died before they ended (with a
+   * journal: a run store shared by the app's processes and restarts).
+   */
+  startRecovery(): Promise<void> {
+    return this.journal?.start((job) => this.form(job)) ?? Promise.resolve();
+  }
+
+  /** Runs a job in the background, once per run at a time in this process. */
+  private form(job: JournaledFormation): void {
+    if (this.forming.has(job.runId)) return;
+    const work = this.formTurn(job)
       .catch((error: unknown) =>
         this.logger.warn(
-          `Memory formation of run ${result.runId} failed: ${(error as Error).message}`,
+          `Memory formation of run ${job.runId} failed: ${(error as Error).message}`,
         ),
       )
-      .finally(() => this.pending.delete(work));
+      .finally(() => {
+        this.pending.delete(work);
+        this.forming.delete(job.runId);
+      });
+    this.forming.add(job.runId);
     this.pending.add(work);
   }
 
   /**
    * Resolves once the jobs begun are done (at shutdown, before the stores close): a job running
-   * ends its attempt; jobs waiting for a slot or a retry start no new one and are noted as failed.
+   * ends its attempt; jobs waiting for a slot or a retry start no new one: they are noted as
+   * failed, or, with a journal, left in it for the next process.
    */
   async settle(): Promise<void> {
     this.stopped.abort();
+    await this.journal?.stop();
     for (const wake of this.waiting.splice(0)) wake(false);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async formTurn(entityId: string, conversationId: string, result: AgentRunResult) {
-    const messages = formationMessages(result.messages);
-    if (!messages.some((message) => message.role === 'user')) return;
-    const reserved = await reservedFormation(this.cache, result.runId);
-    if (!reserved) return; // the entity was erased while the turn ran (or its records expired)
-    const job: FormationJob = {
-      jobId: `${result.runId}/${FORMATION_VERSION}`,
-      entityId,
-      conversationId,
-      runId: result.runId,
-      // Held while the job waits: no more of the turn than the extraction will read.
-      messages: withinBudget(messages, this.resolved.settings.maxInputTokens * 4),
-      context: [],
-      observedAt: reserved.at,
-      seq: reserved.seq,
+  /** A job to its end: written, or noted as failed; then it leaves the journal. */
+  private async formTurn(noted: JournaledFormation): Promise<void> {
+    const { runId } = noted;
+    const reserved = await reservedFormation(this.cache, runId);
+    // No reservation: the entity was erased while the turn ran (or its records expired).
+    const failed = reserved
+      ? await this.attempts({
+          ...noted,
+          jobId: `${runId}/${FORMATION_VERSION}`,
+          context: [],
+          observedAt: reserved.at,
+          seq: reserved.seq,
+        })
+      : undefined;
+    await this.journal?.forget(runId);
+    if (failed) throw new Error(failed);
+  }
+
+  /**
+   * The job's attempts, with backoff: resolves nothing once it is written, its error once it is
+   * noted as failed. At shutdown, a job with a journal stays in it (another process, or the next
+   * start, forms it): that throws.
+   */
+  private async attempts(job: FormationJob): Promise<string | undefined> {
+    const { entityId, runId } = job;
+    const note = async (error: string, attempts: number, errorName = 'FormationRefusedError') => {
+      await this.memories.recordFailure(entityId, job, { error, errorName, attempts });
+      return error;
     };
-    const note = (error: string, attempts: number, errorName = 'FormationRefusedError') =>
-      this.memories.recordFailure(entityId, job, { error, errorName, attempts }).then(() => {
-        throw new Error(error);
-      });
+    const shutDown = (attempts: number) =>
+      this.journal
+        ? Promise.reject(new Error(`${SHUTTING_DOWN}; it stays journaled for the next process`))
+        : note(SHUTTING_DOWN, attempts);
     // Past `maxPending` (running, waiting or between attempts), the job is noted, not queued.
     if (this.pending.size > this.resolved.maxPending)
       return note(`${this.resolved.maxPending} formation jobs were pending in this process`, 0);
     for (let attempt = 1; ; attempt += 1) {
-      if (this.stopped.signal.aborted) return note(SHUTTING_DOWN, attempt - 1);
+      if (this.stopped.signal.aborted) return shutDown(attempt - 1);
       let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
       try {
         outcome = await this.inSlot(() => this.formation.run(job));
@@ -127,14 +191,14 @@ export class TurnFormation {
         await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
         continue;
       }
-      if (outcome === undefined) return note(SHUTTING_DOWN, attempt - 1);
+      if (outcome === undefined) return shutDown(attempt - 1);
       if (outcome.status === 'refused') return note(REFUSED, attempt);
       const full = outcome.record.operations.filter((op) => op.overruled?.endsWith(OVER_CAP));
       if (outcome.status === 'written' && full.length > 0)
         this.logger.warn(
-          `Memory formation of run ${result.runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
+          `Memory formation of run ${runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
         );
-      return;
+      return undefined;
     }
   }
 

@@ -9,7 +9,7 @@ import type { ConversationTitler } from './conversation-titler.js';
  * What the runs tell the conversation directory: a conversation is listed from its first stored
  * turn. When a turn commits, the conversation is active at that moment, its user message is the
  * preview, and the first time the default title; with model titles, its first committed turn is
- * titled by the model; with formation, its entity's memories are formed from it. A turn that is
+ * titled by the model (formation, which the run starts itself, is waited for at shutdown). A turn that is
  * stopped, fails or is still running leaves the listing as the stored turns made it. Bookkeeping: a failed write is logged and the turn goes on.
  */
 export class ConversationActivity {
@@ -18,7 +18,7 @@ export class ConversationActivity {
   constructor(
     private readonly directory: ConversationDirectory,
     private readonly titler?: ConversationTitler,
-    /** With `formation`: forms the entity's memories from each committed turn. */
+    /** With `formation`: its jobs, waited for at shutdown. */
     private readonly formation?: () => TurnFormation | undefined,
   ) {}
 
@@ -31,9 +31,7 @@ export class ConversationActivity {
     conversationId: string,
     message: AgentRunInput['message'],
     result: AgentRunResult,
-    entityId?: string,
   ): Promise<void> {
-    this.formation?.()?.afterCommit({ entityId, conversationId, result });
     try {
       const { title, preview } = conversationTurnText(message);
       // With model titles, the title comes from the model once the first turn is listed.

@@ -1,0 +1,136 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  FORMATION_PENDING,
+  FormationJournal,
+  type JournaledFormation,
+} from '../../src/modules/agent/formation-journal.js';
+import type { AgentRunStatus } from '../../src/modules/agent/interfaces/agent-run.interface.js';
+import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
+import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
+import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
+import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
+import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
+import {
+  TEST_MYSQL_URL,
+  TEST_POSTGRES_URL,
+  TEST_REDIS_URL,
+  tempDir,
+} from '../support/test-databases.js';
+
+const registry = new ConnectionRegistry();
+afterAll(() => registry.onApplicationShutdown());
+
+const RETENTION_MS = 60_000;
+/** Long enough that a live holder's beats (every third of it) land in time on a loaded machine. */
+const LEASE_MS = 600;
+
+const sql = (target: SqlTarget) => async (): Promise<RunStore> =>
+  new SqlRunStore(
+    (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA })).value,
+    RETENTION_MS,
+  );
+const backends: Array<[string, () => Promise<RunStore>]> = [
+  ['memory', async () => new InMemoryRunStore(RETENTION_MS)],
+  ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'formation-journal.sqlite') })],
+  ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL })],
+  ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL })],
+  [
+    'redis',
+    async () =>
+      new RedisRunStore(
+        (await registry.acquireRedis(TEST_REDIS_URL)).value,
+        `test:formation-journal:${randomUUID().slice(0, 8)}:`,
+        RETENTION_MS,
+      ),
+  ],
+];
+
+describe.each(backends)('the formation journal on %s', (_name, open) => {
+  // Run ids of this test only: a database shared with other test files may hold their jobs, which
+  // every journal here sees as runs in flight (left alone).
+  const id = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+  const job = (runId: string): JournaledFormation => ({
+    runId,
+    entityId: 'ada',
+    conversationId: 'c-1',
+    messages: [{ id: `${runId}:0`, role: 'user', text: 'I keep bees' }],
+  });
+  const journalOn = (store: RunStore, statuses: Map<string, AgentRunStatus | undefined>) =>
+    new FormationJournal(store, randomUUID(), LEASE_MS, async (runId) =>
+      statuses.has(runId) ? statuses.get(runId) : 'running',
+    );
+  const noted = async (store: RunStore, runIds: string[]) =>
+    (await store.entries(FORMATION_PENDING))
+      .map(([runId]) => runId)
+      .filter((runId) => runIds.includes(runId))
+      .sort();
+
+  it('hands a silent holder’s completed job to exactly one process, and only that job', async () => {
+    const store = await open();
+    const [completed, inFlight, failed, gone, alive] = [
+      id('completed'),
+      id('in-flight'),
+      id('failed'),
+      id('gone'),
+      id('alive'),
+    ];
+    const statuses = new Map<string, AgentRunStatus | undefined>([
+      [completed, 'completed'],
+      [inFlight, 'running'],
+      [failed, 'failed'],
+      [gone, undefined],
+      [alive, 'completed'],
+    ]);
+    const dead = journalOn(store, statuses);
+    for (const runId of [completed, inFlight, failed, gone]) await dead.note(job(runId));
+    await dead.stop(); // the process dies: it says nothing more
+    const [first, second] = [journalOn(store, statuses), journalOn(store, statuses)];
+    await first.note(job(alive)); // a live process's job
+    await sleep(LEASE_MS + 100);
+
+    const taken: Array<[string, string]> = [];
+    const counts = await Promise.all(
+      [first, second].map((journal, i) =>
+        journal.recover((recovered) => taken.push([String(i), recovered.runId])),
+      ),
+    );
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(taken.map(([, runId]) => runId)).toEqual([completed]);
+    const runIds = [completed, inFlight, failed, gone, alive];
+    // A failed run's and a vanished run's jobs are forgotten; the rest stay until done.
+    expect(await noted(store, runIds)).toEqual([completed, inFlight, alive].sort());
+    // The taker holds it now: the other process does not take it again, even after a lease.
+    await sleep(LEASE_MS + 100);
+    const taker = taken[0]![0] === '0' ? first : second;
+    const other = taker === first ? second : first;
+    expect(await other.recover(() => undefined)).toBe(0);
+    await taker.forget(completed);
+    expect(await noted(store, runIds)).toEqual([inFlight, alive].sort());
+    await Promise.all([first.stop(), second.stop()]);
+    for (const runId of [inFlight, alive]) await first.forget(runId);
+  });
+
+  it('keeps what the job reads, and forgets a note it cannot read', async () => {
+    const store = await open();
+    const runId = id('kept');
+    const statuses = new Map<string, AgentRunStatus>([[runId, 'completed']]);
+    const dead = journalOn(store, statuses);
+    await dead.note(job(runId));
+    const broken = id('broken');
+    await store.put(FORMATION_PENDING, broken, '{"not":"a job"}');
+    await dead.stop();
+    await sleep(LEASE_MS + 100);
+    const taker = journalOn(store, statuses);
+    const taken: JournaledFormation[] = [];
+    await taker.recover((recovered) => taken.push(recovered));
+    expect(taken).toEqual([job(runId)]);
+    expect(await noted(store, [runId, broken])).toEqual([runId]);
+    await taker.forget(runId);
+    await taker.stop();
+  });
+});
