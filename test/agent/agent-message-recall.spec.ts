@@ -99,10 +99,10 @@ describe.each(uris)('agent message recall on %s', (_label, uri) => {
   it('fences a turn whose conversation is deleted once its model call is out, however slow its note', async () => {
     // The conversation is deleted while the model answers; the directory entry the turn writes as
     // it begins is slow to store (a loaded database), which must not let the turn index afterwards.
-    let onCall: (() => Promise<void>) | undefined;
+    const hooks: { onCall?: () => Promise<void> } = {};
     class DeletingLlm extends ScriptedLlm {
       override async chat(request: LlmRequest): Promise<LlmResponse> {
-        await onCall?.();
+        await hooks.onCall?.();
         return super.chat(request);
       }
     }
@@ -116,7 +116,7 @@ describe.each(uris)('agent message recall on %s', (_label, uri) => {
       );
     const entityId = unique('mid');
     const conversationId = unique('conversation');
-    onCall = () => harness!.agent.clearConversation(conversationId);
+    hooks.onCall = () => harness!.agent.clearConversation(conversationId);
     await harness!.agent.run({ conversationId, entityId, message: 'My parrot is called Kiwi' });
     expect(await longterm.recall(entityId, 'parrot kiwi', { scope: 'messages' })).toEqual([]);
   });

@@ -108,12 +108,16 @@ describe.each([
     const victim = await boot();
     const survivor = beside ? await boot() : undefined;
     const entity = `bees-${randomUUID().slice(0, 8)}`;
-    const turn = await fetch(`${victim.url}/conversations/c-${entity}/turns`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'I keep bees on the roof.', entityId: entity }),
-    });
-    expect(turn.status).toBe(201);
+    // Queued on Bull beside a second process (the queue's worker path), synchronous on SQLite.
+    const turn = await fetch(
+      `${victim.url}/conversations/c-${entity}/turns${beside ? '?async=true' : ''}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'I keep bees on the roof.', entityId: entity }),
+      },
+    );
+    expect(turn.status).toBe(beside ? 202 : 201);
     const { runId } = (await turn.json()) as { runId: string };
     // The victim's job waits on the model (its extraction hangs).
     for (let i = 0; i < 200 && extractions < 1; i += 1) await sleep(50);

@@ -9,10 +9,11 @@ import type { RunStore } from './runs/run-store.interface.js';
  * it was noted). `#` keeps it apart from every run id.
  */
 export const FORMATION_PENDING = '#q:formation';
-/** The holders of noted jobs, each with the last time it said it was alive (ms). */
+/**
+ * The holders of noted jobs, each with the last time it said it was alive (ms); a dead one's entry
+ * goes with the run store's retention.
+ */
 const HOLDERS = '#q:formation-holders';
-/** A holder silent this many leases, holding no job, is forgotten. */
-const FORGET_HOLDER_AFTER_LEASES = 10;
 
 /** A turn's formation job as it is noted: what the job reads, without its seq and time. */
 export interface JournaledFormation {
@@ -33,12 +34,11 @@ export type RunStatusOf = (runId: string) => Promise<AgentRunStatus | undefined>
 
 /**
  * What keeps a turn's formation job from being lost with its process: the job is noted in the run
- * store before its run is recorded completed, and forgotten once it is done (written, or noted as
- * failed). The process says it is alive every third of the lease while it runs. A recovery pass
- * (at start, then every lease) takes over, one process per job (compare-and-set), the jobs whose
- * holder has been silent for a lease and whose run completed, and hands them to `run`; a job whose
- * run failed or is gone (its entity erased, its records expired) is forgotten. A job whose run is
- * still in flight waits: that run notes it again when it completes.
+ * store once its turn committed, before its run is recorded completed, and forgotten once it is
+ * done (written, or noted as failed). A process that holds or took a job says it is alive every
+ * third of the lease. A recovery pass (at start, then every lease) takes over, one process per
+ * take (compare-and-set on the note), the jobs whose holder has been silent for a lease, and hands
+ * them to `run`; a job whose run's records are gone (its entity erased, or expired) is forgotten.
  */
 export class FormationJournal {
   private readonly logger = new Logger('Agent');
@@ -46,6 +46,7 @@ export class FormationJournal {
   private recovering?: NodeJS.Timeout;
   private pass?: Promise<number>;
   private alive?: Promise<void>;
+  private stopped = false;
 
   constructor(
     private readonly store: RunStore,
@@ -73,40 +74,56 @@ export class FormationJournal {
   }
 
   /**
-   * Recovers now, then every lease (an unref'd timer) until `stop`: each job taken over goes to
-   * `run`, which is not awaited by the pass.
+   * Recovers now, then every lease (an unref'd timer) until `stopRecovering`: each job taken over
+   * goes to `run`, which is not awaited by the pass; a pass takes none while `hasRoom` says no.
    */
-  async start(run: (job: JournaledFormation) => void): Promise<void> {
+  async start(run: (job: JournaledFormation) => void, hasRoom: () => boolean): Promise<void> {
     const recover = () =>
-      this.recover(run).catch((error: Error) =>
+      this.recover(run, hasRoom).catch((error: Error) =>
         this.logger.warn(`Formation jobs not recovered: ${error.message}`),
       );
     await recover();
-    this.recovering = setInterval(() => void recover(), this.leaseMs).unref();
+    if (!this.stopped) this.recovering = setInterval(() => void recover(), this.leaseMs).unref();
   }
 
-  /** Stops the timers and waits for a pass under way (at shutdown: the jobs left stay noted). */
-  async stop(): Promise<void> {
+  /** Takes over no more jobs (at shutdown); waits for a pass under way. */
+  async stopRecovering(): Promise<void> {
     clearInterval(this.recovering);
-    clearInterval(this.beating);
-    this.recovering = this.beating = undefined;
+    this.recovering = undefined;
     await this.pass?.catch(() => undefined);
   }
 
+  /**
+   * Stops saying this process is alive — once its jobs are done or left (at shutdown): the jobs
+   * still noted are another process's to take a lease later.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.stopRecovering();
+    clearInterval(this.beating);
+    this.beating = undefined;
+  }
+
   /** One pass at a time: resolves how many jobs this process took over. */
-  recover(run: (job: JournaledFormation) => void): Promise<number> {
-    this.pass ??= this.takeOver(run).finally(() => (this.pass = undefined));
+  recover(run: (job: JournaledFormation) => void, hasRoom: () => boolean = () => true) {
+    this.pass ??= this.takeOver(run, hasRoom).finally(() => (this.pass = undefined));
     return this.pass;
   }
 
-  private async takeOver(run: (job: JournaledFormation) => void): Promise<number> {
+  private async takeOver(
+    run: (job: JournaledFormation) => void,
+    hasRoom: () => boolean,
+  ): Promise<number> {
+    // Before the reads: a slow read must not make a live holder look silent.
+    const now = Date.now();
     const [noted, holders] = await Promise.all([
       this.store.entries(FORMATION_PENDING),
       this.store.entries(HOLDERS),
     ]);
-    const now = Date.now();
     const lastAlive = new Map(holders.map(([holder, at]) => [holder, Number(at)]));
-    const silent = (holder: string) => !(now - (lastAlive.get(holder) ?? 0) < this.leaseMs);
+    // A note is a sign of life of its holder too (written after a beat that may have failed).
+    const silent = (note: Note) =>
+      now - Math.max(lastAlive.get(note.holder) ?? 0, note.notedAt) >= this.leaseMs;
     const notes: Array<{ runId: string; json: string; note: Note }> = [];
     for (const [runId, json] of noted) {
       const note = parseNote(json);
@@ -116,13 +133,16 @@ export class FormationJournal {
     notes.sort((a, b) => a.note.notedAt - b.note.notedAt);
     let taken = 0;
     for (const { runId, json, note } of notes) {
-      if (note.holder === this.holder || !silent(note.holder)) continue;
-      const status = await this.runStatus(runId);
-      if (status === undefined || status === 'failed') {
+      if (this.stopped || !hasRoom()) break;
+      if (note.holder === this.holder || !silent(note)) continue;
+      // A note is written once its turn committed: whatever its run's record says since (a retry
+      // pending, a run left running, failed after the commit), the job is formed — a run that also
+      // goes on elsewhere forms the same job, which the recorded answers make write the same. Only
+      // a run whose records are gone (its entity erased, or expired) is not.
+      if ((await this.runStatus(runId)) === undefined) {
         await this.forget(runId);
         continue;
       }
-      if (status !== 'completed') continue; // its run, when it completes, notes it again
       await this.sayAlive();
       const mine: Note = { ...note, holder: this.holder, notedAt: now };
       if (!(await this.store.replaceIf(FORMATION_PENDING, runId, json, JSON.stringify(mine))))
@@ -130,17 +150,13 @@ export class FormationJournal {
       run(jobOf(mine));
       taken += 1;
     }
-    // Holders long silent and named by no job are forgotten.
-    const named = new Set(notes.map(({ note }) => note.holder));
-    for (const [holder, at] of lastAlive)
-      if (!named.has(holder) && now - at > FORGET_HOLDER_AFTER_LEASES * this.leaseMs)
-        await this.store.removeEntry(HOLDERS, holder);
     if (taken > 0) this.logger.log(`Took over ${taken} formation job(s) whose process was gone`);
     return taken;
   }
 
   /** Says this process is alive (once, then every third of the lease while it runs). */
   private sayAlive(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.alive ??= this.beat().catch((error: unknown) => {
       this.alive = undefined;
       throw error;

@@ -72,8 +72,8 @@ export class RunLifecycle {
   }
 
   /** Stops looking for lost runs (at shutdown). */
-  stopRecovery(): Promise<void> {
-    return this.recovery?.stop() ?? Promise.resolve();
+  async stopRecovery(): Promise<void> {
+    await Promise.all([this.recovery?.stop(), this.deps.formation?.()?.stopRecovery()]);
   }
 
   /** A run taken over from a process that is gone: held here, and queued in this process. */

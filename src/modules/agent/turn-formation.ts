@@ -111,7 +111,13 @@ export class TurnFormation {
    * journal: a run store shared by the app's processes and restarts).
    */
   startRecovery(): Promise<void> {
-    return this.journal?.start((job) => this.form(job)) ?? Promise.resolve();
+    const hasRoom = () => this.pending.size < this.resolved.maxPending;
+    return this.journal?.start((job) => this.form(job), hasRoom) ?? Promise.resolve();
+  }
+
+  /** Takes over no more jobs of other processes (at shutdown). */
+  stopRecovery(): Promise<void> {
+    return this.journal?.stopRecovering() ?? Promise.resolve();
   }
 
   /** Runs a job in the background, once per run at a time in this process. */
@@ -138,9 +144,11 @@ export class TurnFormation {
    */
   async settle(): Promise<void> {
     this.stopped.abort();
-    await this.journal?.stop();
+    await this.journal?.stopRecovering();
     for (const wake of this.waiting.splice(0)) wake(false);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    // Alive until its attempts in flight ended: none is taken over while it still runs here.
+    await this.journal?.stop();
   }
 
   /** A job to its end: written, or noted as failed; then it leaves the journal. */
