@@ -383,6 +383,25 @@ export {
   correctMemory,
   forgetMemory,
 } from './modules/formation/memory-curation.js';
+export {
+  type EntityProfile,
+  EntityProfiles,
+  MAX_PROFILE_HISTORY_PAGE,
+  type ProfilePatchOutcome,
+  type ProfileVersion,
+} from './modules/formation/profile/entity-profiles.js';
+export {
+  DEFAULT_PROFILE_MAX_BYTES,
+  DEFAULT_PROFILE_PROMPT_TOKENS,
+  type EntityProfileOptions,
+  ProfileSchema,
+} from './modules/formation/profile/profile-schema.js';
+export {
+  type JsonObject,
+  applyMergePatch,
+  isJsonObject,
+  patchedPaths,
+} from './modules/formation/profile/merge-patch.js';
 export type {
   FlushResult,
   LongtermRunView,

@@ -57,14 +57,15 @@ import { workingMemoryConfig } from '../config/working-memory.config.js';
     AgentModule.forRootAsync({
       inject: [agentConfig.KEY, llmConfig.KEY, telemetryConfig.KEY],
       useFactory: (
-        agent: ConfigType<typeof agentConfig>,
+        { formation, profile, ...agent }: ConfigType<typeof agentConfig>,
         llm: ConfigType<typeof llmConfig>,
         telemetry: ConfigType<typeof telemetryConfig>,
       ) => ({
         ...agent,
         formation: formationOf(
-          agent.formation,
+          formation,
           'provider' in llm.options && llm.options.provider === 'echo',
+          profile,
         ),
         llm: llm.options,
         // Every model and tool call traced (GenAI spans), feeding the metrics too.
@@ -126,13 +127,29 @@ export class AppModule {
 
 /**
  * `AGENT_FORMATION` as the agent's option: unset, the offline demo forms memories with the
- * plain-statements model (a real model's formation costs calls: it is asked for by name).
+ * plain-statements model (a real model's formation costs calls: it is asked for by name). With
+ * `AGENT_PROFILE=demo` (the default), a profile of `name`, `city` and `employer` too.
  */
 function formationOf(
   chosen: 'off' | 'model' | 'plain-statements' | undefined,
   offline: boolean,
+  profile: 'demo' | 'off',
 ): AgentFormationOption {
   const choice = chosen ?? (offline ? 'plain-statements' : 'off');
   if (choice === 'off') return false;
-  return { model: choice === 'model' ? 'agent' : 'plain-statements' };
+  return {
+    model: choice === 'model' ? 'agent' : 'plain-statements',
+    ...(profile === 'demo' ? { profile: { schema: DEMO_PROFILE_SCHEMA } } : {}),
+  };
 }
+
+/** The example app's profile: what the demo model fills, each a short string. */
+const DEMO_PROFILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', maxLength: 200 },
+    city: { type: 'string', maxLength: 200 },
+    employer: { type: 'string', maxLength: 200 },
+  },
+};

@@ -23,6 +23,7 @@ describe('agent configuration', () => {
       queue: { driver: 'inline', attempts: 5 },
       recall: false,
       titles: 'first-message',
+      profile: 'demo',
     });
   });
 
@@ -38,6 +39,7 @@ describe('agent configuration', () => {
         REDIS_URL: 'redis://cache:6379',
         AGENT_RECALL: 'true',
         AGENT_TITLES: 'model',
+        AGENT_PROFILE: 'off',
       }),
     ).toEqual({
       systemPrompt: 'You are terse.',
@@ -47,6 +49,7 @@ describe('agent configuration', () => {
       queue: { driver: 'inline', attempts: 3 },
       recall: true,
       titles: 'model',
+      profile: 'off',
     });
   });
 

@@ -57,6 +57,11 @@ export interface AgentConfig {
    * the offline echo model, else off).
    */
   formation?: 'off' | 'model' | 'plain-statements';
+  /**
+   * `AGENT_PROFILE`: with formation, an entity profile — `demo` (default: `name`, `city` and
+   * `employer`, which the demo model fills too) or `off`.
+   */
+  profile: 'demo' | 'off';
 }
 
 /**
@@ -65,7 +70,7 @@ export interface AgentConfig {
  * `AGENT_CONFLICT_POLICY` (`reject`), `AGENT_RUN_ATTEMPTS` (5), `AGENT_RUN_LEASE_MS` (10 s), `AGENT_QUEUE` (`bull` when
  * `REDIS_URL` is set, else `inline`) and, for Bull, `QUEUE_PREFIX`, `QUEUE_LOCK_DURATION_MS` and
  * `QUEUE_STALLED_INTERVAL_MS`; `AGENT_RECALL` and `AGENT_RECALL_MESSAGES` (`false`); `AGENT_TITLES`
- * (`first-message`); `AGENT_FORMATION` (unset).
+ * (`first-message`); `AGENT_FORMATION` (unset); `AGENT_PROFILE` (`demo`).
  */
 export function loadAgentConfig(env: Env = process.env): AgentConfig {
   const systemPrompt = readString(env, 'AGENT_SYSTEM_PROMPT');
@@ -91,6 +96,7 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
     ...(env['AGENT_FORMATION'] === undefined
       ? {}
       : { formation: readChoice(env, 'AGENT_FORMATION', FORMATION_CHOICES, 'off') }),
+    profile: readChoice(env, 'AGENT_PROFILE', ['demo', 'off'] as const, 'demo'),
   };
 }
 

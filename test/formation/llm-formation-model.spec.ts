@@ -103,6 +103,41 @@ describe('LlmFormationModel over an OpenAI-compatible server (@ai-sdk/openai, it
     }
   });
 
+  it('with a profile, shows it with its schema and reads the merge patch the model answers', async () => {
+    const profile = {
+      schema: { type: 'object', properties: { city: { type: 'string' } } },
+      document: { city: 'Paris' },
+    };
+    for (const [answer, expected] of [
+      [{ memories: [], profile: { city: 'Berlin' } }, { city: 'Berlin' }],
+      [{ memories: [], profile: null }, undefined],
+      [{ memories: [], profile: {} }, undefined],
+      [{ memories: [] }, undefined],
+    ] as const) {
+      llm.reset();
+      llm.enqueue(call('record_memories', answer));
+      expect((await model.extract({ ...extraction, profile })).profilePatch).toEqual(expected);
+    }
+    const body = llm.requests[0]!.body as {
+      messages: Array<{ role: string; content: string }>;
+      tools: Array<{ function: { parameters: { properties: object } } }>;
+    };
+    expect(Object.keys(body.tools[0]!.function.parameters.properties)).toEqual([
+      'profile',
+      'memories',
+    ]);
+    expect(body.messages[0]!.content).toContain('JSON Merge Patch (RFC 7396)');
+    expect(body.messages[1]!.content).toContain(
+      '"profile":{"schema":{"type":"object","properties":{"city":{"type":"string"}}},"current":{"city":"Paris"}}',
+    );
+    // A patch that is not an object is refused as any malformed answer.
+    llm.reset();
+    llm.enqueue(call('record_memories', { memories: [], profile: 'Berlin' }));
+    await expect(model.extract({ ...extraction, profile })).rejects.toThrow(
+      /\/profile must be object,null/,
+    );
+  });
+
   it('chooses an operation per candidate against the memories it is shown', async () => {
     llm.reset();
     llm.enqueue(

@@ -10,6 +10,7 @@ import { assertConversationId } from '../../common/messages/message-validation.j
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
 import type { FormationRerun, TurnFormation } from './turn-formation.js';
+import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { formationJournalOf } from './formation-journal.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
@@ -262,9 +263,8 @@ export class AgentService
   }
 
   /**
-   * Clears a conversation: its history (through the agent's memory provider), its messages in the
-   * recall index (`recall.messages`), every record and cached step of its runs (so a deleted
-   * conversation leaves no copy in the run cache), and its entry in the conversation directory.
+   * Clears a conversation: its history, its messages in the recall index, its runs' records and
+   * cached steps (no copy is left in the run cache), and its entry in the conversation directory.
    */
   async clearConversation(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
@@ -274,22 +274,21 @@ export class AgentService
     await this.runs.directory.remove(conversationId);
   }
 
-  /**
-   * Erases an entity: its records, indexed messages and formed memories (`LongtermMemoryService
-   * .deleteEntity`, with erasure marks) and the records and cached steps of its runs.
-   */
+  /** Erases an entity: its long-term tier (`LongtermMemoryService.deleteEntity`) and its runs. */
   async eraseEntity(entityId: string): Promise<void> {
     if (this.longterm?.enabled) await this.longterm.deleteEntity(entityId);
     await this.runs.ownership.forgetEntity(entityId);
   }
 
-  /**
-   * Runs a failed formation job of the entity again, now, one attempt (named by its turn's run id;
-   * see `GET /entities/:id/formation-failures`); `null` when there is no such job or formation is off.
-   */
+  /** Runs a failed formation job again (by its turn's run id); `null` when there is none. */
   async rerunFormation(entityId: string, runId: string): Promise<FormationRerun | null> {
     assertRunId(runId);
     return (await this.formation?.rerun(entityId, runId)) ?? null;
+  }
+
+  /** With `formation.profile`: the entity profiles formation keeps and edits change. */
+  get profiles(): EntityProfiles | undefined {
+    return this.formation?.profiles;
   }
 
   private required<T>(value: T | undefined): T {

@@ -1,4 +1,6 @@
 import { FormedMemories } from '../formation/formed-memories.js';
+import { EntityProfiles } from '../formation/profile/entity-profiles.js';
+import { ProfileSchema } from '../formation/profile/profile-schema.js';
 import type { TurnFormation } from './turn-formation.js';
 import type { FormationJournal } from './formation-journal.js';
 import { createTurnFormation } from './turn-formation.factory.js';
@@ -56,6 +58,11 @@ export async function buildAgentRunner(
     ));
   if (engine.memory) throw new AgentKernelHasMemoryFilterError();
   const formation = resolveFormation(options.formation);
+  // The profile's schema compiles now: a schema Ajv refuses fails the start.
+  const profiles =
+    formation?.profile && context.longterm
+      ? new EntityProfiles(context.longterm, new ProfileSchema(formation.profile))
+      : undefined;
   const runner = new AgentRunner({
     engine,
     provider: context.provider,
@@ -71,7 +78,13 @@ export async function buildAgentRunner(
       ? { recall: { ...DEFAULT_TURN_RECALL, ...(options.recall === true ? {} : options.recall) } }
       : {}),
     ...(formation && context.longterm
-      ? { formed: { memories: new FormedMemories(context.longterm), k: formation.recall } }
+      ? {
+          formed: {
+            memories: new FormedMemories(context.longterm),
+            k: formation.recall,
+            ...(profiles ? { profiles } : {}),
+          },
+        }
       : {}),
   });
   const turnFormation = await createTurnFormation(
@@ -80,6 +93,7 @@ export async function buildAgentRunner(
     context.cache,
     engine,
     context.formationJournal,
+    profiles,
   );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

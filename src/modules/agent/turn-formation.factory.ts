@@ -10,6 +10,7 @@ import type { LlmOptions } from '../llm/llm-options.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { ReplayCache } from './runs/replay-cache.js';
 import type { FormationJournal } from './formation-journal.js';
+import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { TurnFormation } from './turn-formation.js';
 
 /**
@@ -22,6 +23,7 @@ export async function createTurnFormation(
   cache: ReplayCache,
   engine: KernelEngine,
   journal?: FormationJournal,
+  profiles?: EntityProfiles,
 ): Promise<TurnFormation | undefined> {
   if (!resolved) return undefined;
   if (!longterm)
@@ -47,5 +49,5 @@ export async function createTurnFormation(
     await adapter.ready?.();
     formationModel = new LlmFormationModel(adapter);
   }
-  return new TurnFormation(longterm, cache, formationModel, resolved, journal);
+  return new TurnFormation(longterm, cache, formationModel, resolved, journal, profiles);
 }

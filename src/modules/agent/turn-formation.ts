@@ -10,6 +10,7 @@ import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import type { AppliedOperation } from '../formation/formed-memory.interface.js';
 import { FormedMemories } from '../formation/formed-memories.js';
+import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { type FormationJob, MemoryFormation, withinBudget } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { words } from '../longterm/recall/search-text.js';
@@ -62,6 +63,8 @@ export class TurnFormation {
     private readonly resolved: ResolvedFormation,
     /** With a shared run store: where jobs wait until done, for another process to take over. */
     private readonly journal?: FormationJournal,
+    /** With `formation.profile`: the entity profiles jobs patch. */
+    readonly profiles?: EntityProfiles,
   ) {
     this.memories = new FormedMemories(longterm);
     this.formation = new MemoryFormation(
@@ -70,6 +73,7 @@ export class TurnFormation {
       async (job, step, compute) =>
         (await cache.step(job.runId, `${FORMATION_VERSION}:${step}`, compute)).value,
       resolved.settings,
+      profiles,
     );
   }
 

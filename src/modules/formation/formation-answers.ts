@@ -12,13 +12,28 @@ export class FormationAnswerError extends Error {
   }
 }
 
-/** The JSON Schema of the extraction tool's arguments, for the given kinds. */
-export function extractionSchema(kinds: readonly string[]): Record<string, unknown> {
+/**
+ * The JSON Schema of the extraction tool's arguments, for the given kinds; with `profile`, a merge
+ * patch of the entity's profile may come with the memories.
+ */
+export function extractionSchema(
+  kinds: readonly string[],
+  profile = false,
+): Record<string, unknown> {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['memories'],
     properties: {
+      ...(profile
+        ? {
+            profile: {
+              type: ['object', 'null'],
+              description:
+                'A JSON Merge Patch (RFC 7396) of the user profile: only the members the new messages state, null for a member the user took back; omit it when nothing changes',
+            },
+          }
+        : {}),
       memories: {
         type: 'array',
         items: {
@@ -84,9 +99,27 @@ function validate(step: string, schema: Record<string, unknown>, text: string): 
   return value;
 }
 
-/** The candidates in an extraction answer (JSON text), checked against its schema. */
-export function candidatesOf(text: string, kinds: readonly string[]): MemoryCandidate[] {
-  const { memories } = validate('extraction', extractionSchema(kinds), text) as {
+/**
+ * The candidates in an extraction answer (JSON text), checked against its schema, and with
+ * `profile` the profile patch it holds (an object with members, else none).
+ */
+export function extractionOf(
+  text: string,
+  kinds: readonly string[],
+  profile = false,
+): { candidates: MemoryCandidate[]; profilePatch?: Record<string, unknown> } {
+  const answer = validate('extraction', extractionSchema(kinds, profile), text) as {
+    profile?: Record<string, unknown> | null;
+  };
+  const patch = answer.profile;
+  return {
+    candidates: candidatesIn(answer),
+    ...(profile && patch && Object.keys(patch).length > 0 ? { profilePatch: patch } : {}),
+  };
+}
+
+function candidatesIn(answer: unknown): MemoryCandidate[] {
+  const { memories } = answer as {
     memories: Array<{
       text: string;
       kind: string;

@@ -25,6 +25,11 @@ export interface ExtractionInput {
   maxCandidates: number;
   /** When the messages were said (epoch ms): the reference for "last month". */
   observedAt: number;
+  /**
+   * With `formation.profile`: the entity's profile as it is, and its JSON Schema — the model may
+   * answer a merge patch of it (`profilePatch`).
+   */
+  profile?: { schema: Record<string, unknown>; document: Record<string, unknown> };
 }
 
 /** What the consolidation step is given: each candidate with the entity's nearest active memories. */
@@ -44,6 +49,11 @@ export interface FormationUsage {
 /** What the extraction step answered. */
 export interface ExtractionAnswer {
   candidates: MemoryCandidate[];
+  /**
+   * With a profile in the input: a JSON Merge Patch (RFC 7396) of it — the members the new messages
+   * state, `null` for one the user took back — or nothing.
+   */
+  profilePatch?: Record<string, unknown>;
   usage?: FormationUsage;
 }
 

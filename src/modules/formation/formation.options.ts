@@ -3,6 +3,7 @@ import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
 import { type ActiveMemoryCap, DEFAULT_ACTIVE_MEMORY_CAP } from './active-memory-cap.js';
 import type { MemoryFormationModel } from './formation-model.interface.js';
+import type { EntityProfileOptions } from './profile/profile-schema.js';
 import { DEFAULT_FORMATION_SETTINGS, type FormationSettings } from './memory-formation.js';
 
 /**
@@ -38,6 +39,12 @@ export interface AgentFormationOptions extends Partial<Omit<FormationSettings, '
    * `0` for none): the entity's active memories sharing words with the user's message, with ids.
    */
   recall?: number;
+  /**
+   * An entity profile (off by default): one JSON document per entity, in the shape of the schema
+   * given, that formation keeps up to date with merge patches (each a version, kept) and the recall
+   * block gives the model before each turn (needs `recall`).
+   */
+  profile?: EntityProfileOptions;
 }
 
 /** The agent's `formation` option. */
@@ -51,6 +58,7 @@ export interface ResolvedFormation {
   concurrency: number;
   maxPending: number;
   recall: number;
+  profile?: EntityProfileOptions;
 }
 
 /** Defaults of the resolved option. */
@@ -79,6 +87,7 @@ export function resolveFormation(
     concurrency: given.concurrency ?? 2,
     maxPending: given.maxPending ?? 1_000,
     recall: given.recall ?? DEFAULT_FORMED_RECALL,
+    ...(given.profile ? { profile: given.profile } : {}),
   };
 }
 
@@ -109,6 +118,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'maxPending',
     'recall',
     'maxActive',
+    'profile',
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
   nested.integer('concurrency', given.concurrency, 1, 64);
@@ -123,6 +133,14 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     capCheck.keys(cap, ['count', 'bytes']);
     capCheck.integer('count', cap.count, 1, 1_000_000);
     capCheck.integer('bytes', cap.bytes, 2_048, 1_073_741_824);
+  }
+  if (given.profile !== undefined) {
+    const profile = nested.object(given.profile, 'profile');
+    const profileCheck = nested.nested('profile');
+    profileCheck.keys(profile, ['schema', 'maxBytes', 'maxPromptTokens']);
+    profileCheck.object(profile.schema, 'schema');
+    profileCheck.integer('maxBytes', profile.maxBytes, 256, 1_048_576);
+    profileCheck.integer('maxPromptTokens', profile.maxPromptTokens, 1, 100_000);
   }
   const { kinds, model } = given;
   if (

@@ -19,6 +19,13 @@ export interface FormationJobRecord {
   at: number;
   /** Tokens the job's model calls used. */
   usage?: FormationUsage;
+  /** With a profile: what the job's patch did (the members it named, the version it made). */
+  profile?: {
+    status: 'applied' | 'unchanged' | 'refused';
+    members: string[];
+    version?: number;
+    reason?: string;
+  };
 }
 
 /** Which memories a list shows: active ones (default), every version, or those active at a time. */

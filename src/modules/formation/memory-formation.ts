@@ -13,6 +13,8 @@ import type {
   FormationUsage,
   MemoryFormationModel,
 } from './formation-model.interface.js';
+import type { EntityProfiles } from './profile/entity-profiles.js';
+import { patchedPaths } from './profile/merge-patch.js';
 import type { FormationJobRecord, FormedMemories } from './formed-memories.js';
 import type { FormedMemory, MemoryCandidate } from './formed-memory.interface.js';
 
@@ -106,6 +108,8 @@ export class MemoryFormation {
     private readonly model: MemoryFormationModel,
     private readonly record: FormationStepRecorder,
     private readonly settings: FormationSettings = DEFAULT_FORMATION_SETTINGS,
+    /** With `formation.profile`: the profiles a job's patch goes to. */
+    private readonly profiles?: EntityProfiles,
   ) {}
 
   /** Runs a job once the entity's earlier jobs in this process ended. */
@@ -118,7 +122,7 @@ export class MemoryFormation {
     if (done) return { status: 'already-written', record: done, usage: NO_USAGE };
     const { kinds, maxCandidates, neighbours: k, maxInputTokens } = this.settings;
     const messages = withinBudget(job.messages, maxInputTokens * 4);
-    const extracted = await this.record<ExtractionAnswer>(job, 'extract', () =>
+    const extracted = await this.record<ExtractionAnswer>(job, 'extract', async () =>
       this.model.extract({
         entityId: job.entityId,
         messages,
@@ -126,6 +130,14 @@ export class MemoryFormation {
         kinds,
         maxCandidates,
         observedAt: job.observedAt,
+        ...(this.profiles
+          ? {
+              profile: {
+                schema: this.profiles.schema.options.schema,
+                document: (await this.profiles.get(job.entityId))?.document ?? {},
+              },
+            }
+          : {}),
       }),
     );
     const candidates = extracted.candidates
@@ -180,7 +192,8 @@ export class MemoryFormation {
             this.settings.maxActive ?? DEFAULT_ACTIVE_MEMORY_CAP,
           )
         : consolidation;
-      record = recordOf(capped.operations);
+      // The profile's patch before the job's record: a job whose record exists wrote it too.
+      record = { ...recordOf(capped.operations), ...(await this.patchProfile(job, extracted)) };
       return this.memories.write(
         job.entityId,
         { seq: job.seq, at: job.observedAt },
@@ -189,6 +202,28 @@ export class MemoryFormation {
       );
     });
     return { status: written ? 'written' : 'refused', record, usage };
+  }
+
+  /** Applies the extraction's profile patch at the job's seq; what it did, for the job's record. */
+  private async patchProfile(
+    job: FormationJob,
+    extracted: ExtractionAnswer,
+  ): Promise<Pick<FormationJobRecord, 'profile'>> {
+    const patch = extracted.profilePatch;
+    if (!this.profiles || !patch || Object.keys(patch).length === 0) return {};
+    const outcome = await this.profiles.apply(
+      job.entityId,
+      patch,
+      { seq: job.seq, at: job.observedAt },
+      { origin: 'formation', runId: job.runId },
+    );
+    const members = patchedPaths(patch);
+    return {
+      profile:
+        outcome.status === 'refused'
+          ? { status: 'refused', members, reason: outcome.reason }
+          : { status: outcome.status, members, version: outcome.profile?.version },
+    };
   }
 }
 

@@ -51,8 +51,9 @@ const WHEN: Array<[RegExp, number]> = [
  * "I like / love / enjoy …", "I don't like / no longer like / hate …", "remember that …",
  * "forget that …" — with "yesterday", "last week / month / year" setting when a change began.
  * A newer name, home or workplace supersedes the older; a changed liking supersedes the liking;
- * "forget that …" retracts the memory it names. Deterministic, and a demo: a real model finds far
- * more, in any wording and language.
+ * "forget that …" retracts the memory it names. With a profile whose schema has them, the name,
+ * home and workplace also go to its `name`, `city` and `employer`. Deterministic, and a demo: a
+ * real model finds far more, in any wording and language.
  */
 export class PlainStatementsFormationModel implements MemoryFormationModel {
   readonly id = 'plain-statements';
@@ -68,7 +69,11 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
           candidates.push({ ...candidate, messageIds: [message.id] });
       }
     }
-    return Promise.resolve({ candidates });
+    const profilePatch = input.profile ? profilePatchOf(candidates, input.profile.schema) : {};
+    return Promise.resolve({
+      candidates,
+      ...(Object.keys(profilePatch).length > 0 ? { profilePatch } : {}),
+    });
   }
 
   /** A newer value of a held slot or liking updates it; a retraction invalidates what it names. */
@@ -79,6 +84,32 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
       ),
     });
   }
+}
+
+/** The profile members the demo fills, from the memory a statement makes (the last one wins). */
+const PROFILE_MEMBERS: Array<[prefix: string, member: string]> = [
+  ["The user's name is ", 'name'],
+  ['The user lives in ', 'city'],
+  ['The user works at ', 'employer'],
+];
+
+/**
+ * A merge patch of the profile from a turn's statements: `name`, `city` and `employer`, each only
+ * when the profile's schema has that property (of type string).
+ */
+function profilePatchOf(
+  candidates: readonly MemoryCandidate[],
+  schema: Record<string, unknown>,
+): Record<string, string> {
+  const properties = (schema['properties'] ?? {}) as Record<string, { type?: unknown }>;
+  const patch: Record<string, string> = {};
+  for (const candidate of candidates) {
+    if (candidate.retraction) continue;
+    for (const [prefix, member] of PROFILE_MEMBERS)
+      if (candidate.text.startsWith(prefix) && properties[member]?.type === 'string')
+        patch[member] = candidate.text.slice(prefix.length);
+  }
+  return patch;
 }
 
 function chooseFor(candidate: MemoryCandidate, neighbours: FormedMemory[]): ConsolidationChoice {

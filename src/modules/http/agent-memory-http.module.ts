@@ -10,6 +10,7 @@ import { ChatController } from './controllers/chat.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { MemoriesController } from './controllers/memories.controller.js';
 import { FormedMemoriesController } from './controllers/formed-memories.controller.js';
+import { EntityProfileController } from './controllers/entity-profile.controller.js';
 import { RecallController } from './controllers/recall.controller.js';
 import { RunsController } from './controllers/runs.controller.js';
 import { TurnsController } from './controllers/turns.controller.js';
@@ -41,6 +42,7 @@ import { TurnsInFlight } from './turns/turns-in-flight.js';
     ConversationsController,
     MemoriesController,
     FormedMemoriesController,
+    EntityProfileController,
     RecallController,
     WorkingMemoryController,
   ],
