@@ -35,6 +35,7 @@ describe('README and guide examples', () => {
       'examples/ai-sdk-chat.controller.ts',
       'examples/assistant.module.ts',
       'examples/custom-store.conformance.spec.ts',
+      'examples/entity-profile.module.ts',
       'examples/getting-started/app.module.ts',
       'examples/getting-started/chat.controller.ts',
       'examples/getting-started/main.ts',
