@@ -61,6 +61,25 @@ describe('the inspector shows formed memories: what holds, every version, histor
         'The user lives in Lisbon',
         'The user lives in Porto',
       ]);
+      // The profile the demo formed beside the memories: Porto replaced Lisbon, the name kept.
+      const profile = page.getByTestId('profile');
+      await profile.getByText('Porto').waitFor();
+      expect(await profile.locator('dt').allInnerTexts()).toEqual(['city', 'name']);
+      expect(await profile.locator('dd').allInnerTexts()).toEqual(['Porto', 'Ada']);
+      expect(await page.getByTestId('profile-version').innerText()).toMatch(
+        /^Version 2, formed on /,
+      );
+      await page.getByTestId('profile-history-open').click();
+      const versions = page.getByTestId('profile-history').locator('li');
+      await versions.nth(1).waitFor();
+      const patches = (await versions.allInnerTexts()).map((text) => {
+        const [, head, patch] = /^(Version \d \(formation, .*\)): (\{.*\})$/.exec(text) ?? [];
+        return [head?.replace(/,.*/, ''), JSON.parse(patch ?? 'null') as unknown];
+      });
+      expect(patches).toEqual([
+        ['Version 1 (formation', { name: 'Ada', city: 'Lisbon' }],
+        ['Version 2 (formation', { city: 'Porto' }],
+      ]);
       await shot(page, `formed-memories-${viewport.name}`, true);
       // Its source opens the conversation at the message it rests on.
       await lisbon.getByTestId('formed-source').click();

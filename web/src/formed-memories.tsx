@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { getJson, seg } from './api.js';
 import { reportFailure } from './errors.js';
+import { EntityProfile } from './entity-profile.js';
 import { FormationFailures } from './formation-failures.js';
 import type { FormedMemory } from './types.js';
 
@@ -94,6 +95,7 @@ export function FormedMemories({
           I live in Paris.”) with this entity.
         </p>
       )}
+      {entityId.trim() && <EntityProfile entityId={entityId} reload={loads} onError={onError} />}
       {entityId.trim() && (
         <FormationFailures
           entityId={entityId}
