@@ -64,6 +64,8 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       'formed_memory_get',
       'memory_correct',
       'memory_forget',
+      'profile_get',
+      'profile_patch',
       'working_memory_list',
       'working_memory_get',
       'memory_search',

@@ -88,10 +88,35 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
         'memory_recall',
         'memory_save',
         'memory_search',
+        'profile_get',
+        'profile_patch',
         'working_memory_get',
         'working_memory_list',
       ]);
       for (const tool of tools) expect(tool.inputSchema.additionalProperties).toBe(false);
+    });
+
+    it('reads and patches the entity’s profile as the REST API does, per tenant', async () => {
+      const missing = await callTool(tenantA, 'profile_get', { entityId: entity });
+      expect(textOf(missing)).toBe(`Not Found: ${entity} has no profile yet`);
+      const patched = await callOk(tenantA, 'profile_patch', {
+        entityId: entity,
+        patch: { name: 'Caroline', city: 'Lisbon' },
+      });
+      expect(patched).toMatchObject({ document: { name: 'Caroline', city: 'Lisbon' }, version: 1 });
+      await callOk(tenantA, 'profile_patch', { entityId: entity, patch: { city: null } });
+      const overRest = await http().get(`/entities/${entity}/profile`).set(A).expect(200);
+      expect(overRest.body).toMatchObject({ document: { name: 'Caroline' }, version: 2 });
+      expect(await callOk(tenantA, 'profile_get', { entityId: entity })).toEqual(overRest.body);
+      const refused = await callTool(tenantA, 'profile_patch', {
+        entityId: entity,
+        patch: { shoeSize: 42 },
+      });
+      expect(textOf(refused)).toMatch(
+        /^Unprocessable Entity: .*must NOT have additional properties/,
+      );
+      // Tenant B's entity of the same id is another entity.
+      expect((await callTool(tenantB, 'profile_get', { entityId: entity })).isError).toBe(true);
     });
 
     it('calls each tool on the same records the REST API serves the tenant', async () => {

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { AgentService } from '../agent/agent.service.js';
 import { findProvider, requiredModule } from '../http/optional-modules.js';
 import { LongtermMemoryDisabledError } from '../longterm/errors/longterm.errors.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
@@ -14,12 +15,19 @@ import { WorkingMemoryService } from '../working-memory/working-memory.service.j
 export class McpMemoryServices implements OnModuleInit {
   private longtermService?: LongtermMemoryService;
   private workingMemoryService?: WorkingMemoryService;
+  private agentService?: AgentService;
 
   constructor(private readonly moduleRef: ModuleRef) {}
 
   onModuleInit(): void {
     this.longtermService = findProvider(this.moduleRef, LongtermMemoryService);
     this.workingMemoryService = findProvider(this.moduleRef, WorkingMemoryService);
+    this.agentService = findProvider(this.moduleRef, AgentService);
+  }
+
+  /** The agent, when the app has one (its profiles: `formation.profile`). */
+  get agent(): AgentService | undefined {
+    return this.agentService;
   }
 
   /** The long-term tier; off (no URI) → `LongtermMemoryDisabledError`. */

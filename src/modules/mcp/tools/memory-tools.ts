@@ -11,6 +11,7 @@ import {
   memoryCorrectTool,
   memoryForgetTool,
 } from './formed-memory.tools.js';
+import { profileGetTool, profilePatchTool } from './entity-profile.tools.js';
 import type { MemoryTool } from './memory-tool.js';
 import { memoryRecallTool } from './recall.tool.js';
 import { workingMemoryGetTool, workingMemoryListTool } from './working-memory.tools.js';
@@ -26,6 +27,8 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   formedMemoryGetTool,
   memoryCorrectTool,
   memoryForgetTool,
+  profileGetTool,
+  profilePatchTool,
   workingMemoryListTool,
   workingMemoryGetTool,
   deprecatedMemorySearchTool,
