@@ -334,9 +334,11 @@ export {
   DEFAULT_TURN_RECALL,
   type TurnRecallSettings,
 } from './modules/agent/turn-recall.js';
-export type {
-  AgentFormationOption,
-  AgentFormationOptions,
+export {
+  type AgentFormationOption,
+  type AgentFormationOptions,
+  DEFAULT_FORMATION_QUIET_MS,
+  type FormationCadence,
 } from './modules/formation/formation.options.js';
 export type {
   AppliedOperation,

@@ -1,19 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { contentText } from '../../common/messages/content-parts.js';
-import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
-import type {
-  FormationMessage,
-  MemoryFormationModel,
-} from '../formation/formation-model.interface.js';
+import type { MemoryFormationModel } from '../formation/formation-model.interface.js';
 import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import type { AppliedOperation } from '../formation/formed-memory.interface.js';
 import { FormedMemories } from '../formation/formed-memories.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
-import { type FormationJob, MemoryFormation, withinBudget } from '../formation/memory-formation.js';
+import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
-import { words } from '../longterm/recall/search-text.js';
+import { FormationBatches } from './formation-batches.js';
+import { journaledTurn, newestWithin } from './formation-turns.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
@@ -53,6 +49,8 @@ export class TurnFormation {
   private readonly waiting: Array<(handedOver: boolean) => void> = [];
   /** The runs whose job runs in this process now. */
   private readonly forming = new Set<string>();
+  /** With `every`: turns waiting for their conversation's next ones. */
+  private readonly batches?: FormationBatches;
   /** The entity's formed memories (what the recall block and the HTTP routes read). */
   readonly memories: FormedMemories;
 
@@ -67,6 +65,9 @@ export class TurnFormation {
     readonly profiles?: EntityProfiles,
   ) {
     this.memories = new FormedMemories(longterm);
+    const { every } = resolved;
+    if (every.turns > 1 || every.quietMs > 0)
+      this.batches = new FormationBatches(every, (jobs) => this.form(jobs));
     this.formation = new MemoryFormation(
       this.memories,
       model,
@@ -90,16 +91,11 @@ export class TurnFormation {
   }): Promise<void> {
     const { entityId, conversationId, result } = turn;
     if (!entityId || !this.longterm.enabled || this.forming.has(result.runId)) return;
-    const messages = formationMessages(result.messages);
-    if (!messages.some((message) => message.role === 'user')) return;
-    // Held while the job waits: no more of the turn than the extraction will read.
-    const within = withinBudget(messages, this.resolved.settings.maxInputTokens * 4);
-    const job: JournaledFormation = {
-      runId: result.runId,
-      entityId,
-      conversationId,
-      messages: within,
-    };
+    const job = journaledTurn(
+      { entityId, conversationId, result },
+      this.resolved.settings.maxInputTokens * 4,
+    );
+    if (!job) return;
     try {
       await this.journal?.note(job);
     } catch (error) {
@@ -107,7 +103,9 @@ export class TurnFormation {
         `Formation job of run ${result.runId} not noted (it is lost if this process dies before it ends): ${(error as Error).message}`,
       );
     }
-    this.form(job);
+    // With `every`, the turn waits for its conversation's next ones (at most `maxPending` wait).
+    if (this.batches && this.batches.size < this.resolved.maxPending) this.batches.add(job);
+    else this.form([job]);
   }
 
   /**
@@ -116,7 +114,7 @@ export class TurnFormation {
    */
   startRecovery(): Promise<void> {
     const hasRoom = () => this.pending.size < this.resolved.maxPending;
-    return this.journal?.start((job) => this.form(job), hasRoom) ?? Promise.resolve();
+    return this.journal?.start((job) => this.form([job]), hasRoom) ?? Promise.resolve();
   }
 
   /** Takes over no more jobs of other processes (at shutdown). */
@@ -124,20 +122,20 @@ export class TurnFormation {
     return this.journal?.stopRecovering() ?? Promise.resolve();
   }
 
-  /** Runs a job in the background, once per run at a time in this process. */
-  private form(job: JournaledFormation): void {
-    if (this.forming.has(job.runId)) return;
-    const work = this.formTurn(job)
+  /** Runs a job of one or more turns in the background, each turn in one job at a time here. */
+  private form(turns: JournaledFormation[]): void {
+    const jobs = turns.filter((job) => !this.forming.has(job.runId));
+    if (jobs.length === 0) return;
+    const runId = jobs.at(-1)!.runId;
+    const work = this.formTurns(jobs)
       .catch((error: unknown) =>
-        this.logger.warn(
-          `Memory formation of run ${job.runId} failed: ${(error as Error).message}`,
-        ),
+        this.logger.warn(`Memory formation of run ${runId} failed: ${(error as Error).message}`),
       )
       .finally(() => {
         this.pending.delete(work);
-        this.forming.delete(job.runId);
+        for (const job of jobs) this.forming.delete(job.runId);
       });
-    this.forming.add(job.runId);
+    for (const job of jobs) this.forming.add(job.runId);
     this.pending.add(work);
   }
 
@@ -148,6 +146,8 @@ export class TurnFormation {
    */
   async settle(): Promise<void> {
     this.stopped.abort();
+    // Batches waiting for more turns end now as jobs that start no attempt (noted, or journaled).
+    this.batches?.flush();
     await this.journal?.stopRecovering();
     for (const wake of this.waiting.splice(0)) wake(false);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -155,21 +155,35 @@ export class TurnFormation {
     await this.journal?.stop();
   }
 
-  /** A job to its end: written, or noted as failed; then it leaves the journal. */
-  private async formTurn(noted: JournaledFormation): Promise<void> {
-    const { runId } = noted;
-    const reserved = await reservedFormation(this.cache, runId);
-    // No reservation: the entity was erased while the turn ran (or its records expired).
-    const failed = reserved
-      ? await this.attempts({
-          ...noted,
-          jobId: `${runId}/${FORMATION_VERSION}`,
-          context: [],
-          observedAt: reserved.at,
-          seq: reserved.seq,
-        })
-      : undefined;
-    await this.journal?.forget(runId);
+  /**
+   * A job of a conversation's turns (one, or a batch with `every`) to its end — written, or noted
+   * as failed — then its turns leave the journal. It reads the turns whose reservation is still
+   * there (a turn of an entity erased since has none) and writes at the newest one's seq and time,
+   * named by its run: the job of a batch is the job of its last turn.
+   */
+  private async formTurns(turns: JournaledFormation[]): Promise<void> {
+    const reserved = await Promise.all(
+      turns.map((turn) => reservedFormation(this.cache, turn.runId)),
+    );
+    const kept = turns.filter((_, i) => reserved[i]);
+    const last = kept.at(-1);
+    const at = reserved[turns.indexOf(last!)];
+    const failed =
+      last && at
+        ? await this.attempts({
+            ...last,
+            // The newest of the turns within the budget: an older one is cut first.
+            messages: newestWithin(
+              kept.flatMap((turn) => turn.messages),
+              this.resolved.settings.maxInputTokens * 4,
+            ),
+            jobId: `${last.runId}/${FORMATION_VERSION}`,
+            context: [],
+            observedAt: at.at,
+            seq: at.seq,
+          })
+        : undefined;
+    for (const turn of turns) await this.journal?.forget(turn.runId);
     if (failed) throw new Error(failed);
   }
 
@@ -274,16 +288,4 @@ export class TurnFormation {
       else this.running -= 1;
     }
   }
-}
-
-/** A turn's user and assistant messages that hold a word, as a formation job reads them. */
-export function formationMessages(messages: readonly ChatMessage[]): FormationMessage[] {
-  return messages.flatMap((message) => {
-    const text = contentText(message.content);
-    return (message.role === 'user' || message.role === 'assistant') &&
-      message.id &&
-      words(text).length > 0
-      ? [{ id: message.id, role: message.role, text }]
-      : [];
-  });
 }

@@ -45,7 +45,27 @@ export interface AgentFormationOptions extends Partial<Omit<FormationSettings, '
    * block gives the model before each turn (needs `recall`).
    */
   profile?: EntityProfileOptions;
+  /**
+   * How often a conversation's turns are formed: a job per `turns` turns (default 1), or once the
+   * conversation has been quiet for `quietMs` after its last turn (default 0 with `turns: 1`, else
+   * 60 s) — fewer model calls for chatty conversations. Batches wait in the process.
+   */
+  every?: Partial<FormationCadence>;
 }
+
+/** `formation.every`, resolved: how many turns a job reads, and how long a conversation's quiet lasts. */
+export interface FormationCadence {
+  /** Turns of a conversation one job reads (default 1: a job per turn). */
+  turns: number;
+  /**
+   * With fewer turns waiting: how long after a conversation's last turn its job starts anyway
+   * (default 0 with `turns: 1`, else 60 s).
+   */
+  quietMs: number;
+}
+
+/** Default quiet period when a job reads several turns: 60 s. */
+export const DEFAULT_FORMATION_QUIET_MS = 60_000;
 
 /** The agent's `formation` option. */
 export type AgentFormationOption = boolean | AgentFormationOptions;
@@ -59,6 +79,7 @@ export interface ResolvedFormation {
   maxPending: number;
   recall: number;
   profile?: EntityProfileOptions;
+  every: FormationCadence;
 }
 
 /** Defaults of the resolved option. */
@@ -88,6 +109,11 @@ export function resolveFormation(
     maxPending: given.maxPending ?? 1_000,
     recall: given.recall ?? DEFAULT_FORMED_RECALL,
     ...(given.profile ? { profile: given.profile } : {}),
+    every: {
+      turns: given.every?.turns ?? 1,
+      quietMs:
+        given.every?.quietMs ?? ((given.every?.turns ?? 1) > 1 ? DEFAULT_FORMATION_QUIET_MS : 0),
+    },
   };
 }
 
@@ -119,6 +145,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'recall',
     'maxActive',
     'profile',
+    'every',
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
   nested.integer('concurrency', given.concurrency, 1, 64);
@@ -141,6 +168,13 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     profileCheck.object(profile.schema, 'schema');
     profileCheck.integer('maxBytes', profile.maxBytes, 256, 1_048_576);
     profileCheck.integer('maxPromptTokens', profile.maxPromptTokens, 1, 100_000);
+  }
+  if (given.every !== undefined) {
+    const every = nested.object(given.every, 'every');
+    const everyCheck = nested.nested('every');
+    everyCheck.keys(every, ['turns', 'quietMs']);
+    everyCheck.integer('turns', every.turns, 1, 1_000);
+    everyCheck.integer('quietMs', every.quietMs, 0, 86_400_000);
   }
   const { kinds, model } = given;
   if (
