@@ -30,7 +30,7 @@ describe('the entity profile over HTTP (embedded default)', () => {
       .send({ message: 'My name is Ada. I work at Acme.', entityId: 'ada' })
       .expect(201);
     let body: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && body['version'] === undefined; i += 1) {
+    for (let i = 0; i < 300 && body['version'] === undefined; i += 1) {
       const answer = await profileOf('ada');
       if (answer.status === 200) body = answer.body as Record<string, unknown>;
       else await sleep(50);

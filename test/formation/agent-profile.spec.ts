@@ -143,18 +143,22 @@ describe('AgentModule formation with a profile', () => {
     });
     expect(record?.operations.map((op) => op.op)).toEqual(['ADD', 'ADD']);
     expect(await harness!.agent.profiles!.get('bo')).toBeUndefined();
-    await harness!.agent.profiles!.apply(
+    const edited = await harness!.agent.profiles!.apply(
       'bo',
       { name: 'Bo' },
       { seq: await memories.nextSeq('bo'), at: Date.now() },
       { origin: 'edit' },
     );
+    expect(edited.status).toBe('applied');
     await harness!.agent.run({
       conversationId: 'p-5',
       entityId: 'bo',
       message: 'What is my name?',
     });
-    expect(blockOf(llm, 1) ?? '').not.toContain('[profile');
+    // The block is there (the name's memory), without the profile: over its 5 tokens.
+    const block = blockOf(llm, 1)!;
+    expect(block).toContain("The user's name is Bo");
+    expect(block).not.toContain('[profile');
   });
 
   it('refuses a profile option it cannot use, naming it', async () => {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/v4';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
+import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
 import { EntityProfiles } from '../../src/modules/formation/profile/entity-profiles.js';
 import { ProfileSchema } from '../../src/modules/formation/profile/profile-schema.js';
 import type { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
@@ -27,14 +29,11 @@ describe.each(FORMATION_BACKENDS)('entity profiles on %s', (_name, uri) => {
     profiles = new EntityProfiles(longterm, new ProfileSchema({ schema: SCHEMA, maxBytes: 512 }));
   });
   const entity = () => `ada-${randomUUID().slice(0, 8)}`;
+  /** A seq of the entity's formed memories, as formation jobs and edits take them. */
+  const formedSeq = (entityId: string) => new FormedMemories(longterm).nextSeq(entityId);
   /** A patch at a fresh seq of the entity, as an edit. */
   const edit = async (entityId: string, patch: unknown, at = T0) =>
-    profiles.apply(
-      entityId,
-      patch,
-      { seq: await longterm.nextSeq(entityId), at },
-      { origin: 'edit' },
-    );
+    profiles.apply(entityId, patch, { seq: await formedSeq(entityId), at }, { origin: 'edit' });
 
   it('keeps every member a patch does not name, one version per change, each readable', async () => {
     const id = entity();
@@ -92,26 +91,46 @@ describe.each(FORMATION_BACKENDS)('entity profiles on %s', (_name, uri) => {
     expect(await profiles.history(id, 10)).toHaveLength(1);
   });
 
-  it('writes a job’s patch once at its seq, and refuses it after a later change', async () => {
+  it('applies a job’s patch once — also when the job is run again later — and refuses it after a later change', async () => {
     const id = entity();
-    const seq = await longterm.nextSeq(id);
-    const job = { origin: 'formation' as const, runId: 'run-1' };
+    const seq = await formedSeq(id);
+    const job = { origin: 'formation' as const, runId: 'run-1', jobId: 'run-1/formation-v1' };
     const first = await profiles.apply(id, { name: 'Ada' }, { seq, at: T0 }, job);
-    // A retry of the same job (same seq, same run) finds its version written.
+    expect(first.status).toBe('applied');
+    // A retry of the same job finds its note and writes nothing.
     expect(await profiles.apply(id, { name: 'Ada' }, { seq, at: T0 }, job)).toEqual(first);
-    expect(await profiles.history(id, 10)).toHaveLength(1);
-    await edit(id, { city: 'Rome' });
-    // A job that took its seq before the edit no longer writes.
-    expect(await profiles.apply(id, { name: 'Eve' }, { seq, at: T0 }, job)).toEqual({
+    await edit(id, { name: 'Eve', city: 'Rome' });
+    // Run again later (at a fresh seq, as a re-run of a failed job is): still applied once.
+    const rerun = await profiles.apply(
+      id,
+      { name: 'Ada' },
+      { seq: await formedSeq(id), at: T0 },
+      job,
+    );
+    expect(rerun.status).toBe('applied');
+    expect((await profiles.get(id))?.document).toEqual({ name: 'Eve', city: 'Rome' });
+    expect(await profiles.history(id, 10)).toHaveLength(2);
+    // Another job that took its seq before the edit no longer writes.
+    const late = { origin: 'formation' as const, runId: 'run-2', jobId: 'run-2/formation-v1' };
+    expect(await profiles.apply(id, { city: 'Oslo' }, { seq, at: T0 }, late)).toEqual({
       status: 'refused',
-      reason: 'the profile changed since (a later edit or job)',
+      reason: 'the profile changed after this job began (an edit or a later job)',
     });
-    expect((await profiles.get(id))?.document).toEqual({ name: 'Ada', city: 'Rome' });
+  });
+
+  it('refuses a patch larger than maxBytes, and makes no version of an empty one', async () => {
+    const id = entity();
+    const big = { name: 'x'.repeat(600) };
+    const outcome = await edit(id, big);
+    expect(outcome.status === 'refused' && outcome.reason).toMatch(/^the patch takes \d+ bytes/);
+    expect(await edit(id, {})).toEqual({ status: 'unchanged', profile: undefined });
+    expect(await edit(id, { city: null })).toEqual({ status: 'unchanged', profile: undefined });
+    expect(await profiles.history(id, 10)).toEqual([]);
   });
 
   it('goes with the entity’s erasure, and a job begun before it writes nothing', async () => {
     const id = entity();
-    const seq = await longterm.nextSeq(id);
+    const seq = await formedSeq(id);
     await edit(id, { name: 'Ada' });
     await longterm.deleteEntity(id);
     expect(await profiles.get(id)).toBeUndefined();
@@ -128,6 +147,15 @@ describe.each(FORMATION_BACKENDS)('entity profiles on %s', (_name, uri) => {
 });
 
 describe('a profile schema', () => {
+  it('takes what zod 4 writes (draft 2020-12), members optional', () => {
+    const Profile = z.object({ name: z.string(), tags: z.array(z.string()) }).partial();
+    const schema = new ProfileSchema({
+      schema: z.toJSONSchema(Profile) as Record<string, unknown>,
+    });
+    expect(schema.check({ name: 'Ada' })).toBeUndefined();
+    expect(schema.check({ tags: 'a' })).toMatch(/\/tags must be array/);
+  });
+
   it('is refused at start when it is not an object schema Ajv compiles', () => {
     expect(() => new ProfileSchema({ schema: { type: 'string' } })).toThrow(
       InvalidModuleOptionsError,

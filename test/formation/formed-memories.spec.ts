@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { consolidate } from '../../src/modules/formation/consolidation-rules.js';
-import { FormedMemories } from '../../src/modules/formation/formed-memories.js';
+import {
+  type FormationJobRecord,
+  FormedMemories,
+} from '../../src/modules/formation/formed-memories.js';
 import type {
   MemoryCandidate,
   ConsolidationChoice,
@@ -32,6 +35,7 @@ describe.each(FORMATION_BACKENDS)('formed memories on %s', (_name, uri) => {
       held: Awaited<ReturnType<FormedMemories['list']>>['memories'],
     ) => ConsolidationChoice[],
     seq?: number,
+    beforeRecord?: () => Promise<Partial<FormationJobRecord>>,
   ) {
     const at = T0 + day * DAY;
     const held = (await memories.list(entityId, { limit: 100 })).memories;
@@ -61,6 +65,7 @@ describe.each(FORMATION_BACKENDS)('formed memories on %s', (_name, uri) => {
         operations: result.operations,
         at,
       },
+      beforeRecord,
     );
     return { written, result };
   }
@@ -144,6 +149,59 @@ describe.each(FORMATION_BACKENDS)('formed memories on %s', (_name, uri) => {
     expect(written).toBe(false);
     expect((await memories.list(entity, { state: 'all', limit: 10 })).memories).toEqual([]);
     expect(await memories.job(entity, 'job-1')).toBeNull();
+  });
+
+  it('writes what comes before the record (a profile patch) only once the memories are written, with the record', async () => {
+    const entity = `fm-${randomUUID()}`;
+    const before: string[] = [];
+    const extra = async () => {
+      before.push('called');
+      return { profile: { status: 'applied' as const, members: ['name'], version: 1 } };
+    };
+    await job(entity, 1, [fact('Ada lives in Paris')], () => [{ op: 'ADD' }], undefined, extra);
+    expect(before).toEqual(['called']);
+    expect((await memories.job(entity, 'job-1'))?.profile).toEqual({
+      status: 'applied',
+      members: ['name'],
+      version: 1,
+    });
+    // A job whose closing is refused (the memory it replaces was closed since it read it) calls
+    // nothing: its consolidation is made while Paris holds, another job replaces Paris first.
+    const held = (await memories.list(entity, { limit: 10 })).memories;
+    const stale = consolidate({
+      entityId: entity,
+      jobId: 'job-3',
+      conversationId: 'c1',
+      runId: 'run-3',
+      messageIds: ['m1'],
+      now: T0 + 3 * DAY,
+      observedAt: T0 + 3 * DAY,
+      candidates: [fact('Ada lives in Oslo')],
+      choices: [{ op: 'UPDATE', target: held[0]!.id }],
+      neighbours: held,
+      maxCandidates: 10,
+    });
+    const seq = await memories.nextSeq(entity);
+    await job(entity, 2, [fact('Ada lives in Rome')], () => [
+      { op: 'UPDATE', target: held[0]!.id },
+    ]);
+    const written = await memories.write(
+      entity,
+      { seq, at: T0 + 3 * DAY },
+      stale,
+      {
+        jobId: 'job-3',
+        conversationId: 'c1',
+        runId: 'run-3',
+        model: 'test',
+        operations: stale.operations,
+        at: T0,
+      },
+      extra,
+    );
+    expect(written).toBe(false);
+    expect(before).toEqual(['called']);
+    expect(await memories.job(entity, 'job-3')).toBeNull();
   });
 
   it("is apart from the entity's own records, found by what holds now, and erased with the entity", async () => {

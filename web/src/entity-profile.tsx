@@ -34,15 +34,21 @@ export function EntityProfile({
   useEffect(() => setVersions(undefined), [entityId]);
   useEffect(() => {
     if (reload === 0) return;
+    // An answer for an entity the page has left since is dropped.
+    let current = true;
     getJson<Profile>(`/entities/${seg(entityId)}/profile`)
-      .then(setProfile)
+      .then((answer) => current && setProfile(answer))
       .catch((failure: unknown) => {
+        if (!current) return;
         // 404: none yet (null), or none configured (undefined: nothing to show).
         if (failure instanceof ApiError && failure.status === 404)
           setProfile(/no profile yet/.test(failure.message) ? null : undefined);
         else onError(reportFailure(failure));
       });
-  }, [reload]);
+    return () => {
+      current = false;
+    };
+  }, [reload, entityId]);
 
   const showVersions = () =>
     getJson<{ versions: Profile[] }>(`/entities/${seg(entityId)}/profile/history?limit=100`)

@@ -51,6 +51,10 @@ export async function recallBlock(
   const query = contentText(turn.message.content).slice(0, 2_000);
   const profile = formed?.profiles ? await profileLine(formed.profiles, turn.entityId) : [];
   const budget = settings.maxTokens * 4;
+  if (profile[0] && profile[0].length + HEADER.length + PROFILE_NOTE.length > budget)
+    logger.warn(
+      "An entity's profile is left out of the turn: it does not fit recall.maxTokens with the block's header",
+    );
   if (words(query).length === 0)
     return profile.length > 0 ? block(HEADER + PROFILE_NOTE, profile, budget) : undefined;
   const memories = formed ? await formedLines(formed, turn.entityId, query) : [];

@@ -166,7 +166,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     const profileCheck = nested.nested('profile');
     profileCheck.keys(profile, ['schema', 'maxBytes', 'maxPromptTokens']);
     profileCheck.object(profile.schema, 'schema');
-    profileCheck.integer('maxBytes', profile.maxBytes, 256, 1_048_576);
+    profileCheck.integer('maxBytes', profile.maxBytes, 256, 65_536);
     profileCheck.integer('maxPromptTokens', profile.maxPromptTokens, 1, 100_000);
   }
   if (given.every !== undefined) {

@@ -94,6 +94,8 @@ export class FormedMemories {
     job: { seq: number; at: number },
     consolidation: Consolidation,
     record: FormationJobRecord,
+    /** Once the versions are written, before the record: more of the job (its profile patch). */
+    beforeRecord?: () => Promise<Partial<FormationJobRecord>>,
   ): Promise<boolean> {
     const closings = consolidation.writes.filter((memory) => memory.validUntil !== undefined);
     const fresh = consolidation.writes.filter((memory) => memory.validUntil === undefined);
@@ -103,6 +105,7 @@ export class FormedMemories {
         return false;
     if (!(await this.saveVersions(entityId, job, closings))) return false;
     if (!(await this.saveVersions(entityId, job, fresh))) return false;
+    Object.assign(record, await beforeRecord?.());
     const { applied } = await this.longterm.save({
       entityId: formedEntityOf(entityId),
       key: JOB_KEY_PREFIX + record.jobId,

@@ -192,13 +192,15 @@ export class MemoryFormation {
             this.settings.maxActive ?? DEFAULT_ACTIVE_MEMORY_CAP,
           )
         : consolidation;
-      // The profile's patch before the job's record: a job whose record exists wrote it too.
-      record = { ...recordOf(capped.operations), ...(await this.patchProfile(job, extracted)) };
+      record = recordOf(capped.operations);
+      // The profile's patch once the memories are written, before the job's record: a job whose
+      // record exists wrote it too, a refused job did not.
       return this.memories.write(
         job.entityId,
         { seq: job.seq, at: job.observedAt },
         capped,
         record,
+        () => this.patchProfile(job, extracted),
       );
     });
     return { status: written ? 'written' : 'refused', record, usage };
@@ -215,7 +217,7 @@ export class MemoryFormation {
       job.entityId,
       patch,
       { seq: job.seq, at: job.observedAt },
-      { origin: 'formation', runId: job.runId },
+      { origin: 'formation', runId: job.runId, jobId: job.jobId },
     );
     const members = patchedPaths(patch);
     return {

@@ -30,6 +30,8 @@ export type ProfilePatchOutcome =
 const PROFILE_KEY = 'profile';
 const VERSION_PREFIX = 'profile/v/';
 const versionKey = (version: number) => `${VERSION_PREFIX}${String(version).padStart(10, '0')}`;
+/** The note a formation job's patch leaves, so it is applied once (also by a re-run). */
+const jobKey = (jobId: string) => `profile/job/${jobId}`;
 /** Most versions one history page reads. */
 export const MAX_PROFILE_HISTORY_PAGE = 100;
 
@@ -70,31 +72,54 @@ export class EntityProfiles {
 
   /**
    * Applies a merge patch at a seq and time (call it with the entity's writes serialized). Refused,
-   * with the reason, when the patch is not an object, the result breaks the schema or the size,
-   * or the profile was changed at a later seq (a later job or edit). A retry of the same source at
-   * the same seq finds its version written and writes nothing. `unchanged` when the patch changes
-   * nothing (no version is made).
+   * with the reason, when the patch is not an object or larger than `maxBytes`, the result breaks
+   * the schema or the size, the profile was changed at a later seq (a later job or edit), or the
+   * store refuses the write (the entity erased since the seq was taken). A job's patch (`jobId`)
+   * is applied once: its version notes the job, and a later attempt or a re-run of it finds the
+   * note and writes nothing. `unchanged` when the patch changes nothing (no version is made).
    */
   async apply(
     entityId: string,
     patch: unknown,
     at: { seq: number; at: number },
-    source: { origin: EntityProfile['origin']; runId?: string },
+    source: { origin: EntityProfile['origin']; runId?: string; jobId?: string },
   ): Promise<ProfilePatchOutcome> {
     if (!isJsonObject(patch))
       return { status: 'refused', reason: 'a profile patch is a JSON object (RFC 7396)' };
+    const patchBytes = Buffer.byteLength(JSON.stringify(patch));
+    if (patchBytes > this.schema.maxBytes)
+      return {
+        status: 'refused',
+        reason: `the patch takes ${patchBytes} bytes, more than formation.profile.maxBytes (${this.schema.maxBytes})`,
+      };
     const formed = formedEntityOf(entityId);
-    const stored = await this.longterm.store.load(formed, PROFILE_KEY);
+    const { store } = this.longterm;
+    if (source.jobId && (await store.load(formed, jobKey(source.jobId))))
+      return { status: 'applied', profile: await this.get(entityId) }; // an earlier attempt did
+    const stored = await store.load(formed, PROFILE_KEY);
     const current = stored ? profileOf(stored.value) : undefined;
     if (stored && stored.seq > at.seq)
-      return { status: 'refused', reason: 'the profile changed since (a later edit or job)' };
-    if (stored && current && stored.seq === at.seq && current.runId === source.runId)
-      return { status: 'applied', profile: current }; // an earlier attempt wrote it
+      return {
+        status: 'refused',
+        reason: 'the profile changed after this job began (an edit or a later job)',
+      };
     const document = applyMergePatch(current?.document ?? {}, patch) as JsonObject;
     const problem = this.schema.check(document);
     if (problem) return { status: 'refused', reason: problem };
-    if (current && isDeepStrictEqual(document, current.document))
+    if (isDeepStrictEqual(document, current?.document ?? {})) {
+      // A job's note all the same: a re-run of it later must not apply its patch again.
+      if (source.jobId)
+        await this.longterm
+          .save({
+            entityId: formed,
+            key: jobKey(source.jobId),
+            value: {},
+            seq: at.seq,
+            updatedAt: at.at,
+          })
+          .catch(() => undefined);
       return { status: 'unchanged', profile: current };
+    }
     const profile: EntityProfile = {
       document,
       version: (current?.version ?? 0) + 1,
@@ -102,15 +127,20 @@ export class EntityProfiles {
       origin: source.origin,
       ...(source.runId === undefined ? {} : { runId: source.runId }),
     };
-    const { applied } = await this.longterm.saveMany(
-      [
-        { key: versionKey(profile.version), value: { ...profile, patch } },
-        { key: PROFILE_KEY, value: { ...profile } },
-      ].map((write) => ({ ...write, entityId: formed, seq: at.seq, updatedAt: at.at })),
-    );
-    return applied.every(Boolean)
-      ? { status: 'applied', profile }
-      : { status: 'refused', reason: 'the entity was erased, or its profile changed since' };
+    const writes = [
+      { key: versionKey(profile.version), value: { ...profile, patch } },
+      { key: PROFILE_KEY, value: { ...profile } },
+      ...(source.jobId ? [{ key: jobKey(source.jobId), value: { version: profile.version } }] : []),
+    ];
+    try {
+      const { applied } = await this.longterm.saveMany(
+        writes.map((write) => ({ ...write, entityId: formed, seq: at.seq, updatedAt: at.at })),
+      );
+      if (applied.every(Boolean)) return { status: 'applied', profile };
+    } catch (error) {
+      return { status: 'refused', reason: `the store refused it: ${(error as Error).message}` };
+    }
+    return { status: 'refused', reason: 'the entity was erased, or its profile changed since' };
   }
 }
 

@@ -1,16 +1,20 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InvalidModuleOptionsError } from '../../../common/errors/invalid-module-options.error.js';
 import { isJsonObject } from './merge-patch.js';
 
 /** `formation.profile`: the entity profile formation keeps, and how much of it there may be. */
 export interface EntityProfileOptions {
   /**
-   * The profile's JSON Schema (an object schema, as Ajv reads it). With zod 4:
-   * `z.toJSONSchema(schema)`. Every version of a profile satisfies it: a patch whose result does
-   * not is refused.
+   * The profile's JSON Schema (an object schema, draft-07, or 2020-12 when its `$schema` says so).
+   * With zod 4: `z.toJSONSchema(Profile.partial())` — members optional, since a profile fills up
+   * turn by turn. Every version of a profile satisfies it: a patch whose result does not is refused.
    */
   schema: Record<string, unknown>;
-  /** Most bytes of the document as UTF-8 JSON (default 16 KiB, 256 B – 1 MiB). */
+  /**
+   * Most bytes of the document as UTF-8 JSON, and of one patch (default 16 KiB, 256 B – 64 KiB: a
+   * version is stored with its patch, within the long-term store's `maxValueBytes`).
+   */
   maxBytes?: number;
   /** Most tokens the profile takes in the turn's recall block, about 4 characters each (default 500). */
   maxPromptTokens?: number;
@@ -36,7 +40,11 @@ export class ProfileSchema {
         'must be a JSON Schema of an object (with zod 4: z.toJSONSchema(schema))',
       );
     try {
-      this.validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+      // Draft 2020-12 (what zod 4's z.toJSONSchema writes) when the schema says so, else draft-07.
+      const ajv = String(schema['$schema'] ?? '').includes('2020-12')
+        ? new Ajv2020({ allErrors: true, strict: false })
+        : new Ajv({ allErrors: true, strict: false });
+      this.validate = ajv.compile(schema);
     } catch (error) {
       throw new InvalidModuleOptionsError(
         'AgentModule',

@@ -82,6 +82,10 @@ export class EntityProfileController {
       throw new BadRequestException(
         'send the patch as application/merge-patch+json (or application/json)',
       );
+    if (patch === undefined)
+      throw new BadRequestException(
+        'no JSON body was read: send the patch as application/json, or have the app parse application/merge-patch+json',
+      );
     if (!isJsonObject(patch))
       throw new BadRequestException('a profile patch is a JSON object (RFC 7396)');
     const id = scope.scoped(entityId, 'entityId');
