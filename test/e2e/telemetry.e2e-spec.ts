@@ -63,6 +63,9 @@ describe('the example app’s traces and metrics', () => {
       API_KEYS: `acme:${TENANT}`,
       ADMIN_API_KEY: ADMIN,
       OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+      // Memories formed from each turn with an entity, by the offline demo model (no model call).
+      AGENT_FORMATION: 'plain-statements',
+      AGENT_PROFILE: 'off',
     });
   }, 60_000);
   afterAll(async () => {
@@ -93,12 +96,25 @@ describe('the example app’s traces and metrics', () => {
       headers: { authorization: `Bearer ${TENANT}` },
     });
     expect(asTenant.status).toBe(401);
-    const response = await fetch(`${app.url}/metrics`, {
-      headers: { authorization: `Bearer ${ADMIN}` },
-    });
+    const scrape = () =>
+      fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const response = await scrape();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
-    const text = await response.text();
+    let text = await response.text();
+    // The first turn's formation job ends after the turn: scraped again until it is counted.
+    const formed = () =>
+      sample(text, 'agent_memory_formation_lag_seconds_count', { outcome: 'written' });
+    for (let i = 0; i < 200 && formed() === undefined; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      text = await (await scrape()).text();
+    }
+    expect(formed()).toBe(1);
+    expect(sample(text, 'agent_memory_formation_operations_total', { op: 'add' })).toBe(1);
+    // The demo model calls no model: no formation tokens.
+    expect(
+      sample(text, 'agent_memory_formation_tokens_total', { tenant: 'acme', direction: 'input' }),
+    ).toBeUndefined();
 
     expect(sample(text, 'agent_memory_turn_duration_seconds_count', { outcome: 'completed' })).toBe(
       2,
@@ -131,7 +147,7 @@ describe('the example app’s traces and metrics', () => {
         backend: 'sqlite',
         operation: 'save_many',
       }),
-    ).toBe(1);
+    ).toBe(3); // the turn's flush; its formation job's memory versions, then its record
     expect(sample(text, 'agent_memory_longterm_refused_writes_total')).toBe(0);
     expect(sample(text, 'agent_memory_run_retries_total')).toBe(0);
     expect(text).toContain('# TYPE agent_memory_queue_jobs gauge');
@@ -145,6 +161,7 @@ describe('the example app’s traces and metrics', () => {
     expect(exported).toContain('chat stub');
     expect(exported).toContain('execute_tool memory_save');
     expect(exported).toContain('gen_ai.usage.input_tokens');
+    expect(exported).toContain('memory_formation');
     // Contents stay out unless OTEL_CAPTURE_CONTENT is set.
     expect(exported).not.toContain('Lisbon');
   }, 30_000);

@@ -56,6 +56,25 @@ export class AppMetrics {
     help: 'Long-term rows a run flushed that the seq guard refused as stale',
     registers: [this.registry],
   });
+  private readonly formationLag = new Histogram({
+    name: 'agent_memory_formation_lag_seconds',
+    help: "From a turn's commit to the end of its memory formation job, by outcome",
+    labelNames: ['outcome'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly formationOperations = new Counter({
+    name: 'agent_memory_formation_operations_total',
+    help: 'Operations formation jobs wrote, by type (add, update, invalidate, none)',
+    labelNames: ['op'],
+    registers: [this.registry],
+  });
+  private readonly formationTokens = new Counter({
+    name: 'agent_memory_formation_tokens_total',
+    help: "Tokens of formation jobs' model calls, by tenant and direction (input, output)",
+    labelNames: ['tenant', 'direction'],
+    registers: [this.registry],
+  });
   private queue?: Queue;
 
   constructor() {
@@ -103,6 +122,24 @@ export class AppMetrics {
         const output = Number(attributes['gen_ai.usage.output_tokens'] ?? 0);
         if (input > 0) this.tokens.inc({ model, direction: 'input' }, input);
         if (output > 0) this.tokens.inc({ model, direction: 'output' }, output);
+        return;
+      }
+      case 'form_memories': {
+        this.formationLag.observe(
+          { outcome: String(attributes['agent_memory.formation.outcome'] ?? 'failed') },
+          Number(attributes['agent_memory.formation.lag_ms'] ?? 0) / 1000,
+        );
+        for (const op of ['add', 'update', 'invalidate', 'none']) {
+          const count = Number(attributes[`agent_memory.formation.operations.${op}`] ?? 0);
+          if (count > 0) this.formationOperations.inc({ op }, count);
+        }
+        // The app's entity ids are `<tenant>/<id>` (its API keys' tenants), else one tenant's.
+        const entity = String(attributes['agent_memory.entity_id'] ?? '');
+        const tenant = entity.includes('/') ? entity.slice(0, entity.indexOf('/')) : 'default';
+        const input = Number(attributes['gen_ai.usage.input_tokens'] ?? 0);
+        const output = Number(attributes['gen_ai.usage.output_tokens'] ?? 0);
+        if (input > 0) this.formationTokens.inc({ tenant, direction: 'input' }, input);
+        if (output > 0) this.formationTokens.inc({ tenant, direction: 'output' }, output);
         return;
       }
       case 'execute_tool':

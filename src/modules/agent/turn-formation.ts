@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryFormationModel } from '../formation/formation-model.interface.js';
 import { OVER_CAP } from '../formation/active-memory-cap.js';
@@ -12,6 +13,7 @@ import { FormationBatches } from './formation-batches.js';
 import { journaledTurn, newestWithin } from './formation-turns.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
+import { inFormationSpan, recordFormation } from './formation-span.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
 
@@ -168,9 +170,9 @@ export class TurnFormation {
     const kept = turns.filter((_, i) => reserved[i]);
     const last = kept.at(-1);
     const at = reserved[turns.indexOf(last!)];
-    const failed =
+    const job: FormationJob | undefined =
       last && at
-        ? await this.attempts({
+        ? {
             ...last,
             // The newest of the turns within the budget: an older one is cut first.
             messages: newestWithin(
@@ -181,8 +183,9 @@ export class TurnFormation {
             context: [],
             observedAt: at.at,
             seq: at.seq,
-          })
+          }
         : undefined;
+    const failed = job ? await inFormationSpan(job, (span) => this.attempts(job, span)) : undefined;
     for (const turn of turns) await this.journal?.forget(turn.runId);
     if (failed) throw new Error(failed);
   }
@@ -192,16 +195,18 @@ export class TurnFormation {
    * noted as failed. At shutdown, a job with a journal stays in it (another process, or the next
    * start, forms it): that throws.
    */
-  private async attempts(job: FormationJob): Promise<string | undefined> {
+  private async attempts(job: FormationJob, span?: Span): Promise<string | undefined> {
     const { entityId, runId } = job;
     const note = async (error: string, attempts: number, errorName = 'FormationRefusedError') => {
       await this.memories.recordFailure(entityId, job, { error, errorName, attempts });
+      recordFormation(span, job, errorName === 'FormationRefusedError' ? 'refused' : 'failed');
       return error;
     };
-    const shutDown = (attempts: number) =>
-      this.journal
-        ? Promise.reject(new Error(`${SHUTTING_DOWN}; it stays journaled for the next process`))
-        : note(SHUTTING_DOWN, attempts);
+    const shutDown = (attempts: number) => {
+      if (!this.journal) return note(SHUTTING_DOWN, attempts);
+      recordFormation(span, job, 'left-for-next-process');
+      return Promise.reject(new Error(`${SHUTTING_DOWN}; it stays journaled for the next process`));
+    };
     // Past `maxPending` (running, waiting or between attempts), the job is noted, not queued.
     if (this.pending.size > this.resolved.maxPending)
       return note(`${this.resolved.maxPending} formation jobs were pending in this process`, 0);
@@ -224,6 +229,7 @@ export class TurnFormation {
         this.logger.warn(
           `Memory formation of run ${runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
         );
+      recordFormation(span, job, outcome.status, outcome.record);
       return undefined;
     }
   }
