@@ -12,13 +12,13 @@
  * postgres, mysql or redis.
  */
 import 'reflect-metadata';
-import type { MemoryFormationModel } from '../src/modules/formation/formation-model.interface.js';
 import { FormedMemories } from '../src/modules/formation/formed-memories.js';
 import { MemoryFormation } from '../src/modules/formation/memory-formation.js';
 import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { type LocomoSession, loadLocomoSessions } from './recall/locomo-observations.js';
+import { ObservationsModel } from './recall/observations-model.js';
 
 const K = [5, 10] as const;
 const backend = process.env.BENCH_BACKEND ?? 'memory';
@@ -26,26 +26,6 @@ const { service, close } = await openBenchLongterm(backend, {
   recall: { embedder: new HashingEmbeddingModel({ dimensions: 512 }), backfill: false },
 });
 const memories = new FormedMemories(service);
-
-/** The scripted model: LoCoMo's facts for the session being formed, each added. */
-class ObservationsModel implements MemoryFormationModel {
-  readonly id = 'locomo-observations';
-  session?: LocomoSession;
-  calls = 0;
-  extract() {
-    this.calls += 1;
-    const candidates = this.session!.facts.map((fact) => ({
-      text: fact.text,
-      kind: 'fact',
-      messageIds: fact.turnIds,
-    }));
-    return Promise.resolve({ candidates });
-  }
-  choose(input: { candidates: unknown[] }) {
-    this.calls += 1;
-    return Promise.resolve({ choices: input.candidates.map(() => ({ op: 'ADD' as const })) });
-  }
-}
 
 const model = new ObservationsModel();
 const steps = new Map<string, unknown>();

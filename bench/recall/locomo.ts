@@ -15,6 +15,8 @@ export interface LocomoQuestion {
   question: string;
   evidence: string[];
   category: number;
+  /** The benchmark's answer (a number or a date in some questions: read as text). */
+  answer?: string | number;
 }
 
 /** A conversation's turns and its questions of categories 1–4 (those backed by evidence). */
