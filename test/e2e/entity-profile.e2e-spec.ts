@@ -23,19 +23,23 @@ describe('the entity profile over HTTP (embedded default)', () => {
   const profileOf = async (entity: string, auth = A) =>
     http().get(`/entities/${entity}/profile`).set(auth);
 
-  it('fills the profile from a turn, and a merge patch changes only what it names', async () => {
+  // Every test starts from the profile a turn formed (they may run in any order).
+  let formed: Record<string, unknown> = {};
+  beforeAll(async () => {
     await http()
       .post('/conversations/profile-1/turns')
       .set(A)
       .send({ message: 'My name is Ada. I work at Acme.', entityId: 'ada' })
       .expect(201);
-    let body: Record<string, unknown> = {};
-    for (let i = 0; i < 300 && body['version'] === undefined; i += 1) {
+    for (let i = 0; i < 300 && formed['version'] === undefined; i += 1) {
       const answer = await profileOf('ada');
-      if (answer.status === 200) body = answer.body as Record<string, unknown>;
+      if (answer.status === 200) formed = answer.body as Record<string, unknown>;
       else await sleep(50);
     }
-    expect(body).toEqual({
+  }, 30_000);
+
+  it('fills the profile from a turn, and a merge patch changes only what it names', async () => {
+    expect(formed).toEqual({
       document: { name: 'Ada', employer: 'Acme' },
       version: 1,
       updatedAt: expect.any(Number),
@@ -66,7 +70,34 @@ describe('the entity profile over HTTP (embedded default)', () => {
     ]);
   });
 
+  it('lists the written formation jobs of a conversation: operations, model, the profile patch', async () => {
+    const jobs = async (query: string, auth = A) =>
+      (await http().get(`/entities/ada/formation-jobs${query}`).set(auth).expect(200)).body as {
+        jobs: Array<Record<string, unknown>>;
+        cursor?: string;
+      };
+    const { jobs: listed } = await jobs('?conversationId=profile-1');
+    expect(listed).toEqual([
+      expect.objectContaining({
+        conversationId: 'profile-1',
+        model: 'plain-statements',
+        operations: [
+          expect.objectContaining({ op: 'ADD' }),
+          expect.objectContaining({ op: 'ADD' }),
+        ],
+        profile: { status: 'applied', members: ['name', 'employer'], version: 1 },
+      }),
+    ]);
+    expect((await jobs('?conversationId=another')).jobs).toEqual([]);
+    // Tenant b's "ada" is another entity; a page of one gives a cursor.
+    expect((await jobs('', B)).jobs).toEqual([]);
+    const first = await jobs('?limit=1');
+    expect(first.cursor).toBe(listed[0]!['jobId']);
+    await http().get('/entities/ada/formation-jobs?cursor=nope').set(A).expect(400);
+  });
+
   it('refuses a patch that breaks the schema or is not an object, and changes nothing', async () => {
+    const { version } = (await profileOf('ada')).body as { version: number };
     for (const [body, type, status, message] of [
       [{ name: 42 }, MERGE_PATCH, 422, /\/name must be string/],
       [{ shoeSize: 42 }, MERGE_PATCH, 422, /must NOT have additional properties/],
@@ -81,10 +112,11 @@ describe('the entity profile over HTTP (embedded default)', () => {
       expect(answer.status).toBe(status);
       expect(answer.body.message).toMatch(message);
     }
-    expect((await profileOf('ada')).body.version).toBe(2);
+    expect((await profileOf('ada')).body.version).toBe(version);
   });
 
   it('keeps each tenant’s profiles apart', async () => {
+    const tenantA = (await profileOf('ada')).body.document as unknown;
     // Tenant b's entity "ada" is another entity: it has no profile.
     expect((await profileOf('ada', B)).status).toBe(404);
     await http()
@@ -93,7 +125,7 @@ describe('the entity profile over HTTP (embedded default)', () => {
       .set('Content-Type', MERGE_PATCH)
       .send(JSON.stringify({ name: 'Bea' }))
       .expect(200);
-    expect((await profileOf('ada')).body.document).toEqual({ name: 'Ada', city: 'Oslo' });
+    expect((await profileOf('ada')).body.document).toEqual(tenantA);
     expect((await profileOf('ada', B)).body.document).toEqual({ name: 'Bea' });
   });
 });

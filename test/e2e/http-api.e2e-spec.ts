@@ -579,6 +579,7 @@ describe('HTTP API: auth, tenants and limits (embedded default)', () => {
         'POST /entities/{entityId}/formed-memories/{memoryId}/invalidation',
         'GET /entities/{entityId}/formation-failures',
         'POST /entities/{entityId}/formation-failures/{runId}/rerun',
+        'GET /entities/{entityId}/formation-jobs',
         'GET /entities/{entityId}/profile',
         'PATCH /entities/{entityId}/profile',
         'GET /entities/{entityId}/profile/history',

@@ -338,6 +338,22 @@ const PUBLIC_API = [
   'PlainStatementsFormationModel',
   'correctMemory',
   'forgetMemory',
+  // Memory formation: profiles and cadence.
+  'DEFAULT_FORMATION_QUIET_MS',
+  'DEFAULT_PROFILE_MAX_BYTES',
+  'DEFAULT_PROFILE_PROMPT_TOKENS',
+  'EntityProfile',
+  'EntityProfileOptions',
+  'EntityProfiles',
+  'FormationCadence',
+  'JsonObject',
+  'MAX_PROFILE_HISTORY_PAGE',
+  'ProfilePatchOutcome',
+  'ProfileSchema',
+  'ProfileVersion',
+  'applyMergePatch',
+  'isJsonObject',
+  'patchedPaths',
 ];
 
 describe('the public API (src/index.ts)', () => {

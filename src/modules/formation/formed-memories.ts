@@ -176,6 +176,17 @@ export class FormedMemories {
     return record ? (record.value as unknown as FormationJobRecord) : null;
   }
 
+  /** The records of the entity's written formation jobs, in job id order: `limit` after `after`. */
+  async jobs(entityId: string, limit: number, after?: string): Promise<FormationJobRecord[]> {
+    const page = await this.longterm.store.search(
+      formedEntityOf(entityId),
+      JOB_KEY_PREFIX,
+      limit,
+      after === undefined ? undefined : JOB_KEY_PREFIX + after,
+    );
+    return page.map((record) => record.value as unknown as FormationJobRecord);
+  }
+
   /** One version of a memory, or null. */
   async get(entityId: string, id: string): Promise<FormedMemory | null> {
     const record = await this.longterm.store.load(formedEntityOf(entityId), MEMORY_KEY_PREFIX + id);

@@ -34,6 +34,11 @@ import {
   FormedMemoryListQueryDto,
 } from '../dto/formed-memory.dto.js';
 import { HttpErrorDto } from '../dto/responses.dto.js';
+import {
+  type FormationJobDto,
+  FormationJobsDto,
+  FormationJobsQueryDto,
+} from '../dto/formation-job.dto.js';
 import { conversationShown, formedMemoryShown } from '../tenancy/formed-memory-view.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
@@ -48,8 +53,10 @@ function isJobId(cursor: string): boolean {
     RUN_ID_PATTERN.test(cursor.slice(0, slash)) && /^formation-v\d+$/.test(cursor.slice(slash + 1))
   );
 }
-/** Failed jobs a page lists at most. */
+/** Failed (or written) jobs a page lists at most. */
 const MAX_FAILURES = 100;
+/** Written jobs one page of a conversation's reads through at most. */
+const MAX_SCANNED_JOBS = 1_000;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
 
@@ -177,6 +184,43 @@ export class FormedMemoriesController {
       })),
       ...(failures.length === limit ? { cursor: failures.at(-1)!.jobId } : {}),
     };
+  }
+
+  @Get('formation-jobs')
+  @ApiOperation({
+    summary:
+      "The entity's written formation jobs, in job id order (of one conversation with conversationId): operations, model, tokens",
+  })
+  @ApiOkResponse({ type: FormationJobsDto })
+  async jobs(
+    @RequestTenant() scope: TenantScope,
+    @Param('entityId') entityId: string,
+    @Query() query: FormationJobsQueryDto,
+  ): Promise<FormationJobsDto> {
+    const id = scope.scoped(entityId, 'entityId');
+    if (query.cursor !== undefined && !isJobId(query.cursor))
+      throw new BadRequestException('cursor is not one this route gave');
+    const conversation =
+      query.conversationId === undefined
+        ? undefined
+        : scope.scoped(query.conversationId, 'conversationId');
+    const limit = query.limit ?? MAX_FAILURES;
+    const jobs: FormationJobDto[] = [];
+    // A conversation's jobs are read through the entity's, a bounded number at a time: the cursor
+    // is the last job read, whether it was listed or not.
+    let after = query.cursor;
+    for (let scanned = 0; scanned < MAX_SCANNED_JOBS;) {
+      const page = await this.memories().jobs(id, MAX_FAILURES, after);
+      for (const job of page) {
+        after = job.jobId;
+        scanned += 1;
+        if (conversation === undefined || job.conversationId === conversation)
+          jobs.push({ ...job, conversationId: conversationShown(job.conversationId, scope) });
+        if (jobs.length === limit) return { jobs, cursor: after };
+      }
+      if (page.length < MAX_FAILURES) return { jobs };
+    }
+    return { jobs, ...(after ? { cursor: after } : {}) };
   }
 
   @Post('formation-failures/:runId/rerun')
