@@ -13,12 +13,11 @@
  */
 import 'reflect-metadata';
 import { FormedMemories } from '../src/modules/formation/formed-memories.js';
-import { MemoryFormation } from '../src/modules/formation/memory-formation.js';
 import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { type LocomoSession, loadLocomoSessions } from './recall/locomo-observations.js';
-import { ObservationsModel } from './recall/observations-model.js';
+import { ObservationsModel, observationsFormation } from './recall/observations-model.js';
 
 const K = [5, 10] as const;
 const backend = process.env.BENCH_BACKEND ?? 'memory';
@@ -28,24 +27,7 @@ const { service, close } = await openBenchLongterm(backend, {
 const memories = new FormedMemories(service);
 
 const model = new ObservationsModel();
-const steps = new Map<string, unknown>();
-const formation = new MemoryFormation(
-  memories,
-  model,
-  async (job, step, compute) => {
-    const key = `${job.jobId}/${step}`;
-    if (!steps.has(key)) steps.set(key, await compute());
-    return steps.get(key) as never;
-  },
-  {
-    kinds: ['fact'],
-    maxCandidates: 100,
-    neighbours: 5,
-    maxInputTokens: 100_000,
-    // Every observation of a conversation fits (the default cap is 2,000 memories, 512 KiB).
-    maxActive: { count: 100_000, bytes: 100_000_000 },
-  },
-);
+const formation = observationsFormation(memories, model);
 
 type List = (entityId: string, question: string) => Promise<string[]>;
 const turnIdsOf = (hits: Array<{ record: { value: unknown } }>) =>

@@ -13,13 +13,12 @@
 import 'reflect-metadata';
 import { loadLlmConfig } from '../src/config/llm.config.js';
 import { FormedMemories } from '../src/modules/formation/formed-memories.js';
-import { MemoryFormation } from '../src/modules/formation/memory-formation.js';
 import { createLlmAdapter } from '../src/modules/llm/create-llm-adapter.js';
 import type { LlmAdapter } from '../src/modules/llm/interfaces/llm.interface.js';
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { loadLocomoSessions } from './recall/locomo-observations.js';
-import { ObservationsModel } from './recall/observations-model.js';
+import { ObservationsModel, observationsFormation } from './recall/observations-model.js';
 
 const limit = Number(process.env.BENCH_QUESTIONS ?? Number.POSITIVE_INFINITY);
 const k = Number(process.env.BENCH_K ?? 10);
@@ -41,23 +40,7 @@ await judge.ready?.();
 const { service, close } = await openBenchLongterm('memory');
 const memories = new FormedMemories(service);
 const model = new ObservationsModel();
-const steps = new Map<string, unknown>();
-const formation = new MemoryFormation(
-  memories,
-  model,
-  async (job, step, compute) => {
-    const key = `${job.jobId}/${step}`;
-    if (!steps.has(key)) steps.set(key, await compute());
-    return steps.get(key) as never;
-  },
-  {
-    kinds: ['fact'],
-    maxCandidates: 100,
-    neighbours: 5,
-    maxInputTokens: 100_000,
-    maxActive: { count: 100_000, bytes: 100_000_000 },
-  },
-);
+const formation = observationsFormation(memories, model);
 
 /** One model call: its text, and the tokens it used. */
 async function ask(llm: LlmAdapter, system: string, user: string) {

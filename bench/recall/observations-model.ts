@@ -1,4 +1,6 @@
 import type { MemoryFormationModel } from '../../src/modules/formation/formation-model.interface.js';
+import type { FormedMemories } from '../../src/modules/formation/formed-memories.js';
+import { MemoryFormation } from '../../src/modules/formation/memory-formation.js';
 import type { LocomoSession } from './locomo-observations.js';
 
 /**
@@ -25,4 +27,32 @@ export class ObservationsModel implements MemoryFormationModel {
     this.calls += 1;
     return Promise.resolve({ choices: input.candidates.map(() => ({ op: 'ADD' as const })) });
   }
+}
+
+/**
+ * The formation both LoCoMo benchmarks run: the real pipeline with `model`, each step's answer kept
+ * in process memory (a job is never retried here), and bounds every observation of a conversation
+ * fits (the default cap is 2,000 memories, 512 KiB).
+ */
+export function observationsFormation(
+  memories: FormedMemories,
+  model: ObservationsModel,
+): MemoryFormation {
+  const steps = new Map<string, unknown>();
+  return new MemoryFormation(
+    memories,
+    model,
+    async (job, step, compute) => {
+      const key = `${job.jobId}/${step}`;
+      if (!steps.has(key)) steps.set(key, await compute());
+      return steps.get(key) as never;
+    },
+    {
+      kinds: ['fact'],
+      maxCandidates: 100,
+      neighbours: 5,
+      maxInputTokens: 100_000,
+      maxActive: { count: 100_000, bytes: 100_000_000 },
+    },
+  );
 }

@@ -1,27 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type RecordedRequest,
-  openAiAnswer,
-  openAiCompletion,
-} from '../support/fake-llm-server.js';
+import { openAiAnswer, openAiCompletion } from '../support/fake-llm-server.js';
+import { forcedTool, userMessageId } from '../support/formation-requests.js';
 import { KEYS, api, openWithKey, shot, webSuite } from '../support/web-harness.js';
 
 const KEY = KEYS[0]!;
-
-/** Which forced tool a request asks for (`record_memories`, `choose_operations`), if any. */
-function forcedTool(request: RecordedRequest): string | undefined {
-  return (request.body['tool_choice'] as { function?: { name?: string } } | undefined)?.function
-    ?.name;
-}
-
-/** The id of the first user message in an extraction request's quoted data. */
-function userMessageId(request: RecordedRequest): string {
-  const messages = request.body['messages'] as Array<{ role: string; content: string }>;
-  const data = messages.at(-1)!.content.replace(/^<data>\n|\n<\/data>$/g, '');
-  const quoted = JSON.parse(data) as { newMessages: Array<{ id: string; role: string }> };
-  return quoted.newMessages.find((message) => message.role === 'user')!.id;
-}
 
 /**
  * The inspector lists formation jobs that failed (the model answered without its tool call, three

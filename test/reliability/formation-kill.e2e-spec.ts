@@ -5,27 +5,13 @@ import { type RunningApp, bootApp, embeddedEnv, serverEnv } from '../support/app
 import {
   FakeLlmServer,
   type FakeReply,
-  type RecordedRequest,
   openAiAnswer,
   openAiCompletion,
 } from '../support/fake-llm-server.js';
+import { forcedTool, userMessageId } from '../support/formation-requests.js';
 
 /** How soon a silent process's formation jobs are taken over (the run lease). */
 const LEASE_MS = 2_000;
-
-/** Which forced tool a request asks for (`record_memories`, `choose_operations`), if any. */
-function forcedTool(request: RecordedRequest): string | undefined {
-  return (request.body['tool_choice'] as { function?: { name?: string } } | undefined)?.function
-    ?.name;
-}
-
-/** The id of the user message in an extraction request's quoted data. */
-function userMessageId(request: RecordedRequest): string {
-  const messages = request.body['messages'] as Array<{ role: string; content: string }>;
-  const data = messages.at(-1)!.content.replace(/^<data>\n|\n<\/data>$/g, '');
-  const quoted = JSON.parse(data) as { newMessages: Array<{ id: string; role: string }> };
-  return quoted.newMessages.find((message) => message.role === 'user')!.id;
-}
 
 interface FormedMemoryBody {
   text: string;

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { LongtermMemoryService } from '../../longterm/longterm-memory.service.js';
 import { formedEntityOf } from '../../longterm/recall/derived-entities.js';
+import { FormedMemories } from '../formed-memories.js';
 import { type JsonObject, applyMergePatch, isJsonObject } from './merge-patch.js';
 import type { ProfileSchema } from './profile-schema.js';
 
@@ -68,6 +69,22 @@ export class EntityProfiles {
       const patch = (record.value as { patch?: unknown }).patch;
       return profile && isJsonObject(patch) ? [{ ...profile, patch }] : [];
     });
+  }
+
+  /**
+   * A person's or the app's edit (HTTP, MCP, code): the patch at a fresh seq of the entity, with no
+   * other write of the entity's memories in this process between.
+   */
+  edit(entityId: string, patch: unknown): Promise<ProfilePatchOutcome> {
+    const memories = new FormedMemories(this.longterm);
+    return memories.locked(entityId, async () =>
+      this.apply(
+        entityId,
+        patch,
+        { seq: await memories.nextSeq(entityId), at: Date.now() },
+        { origin: 'edit' },
+      ),
+    );
   }
 
   /**

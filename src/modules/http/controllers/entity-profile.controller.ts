@@ -19,7 +19,6 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { FormedMemories } from '../../formation/formed-memories.js';
 import type { EntityProfiles } from '../../formation/profile/entity-profiles.js';
 import { isJsonObject } from '../../formation/profile/merge-patch.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
@@ -88,18 +87,7 @@ export class EntityProfileController {
       );
     if (!isJsonObject(patch))
       throw new BadRequestException('a profile patch is a JSON object (RFC 7396)');
-    const id = scope.scoped(entityId, 'entityId');
-    const profiles = this.profiles();
-    // An edit takes a fresh seq, and is serialized with the entity's formation writes here.
-    const memories = new FormedMemories(this.services.longterm);
-    const outcome = await memories.locked(id, async () =>
-      profiles.apply(
-        id,
-        patch,
-        { seq: await memories.nextSeq(id), at: Date.now() },
-        { origin: 'edit' },
-      ),
-    );
+    const outcome = await this.profiles().edit(scope.scoped(entityId, 'entityId'), patch);
     if (outcome.status === 'refused') throw new UnprocessableEntityException(outcome.reason);
     if (!outcome.profile) throw new NotFoundException(`${entityId} has no profile yet`);
     return outcome.profile;

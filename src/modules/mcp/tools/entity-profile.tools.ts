@@ -1,6 +1,5 @@
 import { NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import * as z from 'zod/v4';
-import { FormedMemories } from '../../formation/formed-memories.js';
 import type { EntityProfiles } from '../../formation/profile/entity-profiles.js';
 import type { McpMemoryServices } from '../mcp-memory.services.js';
 import { defineMemoryTool } from './memory-tool.js';
@@ -46,17 +45,7 @@ export const profilePatchTool = defineMemoryTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async run({ entityId, patch }, { scope, services }) {
-    const profiles = profilesOf(services);
-    const id = scope.scoped(entityId, 'entityId');
-    const memories = new FormedMemories(services.longterm);
-    const outcome = await memories.locked(id, async () =>
-      profiles.apply(
-        id,
-        patch,
-        { seq: await memories.nextSeq(id), at: Date.now() },
-        { origin: 'edit' },
-      ),
-    );
+    const outcome = await profilesOf(services).edit(scope.scoped(entityId, 'entityId'), patch);
     if (outcome.status === 'refused') throw new UnprocessableEntityException(outcome.reason);
     if (!outcome.profile) throw new NotFoundException(`${entityId} has no profile yet`);
     return outcome.profile as unknown as Record<string, unknown>;
