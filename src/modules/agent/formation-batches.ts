@@ -12,6 +12,7 @@ export class FormationBatches {
     string,
     { jobs: JournaledFormation[]; timer?: NodeJS.Timeout }
   >();
+  private turns = 0;
 
   constructor(
     private readonly cadence: FormationCadence,
@@ -23,7 +24,10 @@ export class FormationBatches {
     const key = JSON.stringify([job.entityId, job.conversationId]);
     const batch = this.waiting.get(key) ?? { jobs: [] };
     this.waiting.set(key, batch);
-    if (!batch.jobs.some((held) => held.runId === job.runId)) batch.jobs.push(job);
+    if (!batch.jobs.some((held) => held.runId === job.runId)) {
+      batch.jobs.push(job);
+      this.turns += 1;
+    }
     clearTimeout(batch.timer);
     if (batch.jobs.length >= this.cadence.turns || this.cadence.quietMs === 0) this.hand(key);
     else batch.timer = setTimeout(() => this.hand(key), this.cadence.quietMs).unref();
@@ -34,11 +38,9 @@ export class FormationBatches {
     for (const key of [...this.waiting.keys()]) this.hand(key);
   }
 
-  /** Turns waiting in batches now. */
+  /** Turns waiting in batches now (kept as they come and go: read on every commit). */
   get size(): number {
-    let turns = 0;
-    for (const batch of this.waiting.values()) turns += batch.jobs.length;
-    return turns;
+    return this.turns;
   }
 
   private hand(key: string): void {
@@ -46,6 +48,7 @@ export class FormationBatches {
     if (!batch) return;
     clearTimeout(batch.timer);
     this.waiting.delete(key);
+    this.turns -= batch.jobs.length;
     this.form(batch.jobs);
   }
 }

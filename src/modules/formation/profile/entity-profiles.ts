@@ -111,10 +111,12 @@ export class EntityProfiles {
       };
     const formed = formedEntityOf(entityId);
     const { store } = this.longterm;
-    if (source.jobId && (await store.load(formed, jobKey(source.jobId))))
-      return { status: 'applied', profile: await this.get(entityId) }; // an earlier attempt did
-    const stored = await store.load(formed, PROFILE_KEY);
+    const [noted, stored] = await Promise.all([
+      source.jobId ? store.load(formed, jobKey(source.jobId)) : null,
+      store.load(formed, PROFILE_KEY),
+    ]);
     const current = stored ? profileOf(stored.value) : undefined;
+    if (noted) return { status: 'applied', profile: current }; // an earlier attempt did
     if (stored && stored.seq > at.seq)
       return {
         status: 'refused',
