@@ -339,6 +339,7 @@ export {
   type AgentFormationOptions,
   DEFAULT_FORMATION_QUIET_MS,
   type FormationCadence,
+  type FormationTenantBounds,
 } from './modules/formation/formation.options.js';
 export type {
   AppliedOperation,

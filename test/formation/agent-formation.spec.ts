@@ -264,7 +264,13 @@ describe('AgentModule formation: memories formed after each committed turn', () 
     };
     const people = ['p1', 'p2', 'p3', 'p4'];
     const replies = people.map(() => ({ content: 'Ok.' }));
-    const memories = await boot(new ScriptedLlm(replies), { model, concurrency: 2, maxPending: 3 });
+    // One tenant (ids without a `/`) may take all the room here: the process's bound is tested.
+    const memories = await boot(new ScriptedLlm(replies), {
+      model,
+      concurrency: 2,
+      maxPending: 3,
+      tenants: { maxPending: 3 },
+    });
     const say = (person: string) =>
       harness!.agent.run({
         conversationId: `f-${person}`,
@@ -380,6 +386,10 @@ describe('AgentModule formation: memories formed after each committed turn', () 
       [{ maxActive: { count: 0 } }, 'formation.maxActive.count'],
       [{ maxActive: { bytes: 10 } }, 'formation.maxActive.bytes'],
       [{ maxActive: { count: 5, size: 1 } }, 'formation.maxActive.size'],
+      [{ tenants: { concurrency: 0 } }, 'formation.tenants.concurrency'],
+      [{ tenants: { maxPending: 1.5 } }, 'formation.tenants.maxPending'],
+      [{ tenants: { ownerOf: 'tenant' } }, 'formation.tenants.ownerOf'],
+      [{ tenants: { quota: 1 } }, 'formation.tenants.quota'],
     ] as const;
     for (const [formation, option] of problems) {
       const error = await rejectionOf(boot(new ScriptedLlm(), formation));

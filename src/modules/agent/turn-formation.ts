@@ -4,15 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryFormationModel } from '../formation/formation-model.interface.js';
 import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
-import type { AppliedOperation } from '../formation/formed-memory.interface.js';
 import { FormedMemories } from '../formation/formed-memories.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { FormationBatches } from './formation-batches.js';
+import { FormationSlots } from './formation-slots.js';
+import { type FormationRerun, REFUSED, rerunFailedJob, SHUTTING_DOWN } from './formation-rerun.js';
 import { journaledTurn, newestWithin } from './formation-turns.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
+export type { FormationRerun } from './formation-rerun.js';
 import { inFormationSpan, recordFormation } from './formation-span.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
 import type { ReplayCache } from './runs/replay-cache.js';
@@ -20,16 +22,6 @@ import type { ReplayCache } from './runs/replay-cache.js';
 /** Wait before the second attempt; each later one waits four times longer, at most a minute. */
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
-/** Why a job stops when the app shuts down. */
-const SHUTTING_DOWN = 'the app shut down before the job ran';
-/** Why a job's write was refused. */
-const REFUSED =
-  'a memory this job would close changed since it read it (a correction, a later job), or the entity was erased';
-
-/** What running a failed job again did. */
-export type FormationRerun =
-  | { status: 'written' | 'already-written'; operations: AppliedOperation[] }
-  | { status: 'failed' | 'not-rerunnable'; error: string; errorName?: string };
 
 /**
  * Memory formation after each committed turn of a run with an entity (`formation`): the turn's
@@ -46,9 +38,9 @@ export class TurnFormation {
   private readonly pending = new Set<Promise<void>>();
   private readonly formation: MemoryFormation;
   private readonly stopped = new AbortController();
-  /** Jobs running now, and those waiting for a slot (in order). */
-  private running = 0;
-  private readonly waiting: Array<(handedOver: boolean) => void> = [];
+  /** The slots jobs run in (per tenant in turn), and each tenant's jobs pending here. */
+  private readonly slots: FormationSlots;
+  private readonly pendingOf = new Map<string, number>();
   /** The runs whose job runs in this process now. */
   private readonly forming = new Set<string>();
   /** With `every`: turns waiting for their conversation's next ones. */
@@ -67,6 +59,7 @@ export class TurnFormation {
     readonly profiles?: EntityProfiles,
   ) {
     this.memories = new FormedMemories(longterm);
+    this.slots = new FormationSlots(resolved.concurrency, resolved.tenants.concurrency);
     const { every } = resolved;
     if (every.turns > 1 || every.quietMs > 0)
       this.batches = new FormationBatches(every, (jobs) => this.form(jobs));
@@ -129,12 +122,17 @@ export class TurnFormation {
     const jobs = turns.filter((job) => !this.forming.has(job.runId));
     if (jobs.length === 0) return;
     const runId = jobs.at(-1)!.runId;
-    const work = this.formTurns(jobs)
+    const tenant = this.tenantOf(jobs[0]!.entityId);
+    this.pendingOf.set(tenant, (this.pendingOf.get(tenant) ?? 0) + 1);
+    const work = this.formTurns(jobs, tenant)
       .catch((error: unknown) =>
         this.logger.warn(`Memory formation of run ${runId} failed: ${(error as Error).message}`),
       )
       .finally(() => {
         this.pending.delete(work);
+        const left = this.pendingOf.get(tenant)! - 1;
+        if (left > 0) this.pendingOf.set(tenant, left);
+        else this.pendingOf.delete(tenant);
         for (const job of jobs) this.forming.delete(job.runId);
       });
     for (const job of jobs) this.forming.add(job.runId);
@@ -151,7 +149,7 @@ export class TurnFormation {
     // Batches waiting for more turns end now as jobs that start no attempt (noted, or journaled).
     this.batches?.flush();
     await this.journal?.stopRecovering();
-    for (const wake of this.waiting.splice(0)) wake(false);
+    this.slots.close();
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
     // Alive until its attempts in flight ended: none is taken over while it still runs here.
     await this.journal?.stop();
@@ -163,7 +161,7 @@ export class TurnFormation {
    * there (a turn of an entity erased since has none) and writes at the newest one's seq and time,
    * named by its run: the job of a batch is the job of its last turn.
    */
-  private async formTurns(turns: JournaledFormation[]): Promise<void> {
+  private async formTurns(turns: JournaledFormation[], tenant: string): Promise<void> {
     const reserved = await Promise.all(
       turns.map((turn) => reservedFormation(this.cache, turn.runId)),
     );
@@ -185,7 +183,9 @@ export class TurnFormation {
             seq: at.seq,
           }
         : undefined;
-    const failed = job ? await inFormationSpan(job, (span) => this.attempts(job, span)) : undefined;
+    const failed = job
+      ? await inFormationSpan(job, (span) => this.attempts(job, tenant, span))
+      : undefined;
     for (const turn of turns) await this.journal?.forget(turn.runId);
     if (failed) throw new Error(failed);
   }
@@ -195,7 +195,11 @@ export class TurnFormation {
    * noted as failed. At shutdown, a job with a journal stays in it (another process, or the next
    * start, forms it): that throws.
    */
-  private async attempts(job: FormationJob, span?: Span): Promise<string | undefined> {
+  private async attempts(
+    job: FormationJob,
+    tenant: string,
+    span?: Span,
+  ): Promise<string | undefined> {
     const { entityId, runId } = job;
     const note = async (error: string, attempts: number, errorName = 'FormationRefusedError') => {
       await this.memories.recordFailure(entityId, job, { error, errorName, attempts });
@@ -210,11 +214,14 @@ export class TurnFormation {
     // Past `maxPending` (running, waiting or between attempts), the job is noted, not queued.
     if (this.pending.size > this.resolved.maxPending)
       return note(`${this.resolved.maxPending} formation jobs were pending in this process`, 0);
+    const { maxPending: tenantMax } = this.resolved.tenants;
+    if (this.pendingOf.get(tenant)! > tenantMax)
+      return note(`${tenantMax} formation jobs of the entity's tenant were pending here`, 0);
     for (let attempt = 1; ; attempt += 1) {
       if (this.stopped.signal.aborted) return shutDown(attempt - 1);
       let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
       try {
-        outcome = await this.inSlot(() => this.formation.run(job));
+        outcome = await this.inSlot(tenant, () => this.formation.run(job));
       } catch (error) {
         if (attempt >= this.resolved.attempts)
           return note((error as Error).message, attempt, (error as Error).name);
@@ -235,63 +242,39 @@ export class TurnFormation {
   }
 
   /**
-   * Runs a failed job again, now, one attempt (in a slot, like any job): the note of the turn's run
-   * `runId` names it. `null` when the entity has no such note. Written (or found written): the note
-   * is removed; failed or refused again: the note is kept, with the new error and one more
-   * attempt. The job writes at a new seq (erasure still wins) and at the time of the turn.
+   * Runs a failed job again, now, one attempt (in a slot of its tenant, like any job): see
+   * {@link rerunFailedJob}.
    */
-  async rerun(entityId: string, runId: string): Promise<FormationRerun | null> {
-    const jobId = `${runId}/${FORMATION_VERSION}`;
-    const failed = await this.memories.failed.get(entityId, jobId);
-    if (!failed) return null;
-    if (!failed.messages?.length)
-      return { status: 'not-rerunnable', error: 'the note was kept without the turn it read' };
-    const job: FormationJob = {
-      jobId,
-      entityId,
-      conversationId: failed.conversationId,
-      runId,
-      messages: failed.messages,
-      context: [],
-      observedAt: failed.at,
-      seq: await this.memories.nextSeq(entityId),
-    };
-    const again = async (error: string, errorName?: string) => {
-      const named = errorName ? { errorName } : {};
-      await this.memories.recordFailure(entityId, job, {
-        error,
-        ...named,
-        attempts: failed.attempts + 1,
-      });
-      return { status: 'failed' as const, error, ...named };
-    };
-    let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
-    try {
-      outcome = await this.inSlot(() => this.formation.run(job));
-    } catch (error) {
-      return again((error as Error).message, (error as Error).name);
-    }
-    if (outcome === undefined) return again(SHUTTING_DOWN);
-    if (outcome.status === 'refused') return again(REFUSED, 'FormationRefusedError');
-    await this.memories.failed.clear(entityId, jobId, job.seq);
-    return { status: outcome.status, operations: outcome.record.operations };
+  rerun(entityId: string, runId: string): Promise<FormationRerun | null> {
+    const tenant = this.tenantOf(entityId);
+    return rerunFailedJob(this.memories, entityId, runId, (job) =>
+      this.inSlot(tenant, () => this.formation.run(job)),
+    );
   }
 
   /**
-   * Runs `work` in a slot (at most `concurrency` at once, in arrival order; a freed slot goes
-   * straight to the next waiter); `undefined` when the app shut down while it waited.
+   * Runs `work` in a slot of the tenant (at most `concurrency` at once, tenants in turn);
+   * `undefined` when the app shut down while it waited.
    */
-  private async inSlot<T>(work: () => Promise<T>): Promise<T | undefined> {
-    if (this.running < this.resolved.concurrency) this.running += 1;
-    else if (!(await new Promise<boolean>((resolve) => this.waiting.push(resolve))))
-      return undefined; // woken by the shutdown, holding no slot
+  private async inSlot<T>(tenant: string, work: () => Promise<T>): Promise<T | undefined> {
+    if (!(await this.slots.acquire(tenant))) return undefined; // woken by the shutdown
     try {
       if (this.stopped.signal.aborted) return undefined;
       return await work();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next(true);
-      else this.running -= 1;
+      this.slots.release(tenant);
+    }
+  }
+
+  /** The entity's tenant; `''` (logged) when the app's `ownerOf` throws or gives no string. */
+  private tenantOf(entityId: string): string {
+    try {
+      const tenant = this.resolved.tenants.ownerOf(entityId);
+      if (typeof tenant === 'string') return tenant;
+      throw new Error(`it returned ${typeof tenant}, not a string`);
+    } catch (error) {
+      this.logger.warn(`formation.tenants.ownerOf failed: ${(error as Error).message}`);
+      return '';
     }
   }
 }

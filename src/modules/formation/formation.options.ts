@@ -1,3 +1,4 @@
+import { tenantOfStoredId } from '../../common/tenant-of.js';
 import type { OptionChecker } from '../../common/options/option-checker.js';
 import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
@@ -51,6 +52,25 @@ export interface AgentFormationOptions extends Partial<Omit<FormationSettings, '
    * 60 s) — fewer model calls for chatty conversations. Batches wait in the process.
    */
   every?: Partial<FormationCadence>;
+  /**
+   * Bounds per tenant, so one tenant's flood of turns cannot hold back another's memories: a freed
+   * slot goes to the tenants waiting in turn (round robin), at most `concurrency` of one tenant's
+   * jobs run at once (default: `formation.concurrency`, no cap beyond it), and at most `maxPending`
+   * of them wait (default: half of `formation.maxPending`; past it, the tenant's job is noted as
+   * failed, re-runnable). A tenant is `ownerOf(entityId)`: by default the text before the id's
+   * first `/`, as `AgentMemoryHttpModule` stores ids (`''` without one).
+   */
+  tenants?: Partial<FormationTenantBounds>;
+}
+
+/** `formation.tenants`, resolved. */
+export interface FormationTenantBounds {
+  /** A tenant's jobs that run at once in a process. */
+  concurrency: number;
+  /** A tenant's jobs that may wait in a process (running, waiting for a slot or a retry). */
+  maxPending: number;
+  /** The tenant an entity belongs to. */
+  ownerOf: (entityId: string) => string;
 }
 
 /** `formation.every`, resolved: how many turns a job reads, and how long a conversation's quiet lasts. */
@@ -80,6 +100,7 @@ export interface ResolvedFormation {
   recall: number;
   profile?: EntityProfileOptions;
   every: FormationCadence;
+  tenants: FormationTenantBounds;
 }
 
 /** Defaults of the resolved option. */
@@ -92,6 +113,8 @@ export function resolveFormation(
 ): ResolvedFormation | undefined {
   if (!option) return undefined;
   const given = option === true ? {} : option;
+  const concurrency = given.concurrency ?? 2;
+  const maxPending = given.maxPending ?? 1_000;
   return {
     model: given.model ?? 'agent',
     settings: {
@@ -105,14 +128,19 @@ export function resolveFormation(
       },
     },
     attempts: given.attempts ?? DEFAULT_FORMATION_ATTEMPTS,
-    concurrency: given.concurrency ?? 2,
-    maxPending: given.maxPending ?? 1_000,
+    concurrency,
+    maxPending,
     recall: given.recall ?? DEFAULT_FORMED_RECALL,
     ...(given.profile ? { profile: given.profile } : {}),
     every: {
       turns: given.every?.turns ?? 1,
       quietMs:
         given.every?.quietMs ?? ((given.every?.turns ?? 1) > 1 ? DEFAULT_FORMATION_QUIET_MS : 0),
+    },
+    tenants: {
+      concurrency: Math.min(given.tenants?.concurrency ?? concurrency, concurrency),
+      maxPending: Math.min(given.tenants?.maxPending ?? Math.ceil(maxPending / 2), maxPending),
+      ownerOf: given.tenants?.ownerOf ?? tenantOfStoredId,
     },
   };
 }
@@ -146,6 +174,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'maxActive',
     'profile',
     'every',
+    'tenants',
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
   nested.integer('concurrency', given.concurrency, 1, 64);
@@ -175,6 +204,15 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     everyCheck.keys(every, ['turns', 'quietMs']);
     everyCheck.integer('turns', every.turns, 1, 1_000);
     everyCheck.integer('quietMs', every.quietMs, 0, 86_400_000);
+  }
+  if (given.tenants !== undefined) {
+    const tenants = nested.object(given.tenants, 'tenants');
+    const tenantCheck = nested.nested('tenants');
+    tenantCheck.keys(tenants, ['concurrency', 'maxPending', 'ownerOf']);
+    tenantCheck.integer('concurrency', tenants.concurrency, 1, 64);
+    tenantCheck.integer('maxPending', tenants.maxPending, 1, 1_000_000);
+    if (tenants.ownerOf !== undefined && typeof tenants.ownerOf !== 'function')
+      tenantCheck.fail('ownerOf', 'must be a function of an entity id returning its tenant');
   }
   const { kinds, model } = given;
   if (

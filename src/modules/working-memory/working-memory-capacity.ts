@@ -10,6 +10,7 @@ import {
 import { WorkingMemoryFullError, WorkingMemoryQuotaError } from './errors/working-memory.errors.js';
 import type { WorkingMemoryExpireHook } from './interfaces/working-memory.interface.js';
 import type { WorkingMemoryQuota } from './working-memory.options.js';
+import { tenantOfStoredId } from '../../common/tenant-of.js';
 
 /** Memories one attempt to make room on a full process may reclaim. */
 const MAKE_ROOM_BATCH = 20;
@@ -149,6 +150,5 @@ function ownerOf(quota: WorkingMemoryQuota, conversationId: string): string {
       );
     return owner;
   }
-  const slash = conversationId.indexOf('/');
-  return slash < 0 ? '' : conversationId.slice(0, slash);
+  return tenantOfStoredId(conversationId);
 }
