@@ -78,6 +78,9 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
     it('lists the memory tools', async () => {
       const { tools } = await tenantA.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'formation_failures',
+        'formation_jobs',
+        'formation_rerun',
         'formed_memory_get',
         'formed_memory_list',
         'memory_correct',

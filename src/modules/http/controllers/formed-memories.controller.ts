@@ -20,9 +20,7 @@ import {
 } from '@nestjs/swagger';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
-import { RUN_ID_PATTERN } from '../../agent/runs/run-id.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
-import { publicErrorMessage } from '../errors/public-error-message.js';
 import {
   CorrectFormedMemoryDto,
   FailedFormationsDto,
@@ -34,29 +32,20 @@ import {
   FormedMemoryListQueryDto,
 } from '../dto/formed-memory.dto.js';
 import { HttpErrorDto } from '../dto/responses.dto.js';
+import { FormationJobsDto, FormationJobsQueryDto } from '../dto/formation-job.dto.js';
 import {
-  type FormationJobDto,
-  FormationJobsDto,
-  FormationJobsQueryDto,
-} from '../dto/formation-job.dto.js';
-import { conversationShown, formedMemoryShown } from '../tenancy/formed-memory-view.js';
+  failedFormationsPage,
+  formationJobsPage,
+  isRunId,
+  rerunShown,
+} from '../tenancy/formation-job-views.js';
+import { formedMemoryShown } from '../tenancy/formed-memory-view.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
 import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 
 /** What a formed memory's id looks like (`m` and 22 base64url characters). */
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
-/** Whether a cursor is a formation job's id: its turn's run id, `/`, the formation version. */
-function isJobId(cursor: string): boolean {
-  const slash = cursor.lastIndexOf('/');
-  return (
-    RUN_ID_PATTERN.test(cursor.slice(0, slash)) && /^formation-v\d+$/.test(cursor.slice(slash + 1))
-  );
-}
-/** Failed (or written) jobs a page lists at most. */
-const MAX_FAILURES = 100;
-/** Written jobs one page of a conversation's reads through at most. */
-const MAX_SCANNED_JOBS = 1_000;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
 
@@ -170,20 +159,8 @@ export class FormedMemoriesController {
     @Query() query: FormationFailuresQueryDto,
   ): Promise<FailedFormationsDto> {
     const id = scope.scoped(entityId, 'entityId');
-    if (query.cursor !== undefined && !isJobId(query.cursor))
-      throw new BadRequestException('cursor is not one this route gave');
-    const limit = query.limit ?? MAX_FAILURES;
-    const failures = await this.memories().failures(id, limit, query.cursor);
-    return {
-      // What a job read stays stored (to run it again); the list shows what failed, not the turn.
-      failures: failures.map(({ errorName, messages: _read, ...failure }) => ({
-        ...failure,
-        // The library's own messages as they are; a driver's or a provider's as a fixed text.
-        error: publicErrorMessage({ name: errorName ?? 'Error', message: failure.error }),
-        conversationId: conversationShown(failure.conversationId, scope),
-      })),
-      ...(failures.length === limit ? { cursor: failures.at(-1)!.jobId } : {}),
-    };
+    const { items, cursor } = await failedFormationsPage(this.memories(), scope, id, query);
+    return { failures: items, ...(cursor ? { cursor } : {}) };
   }
 
   @Get('formation-jobs')
@@ -198,29 +175,14 @@ export class FormedMemoriesController {
     @Query() query: FormationJobsQueryDto,
   ): Promise<FormationJobsDto> {
     const id = scope.scoped(entityId, 'entityId');
-    if (query.cursor !== undefined && !isJobId(query.cursor))
-      throw new BadRequestException('cursor is not one this route gave');
-    const conversation =
-      query.conversationId === undefined
-        ? undefined
-        : scope.scoped(query.conversationId, 'conversationId');
-    const limit = query.limit ?? MAX_FAILURES;
-    const jobs: FormationJobDto[] = [];
-    // A conversation's jobs are read through the entity's, a bounded number at a time: the cursor
-    // is the last job read, whether it was listed or not.
-    let after = query.cursor;
-    for (let scanned = 0; scanned < MAX_SCANNED_JOBS;) {
-      const page = await this.memories().jobs(id, MAX_FAILURES, after);
-      for (const job of page) {
-        after = job.jobId;
-        scanned += 1;
-        if (conversation === undefined || job.conversationId === conversation)
-          jobs.push({ ...job, conversationId: conversationShown(job.conversationId, scope) });
-        if (jobs.length === limit) return { jobs, cursor: after };
-      }
-      if (page.length < MAX_FAILURES) return { jobs };
-    }
-    return { jobs, ...(after ? { cursor: after } : {}) };
+    const { items, cursor } = await formationJobsPage(this.memories(), scope, id, {
+      ...query,
+      conversationId:
+        query.conversationId === undefined
+          ? undefined
+          : scope.scoped(query.conversationId, 'conversationId'),
+    });
+    return { jobs: items, ...(cursor ? { cursor } : {}) };
   }
 
   @Post('formation-failures/:runId/rerun')
@@ -237,19 +199,12 @@ export class FormedMemoriesController {
     @Param('runId') runId: string,
   ): Promise<FormationRerunDto> {
     const id = scope.scoped(entityId, 'entityId');
-    const rerun = RUN_ID_PATTERN.test(runId)
-      ? await this.services.agent.rerunFormation(id, runId)
-      : null;
+    const rerun = isRunId(runId) ? await this.services.agent.rerunFormation(id, runId) : null;
     if (!rerun)
       throw new NotFoundException(
         `No failed formation job of run ${JSON.stringify(runId)} for ${entityId}`,
       );
-    if ('operations' in rerun) return rerun;
-    // The library's own messages as they are; a driver's or a provider's as a fixed text.
-    return {
-      status: rerun.status,
-      error: publicErrorMessage({ name: rerun.errorName ?? 'Error', message: rerun.error }),
-    };
+    return rerunShown(rerun);
   }
 
   private memories(): FormedMemories {

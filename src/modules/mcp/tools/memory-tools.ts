@@ -12,6 +12,11 @@ import {
   memoryForgetTool,
 } from './formed-memory.tools.js';
 import { profileGetTool, profilePatchTool } from './entity-profile.tools.js';
+import {
+  formationFailuresTool,
+  formationJobsTool,
+  formationRerunTool,
+} from './formation-job.tools.js';
 import type { MemoryTool } from './memory-tool.js';
 import { memoryRecallTool } from './recall.tool.js';
 import { workingMemoryGetTool, workingMemoryListTool } from './working-memory.tools.js';
@@ -27,6 +32,9 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   formedMemoryGetTool,
   memoryCorrectTool,
   memoryForgetTool,
+  formationJobsTool,
+  formationFailuresTool,
+  formationRerunTool,
   profileGetTool,
   profilePatchTool,
   workingMemoryListTool,
