@@ -2,12 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
-import {
-  FakeLlmServer,
-  type FakeReply,
-  openAiAnswer,
-  openAiCompletion,
-} from '../support/fake-llm-server.js';
+import { FakeLlmServer, openAiAnswer, openAiCompletion } from '../support/fake-llm-server.js';
 import { forcedTool, userMessageId } from '../support/formation-requests.js';
 import { freePort } from '../support/free-port.js';
 import { OwnRedis } from '../support/own-redis.js';
@@ -49,7 +44,7 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
     redis = new OwnRedis(await freePort());
     await redis.start();
     const url = `redis://127.0.0.1:${redis.port}`;
-    llm.fallback = (request): FakeReply => {
+    llm.fallback = (request) => {
       const tool = forcedTool(request);
       if (tool === 'record_memories') {
         const hive = /I keep (\d+) hives/.exec(JSON.stringify(request.body))?.[1] ?? '?';
@@ -125,7 +120,7 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
     // Jobs are under way: at least one has its extraction recorded and waits on its choice.
     await firstChoice;
     await redis.kill();
-        await sleep(OUTAGE_MS);
+    await sleep(OUTAGE_MS);
     await redis.start();
     const restartedAt = performance.now();
 

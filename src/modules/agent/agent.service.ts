@@ -11,7 +11,7 @@ import type { KernelEngine } from '../kernel/kernel-engine.js';
 import { ConversationTitler } from './conversations/conversation-titler.js';
 import type { FormationRerun, TurnFormation } from './turn-formation.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
-import { formationJournalOf } from './formation-journal.js';
+import { formationSharingOf } from './formation-journal.js';
 import { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -98,7 +98,7 @@ export class AgentService
       cache: this.runs.cache,
       longterm: this.longterm,
       workingMemory: this.workingMemory,
-      formationJournal: formationJournalOf(this.runs, this.lifecycle.leases.owner),
+      ...formationSharingOf(this.runs, this.lifecycle.leases.owner),
     });
     this.engine = engine;
     this.runner = runner;

@@ -2,6 +2,7 @@ import { FormedMemories } from '../formation/formed-memories.js';
 import { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { ProfileSchema } from '../formation/profile/profile-schema.js';
 import type { TurnFormation } from './turn-formation.js';
+import type { EntityLeases } from '../formation/entity-leases.js';
 import type { FormationJournal } from './formation-journal.js';
 import { createTurnFormation } from './turn-formation.factory.js';
 import { resolveFormation } from '../formation/formation.options.js';
@@ -28,6 +29,8 @@ export interface AgentRunnerContext {
   workingMemory?: WorkingMemoryService;
   /** On a shared run store: where formation jobs wait until done. */
   formationJournal?: FormationJournal;
+  /** On a shared run store: the entity leases formation holds across processes. */
+  entityLeases?: EntityLeases;
 }
 
 /**
@@ -94,6 +97,7 @@ export async function buildAgentRunner(
     engine,
     context.formationJournal,
     profiles,
+    context.entityLeases,
   );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

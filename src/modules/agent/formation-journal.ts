@@ -3,6 +3,8 @@ import type { FormationMessage } from '../formation/formation-model.interface.js
 import type { AgentRuns } from './agent.providers.js';
 import type { AgentRunStatus } from './interfaces/agent-run.interface.js';
 import type { RunStore } from './runs/run-store.interface.js';
+import { RunStoreLeases } from './runs/run-store-leases.js';
+import type { EntityLeases } from '../formation/entity-leases.js';
 
 /**
  * The run store's entry list of formation jobs not yet done (run id → the job, its holder and when
@@ -185,6 +187,20 @@ export function formationJournalOf(runs: AgentRuns, holder: string): FormationJo
         async (runId) => (await records.get(runId))?.status,
       )
     : undefined;
+}
+
+/**
+ * What formation shares with the app's other processes on a shared run store: the journal of its
+ * jobs, and the entity leases its jobs and writes hold. Nothing on a run store of this process.
+ */
+export function formationSharingOf(
+  runs: AgentRuns,
+  holder: string,
+): { formationJournal?: FormationJournal; entityLeases?: EntityLeases } {
+  const formationJournal = formationJournalOf(runs, holder);
+  return formationJournal
+    ? { formationJournal, entityLeases: new RunStoreLeases(runs.store, runs.records.lease) }
+    : {};
 }
 
 function parseNote(json: string): Note | undefined {

@@ -11,6 +11,7 @@ import type { LongtermMemoryService } from '../longterm/longterm-memory.service.
 import type { ReplayCache } from './runs/replay-cache.js';
 import type { FormationJournal } from './formation-journal.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
+import type { EntityLeases } from '../formation/entity-leases.js';
 import { TurnFormation } from './turn-formation.js';
 
 /**
@@ -24,6 +25,7 @@ export async function createTurnFormation(
   engine: KernelEngine,
   journal?: FormationJournal,
   profiles?: EntityProfiles,
+  leases?: EntityLeases,
 ): Promise<TurnFormation | undefined> {
   if (!resolved) return undefined;
   if (!longterm)
@@ -49,5 +51,5 @@ export async function createTurnFormation(
     await adapter.ready?.();
     formationModel = new LlmFormationModel(adapter);
   }
-  return new TurnFormation(longterm, cache, formationModel, resolved, journal, profiles);
+  return new TurnFormation(longterm, cache, formationModel, resolved, journal, profiles, leases);
 }

@@ -5,6 +5,7 @@ import type { MemoryFormationModel } from '../formation/formation-model.interfac
 import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import { FormedMemories } from '../formation/formed-memories.js';
+import { type EntityLeases, shareEntityLeases } from '../formation/entity-leases.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
@@ -57,7 +58,10 @@ export class TurnFormation {
     private readonly journal?: FormationJournal,
     /** With `formation.profile`: the entity profiles jobs patch. */
     readonly profiles?: EntityProfiles,
+    /** With a shared run store: the entity leases jobs and writes hold across processes. */
+    leases?: EntityLeases,
   ) {
+    if (leases) shareEntityLeases(longterm, leases);
     this.memories = new FormedMemories(longterm);
     this.slots = new FormationSlots(resolved.concurrency, resolved.tenants.concurrency);
     const { every } = resolved;
@@ -70,6 +74,7 @@ export class TurnFormation {
         (await cache.step(job.runId, `${FORMATION_VERSION}:${step}`, compute)).value,
       resolved.settings,
       profiles,
+      leases,
     );
   }
 

@@ -2,6 +2,7 @@ import { KeyedSerial } from '../../common/keyed-serial.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { LongtermRecord } from '../longterm/interfaces/longterm-store.interface.js';
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
+import { entityLeaseName, entityLeasesOf } from './entity-leases.js';
 import { type Consolidation, createdBy, isActive } from './consolidation-rules.js';
 import { type FailedFormation, type FailedJob, FormationFailures } from './formation-failures.js';
 import type { FormationUsage } from './formation-model.interface.js';
@@ -70,13 +71,19 @@ export class FormedMemories {
   }
 
   /**
-   * Runs `work` once the writes of the entity's memories begun earlier in this process ended (a
-   * job's write, a correction): what each checks before it writes still holds when it writes.
+   * Runs `work` once the writes of the entity's memories begun earlier ended (a job's write, a
+   * correction, a profile change) — in this process, and in the app's other processes when the
+   * agent shares its run store (`shareEntityLeases`): what each checks before it writes
+   * still holds when it writes.
    */
   locked<T>(entityId: string, work: () => Promise<T>): Promise<T> {
     let writing = WRITING.get(this.longterm);
     if (!writing) WRITING.set(this.longterm, (writing = new KeyedSerial()));
-    return writing.run(entityId, work);
+    // Across processes too, when the app shares a store for it (the agent's run store).
+    const leases = entityLeasesOf(this.longterm);
+    return writing.run(entityId, () =>
+      leases ? leases.hold(entityLeaseName('write', entityId), work) : work(),
+    );
   }
 
   /**

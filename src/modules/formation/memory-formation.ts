@@ -13,6 +13,7 @@ import type {
   FormationUsage,
   MemoryFormationModel,
 } from './formation-model.interface.js';
+import { type EntityLeases, entityLeaseName } from './entity-leases.js';
 import type { EntityProfiles } from './profile/entity-profiles.js';
 import { patchedPaths } from './profile/merge-patch.js';
 import type { FormationJobRecord, FormedMemories } from './formed-memories.js';
@@ -95,9 +96,9 @@ interface RecordedChoice extends ChoiceAnswer {
  * nearest active memories, lets the model choose, applies the consolidation rules and writes the
  * result with the job's record. Exactly once: a job whose record exists is not run again, and the
  * model's answers (with the memories they were compared with) are recorded, so a retry after a
- * crash writes the same versions at the same seq. Jobs of one entity run one at a time here, and
- * a job that would close a version changed since it read it (a correction, a later job) writes
- * nothing (`refused`).
+ * crash writes the same versions at the same seq. Jobs of one entity run one at a time (across
+ * processes with `leases`), and a job that would close a version changed since it read it (a
+ * correction, a later job) writes nothing (`refused`).
  */
 export class MemoryFormation {
   /** Each entity's jobs, one at a time. */
@@ -110,11 +111,21 @@ export class MemoryFormation {
     private readonly settings: FormationSettings = DEFAULT_FORMATION_SETTINGS,
     /** With `formation.profile`: the profiles a job's patch goes to. */
     private readonly profiles?: EntityProfiles,
+    /** Across processes: the entity leases a job holds (none: one process forms the entity). */
+    private readonly leases?: EntityLeases,
   ) {}
 
-  /** Runs a job once the entity's earlier jobs in this process ended. */
+  /**
+   * Runs a job once the entity's earlier jobs ended: in this process, and with `leases` in the
+   * app's other processes too (two jobs of an entity never consolidate against the same memories).
+   */
   run(job: FormationJob): Promise<FormationOutcome> {
-    return this.jobs.run(job.entityId, () => this.runNow(job));
+    const { leases } = this;
+    return this.jobs.run(job.entityId, () =>
+      leases
+        ? leases.hold(entityLeaseName('job', job.entityId), () => this.runNow(job))
+        : this.runNow(job),
+    );
   }
 
   private async runNow(job: FormationJob): Promise<FormationOutcome> {

@@ -1,0 +1,136 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
+import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
+import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
+import {
+  LEASES,
+  LeaseWaitTimeoutError,
+  RunStoreLeases,
+} from '../../src/modules/agent/runs/run-store-leases.js';
+import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
+import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
+import { entityLeaseName } from '../../src/modules/formation/entity-leases.js';
+import {
+  TEST_MYSQL_URL,
+  TEST_POSTGRES_URL,
+  TEST_REDIS_URL,
+  tempDir,
+} from '../support/test-databases.js';
+
+const registry = new ConnectionRegistry();
+afterAll(() => registry.onApplicationShutdown());
+
+const RETENTION_MS = 60_000;
+/** Long enough that a holder's renewals (every third of it) land in time on a loaded machine. */
+const LEASE_MS = 1_200;
+
+const sql = (target: SqlTarget) => async (): Promise<RunStore> =>
+  new SqlRunStore(
+    (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA })).value,
+    RETENTION_MS,
+  );
+const backends: Array<[string, () => Promise<RunStore>]> = [
+  ['memory', async () => new InMemoryRunStore(RETENTION_MS)],
+  ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'leases.sqlite') })],
+  ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL })],
+  ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL })],
+  [
+    'redis',
+    async () =>
+      new RedisRunStore(
+        (await registry.acquireRedis(TEST_REDIS_URL)).value,
+        `test:leases:${randomUUID().slice(0, 8)}:`,
+        RETENTION_MS,
+      ),
+  ],
+];
+
+/**
+ * Entity leases on a shared run store, each `RunStoreLeases` standing for a process of the app:
+ * what formation holds so that two processes never form, or write, one entity's memories at once.
+ */
+describe.each(backends)('entity leases on the %s run store', (_name, open) => {
+  // Names of this test only: a database shared with other test files may hold theirs.
+  const name = () => entityLeaseName('job', `ada-${randomUUID()}`);
+
+  it('runs the work of one lease in one process at a time, and of other leases beside it', async () => {
+    const store = await open();
+    const processes = [0, 1, 2].map(() => new RunStoreLeases(store, LEASE_MS));
+    const lease = name();
+    let inside = 0;
+    let most = 0;
+    const done: number[] = [];
+    const work = (n: number) => async () => {
+      inside += 1;
+      most = Math.max(most, inside);
+      await sleep(30);
+      inside -= 1;
+      done.push(n);
+    };
+    await Promise.all(Array.from({ length: 9 }, (_, n) => processes[n % 3]!.hold(lease, work(n))));
+    expect(most).toBe(1);
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    // Another lease is not held back by a held one.
+    let release!: () => void;
+    const held = processes[0]!.hold(lease, () => new Promise<void>((r) => (release = r)));
+    await sleep(20);
+    expect(await processes[1]!.hold(name(), async () => 'beside')).toBe('beside');
+    release();
+    await held;
+  });
+
+  it('keeps a lease its holder renews beyond one lease, and hands it on once let go of', async () => {
+    const store = await open();
+    const [first, second] = [
+      new RunStoreLeases(store, LEASE_MS),
+      new RunStoreLeases(store, LEASE_MS),
+    ];
+    const lease = name();
+    const order: string[] = [];
+    const long = first.hold(lease, async () => {
+      order.push('first in');
+      await sleep(LEASE_MS * 2.5);
+      order.push('first out');
+    });
+    await sleep(50);
+    await second.hold(lease, async () => order.push('second in'));
+    await long;
+    expect(order).toEqual(['first in', 'first out', 'second in']);
+  });
+
+  it('takes over the lease of a process that died holding it, once it expired', async () => {
+    const store = await open();
+    const lease = name();
+    // A dead holder: its lease taken a moment ago, never renewed nor let go of.
+    const dead = JSON.stringify({ token: 'dead', until: Date.now() + LEASE_MS });
+    await store.put(LEASES, lease, dead);
+    const started = Date.now();
+    const took = await new RunStoreLeases(store, LEASE_MS).hold(lease, async () => Date.now());
+    expect(took - started).toBeGreaterThanOrEqual(LEASE_MS - 100);
+    expect(took - started).toBeLessThan(LEASE_MS + 2_000);
+  });
+
+  it('gives up waiting after maxWaitMs with a LeaseWaitTimeoutError, running nothing', async () => {
+    const store = await open();
+    const lease = name();
+    let release!: () => void;
+    const held = new RunStoreLeases(store, LEASE_MS).hold(
+      lease,
+      () => new Promise<void>((r) => (release = r)),
+    );
+    await sleep(20);
+    let ran = false;
+    const waiting = new RunStoreLeases(store, LEASE_MS, 300).hold(lease, async () => {
+      ran = true;
+    });
+    await expect(waiting).rejects.toBeInstanceOf(LeaseWaitTimeoutError);
+    expect(ran).toBe(false);
+    release();
+    await held;
+  });
+});
