@@ -325,6 +325,7 @@ const PUBLIC_API = [
   'FormationOutcome',
   'FormationSettings',
   'FormationStepRecorder',
+  'FormationTenantBounds',
   'FormationUsage',
   'FormedMemories',
   'FormedMemory',
