@@ -7,7 +7,11 @@ import type {
 } from '../../src/modules/formation/memory-formation.js';
 import { LongtermMemoryService } from '../../src/modules/longterm/longterm-memory.service.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
+import { OwnRedisCluster } from '../support/redis-cluster.js';
 import { TEST_MYSQL_URL, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../support/test-databases.js';
+
+/** Stands for a Redis Cluster of the block's own (3 masters), started before its tests. */
+const OWN_REDIS_CLUSTER = 'own-redis-cluster';
 
 /** Every long-term backend formed memories are tested on, by name and URI. */
 export const FORMATION_BACKENDS: Array<[string, string]> = [
@@ -16,27 +20,33 @@ export const FORMATION_BACKENDS: Array<[string, string]> = [
   ['PostgreSQL', TEST_POSTGRES_URL],
   ['MariaDB', TEST_MYSQL_URL],
   ['Redis', TEST_REDIS_URL],
+  ['Redis Cluster', OWN_REDIS_CLUSTER],
 ];
 
 /**
  * A long-term tier on `uri` for the enclosing block (opened before its tests, closed after), and
- * the formed memories on it.
+ * the formed memories on it; for the Redis Cluster, on a cluster started for the block.
  */
 export function formationTier(uri: string): () => {
   longterm: LongtermMemoryService;
   memories: FormedMemories;
 } {
   let moduleRef: TestingModule | undefined;
+  let cluster: OwnRedisCluster | undefined;
   let tier: { longterm: LongtermMemoryService; memories: FormedMemories } | undefined;
   beforeAll(async () => {
+    if (uri === OWN_REDIS_CLUSTER) cluster = await OwnRedisCluster.start();
     moduleRef = await Test.createTestingModule({
-      imports: [LongtermMemoryModule.forRoot({ uri })],
+      imports: [LongtermMemoryModule.forRoot({ uri: cluster?.url ?? uri })],
     }).compile();
     await moduleRef.init();
     const longterm = moduleRef.get(LongtermMemoryService);
     tier = { longterm, memories: new FormedMemories(longterm) };
   });
-  afterAll(() => moduleRef?.close());
+  afterAll(async () => {
+    await moduleRef?.close();
+    await cluster?.stop();
+  });
   return () => tier!;
 }
 
