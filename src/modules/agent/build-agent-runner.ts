@@ -3,6 +3,7 @@ import { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { ProfileSchema } from '../formation/profile/profile-schema.js';
 import type { TurnFormation } from './turn-formation.js';
 import type { EntityLeases } from '../formation/entity-leases.js';
+import { formationContextReader } from './formation-turns.js';
 import type { FormationJournal } from './formation-journal.js';
 import { createTurnFormation } from './turn-formation.factory.js';
 import { resolveFormation } from '../formation/formation.options.js';
@@ -95,9 +96,14 @@ export async function buildAgentRunner(
     context.longterm,
     context.cache,
     engine,
-    context.formationJournal,
-    profiles,
-    context.entityLeases,
+    {
+      journal: context.formationJournal,
+      profiles,
+      leases: context.entityLeases,
+      context: formation
+        ? formationContextReader(context.provider, formation.settings.maxInputTokens)
+        : undefined,
+    },
   );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
 }

@@ -24,6 +24,8 @@ export interface JournaledFormation {
   conversationId: string;
   /** The turn's messages, as the job reads them (within `maxInputTokens`). */
   messages: FormationMessage[];
+  /** The conversation's version before the turn's messages: its context is read up to there. */
+  before?: number;
 }
 
 interface Note extends JournaledFormation {
@@ -215,6 +217,6 @@ function parseNote(json: string): Note | undefined {
 }
 
 function jobOf(note: Note): JournaledFormation {
-  const { runId, entityId, conversationId, messages } = note;
-  return { runId, entityId, conversationId, messages };
+  const { runId, entityId, conversationId, messages, before } = note;
+  return { runId, entityId, conversationId, messages, ...(before === undefined ? {} : { before }) };
 }

@@ -1,3 +1,5 @@
+import type { Logger } from '@nestjs/common';
+
 /**
  * The slots formation jobs run in, in one process: at most `concurrency` at once, at most
  * `perTenant` of one tenant. A freed slot goes to the tenant whose turn it is (round robin between
@@ -69,5 +71,23 @@ export class FormationSlots {
   private take(tenant: string): void {
     this.running += 1;
     this.runningOf.set(tenant, (this.runningOf.get(tenant) ?? 0) + 1);
+  }
+}
+
+/**
+ * An entity's tenant by the app's `ownerOf`; `''` (logged) when it throws or gives no string.
+ */
+export function tenantOfEntity(
+  ownerOf: (entityId: string) => string,
+  entityId: string,
+  logger: Pick<Logger, 'warn'>,
+): string {
+  try {
+    const tenant = ownerOf(entityId);
+    if (typeof tenant === 'string') return tenant;
+    throw new Error(`it returned ${typeof tenant}, not a string`);
+  } catch (error) {
+    logger.warn(`formation.tenants.ownerOf failed: ${(error as Error).message}`);
+    return '';
   }
 }

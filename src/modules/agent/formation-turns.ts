@@ -1,9 +1,17 @@
 import { contentText } from '../../common/messages/content-parts.js';
-import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
+import type {
+  ChatMessage,
+  StoredChatMessage,
+} from '../../common/messages/chat-message.interface.js';
 import type { FormationMessage } from '../formation/formation-model.interface.js';
 import { withinBudget } from '../formation/memory-formation.js';
 import { words } from '../longterm/recall/search-text.js';
-import type { JournaledFormation } from './formation-journal.js';
+import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
+import { StoreBackedMemoryProvider } from '../memory-provider/providers/store-backed.memory-provider.js';
+import type { Logger } from '@nestjs/common';
+import type { EntityLeases } from '../formation/entity-leases.js';
+import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
+import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
 
 /**
@@ -22,9 +30,49 @@ export function journaledTurn(
     entityId: turn.entityId,
     conversationId: turn.conversationId,
     messages: withinBudget(messages, maxChars),
+    before: Math.max(0, turn.result.version - turn.result.messages.length),
   };
 }
 
+/** Earlier messages a job reads for context, at most. */
+const CONTEXT_MESSAGES = 6;
+
+/** Reads a conversation's messages before a version, for a job's context. */
+export type FormationContextReader = (
+  conversationId: string,
+  before: number,
+) => Promise<FormationMessage[]>;
+
+/**
+ * What a job reads for context through the agent's memory: the last few user and assistant
+ * messages of the conversation before the job's turns (of the six stored before them, the newest
+ * within `maxChars`) — from the chat store when the memory has one (a `range` read), else through
+ * the policy's bounded `recentHistory`; `undefined` when it has neither (a custom provider,
+ * `memory: false`): jobs then read their turns only.
+ */
+export function formationContextReader(
+  provider: MemoryProvider | undefined,
+  maxChars: number,
+): FormationContextReader | undefined {
+  const read:
+    ((conversationId: string, before: number) => Promise<StoredChatMessage[]>) | undefined =
+    provider instanceof StoreBackedMemoryProvider
+      ? (conversationId, before) => {
+          const from = Math.max(0, before - CONTEXT_MESSAGES);
+          return provider.store.range(conversationId, from, before - from);
+        }
+      : provider?.recentHistory
+        ? async (conversationId, before) =>
+            (await provider.recentHistory!(conversationId, before)).messages.slice(
+              -CONTEXT_MESSAGES,
+            )
+        : undefined;
+  if (!read) return undefined;
+  return async (conversationId, before) =>
+    before <= 0
+      ? []
+      : newestWithin(formationMessages(await read(conversationId, before)), maxChars);
+}
 /** A turn's user and assistant messages that hold a word, as a formation job reads them. */
 export function formationMessages(messages: readonly ChatMessage[]): FormationMessage[] {
   return messages.flatMap((message) => {
@@ -52,4 +100,34 @@ export function newestWithin(messages: FormationMessage[], maxChars: number): Fo
     left -= message.text.length;
   }
   return kept;
+}
+
+/** What a `TurnFormation` works with beside its store and model, when the app has it. */
+export interface TurnFormationParts {
+  /** With a shared run store: where jobs wait until done, for another process to take over. */
+  journal?: FormationJournal;
+  /** With `formation.profile`: the entity profiles jobs patch. */
+  profiles?: EntityProfiles;
+  /** With a shared run store: the entity leases jobs and writes hold across processes. */
+  leases?: EntityLeases;
+  /** Reads the conversation's messages before a job's turns (its context). */
+  context?: FormationContextReader;
+}
+
+/**
+ * The conversation's messages before a job's first turn, for its context; none when they cannot
+ * be read (logged: the job reads its turns only).
+ */
+export async function contextBefore(
+  read: FormationContextReader | undefined,
+  first: JournaledFormation,
+  logger: Pick<Logger, 'warn'>,
+): Promise<FormationMessage[]> {
+  if (!read || first.before === undefined) return [];
+  try {
+    return await read(first.conversationId, first.before);
+  } catch (error) {
+    logger.warn(`Formation context not read: ${(error as Error).message}`);
+    return [];
+  }
 }

@@ -9,9 +9,7 @@ import type { LlmAdapter } from '../llm/interfaces/llm.interface.js';
 import type { LlmOptions } from '../llm/llm-options.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { ReplayCache } from './runs/replay-cache.js';
-import type { FormationJournal } from './formation-journal.js';
-import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
-import type { EntityLeases } from '../formation/entity-leases.js';
+import type { TurnFormationParts } from './formation-turns.js';
 import { TurnFormation } from './turn-formation.js';
 
 /**
@@ -23,9 +21,7 @@ export async function createTurnFormation(
   longterm: LongtermMemoryService | undefined,
   cache: ReplayCache,
   engine: KernelEngine,
-  journal?: FormationJournal,
-  profiles?: EntityProfiles,
-  leases?: EntityLeases,
+  parts: TurnFormationParts = {},
 ): Promise<TurnFormation | undefined> {
   if (!resolved) return undefined;
   if (!longterm)
@@ -51,5 +47,5 @@ export async function createTurnFormation(
     await adapter.ready?.();
     formationModel = new LlmFormationModel(adapter);
   }
-  return new TurnFormation(longterm, cache, formationModel, resolved, journal, profiles, leases);
+  return new TurnFormation(longterm, cache, formationModel, resolved, parts);
 }

@@ -5,14 +5,19 @@ import type { MemoryFormationModel } from '../formation/formation-model.interfac
 import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import { FormedMemories } from '../formation/formed-memories.js';
-import { type EntityLeases, shareEntityLeases } from '../formation/entity-leases.js';
+import { shareEntityLeases } from '../formation/entity-leases.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { FormationBatches } from './formation-batches.js';
-import { FormationSlots } from './formation-slots.js';
+import { FormationSlots, tenantOfEntity } from './formation-slots.js';
 import { type FormationRerun, REFUSED, rerunFailedJob, SHUTTING_DOWN } from './formation-rerun.js';
-import { journaledTurn, newestWithin } from './formation-turns.js';
+import {
+  contextBefore,
+  journaledTurn,
+  newestWithin,
+  type TurnFormationParts,
+} from './formation-turns.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
 import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
 export type { FormationRerun } from './formation-rerun.js';
@@ -48,20 +53,20 @@ export class TurnFormation {
   private readonly batches?: FormationBatches;
   /** The entity's formed memories (what the recall block and the HTTP routes read). */
   readonly memories: FormedMemories;
+  /** With `formation.profile`: the entity profiles jobs patch. */
+  readonly profiles?: EntityProfiles;
+  private readonly journal?: FormationJournal;
 
   constructor(
     private readonly longterm: LongtermMemoryService,
     private readonly cache: ReplayCache,
     model: MemoryFormationModel,
     private readonly resolved: ResolvedFormation,
-    /** With a shared run store: where jobs wait until done, for another process to take over. */
-    private readonly journal?: FormationJournal,
-    /** With `formation.profile`: the entity profiles jobs patch. */
-    readonly profiles?: EntityProfiles,
-    /** With a shared run store: the entity leases jobs and writes hold across processes. */
-    leases?: EntityLeases,
+    private readonly parts: TurnFormationParts = {},
   ) {
-    if (leases) shareEntityLeases(longterm, leases);
+    this.profiles = this.parts.profiles;
+    this.journal = this.parts.journal;
+    if (this.parts.leases) shareEntityLeases(longterm, this.parts.leases);
     this.memories = new FormedMemories(longterm);
     this.slots = new FormationSlots(resolved.concurrency, resolved.tenants.concurrency);
     const { every } = resolved;
@@ -73,8 +78,8 @@ export class TurnFormation {
       async (job, step, compute) =>
         (await cache.step(job.runId, `${FORMATION_VERSION}:${step}`, compute)).value,
       resolved.settings,
-      profiles,
-      leases,
+      this.profiles,
+      this.parts.leases,
     );
   }
 
@@ -176,14 +181,16 @@ export class TurnFormation {
     const job: FormationJob | undefined =
       last && at
         ? {
-            ...last,
+            runId: last.runId,
+            entityId: last.entityId,
+            conversationId: last.conversationId,
             // The newest of the turns within the budget: an older one is cut first.
             messages: newestWithin(
               kept.flatMap((turn) => turn.messages),
               this.resolved.settings.maxInputTokens * 4,
             ),
             jobId: `${last.runId}/${FORMATION_VERSION}`,
-            context: [],
+            context: await contextBefore(this.parts.context, kept[0]!, this.logger),
             observedAt: at.at,
             seq: at.seq,
           }
@@ -271,15 +278,7 @@ export class TurnFormation {
     }
   }
 
-  /** The entity's tenant; `''` (logged) when the app's `ownerOf` throws or gives no string. */
   private tenantOf(entityId: string): string {
-    try {
-      const tenant = this.resolved.tenants.ownerOf(entityId);
-      if (typeof tenant === 'string') return tenant;
-      throw new Error(`it returned ${typeof tenant}, not a string`);
-    } catch (error) {
-      this.logger.warn(`formation.tenants.ownerOf failed: ${(error as Error).message}`);
-      return '';
-    }
+    return tenantOfEntity(this.resolved.tenants.ownerOf, entityId, this.logger);
   }
 }
