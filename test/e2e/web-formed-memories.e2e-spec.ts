@@ -80,6 +80,18 @@ describe('the inspector shows formed memories: what holds, every version, histor
         ['Version 1 (formation', { name: 'Ada', city: 'Lisbon' }],
         ['Version 2 (formation', { city: 'Porto' }],
       ]);
+      // The jobs that formed them, newest first: what each applied, and its profile change.
+      const jobs = page.getByTestId('formation-job');
+      await jobs.nth(1).waitFor();
+      expect(await jobs.getByTestId('formation-job-operations').allInnerTexts()).toEqual([
+        'UPDATE 1',
+        'ADD 2',
+      ]);
+      expect(await jobs.getByTestId('formation-job-profile').allInnerTexts()).toEqual([
+        'profile applied (city), version 2',
+        'profile applied (name, city), version 1',
+      ]);
+      expect(await jobs.first().innerText()).toContain('plain-statements');
       await shot(page, `formed-memories-${viewport.name}`, true);
       // Its source opens the conversation at the message it rests on.
       await lisbon.getByTestId('formed-source').click();
@@ -88,6 +100,9 @@ describe('the inspector shows formed memories: what holds, every version, histor
         .getByText('My name is Ada. I live in Lisbon.')
         .waitFor();
       expect(await page.getByTestId('inspect-conversation').inputValue()).toBe('formed');
+      // With the conversation open, its own jobs (both of them here).
+      await page.getByRole('heading', { name: 'Formation jobs of formed, newest first' }).waitFor();
+      expect(await jobs.count()).toBe(2);
       expect(
         await page.evaluate(
           () => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth,

@@ -3,6 +3,7 @@ import { getJson, seg } from './api.js';
 import { reportFailure } from './errors.js';
 import { EntityProfile } from './entity-profile.js';
 import { FormationFailures } from './formation-failures.js';
+import { FormationJobs } from './formation-jobs.js';
 import type { FormedMemory } from './types.js';
 
 const day = (epochMs: number) => new Date(epochMs).toLocaleDateString();
@@ -18,14 +19,18 @@ function statusOf(memory: FormedMemory): string {
 /**
  * The memories formed from an entity's conversations (`GET /entities/:id/formed-memories`): what
  * holds now, or every version; each with its kind, since when it holds, its status, its source (a
- * click opens the conversation at the message) and its history (every version, oldest first).
+ * click opens the conversation at the message) and its history (every version, oldest first); the
+ * entity's profile, the jobs that formed them and those that failed.
  */
 export function FormedMemories({
   entityId,
+  conversationId,
   onError,
   onOpenMessage,
 }: {
   entityId: string;
+  /** The conversation open in the inspector: the formation jobs listed are its own. */
+  conversationId?: string;
   onError: (message?: string) => void;
   onOpenMessage: (conversationId: string, messageId: string) => void;
 }) {
@@ -96,6 +101,14 @@ export function FormedMemories({
         </p>
       )}
       {entityId.trim() && <EntityProfile entityId={entityId} reload={loads} onError={onError} />}
+      {entityId.trim() && (
+        <FormationJobs
+          entityId={entityId}
+          reload={loads}
+          onError={onError}
+          {...(conversationId ? { conversationId } : {})}
+        />
+      )}
       {entityId.trim() && (
         <FormationFailures
           entityId={entityId}

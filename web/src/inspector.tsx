@@ -131,6 +131,7 @@ export function Inspector() {
         <LongTermRecords entityId={entityId} onEntityChange={setEntityId} onError={setError} />
         <FormedMemories
           entityId={entityId}
+          conversationId={view?.page.conversationId}
           onError={setError}
           onOpenMessage={(id, messageId) => {
             setConversationId(id);

@@ -136,3 +136,15 @@ export interface FormationRerun {
   operations?: Array<{ candidate: number; op: string; memoryId?: string }>;
   error?: string;
 }
+
+/** A written formation job (`GET /entities/:id/formation-jobs`). */
+export interface FormationJob {
+  jobId: string;
+  conversationId: string;
+  runId: string;
+  model: string;
+  operations: Array<{ candidate: number; op: string; memoryId?: string; overruled?: string }>;
+  at: number;
+  usage?: { promptTokens: number; completionTokens: number };
+  profile?: { status: string; members: string[]; version?: number; reason?: string };
+}
