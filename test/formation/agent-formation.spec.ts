@@ -386,6 +386,7 @@ describe('AgentModule formation: memories formed after each committed turn', () 
       [{ maxActive: { count: 0 } }, 'formation.maxActive.count'],
       [{ maxActive: { bytes: 10 } }, 'formation.maxActive.bytes'],
       [{ maxActive: { count: 5, size: 1 } }, 'formation.maxActive.size'],
+      [{ maxJobTokens: 999 }, 'formation.maxJobTokens'],
       [{ tenants: { concurrency: 0 } }, 'formation.tenants.concurrency'],
       [{ tenants: { maxPending: 1.5 } }, 'formation.tenants.maxPending'],
       [{ tenants: { ownerOf: 'tenant' } }, 'formation.tenants.ownerOf'],

@@ -4,7 +4,7 @@ import type {
   StoredChatMessage,
 } from '../../common/messages/chat-message.interface.js';
 import type { FormationMessage } from '../formation/formation-model.interface.js';
-import { withinBudget } from '../formation/memory-formation.js';
+import { withinBudget } from '../formation/job-budget.js';
 import { words } from '../longterm/recall/search-text.js';
 import type { MemoryProvider } from '../memory-provider/interfaces/memory-provider.interface.js';
 import { StoreBackedMemoryProvider } from '../memory-provider/providers/store-backed.memory-provider.js';

@@ -26,8 +26,10 @@ export interface ConsolidationInput {
   choices: readonly ConsolidationChoice[];
   /** The entity's active memories the candidates were compared with (others are ignored). */
   neighbours: readonly FormedMemory[];
-  /** Candidates after this many are dropped. */
+  /** Candidates after this many are dropped (NONE, `overruled` saying why). */
   maxCandidates: number;
+  /** Why candidates past `maxCandidates` are dropped (default: the job's cap). */
+  capReason?: string;
   /** The kinds asked for: a candidate of another kind is NONE (default: any). */
   kinds?: readonly string[];
 }
@@ -75,7 +77,15 @@ export function consolidate(input: ConsolidationInput): Consolidation {
         ...(overruled && choice.op !== 'NONE' ? { overruled } : {}),
       });
     };
-    if (index >= input.maxCandidates) return none(`over the job's cap of ${input.maxCandidates}`);
+    if (index >= input.maxCandidates) {
+      // Never asked about (or past the cap): said so whatever the model's answer held.
+      operations.push({
+        candidate: index,
+        op: 'NONE',
+        overruled: input.capReason ?? `over the job's cap of ${input.maxCandidates}`,
+      });
+      return;
+    }
     if (!hasWords(candidate.text)) return none('the candidate has no words');
     if (candidate.text.length > MAX_MEMORY_TEXT)
       return none(`the candidate is longer than ${MAX_MEMORY_TEXT} characters`);

@@ -122,6 +122,7 @@ export function resolveFormation(
       maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
       neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
       maxInputTokens: given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens,
+      maxJobTokens: given.maxJobTokens ?? DEFAULT_FORMATION_SETTINGS.maxJobTokens!,
       maxActive: {
         count: given.maxActive?.count ?? DEFAULT_ACTIVE_MEMORY_CAP.count,
         bytes: given.maxActive?.bytes ?? DEFAULT_ACTIVE_MEMORY_CAP.bytes,
@@ -167,6 +168,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'maxCandidates',
     'neighbours',
     'maxInputTokens',
+    'maxJobTokens',
     'attempts',
     'concurrency',
     'maxPending',
@@ -177,6 +179,7 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
     'tenants',
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
+  nested.integer('maxJobTokens', given.maxJobTokens, 1_000, 10_000_000);
   nested.integer('concurrency', given.concurrency, 1, 64);
   nested.integer('maxPending', given.maxPending, 1, 1_000_000);
   nested.integer('maxCandidates', given.maxCandidates, 1, 100);

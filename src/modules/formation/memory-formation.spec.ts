@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { withinBudget } from './memory-formation.js';
+import { withinBudget } from './job-budget.js';
 
 const message = (id: string, text: string) => ({ id, role: 'user' as const, text });
 

@@ -18,6 +18,13 @@ import type { EntityProfiles } from './profile/entity-profiles.js';
 import { patchedPaths } from './profile/merge-patch.js';
 import type { FormationJobRecord, FormedMemories } from './formed-memories.js';
 import type { FormedMemory, MemoryCandidate } from './formed-memory.interface.js';
+import {
+  affordableCandidates,
+  DEFAULT_MAX_JOB_TOKENS,
+  NO_USAGE,
+  sumUsage,
+  withinBudget,
+} from './job-budget.js';
 
 /** One formation job: the messages of one committed turn, for one entity. */
 export interface FormationJob {
@@ -68,6 +75,12 @@ export interface FormationSettings {
    * {@link DEFAULT_ACTIVE_MEMORY_CAP}.
    */
   maxActive?: ActiveMemoryCap;
+  /**
+   * Most tokens a job spends, both calls, prompt and completion (default 20,000): the candidates
+   * the consolidation call would carry past it (estimated before the call) are not asked about —
+   * NONE, with `overruled` saying why. The extraction is bounded by `maxInputTokens`.
+   */
+  maxJobTokens?: number;
 }
 
 /** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
@@ -84,11 +97,14 @@ export const DEFAULT_FORMATION_SETTINGS: Readonly<FormationSettings> = Object.fr
   neighbours: 5,
   maxInputTokens: 4_000,
   maxActive: DEFAULT_ACTIVE_MEMORY_CAP,
+  maxJobTokens: DEFAULT_MAX_JOB_TOKENS,
 });
 
 /** What the consolidation step records: the neighbours it compared with, and the model's choices. */
 interface RecordedChoice extends ChoiceAnswer {
   neighbours: FormedMemory[][];
+  /** The candidates asked about within the job's token budget (absent: all). */
+  affordable?: number;
 }
 
 /**
@@ -165,9 +181,20 @@ export class MemoryFormation {
               .map((c) => this.memories.nearest(job.entityId, c.text, k, job.observedAt)),
           )),
         );
-      const answer = await this.model.choose({ entityId: job.entityId, candidates, neighbours });
-      return { ...answer, neighbours };
+      const spent = extracted.usage
+        ? extracted.usage.promptTokens + extracted.usage.completionTokens
+        : 0;
+      const budget = this.settings.maxJobTokens ?? DEFAULT_MAX_JOB_TOKENS;
+      const affordable = affordableCandidates(candidates, neighbours, spent, budget);
+      if (affordable === 0) return { neighbours: [], choices: [], affordable };
+      const answer = await this.model.choose({
+        entityId: job.entityId,
+        candidates: candidates.slice(0, affordable),
+        neighbours: neighbours.slice(0, affordable),
+      });
+      return { ...answer, neighbours, affordable };
     });
+    const affordable = chosen.affordable ?? candidates.length;
     const consolidation = consolidate({
       entityId: job.entityId,
       jobId: job.jobId,
@@ -179,10 +206,15 @@ export class MemoryFormation {
       candidates,
       choices: chosen.choices,
       neighbours: distinct(chosen.neighbours.flat()),
-      maxCandidates,
+      maxCandidates: Math.min(maxCandidates, affordable),
+      ...(affordable < candidates.length
+        ? {
+            capReason: `over the job's token budget of ${this.settings.maxJobTokens ?? DEFAULT_MAX_JOB_TOKENS}`,
+          }
+        : {}),
       kinds,
     });
-    const usage = sum(extracted.usage, chosen.usage);
+    const usage = sumUsage(extracted.usage, chosen.usage);
     const recordOf = (operations: Consolidation['operations']): FormationJobRecord => ({
       jobId: job.jobId,
       conversationId: job.conversationId,
@@ -247,29 +279,6 @@ export class MemoryFormation {
 function withinTime(candidate: MemoryCandidate, observedAt: number): MemoryCandidate {
   const { validFrom, ...rest } = candidate;
   return Number.isFinite(validFrom) && validFrom! <= observedAt ? candidate : rest;
-}
-
-/** The messages in order within `maxChars` of text: the last one read is cut, later ones left out. */
-export function withinBudget(messages: FormationMessage[], maxChars: number): FormationMessage[] {
-  const kept: FormationMessage[] = [];
-  let left = maxChars;
-  for (const message of messages) {
-    if (left <= 0) break;
-    kept.push(
-      message.text.length <= left ? message : { ...message, text: message.text.slice(0, left) },
-    );
-    left -= message.text.length;
-  }
-  return kept;
-}
-
-const NO_USAGE: FormationUsage = Object.freeze({ promptTokens: 0, completionTokens: 0 });
-
-function sum(a: FormationUsage | undefined, b: FormationUsage | undefined): FormationUsage {
-  return {
-    promptTokens: (a?.promptTokens ?? 0) + (b?.promptTokens ?? 0),
-    completionTokens: (a?.completionTokens ?? 0) + (b?.completionTokens ?? 0),
-  };
 }
 
 function distinct(memories: FormedMemory[]): FormedMemory[] {
