@@ -370,10 +370,17 @@ export {
 export {
   type FormationJob,
   type FormationOutcome,
+  type FormationRunOptions,
   type FormationSettings,
   type FormationStepRecorder,
   MemoryFormation,
 } from './modules/formation/memory-formation.js';
+export {
+  type EntityLease,
+  type EntityLeases,
+  LeaseLostError,
+  LeaseWaitTimeoutError,
+} from './modules/formation/entity-leases.js';
 export {
   type ActiveMemoryCap,
   DEFAULT_ACTIVE_MEMORY_CAP,

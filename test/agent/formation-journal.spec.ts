@@ -118,6 +118,28 @@ describe.each(backends)('the formation journal on %s', (_name, open) => {
     await second.stop();
   });
 
+  it('leaves a silent holder’s job noted when the taker has no room for it (its tenant full)', async () => {
+    const store = await open();
+    const [roomy, crowded] = [id('roomy'), id('crowded')];
+    const statuses = new Map<string, AgentRunStatus | undefined>();
+    const dead = journalOn(store, statuses);
+    await dead.note({ ...job(roomy), entityId: 'a/ada' });
+    await dead.note({ ...job(crowded), entityId: 'b/bo' });
+    await dead.stop();
+    await sleep(LEASE_MS + 100);
+    const taker = journalOn(store, statuses);
+    const taken: string[] = [];
+    await taker.recover(
+      (recovered) => taken.push(recovered.runId),
+      (candidate) => !candidate.entityId.startsWith('b/'), // tenant b is full here
+    );
+    expect(taken.filter((runId) => [roomy, crowded].includes(runId))).toEqual([roomy]);
+    expect(await noted(store, [roomy, crowded])).toEqual([roomy, crowded].sort());
+    await taker.forget(roomy);
+    await taker.forget(crowded);
+    await taker.stop();
+  });
+
   it('keeps what the job reads, and forgets a note it cannot read', async () => {
     const store = await open();
     const runId = id('kept');

@@ -5,16 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
 import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
 import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
-import {
-  LEASES,
-  LeaseWaitTimeoutError,
-  RunStoreLeases,
-} from '../../src/modules/agent/runs/run-store-leases.js';
+import { leaseRunId, RunStoreLeases } from '../../src/modules/agent/runs/run-store-leases.js';
 import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
 import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
-import { entityLeaseName } from '../../src/modules/formation/entity-leases.js';
+import {
+  entityLeaseName,
+  LeaseLostError,
+  LeaseWaitTimeoutError,
+} from '../../src/modules/formation/entity-leases.js';
 import {
   TEST_MYSQL_URL,
   TEST_POSTGRES_URL,
@@ -108,11 +108,49 @@ describe.each(backends)('entity leases on the %s run store', (_name, open) => {
     const lease = name();
     // A dead holder: its lease taken a moment ago, never renewed nor let go of.
     const dead = JSON.stringify({ token: 'dead', until: Date.now() + LEASE_MS });
-    await store.put(LEASES, lease, dead);
+    await store.put(leaseRunId(lease), 'holder', dead);
     const started = Date.now();
     const took = await new RunStoreLeases(store, LEASE_MS).hold(lease, async () => Date.now());
     expect(took - started).toBeGreaterThanOrEqual(LEASE_MS - 100);
     expect(took - started).toBeLessThan(LEASE_MS + 2_000);
+  });
+
+  it('says a lease taken over while its holder stalled is lost, before the holder writes', async () => {
+    const store = await open();
+    const lease = name();
+    const stalled = new RunStoreLeases(store, LEASE_MS);
+    const outcome = stalled.hold(lease, async (held) => {
+      // Another process takes the lease over as if this one had not renewed it for a lease.
+      await store.put(
+        leaseRunId(lease),
+        'holder',
+        JSON.stringify({ token: 'other', until: Date.now() + LEASE_MS }),
+      );
+      await held.assertHeld();
+      return 'wrote';
+    });
+    await expect(outcome).rejects.toBeInstanceOf(LeaseLostError);
+    // The other holder's lease is left as it is (not let go of by the one that lost it).
+    expect(JSON.parse((await store.get(leaseRunId(lease), 'holder'))!)).toMatchObject({
+      token: 'other',
+    });
+  });
+
+  it('stops waiting for a held lease when its signal aborts', async () => {
+    const store = await open();
+    const lease = name();
+    let release!: () => void;
+    const held = new RunStoreLeases(store, LEASE_MS).hold(
+      lease,
+      () => new Promise<void>((r) => (release = r)),
+    );
+    await sleep(20);
+    const stop = new AbortController();
+    const waiting = new RunStoreLeases(store, LEASE_MS).hold(lease, async () => 'ran', stop.signal);
+    setTimeout(() => stop.abort(), 100);
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    release();
+    await held;
   });
 
   it('gives up waiting after maxWaitMs with a LeaseWaitTimeoutError, running nothing', async () => {

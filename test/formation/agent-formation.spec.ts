@@ -145,6 +145,8 @@ describe('AgentModule formation: memories formed after each committed turn', () 
           { id: run.messages[0]!.id, role: 'user', text: 'I like coffee.' },
           { id: run.messages[1]!.id, role: 'assistant', text: 'Ok.' },
         ],
+        // Where its context ends (the conversation's start: none), to read it again.
+        before: 0,
       },
     ]);
     expect(broken.extractions).toBe(2);
@@ -387,6 +389,7 @@ describe('AgentModule formation: memories formed after each committed turn', () 
       [{ maxActive: { bytes: 10 } }, 'formation.maxActive.bytes'],
       [{ maxActive: { count: 5, size: 1 } }, 'formation.maxActive.size'],
       [{ maxJobTokens: 999 }, 'formation.maxJobTokens'],
+      [{ maxInputTokens: 10_000, maxJobTokens: 5_000 }, 'formation.maxJobTokens'],
       [{ tenants: { concurrency: 0 } }, 'formation.tenants.concurrency'],
       [{ tenants: { maxPending: 1.5 } }, 'formation.tenants.maxPending'],
       [{ tenants: { ownerOf: 'tenant' } }, 'formation.tenants.ownerOf'],

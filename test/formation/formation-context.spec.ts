@@ -96,4 +96,33 @@ describe("a formation job reads the conversation's messages before its turns, fo
       'Reply 4.',
     ]);
   });
+
+  it('a job noted as failed before it read its context reads it when it runs again', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { model: recording, inputs } = recordingModel();
+    const model: MemoryFormationModel = {
+      ...recording,
+      async extract(input) {
+        await gate;
+        return recording.extract(input);
+      },
+    };
+    await boot(model, 2, { concurrency: 1, maxPending: 1, tenants: { maxPending: 1 } });
+    await say('My sister is Eve.'); // its job waits at the gate: the queue is full
+    const second = await say('She is a nurse.');
+    open();
+    const memories = harness!.agent;
+    let rerun: Awaited<ReturnType<typeof memories.rerunFormation>> = null;
+    for (let i = 0; i < 100 && !rerun; i += 1) {
+      rerun = await memories.rerunFormation('ada', second.runId);
+      if (!rerun) await sleep(25);
+    }
+    expect(rerun).toMatchObject({ status: 'written' });
+    // Two extractions: the first turn's, and the second's when run again, with its context.
+    expect(inputs.map((input) => input.context.map((m) => m.text))).toEqual([
+      [],
+      ['My sister is Eve.', 'Reply 1.'],
+    ]);
+  });
 });

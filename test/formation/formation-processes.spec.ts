@@ -36,9 +36,13 @@ class GatedModel implements MemoryFormationModel {
 }
 
 /** An app process: the agent on PostgreSQL (conversations, runs, memories) shared with the others. */
-async function process(model: MemoryFormationModel) {
+async function process(model: MemoryFormationModel, formation: object = {}) {
   const harness = await bootAgent(
-    { llm: new ScriptedLlm([{ content: 'Ok.' }]), recall: true, formation: { model } },
+    {
+      llm: new ScriptedLlm([{ content: 'Ok.' }, { content: 'Ok.' }]),
+      recall: true,
+      formation: { model, ...formation },
+    },
     [
       ChatMemoryModule.forRoot({ backend: 'postgres', url: TEST_POSTGRES_URL }),
       LongtermMemoryModule.forRoot({ uri: TEST_POSTGRES_URL, sweep: false }),
@@ -77,5 +81,32 @@ describe("two processes forming one entity's memories at once (PostgreSQL)", () 
     expect(
       (await memories.list(entity, { state: 'all', limit: 10 })).memories.map((m) => m.text),
     ).toEqual(['The user likes tea']);
+  });
+
+  it("waits for another process's job of the entity holding no slot: its other jobs go on", async () => {
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = new GatedModel(gate);
+    const free = new GatedModel(Promise.resolve());
+    // One slot in the second process: a job waiting for the entity's lease must not hold it.
+    const [a, b] = [await process(held), await process(free, { concurrency: 1 })];
+    const entity = `held-${randomUUID().slice(0, 8)}`;
+    const other = `other-${randomUUID().slice(0, 8)}`;
+    await a.agent.run({ conversationId: `${entity}-a`, entityId: entity, message: 'I like tea.' });
+    for (let i = 0; i < 100 && held.extractions < 1; i += 1) await sleep(20);
+    await b.agent.run({ conversationId: `${entity}-b`, entityId: entity, message: 'I like jazz.' });
+    await b.agent.run({ conversationId: other, entityId: other, message: 'I like chess.' });
+    const memories = new FormedMemories(b.moduleRef.get(LongtermMemoryService));
+    for (let i = 0; i < 200 && (await memories.jobs(other, 10)).length < 1; i += 1) await sleep(25);
+    // The other entity's memory formed while the held entity's jobs still wait.
+    expect((await memories.list(other, { limit: 10 })).memories.map((m) => m.text)).toEqual([
+      'The user likes chess',
+    ]);
+    expect(await memories.jobs(entity, 10)).toEqual([]);
+    open();
+    for (let i = 0; i < 200 && (await memories.jobs(entity, 10)).length < 2; i += 1)
+      await sleep(25);
+    expect((await memories.list(entity, { limit: 10 })).memories.map((m) => m.text).sort()).toEqual(
+      ['The user likes jazz', 'The user likes tea'],
+    );
   });
 });

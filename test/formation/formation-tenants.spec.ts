@@ -104,7 +104,11 @@ describe('formation bounds per tenant (the text before an entity id’s first /)
     for (const entity of ['a/p3', 'a/p4']) {
       expect((await memories.list(entity, { limit: 5 })).memories).toEqual([]);
       expect(await memories.failures(entity, 5)).toMatchObject([
-        { error: "2 formation jobs of the entity's tenant were pending here", attempts: 0 },
+        {
+          error: "2 formation jobs of the entity's tenant were pending here",
+          errorName: 'FormationQueueFullError',
+          attempts: 0,
+        },
       ]);
       // Noted, not lost: the job can run again.
       const runId = (await memories.failures(entity, 5))[0]!.runId;

@@ -78,7 +78,11 @@ describe("a formation job's token budget (maxJobTokens)", () => {
     expect(outcome.record.operations).toEqual([
       expect.objectContaining({ candidate: 0, op: 'ADD' }),
       expect.objectContaining({ candidate: 1, op: 'ADD' }),
-      { candidate: 2, op: 'NONE', overruled: "over the job's token budget of 20000" },
+      {
+        candidate: 2,
+        op: 'NONE',
+        overruled: "over the job's token budget of 20000 (formation.maxJobTokens)",
+      },
     ]);
   });
 
@@ -87,9 +91,9 @@ describe("a formation job's token budget (maxJobTokens)", () => {
     expect(asked).toEqual([]);
     expect(outcome.status).toBe('written');
     expect(outcome.record.operations.map((operation) => operation.overruled)).toEqual([
-      "over the job's token budget of 5000",
-      "over the job's token budget of 5000",
-      "over the job's token budget of 5000",
+      "over the job's token budget of 5000 (formation.maxJobTokens)",
+      "over the job's token budget of 5000 (formation.maxJobTokens)",
+      "over the job's token budget of 5000 (formation.maxJobTokens)",
     ]);
   });
 });

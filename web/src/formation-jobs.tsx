@@ -36,21 +36,40 @@ export function FormationJobs({
   onError: (message?: string) => void;
 }) {
   const [jobs, setJobs] = useState<FormationJob[]>([]);
+  /** Whether the page read was full (more jobs than one page: not all of them are shown). */
+  const [more, setMore] = useState(false);
 
   useEffect(() => {
     if (reload === 0) return;
+    // An answer for an entity or conversation no longer shown is dropped.
+    let current = true;
     const ofConversation = conversationId ? `&conversationId=${seg(conversationId)}` : '';
-    getJson<{ jobs: FormationJob[] }>(
+    getJson<{ jobs: FormationJob[]; cursor?: string }>(
       `/entities/${seg(entityId)}/formation-jobs?limit=${PAGE}${ofConversation}`,
     )
-      .then((answer) => setJobs([...answer.jobs].sort((a, b) => b.at - a.at).slice(0, SHOWN)))
-      .catch((failure: unknown) => onError(reportFailure(failure)));
-  }, [reload, conversationId]);
+      .then((answer) => {
+        if (!current) return;
+        setJobs([...answer.jobs].sort((a, b) => b.at - a.at).slice(0, SHOWN));
+        setMore(answer.cursor !== undefined);
+      })
+      .catch((failure: unknown) => {
+        if (current) onError(reportFailure(failure));
+      });
+    return () => {
+      current = false;
+    };
+  }, [reload, entityId, conversationId]);
 
   if (jobs.length === 0) return null;
   return (
     <>
       <h4>Formation jobs{conversationId ? ` of ${conversationId}` : ''}, newest first</h4>
+      {more && (
+        <p className="meta">
+          More than {PAGE} jobs: the newest of the first {PAGE} read are shown (open a conversation
+          for its own).
+        </p>
+      )}
       <ul className="failures" data-testid="formation-jobs" aria-label="Formation jobs">
         {jobs.map((job) => (
           <li key={job.jobId} className="run completed" data-testid="formation-job">

@@ -79,9 +79,12 @@ export class FormationJournal {
 
   /**
    * Recovers now, then every lease (an unref'd timer) until `stopRecovering`: each job taken over
-   * goes to `run`, which is not awaited by the pass; a pass takes none while `hasRoom` says no.
+   * goes to `run`, which is not awaited by the pass; a pass takes no job `hasRoom` says no to.
    */
-  async start(run: (job: JournaledFormation) => void, hasRoom: () => boolean): Promise<void> {
+  async start(
+    run: (job: JournaledFormation) => void,
+    hasRoom: (job: JournaledFormation) => boolean,
+  ): Promise<void> {
     const recover = () =>
       this.recover(run, hasRoom).catch((error: Error) =>
         this.logger.warn(`Formation jobs not recovered: ${error.message}`),
@@ -109,14 +112,17 @@ export class FormationJournal {
   }
 
   /** One pass at a time: resolves how many jobs this process took over. */
-  recover(run: (job: JournaledFormation) => void, hasRoom: () => boolean = () => true) {
+  recover(
+    run: (job: JournaledFormation) => void,
+    hasRoom: (job: JournaledFormation) => boolean = () => true,
+  ) {
     this.pass ??= this.takeOver(run, hasRoom).finally(() => (this.pass = undefined));
     return this.pass;
   }
 
   private async takeOver(
     run: (job: JournaledFormation) => void,
-    hasRoom: () => boolean,
+    hasRoom: (job: JournaledFormation) => boolean,
   ): Promise<number> {
     // Before the reads: a slow read must not make a live holder look silent.
     const now = Date.now();
@@ -137,8 +143,9 @@ export class FormationJournal {
     notes.sort((a, b) => a.note.notedAt - b.note.notedAt);
     let taken = 0;
     for (const { runId, json, note } of notes) {
-      if (this.stopped || !hasRoom()) break;
-      if (note.holder === this.holder || !silent(note)) continue;
+      if (this.stopped) break;
+      // A job this process has no room for stays noted for another (or a later pass).
+      if (note.holder === this.holder || !silent(note) || !hasRoom(jobOf(note))) continue;
       // A note is written once its turn committed: whatever its run's record says since (a retry
       // pending, a run left running, failed after the commit), the job is formed — a run that also
       // goes on elsewhere forms the same job, which the recorded answers make write the same. Only

@@ -1,4 +1,5 @@
 import type { AppliedOperation } from '../formation/formed-memory.interface.js';
+import type { FormationMessage } from '../formation/formation-model.interface.js';
 import type { FormedMemories } from '../formation/formed-memories.js';
 import type { FormationJob, FormationOutcome } from '../formation/memory-formation.js';
 import { FORMATION_VERSION } from './formation-reservation.js';
@@ -15,8 +16,9 @@ export type FormationRerun =
   | { status: 'failed' | 'not-rerunnable'; error: string; errorName?: string };
 
 /**
- * Runs a failed job again, now, one attempt (through `run`: in a slot, like any job): the note of the turn's run
- * `runId` names it. `null` when the entity has no such note. Written (or found written): the note
+ * Runs a failed job again, now, one attempt (through `run`: in a slot, like any job), with the
+ * context it read (or, noted before it read one, read now): the note of the turn's run `runId`
+ * names it. `null` when the entity has no such note. Written (or found written): the note
  * is removed; failed or refused again: the note is kept, with the new error and one more
  * attempt. The job writes at a new seq (erasure still wins) and at the time of the turn.
  */
@@ -25,6 +27,11 @@ export async function rerunFailedJob(
   entityId: string,
   runId: string,
   run: (job: FormationJob) => Promise<FormationOutcome | undefined>,
+  /** Reads the context a job noted before it read one (its turn's place in the conversation). */
+  readContext: (at: {
+    conversationId: string;
+    before?: number;
+  }) => Promise<FormationMessage[]> = async () => [],
 ): Promise<FormationRerun | null> {
   const jobId = `${runId}/${FORMATION_VERSION}`;
   const failed = await memories.failed.get(entityId, jobId);
@@ -37,7 +44,8 @@ export async function rerunFailedJob(
     conversationId: failed.conversationId,
     runId,
     messages: failed.messages,
-    context: [],
+    context: failed.context ?? (await readContext(failed)),
+    ...(failed.before === undefined ? {} : { before: failed.before }),
     observedAt: failed.at,
     seq: await memories.nextSeq(entityId),
   };

@@ -10,8 +10,14 @@ import type { MemoryProvider } from '../memory-provider/interfaces/memory-provid
 import { StoreBackedMemoryProvider } from '../memory-provider/providers/store-backed.memory-provider.js';
 import type { Logger } from '@nestjs/common';
 import type { EntityLeases } from '../formation/entity-leases.js';
+import { OVER_CAP } from '../formation/active-memory-cap.js';
+import type { FormationJobRecord } from '../formation/formed-memories.js';
+import { OVER_BUDGET } from '../formation/job-budget.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
+import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
+import type { ReplayCache } from './runs/replay-cache.js';
+import type { FormationJob } from '../formation/memory-formation.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
 
 /**
@@ -46,26 +52,27 @@ export type FormationContextReader = (
 /**
  * What a job reads for context through the agent's memory: the last few user and assistant
  * messages of the conversation before the job's turns (of the six stored before them, the newest
- * within `maxChars`) — from the chat store when the memory has one (a `range` read), else through
- * the policy's bounded `recentHistory`; `undefined` when it has neither (a custom provider,
- * `memory: false`): jobs then read their turns only.
+ * within `maxChars`) — through the policy's bounded `recentHistory` when it has one, else from the
+ * chat store by position (a `range` read) when history is the store's; `undefined` otherwise (a
+ * custom provider without a bounded read, `memory: false`): jobs then read their turns only.
  */
 export function formationContextReader(
   provider: MemoryProvider | undefined,
   maxChars: number,
 ): FormationContextReader | undefined {
+  // The policy's bounded read first: a provider that reads history its own way (redacting,
+  // filtering) is read its way; a store-backed one without it (no window) by position.
   const read:
     ((conversationId: string, before: number) => Promise<StoredChatMessage[]>) | undefined =
-    provider instanceof StoreBackedMemoryProvider
-      ? (conversationId, before) => {
-          const from = Math.max(0, before - CONTEXT_MESSAGES);
-          return provider.store.range(conversationId, from, before - from);
-        }
-      : provider?.recentHistory
-        ? async (conversationId, before) =>
-            (await provider.recentHistory!(conversationId, before)).messages.slice(
-              -CONTEXT_MESSAGES,
-            )
+    provider?.recentHistory
+      ? async (conversationId, before) =>
+          (await provider.recentHistory!(conversationId, before)).messages.slice(-CONTEXT_MESSAGES)
+      : provider instanceof StoreBackedMemoryProvider &&
+          provider.history === StoreBackedMemoryProvider.prototype.history
+        ? (conversationId, before) => {
+            const from = Math.max(0, before - CONTEXT_MESSAGES);
+            return provider.store.range(conversationId, from, before - from);
+          }
         : undefined;
   if (!read) return undefined;
   return async (conversationId, before) =>
@@ -73,6 +80,7 @@ export function formationContextReader(
       ? []
       : newestWithin(formationMessages(await read(conversationId, before)), maxChars);
 }
+
 /** A turn's user and assistant messages that hold a word, as a formation job reads them. */
 export function formationMessages(messages: readonly ChatMessage[]): FormationMessage[] {
   return messages.flatMap((message) => {
@@ -120,7 +128,7 @@ export interface TurnFormationParts {
  */
 export async function contextBefore(
   read: FormationContextReader | undefined,
-  first: JournaledFormation,
+  first: { conversationId: string; before?: number },
   logger: Pick<Logger, 'warn'>,
 ): Promise<FormationMessage[]> {
   if (!read || first.before === undefined) return [];
@@ -130,4 +138,61 @@ export async function contextBefore(
     logger.warn(`Formation context not read: ${(error as Error).message}`);
     return [];
   }
+}
+
+/**
+ * Warns when a written job left candidates out for a bound of the app's (the cap on active
+ * memories, the job's token budget): what was said is not all remembered.
+ */
+export function warnOfDropped(
+  logger: Pick<Logger, 'warn'>,
+  runId: string,
+  record: Pick<FormationJobRecord, 'operations'>,
+): void {
+  const dropped = record.operations.filter(
+    (op) => op.overruled?.endsWith(OVER_CAP) || op.overruled?.startsWith(OVER_BUDGET),
+  );
+  if (dropped.length > 0)
+    logger.warn(
+      `Memory formation of run ${runId} left ${dropped.length} candidate(s) out: ${dropped[0]!.overruled}`,
+    );
+}
+
+/**
+ * The job of a conversation's turns (one, or a batch with `every`): the turns whose reservation is
+ * still there (a turn of an entity erased since has none), at the newest one's seq and time and
+ * named by its run — the job of a batch is the job of its last turn —, reading the newest of their
+ * messages within `maxChars` and the context before the first; `undefined` when none is left.
+ */
+export async function jobOfTurns(
+  turns: JournaledFormation[],
+  options: {
+    cache: ReplayCache;
+    maxChars: number;
+    context?: (first: JournaledFormation) => Promise<FormationMessage[]>;
+  },
+): Promise<FormationJob | undefined> {
+  const reserved = await Promise.all(
+    turns.map((turn) => reservedFormation(options.cache, turn.runId)),
+  );
+  const kept = turns.filter((_, i) => reserved[i]);
+  const first = kept[0];
+  const last = kept.at(-1);
+  const at = last && reserved[turns.indexOf(last)];
+  if (!first || !last || !at) return undefined;
+  return {
+    runId: last.runId,
+    entityId: last.entityId,
+    conversationId: last.conversationId,
+    // The newest of the turns within the budget: an older one is cut first.
+    messages: newestWithin(
+      kept.flatMap((turn) => turn.messages),
+      options.maxChars,
+    ),
+    jobId: `${last.runId}/${FORMATION_VERSION}`,
+    context: (await options.context?.(first)) ?? [],
+    ...(first.before === undefined ? {} : { before: first.before }),
+    observedAt: at.at,
+    seq: at.seq,
+  };
 }

@@ -2,24 +2,28 @@ import { Logger } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryFormationModel } from '../formation/formation-model.interface.js';
-import { OVER_CAP } from '../formation/active-memory-cap.js';
 import type { ResolvedFormation } from '../formation/formation.options.js';
 import { FormedMemories } from '../formation/formed-memories.js';
 import { shareEntityLeases } from '../formation/entity-leases.js';
 import type { EntityProfiles } from '../formation/profile/entity-profiles.js';
-import { type FormationJob, MemoryFormation } from '../formation/memory-formation.js';
+import {
+  type FormationJob,
+  type FormationOutcome,
+  MemoryFormation,
+} from '../formation/memory-formation.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import { FormationBatches } from './formation-batches.js';
 import { FormationSlots, tenantOfEntity } from './formation-slots.js';
 import { type FormationRerun, REFUSED, rerunFailedJob, SHUTTING_DOWN } from './formation-rerun.js';
 import {
+  jobOfTurns,
+  warnOfDropped,
   contextBefore,
   journaledTurn,
-  newestWithin,
   type TurnFormationParts,
 } from './formation-turns.js';
 import type { FormationJournal, JournaledFormation } from './formation-journal.js';
-import { FORMATION_VERSION, reservedFormation } from './formation-reservation.js';
+import { FORMATION_VERSION } from './formation-reservation.js';
 export type { FormationRerun } from './formation-rerun.js';
 import { inFormationSpan, recordFormation } from './formation-span.js';
 import type { AgentRunResult } from './interfaces/agent-run.interface.js';
@@ -118,7 +122,8 @@ export class TurnFormation {
    * journal: a run store shared by the app's processes and restarts).
    */
   startRecovery(): Promise<void> {
-    const hasRoom = () => this.pending.size < this.resolved.maxPending;
+    const hasRoom = (job: JournaledFormation) =>
+      this.admission(this.tenantOf(job.entityId)) === undefined;
     return this.journal?.start((job) => this.form([job]), hasRoom) ?? Promise.resolve();
   }
 
@@ -133,8 +138,10 @@ export class TurnFormation {
     if (jobs.length === 0) return;
     const runId = jobs.at(-1)!.runId;
     const tenant = this.tenantOf(jobs[0]!.entityId);
+    // Admitted or not now, as it comes: past a bound, the job is noted as failed, not queued.
+    const full = this.admission(tenant);
     this.pendingOf.set(tenant, (this.pendingOf.get(tenant) ?? 0) + 1);
-    const work = this.formTurns(jobs, tenant)
+    const work = this.formTurns(jobs, tenant, full)
       .catch((error: unknown) =>
         this.logger.warn(`Memory formation of run ${runId} failed: ${(error as Error).message}`),
       )
@@ -171,32 +178,19 @@ export class TurnFormation {
    * there (a turn of an entity erased since has none) and writes at the newest one's seq and time,
    * named by its run: the job of a batch is the job of its last turn.
    */
-  private async formTurns(turns: JournaledFormation[], tenant: string): Promise<void> {
-    const reserved = await Promise.all(
-      turns.map((turn) => reservedFormation(this.cache, turn.runId)),
-    );
-    const kept = turns.filter((_, i) => reserved[i]);
-    const last = kept.at(-1);
-    const at = reserved[turns.indexOf(last!)];
-    const job: FormationJob | undefined =
-      last && at
-        ? {
-            runId: last.runId,
-            entityId: last.entityId,
-            conversationId: last.conversationId,
-            // The newest of the turns within the budget: an older one is cut first.
-            messages: newestWithin(
-              kept.flatMap((turn) => turn.messages),
-              this.resolved.settings.maxInputTokens * 4,
-            ),
-            jobId: `${last.runId}/${FORMATION_VERSION}`,
-            context: await contextBefore(this.parts.context, kept[0]!, this.logger),
-            observedAt: at.at,
-            seq: at.seq,
-          }
-        : undefined;
+  private async formTurns(
+    turns: JournaledFormation[],
+    tenant: string,
+    full?: string,
+  ): Promise<void> {
+    const job = await jobOfTurns(turns, {
+      cache: this.cache,
+      maxChars: this.resolved.settings.maxInputTokens * 4,
+      // A job not queued reads no context (it is noted with where its context ends).
+      context: full ? undefined : (first) => contextBefore(this.parts.context, first, this.logger),
+    });
     const failed = job
-      ? await inFormationSpan(job, (span) => this.attempts(job, tenant, span))
+      ? await inFormationSpan(job, (span) => this.attempts(job, tenant, span, full))
       : undefined;
     for (const turn of turns) await this.journal?.forget(turn.runId);
     if (failed) throw new Error(failed);
@@ -211,8 +205,9 @@ export class TurnFormation {
     job: FormationJob,
     tenant: string,
     span?: Span,
+    full?: string,
   ): Promise<string | undefined> {
-    const { entityId, runId } = job;
+    const { entityId } = job;
     const note = async (error: string, attempts: number, errorName = 'FormationRefusedError') => {
       await this.memories.recordFailure(entityId, job, { error, errorName, attempts });
       recordFormation(span, job, errorName === 'FormationRefusedError' ? 'refused' : 'failed');
@@ -223,31 +218,22 @@ export class TurnFormation {
       recordFormation(span, job, 'left-for-next-process');
       return Promise.reject(new Error(`${SHUTTING_DOWN}; it stays journaled for the next process`));
     };
-    // Past `maxPending` (running, waiting or between attempts), the job is noted, not queued.
-    if (this.pending.size > this.resolved.maxPending)
-      return note(`${this.resolved.maxPending} formation jobs were pending in this process`, 0);
-    const { maxPending: tenantMax } = this.resolved.tenants;
-    if (this.pendingOf.get(tenant)! > tenantMax)
-      return note(`${tenantMax} formation jobs of the entity's tenant were pending here`, 0);
+    if (full) return note(full, 0, 'FormationQueueFullError');
     for (let attempt = 1; ; attempt += 1) {
       if (this.stopped.signal.aborted) return shutDown(attempt - 1);
-      let outcome: Awaited<ReturnType<MemoryFormation['run']>> | undefined;
+      let outcome: FormationOutcome;
       try {
-        outcome = await this.inSlot(tenant, () => this.formation.run(job));
+        outcome = await this.run(job, tenant);
       } catch (error) {
+        if (this.stopped.signal.aborted) return shutDown(attempt - 1);
         if (attempt >= this.resolved.attempts)
           return note((error as Error).message, attempt, (error as Error).name);
         const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 4 ** (attempt - 1));
         await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
         continue;
       }
-      if (outcome === undefined) return shutDown(attempt - 1);
       if (outcome.status === 'refused') return note(REFUSED, attempt);
-      const full = outcome.record.operations.filter((op) => op.overruled?.endsWith(OVER_CAP));
-      if (outcome.status === 'written' && full.length > 0)
-        this.logger.warn(
-          `Memory formation of run ${runId} added ${full.length} memory(ies) less: ${full[0]!.overruled}`,
-        );
+      if (outcome.status === 'written') warnOfDropped(this.logger, job.runId, outcome.record);
       recordFormation(span, job, outcome.status, outcome.record);
       return undefined;
     }
@@ -259,23 +245,41 @@ export class TurnFormation {
    */
   rerun(entityId: string, runId: string): Promise<FormationRerun | null> {
     const tenant = this.tenantOf(entityId);
-    return rerunFailedJob(this.memories, entityId, runId, (job) =>
-      this.inSlot(tenant, () => this.formation.run(job)),
+    return rerunFailedJob(
+      this.memories,
+      entityId,
+      runId,
+      (job) => this.run(job, tenant),
+      (failed) => contextBefore(this.parts.context, failed, this.logger),
     );
   }
 
   /**
-   * Runs `work` in a slot of the tenant (at most `concurrency` at once, tenants in turn);
-   * `undefined` when the app shut down while it waited.
+   * Runs a job once its entity's earlier jobs ended (here, and their lease elsewhere), its own
+   * work in a slot of its tenant (at most `concurrency` at once, tenants in turn): a job waiting
+   * for its entity holds no slot. Throws when the app shut down while it waited.
    */
-  private async inSlot<T>(tenant: string, work: () => Promise<T>): Promise<T | undefined> {
-    if (!(await this.slots.acquire(tenant))) return undefined; // woken by the shutdown
-    try {
-      if (this.stopped.signal.aborted) return undefined;
-      return await work();
-    } finally {
-      this.slots.release(tenant);
-    }
+  private run(job: FormationJob, tenant: string): Promise<FormationOutcome> {
+    const slot = async <T>(work: () => Promise<T>): Promise<T> => {
+      if (!(await this.slots.acquire(tenant))) throw new Error(SHUTTING_DOWN); // woken by it
+      try {
+        if (this.stopped.signal.aborted) throw new Error(SHUTTING_DOWN);
+        return await work();
+      } finally {
+        this.slots.release(tenant);
+      }
+    };
+    return this.formation.run(job, { slot, signal: this.stopped.signal });
+  }
+
+  /** Why a job of the tenant would not be queued now (a bound reached), or `undefined`. */
+  private admission(tenant: string): string | undefined {
+    const { maxPending, tenants } = this.resolved;
+    if (this.pending.size >= maxPending)
+      return `${maxPending} formation jobs were pending in this process`;
+    if ((this.pendingOf.get(tenant) ?? 0) >= tenants.maxPending)
+      return `${tenants.maxPending} formation jobs of the entity's tenant were pending here`;
+    return undefined;
   }
 
   private tenantOf(entityId: string): string {

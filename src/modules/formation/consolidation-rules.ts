@@ -219,3 +219,20 @@ function closeAt(old: FormedMemory, candidate: MemoryCandidate, observedAt: numb
   const start = old.validFrom ?? old.observedAt;
   return Math.max(candidate.validFrom ?? observedAt, start);
 }
+
+/**
+ * A candidate's `validFrom` as the rules take it: a time the statement was already true, never
+ * later than when it was said, nor not a time at all (then it has none).
+ */
+export function candidateWithinTime(
+  candidate: MemoryCandidate,
+  observedAt: number,
+): MemoryCandidate {
+  const { validFrom, ...rest } = candidate;
+  return Number.isFinite(validFrom) && validFrom! <= observedAt ? candidate : rest;
+}
+
+/** The memories, each once (by id), in the order first seen. */
+export function distinctMemories(memories: FormedMemory[]): FormedMemory[] {
+  return [...new Map(memories.map((memory) => [memory.id, memory])).values()];
+}

@@ -7,8 +7,35 @@ import type { LongtermMemoryService } from '../longterm/longterm-memory.service.
  * each write of the entity's memories (a job's, a correction, a retraction, a profile change).
  */
 export interface EntityLeases {
-  /** Runs `work` once this process holds the lease `name`; lets go of it after. */
-  hold<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` once this process holds the lease `name`; lets go of it after. `signal` ends the
+   * wait for it (the app shutting down).
+   */
+  hold<T>(name: string, work: (lease: EntityLease) => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** A lease while it is held. */
+export interface EntityLease {
+  /** Renews the lease now; throws {@link LeaseLostError} when another process took it meanwhile. */
+  assertHeld(): Promise<void>;
+}
+
+/** The lease a work held was taken by another process (it was not renewed within its time). */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(name: string) {
+    super(`A formation lease (${name.split(':')[0]}) was lost while held; the work is retried`);
+  }
+}
+
+/** Why a lease could not be had: another process held it for longer than the wait. */
+export class LeaseWaitTimeoutError extends Error {
+  override readonly name = 'LeaseWaitTimeoutError';
+  constructor(name: string, waitedMs: number) {
+    super(
+      `A formation lease (${name.split(':')[0]}) was held elsewhere for ${waitedMs} ms; try again later`,
+    );
+  }
 }
 
 /** Per long-term tier, the leases its formed memories' writes take (when the app shares a store). */

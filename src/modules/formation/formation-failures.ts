@@ -21,6 +21,9 @@ export interface FailedFormation {
    * written before re-runs were possible, which cannot run again.
    */
   messages?: FormationMessage[];
+  /** The context the job read, or where it ends (the conversation's version), to read it again. */
+  context?: FormationMessage[];
+  before?: number;
 }
 
 /** The job a note is written for. */
@@ -31,6 +34,8 @@ export interface FailedJob {
   seq: number;
   observedAt: number;
   messages?: FormationMessage[];
+  context?: FormationMessage[];
+  before?: number;
 }
 
 /**
@@ -58,6 +63,8 @@ export class FormationFailures {
       attempts: failure.attempts,
       at: job.observedAt,
       ...(job.messages ? { messages: job.messages } : {}),
+      ...(job.context?.length ? { context: job.context } : {}),
+      ...(job.before === undefined ? {} : { before: job.before }),
     };
     await this.longterm
       .save({

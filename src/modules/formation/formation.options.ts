@@ -56,8 +56,8 @@ export interface AgentFormationOptions extends Partial<Omit<FormationSettings, '
    * Bounds per tenant, so one tenant's flood of turns cannot hold back another's memories: a freed
    * slot goes to the tenants waiting in turn (round robin), at most `concurrency` of one tenant's
    * jobs run at once (default: `formation.concurrency`, no cap beyond it), and at most `maxPending`
-   * of them wait (default: half of `formation.maxPending`; past it, the tenant's job is noted as
-   * failed, re-runnable). A tenant is `ownerOf(entityId)`: by default the text before the id's
+   * of them wait (default: 90 % of `formation.maxPending`, the rest kept for other tenants; past
+   * it, the tenant's job is noted as failed, re-runnable). A tenant is `ownerOf(entityId)`: by default the text before the id's
    * first `/`, as `AgentMemoryHttpModule` stores ids (`''` without one).
    */
   tenants?: Partial<FormationTenantBounds>;
@@ -122,7 +122,13 @@ export function resolveFormation(
       maxCandidates: given.maxCandidates ?? DEFAULT_FORMATION_SETTINGS.maxCandidates,
       neighbours: given.neighbours ?? DEFAULT_FORMATION_SETTINGS.neighbours,
       maxInputTokens: given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens,
-      maxJobTokens: given.maxJobTokens ?? DEFAULT_FORMATION_SETTINGS.maxJobTokens!,
+      // By default room for the extraction at any `maxInputTokens`, and a consolidation after it.
+      maxJobTokens:
+        given.maxJobTokens ??
+        Math.max(
+          DEFAULT_FORMATION_SETTINGS.maxJobTokens!,
+          2 * (given.maxInputTokens ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens) + 4_000,
+        ),
       maxActive: {
         count: given.maxActive?.count ?? DEFAULT_ACTIVE_MEMORY_CAP.count,
         bytes: given.maxActive?.bytes ?? DEFAULT_ACTIVE_MEMORY_CAP.bytes,
@@ -140,7 +146,10 @@ export function resolveFormation(
     },
     tenants: {
       concurrency: Math.min(given.tenants?.concurrency ?? concurrency, concurrency),
-      maxPending: Math.min(given.tenants?.maxPending ?? Math.ceil(maxPending / 2), maxPending),
+      maxPending: Math.min(
+        given.tenants?.maxPending ?? Math.max(1, maxPending - Math.ceil(maxPending / 10)),
+        maxPending,
+      ),
       ownerOf: given.tenants?.ownerOf ?? tenantOfStoredId,
     },
   };
@@ -180,6 +189,14 @@ export function checkFormation(check: OptionChecker, value: unknown): void {
   ]);
   nested.integer('maxInputTokens', given.maxInputTokens, 100, 1_000_000);
   nested.integer('maxJobTokens', given.maxJobTokens, 1_000, 10_000_000);
+  // The extraction alone (the turn, a quarter more of context, the instructions) must fit.
+  const input =
+    (given.maxInputTokens as number | undefined) ?? DEFAULT_FORMATION_SETTINGS.maxInputTokens;
+  if (given.maxJobTokens !== undefined && (given.maxJobTokens as number) < 1.25 * input + 2_000)
+    nested.fail(
+      'maxJobTokens',
+      `must leave room for the extraction: at least 1.25 × maxInputTokens + 2,000 (${Math.ceil(1.25 * input + 2_000)})`,
+    );
   nested.integer('concurrency', given.concurrency, 1, 64);
   nested.integer('maxPending', given.maxPending, 1, 1_000_000);
   nested.integer('maxCandidates', given.maxCandidates, 1, 100);

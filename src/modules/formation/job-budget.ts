@@ -3,6 +3,8 @@ import type { FormedMemory, MemoryCandidate } from './formed-memory.interface.js
 
 /** Tokens a job spends by default at most (both calls, prompt and completion): 20,000. */
 export const DEFAULT_MAX_JOB_TOKENS = 20_000;
+/** How a candidate left out for the budget is overruled (then the budget and the option). */
+export const OVER_BUDGET = "over the job's token budget";
 /** About this many characters make a token (for the estimate made before a call). */
 const CHARS_PER_TOKEN = 4;
 /** The consolidation call's instructions and tool schema, in tokens (measured on its prompt). */

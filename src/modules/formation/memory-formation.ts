@@ -5,7 +5,12 @@ import {
   tallyActive,
   withinCap,
 } from './active-memory-cap.js';
-import { type Consolidation, consolidate } from './consolidation-rules.js';
+import {
+  candidateWithinTime,
+  type Consolidation,
+  consolidate,
+  distinctMemories,
+} from './consolidation-rules.js';
 import type {
   ChoiceAnswer,
   ExtractionAnswer,
@@ -13,14 +18,15 @@ import type {
   FormationUsage,
   MemoryFormationModel,
 } from './formation-model.interface.js';
-import { type EntityLeases, entityLeaseName } from './entity-leases.js';
+import { type EntityLease, type EntityLeases, entityLeaseName } from './entity-leases.js';
 import type { EntityProfiles } from './profile/entity-profiles.js';
 import { patchedPaths } from './profile/merge-patch.js';
 import type { FormationJobRecord, FormedMemories } from './formed-memories.js';
-import type { FormedMemory, MemoryCandidate } from './formed-memory.interface.js';
+import type { FormedMemory } from './formed-memory.interface.js';
 import {
   affordableCandidates,
   DEFAULT_MAX_JOB_TOKENS,
+  OVER_BUDGET,
   NO_USAGE,
   sumUsage,
   withinBudget,
@@ -37,6 +43,8 @@ export interface FormationJob {
   messages: FormationMessage[];
   /** Earlier messages of the conversation, for context only. */
   context: FormationMessage[];
+  /** The conversation's version before the turn's messages (where `context` ends), when known. */
+  before?: number;
   /** When the turn was committed (epoch ms): the time of everything the job writes. */
   observedAt: number;
   /** The seq the job writes at, taken when it was queued (`FormedMemories.nextSeq`). */
@@ -81,6 +89,14 @@ export interface FormationSettings {
    * NONE, with `overruled` saying why. The extraction is bounded by `maxInputTokens`.
    */
   maxJobTokens?: number;
+}
+
+/** How a job is run beside others (`MemoryFormation.run`). */
+export interface FormationRunOptions {
+  /** Runs the job's work when its turn came (a queue's slot); default: at once. */
+  slot?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Ends the wait for the entity's lease (the app shutting down). */
+  signal?: AbortSignal;
 }
 
 /** What became of a job: written now, found written by an earlier attempt, or refused by the store. */
@@ -134,17 +150,24 @@ export class MemoryFormation {
   /**
    * Runs a job once the entity's earlier jobs ended: in this process, and with `leases` in the
    * app's other processes too (two jobs of an entity never consolidate against the same memories).
+   * `slot` runs the job's own work once its turn came (a queue's slot: waiting for the entity's
+   * earlier jobs or lease takes none); `signal` ends the wait for the lease.
    */
-  run(job: FormationJob): Promise<FormationOutcome> {
+  run(job: FormationJob, options: FormationRunOptions = {}): Promise<FormationOutcome> {
     const { leases } = this;
+    const { slot = (work) => work(), signal } = options;
     return this.jobs.run(job.entityId, () =>
       leases
-        ? leases.hold(entityLeaseName('job', job.entityId), () => this.runNow(job))
-        : this.runNow(job),
+        ? leases.hold(
+            entityLeaseName('job', job.entityId),
+            (lease) => slot(() => this.runNow(job, lease)),
+            signal,
+          )
+        : slot(() => this.runNow(job)),
     );
   }
 
-  private async runNow(job: FormationJob): Promise<FormationOutcome> {
+  private async runNow(job: FormationJob, lease?: EntityLease): Promise<FormationOutcome> {
     const done = await this.memories.job(job.entityId, job.jobId);
     if (done) return { status: 'already-written', record: done, usage: NO_USAGE };
     const { kinds, maxCandidates, neighbours: k, maxInputTokens } = this.settings;
@@ -169,7 +192,7 @@ export class MemoryFormation {
     );
     const candidates = extracted.candidates
       .slice(0, maxCandidates)
-      .map((candidate) => withinTime(candidate, job.observedAt));
+      .map((candidate) => candidateWithinTime(candidate, job.observedAt));
     const chosen = await this.record<RecordedChoice>(job, 'choose', async () => {
       if (candidates.length === 0) return { neighbours: [], choices: [] };
       const neighbours: FormedMemory[][] = [];
@@ -205,11 +228,11 @@ export class MemoryFormation {
       observedAt: job.observedAt,
       candidates,
       choices: chosen.choices,
-      neighbours: distinct(chosen.neighbours.flat()),
+      neighbours: distinctMemories(chosen.neighbours.flat()),
       maxCandidates: Math.min(maxCandidates, affordable),
       ...(affordable < candidates.length
         ? {
-            capReason: `over the job's token budget of ${this.settings.maxJobTokens ?? DEFAULT_MAX_JOB_TOKENS}`,
+            capReason: `${OVER_BUDGET} of ${this.settings.maxJobTokens ?? DEFAULT_MAX_JOB_TOKENS} (formation.maxJobTokens)`,
           }
         : {}),
       kinds,
@@ -236,6 +259,8 @@ export class MemoryFormation {
           )
         : consolidation;
       record = recordOf(capped.operations);
+      // Still this job's entity, in every process: a lease lost meanwhile stops it (it retries).
+      await lease?.assertHeld();
       // The profile's patch once the memories are written, before the job's record: a job whose
       // record exists wrote it too, a refused job did not.
       return this.memories.write(
@@ -270,17 +295,4 @@ export class MemoryFormation {
           : { status: outcome.status, members, version: outcome.profile?.version },
     };
   }
-}
-
-/**
- * A candidate's `validFrom` as the rules take it: a time the statement was already true, never
- * later than when it was said, nor not a time at all (then it has none).
- */
-function withinTime(candidate: MemoryCandidate, observedAt: number): MemoryCandidate {
-  const { validFrom, ...rest } = candidate;
-  return Number.isFinite(validFrom) && validFrom! <= observedAt ? candidate : rest;
-}
-
-function distinct(memories: FormedMemory[]): FormedMemory[] {
-  return [...new Map(memories.map((memory) => [memory.id, memory])).values()];
 }

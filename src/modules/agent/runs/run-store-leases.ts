@@ -1,19 +1,21 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EntityLeases } from '../../formation/entity-leases.js';
+import {
+  type EntityLease,
+  type EntityLeases,
+  LeaseLostError,
+  LeaseWaitTimeoutError,
+} from '../../formation/entity-leases.js';
 import type { RunStore } from './run-store.interface.js';
 
-/** The run store's entry list of leases (name → holder and expiry). `#` keeps it apart from runs. */
-export const LEASES = '#q:leases';
-
-/** Why a lease could not be had: another process held it for longer than the wait. */
-export class LeaseWaitTimeoutError extends Error {
-  override readonly name = 'LeaseWaitTimeoutError';
-  constructor(name: string, waitedMs: number) {
-    super(`Lease ${name} was held elsewhere for ${waitedMs} ms; try again later`);
-  }
-}
+/**
+ * The run store's entry of a lease: each lease its own pseudo-run (`#q:lease:<name>`), so on Redis
+ * each is its own key (its own expiry, spread over a cluster's slots). `#` keeps them apart from
+ * every run id.
+ */
+export const leaseRunId = (name: string): string => `#q:lease:${name}`;
+const ENTRY = 'holder';
 
 interface Held {
   token: string;
@@ -28,10 +30,12 @@ const MAX_POLL_MS = 250;
  * {@link EntityLeases} on a run store the app's processes share: a lease is an entry holding its
  * holder's token and expiry, taken with `putIfAbsent` when free and with a compare-and-set once
  * it expired, renewed every third of `leaseMs` while held (compare-and-set), and let go of by a
- * compare-and-set to an expired value. A process that dies holding one loses it after `leaseMs`;
- * one that cannot renew for a whole `leaseMs` (a store outage) may lose it to another (logged).
- * A lease held elsewhere is waited for (polling, at most `maxWaitMs`, then
- * {@link LeaseWaitTimeoutError}). Entries expire with the run store's retention.
+ * compare-and-set to an expired value (the entry itself goes with the run store's retention). A
+ * process that dies holding one loses it after `leaseMs`; one that cannot renew for a whole
+ * `leaseMs` (a store outage, a stalled event loop) may lose it to another: `assertHeld` then
+ * throws {@link LeaseLostError}, so its work can stop before it writes. Expiry compares the
+ * processes' clocks: keep them within a small part of `leaseMs`. A lease held elsewhere is waited
+ * for (polling, at most `maxWaitMs`, then {@link LeaseWaitTimeoutError}; `signal` ends the wait).
  */
 export class RunStoreLeases implements EntityLeases {
   private readonly logger = new Logger('Agent');
@@ -42,43 +46,67 @@ export class RunStoreLeases implements EntityLeases {
     private readonly maxWaitMs = Math.max(60_000, 6 * leaseMs),
   ) {}
 
-  async hold<T>(name: string, work: () => Promise<T>): Promise<T> {
-    let held = await this.acquire(name);
+  async hold<T>(
+    name: string,
+    work: (lease: EntityLease) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const runId = leaseRunId(name);
+    const token = randomUUID();
+    let json = await this.acquire(runId, name, token, signal);
+    let lost = false;
     let renewing = Promise.resolve();
     const renew = async () => {
-      const next = this.value(held.token);
-      if (await this.store.replaceIf(LEASES, name, held.json, next)) held = { ...held, json: next };
-      else this.logger.warn(`Lease ${name} was lost while held (not renewed within its lease)`);
+      if (lost) return;
+      const next = this.value(token);
+      if (await this.store.replaceIf(runId, ENTRY, json, next)) json = next;
+      else {
+        lost = true;
+        this.logger.warn(`Lease ${name} was lost while held (not renewed within its lease)`);
+      }
     };
     const timer = setInterval(() => {
       renewing = renewing.then(renew).catch((error: Error) => {
         this.logger.warn(`Lease ${name} not renewed: ${error.message}`);
       });
     }, this.leaseMs / 3).unref();
+    const lease: EntityLease = {
+      assertHeld: async () => {
+        renewing = renewing.then(renew);
+        await renewing;
+        if (lost) throw new LeaseLostError(name);
+      },
+    };
     try {
-      return await work();
+      return await work(lease);
     } finally {
       clearInterval(timer);
-      await renewing;
-      const released = JSON.stringify({ token: '', until: 0 } satisfies Held);
-      await this.store.replaceIf(LEASES, name, held.json, released).catch((error: Error) => {
-        this.logger.warn(`Lease ${name} not let go of (it expires): ${error.message}`);
-      });
+      await renewing.catch(() => undefined);
+      if (!lost) {
+        const released = JSON.stringify({ token: '', until: 0 } satisfies Held);
+        await this.store.replaceIf(runId, ENTRY, json, released).catch((error: Error) => {
+          this.logger.warn(`Lease ${name} not let go of (it expires): ${error.message}`);
+        });
+      }
     }
   }
 
-  private async acquire(name: string): Promise<{ token: string; json: string }> {
-    const token = randomUUID();
+  private async acquire(
+    runId: string,
+    name: string,
+    token: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const started = Date.now();
     for (let poll = FIRST_POLL_MS; ; poll = Math.min(MAX_POLL_MS, poll * 2)) {
+      signal?.throwIfAborted();
       const mine = this.value(token);
-      const stored = await this.store.putIfAbsent(LEASES, name, mine);
-      if (stored === mine) return { token, json: mine };
-      if (expired(stored) && (await this.store.replaceIf(LEASES, name, stored, mine)))
-        return { token, json: mine };
+      const stored = await this.store.putIfAbsent(runId, ENTRY, mine);
+      if (stored === mine) return mine;
+      if (expired(stored) && (await this.store.replaceIf(runId, ENTRY, stored, mine))) return mine;
       const waited = Date.now() - started;
       if (waited >= this.maxWaitMs) throw new LeaseWaitTimeoutError(name, waited);
-      await sleep(poll / 2 + Math.random() * poll);
+      await sleep(poll / 2 + Math.random() * poll, undefined, signal ? { signal } : undefined);
     }
   }
 

@@ -16,6 +16,7 @@ import {
 } from '../../working-memory/errors/working-memory.errors.js';
 import { LlmError, LlmTimeoutError } from '../../llm/llm-errors.js';
 import { MemoryNotActiveError } from '../../formation/memory-curation.js';
+import { LeaseLostError, LeaseWaitTimeoutError } from '../../formation/entity-leases.js';
 import { MaxToolIterationsError } from '../../kernel/errors/kernel.errors.js';
 import { RunBelongsToAnotherConversationError } from '../../agent/errors/agent.errors.js';
 
@@ -37,6 +38,8 @@ const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
   [WorkingMemoryFullError, HttpStatus.INSUFFICIENT_STORAGE],
   [LongtermMemoryDisabledError, HttpStatus.SERVICE_UNAVAILABLE],
   [LongtermFlushError, HttpStatus.SERVICE_UNAVAILABLE],
+  [LeaseWaitTimeoutError, HttpStatus.SERVICE_UNAVAILABLE],
+  [LeaseLostError, HttpStatus.SERVICE_UNAVAILABLE],
   [LlmTimeoutError, HttpStatus.GATEWAY_TIMEOUT],
   [LlmError, HttpStatus.BAD_GATEWAY],
   [MaxToolIterationsError, HttpStatus.BAD_GATEWAY],
@@ -45,7 +48,7 @@ const STATUS_BY_ERROR: ReadonlyArray<[ErrorClass, HttpStatus]> = [
 /**
  * The HTTP status of a library error: 400 invalid input, 409 a conflict, 413 a value over its
  * per-write limit or a working-memory write over its cap, 507 a tenant's working-memory quota or
- * the process's capacity reached, 503 the long-term tier off or failing, 502/504 the model failing or timing out;
+ * the process's capacity reached, 503 the long-term tier off or failing (or an entity's formation lease held elsewhere too long), 502/504 the model failing or timing out;
  * `undefined` for anything else (an unexpected error: 500).
  */
 export function httpStatusOfError(error: unknown): HttpStatus | undefined {

@@ -14,6 +14,9 @@ const SAFE_AS_IS = new Set([
   'MemoryNotActiveError',
   'FormationAnswerError',
   'FormationRefusedError',
+  'FormationQueueFullError',
+  'LeaseWaitTimeoutError',
+  'LeaseLostError',
   'LlmRateLimitError',
   'LlmTimeoutError',
 ]);

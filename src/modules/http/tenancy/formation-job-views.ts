@@ -19,7 +19,10 @@ export interface FormationPage<T> {
 }
 
 /** A failed job as a tenant sees it: without the turn it read, the error made public. */
-export type FailedFormationShown = Omit<FailedFormation, 'messages' | 'errorName'>;
+export type FailedFormationShown = Omit<
+  FailedFormation,
+  'messages' | 'errorName' | 'context' | 'before'
+>;
 
 /** Whether a cursor is a formation job's id: its turn's run id, `/`, the formation version. */
 function checkJobCursor(cursor: string | undefined): void {
@@ -47,7 +50,7 @@ export async function failedFormationsPage(
   const limit = page.limit ?? MAX_FORMATION_JOBS_PAGE;
   const failures = await memories.failures(entityId, limit, page.cursor);
   return {
-    items: failures.map(({ errorName, messages: _read, ...failure }) => ({
+    items: failures.map(({ errorName, messages: _read, context: _c, before: _b, ...failure }) => ({
       ...failure,
       error: publicErrorMessage({ name: errorName ?? 'Error', message: failure.error }),
       conversationId: conversationShown(failure.conversationId, scope),
