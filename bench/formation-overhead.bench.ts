@@ -3,7 +3,9 @@
  * embedded default (SQLite files for conversations, runs and memories; the offline echo model;
  * the plain-statements formation model, which calls no LLM), `BENCH_TURNS` sequential turns (300)
  * of 30 entities stating plain facts — first with formation off (the floor: the same turns, the
- * same stores), then on, alternating for `BENCH_ROUNDS` rounds (2). Prints each block's turn
+ * same stores), then on, alternating for `BENCH_ROUNDS` rounds (2); back to back (each turn's job
+ * runs beside the next turn) and `BENCH_PACE_MS` apart (10: a user's pause, the job done before
+ * the next turn — the turn's own cost). Prints each block's turn
  * latency p50 / p99 and the on/off ratio of the medians, and, with formation on, its lag (from
  * the turn's start to its job written, from the `memory_formation` spans) p50 / p99, the jobs
  * and their operations. The jobs run in the turns' process beside them: their CPU and their
@@ -53,7 +55,7 @@ const stats = (samples: number[]) => {
   return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
 };
 
-async function block(formation: boolean, round: number) {
+async function block(formation: boolean, round: number, paceMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'formation-overhead-'));
   @Module({})
   class BenchModule {}
@@ -82,6 +84,7 @@ async function block(formation: boolean, round: number) {
       message: STATEMENTS[Math.floor(i / ENTITIES) % STATEMENTS.length]!(entity),
     });
     latencies.push(performance.now() - started);
+    if (paceMs > 0) await sleep(paceMs); // a user's pause: the turn's job ends before the next
   }
   // The jobs still under way end before the app closes (bounded: 30 s).
   const spans = () => exporter.getFinishedSpans().filter((s) => s.name === FORMATION_SPAN);
@@ -92,31 +95,41 @@ async function block(formation: boolean, round: number) {
   return { latencies, formed };
 }
 
-const lines = ['| block | turns | turn p50 ms | turn p99 ms |', '|---|---:|---:|---:|'];
+const lines = [
+  '| block | pause between turns | turns | turn p50 ms | turn p99 ms |',
+  '|---|---:|---:|---:|---:|',
+];
 // A warm-up block of each, not counted: the code compiled, SQLite's files and pages warm.
-for (const formation of [false, true]) await block(formation, -1);
-const off: Array<{ p50: number; p99: number }> = [];
-const on: Array<{ p50: number; p99: number }> = [];
+for (const formation of [false, true]) await block(formation, -1, 0);
+const PACES = [0, Number(process.env.BENCH_PACE_MS ?? 10)];
+const off = new Map<number, Array<{ p50: number; p99: number }>>(PACES.map((p) => [p, []]));
+const on = new Map<number, Array<{ p50: number; p99: number }>>(PACES.map((p) => [p, []]));
 let spans: ReadableSpan[] = [];
 for (let round = 0; round < ROUNDS; round += 1)
-  for (const formation of [false, true]) {
-    const { latencies, formed } = await block(formation, round);
-    const s = stats(latencies);
-    (formation ? on : off).push(s);
-    if (formation) spans = spans.concat(formed);
-    lines.push(
-      `| formation ${formation ? 'on ' : 'off'} (round ${round + 1}) | ${latencies.length} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} |`,
-    );
-  }
+  for (const pace of PACES)
+    for (const formation of [false, true]) {
+      const { latencies, formed } = await block(formation, round, pace);
+      const s = stats(latencies);
+      (formation ? on : off).get(pace)!.push(s);
+      if (formation) spans = spans.concat(formed);
+      lines.push(
+        `| formation ${formation ? 'on ' : 'off'} (round ${round + 1}) | ${pace} ms | ${latencies.length} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} |`,
+      );
+    }
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-lines.push(
-  '',
-  `p50 ratio on/off (medians of rounds): ${(median(on.map((s) => s.p50)) / median(off.map((s) => s.p50))).toFixed(2)}×, p99 ratio ${(median(on.map((s) => s.p99)) / median(off.map((s) => s.p99))).toFixed(2)}×`,
-);
+lines.push('');
+for (const pace of PACES) {
+  const [p50, p99] = (['p50', 'p99'] as const).map(
+    (q) => median(on.get(pace)!.map((s) => s[q])) / median(off.get(pace)!.map((s) => s[q])),
+  );
+  lines.push(
+    `turns ${pace ? `${pace} ms apart` : 'back to back'}: p50 ratio on/off ${p50!.toFixed(2)}×, p99 ${p99!.toFixed(2)}× (medians of rounds)`,
+  );
+}
 const lags = spans.map((span) => Number(span.attributes[FORMATION_ATTR.lagMs]));
 const lag = stats(lags);
 const ops = { add: 0, update: 0, invalidate: 0, none: 0 };
