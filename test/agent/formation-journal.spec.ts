@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   FORMATION_PENDING,
@@ -8,47 +7,13 @@ import {
   type JournaledFormation,
 } from '../../src/modules/agent/formation-journal.js';
 import type { AgentRunStatus } from '../../src/modules/agent/interfaces/agent-run.interface.js';
-import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
-import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
 import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
-import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
-import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
-import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
-import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { sharedRunStores } from '../support/shared-run-stores.js';
 
-const registry = new ConnectionRegistry();
-afterAll(() => registry.onApplicationShutdown());
-
-const RETENTION_MS = 60_000;
 /** Long enough that a live holder's beats (every third of it) land in time on a loaded machine. */
 const LEASE_MS = 1_200;
 
-const sql = (target: SqlTarget) => async (): Promise<RunStore> =>
-  new SqlRunStore(
-    (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA })).value,
-    RETENTION_MS,
-  );
-const backends: Array<[string, () => Promise<RunStore>]> = [
-  ['memory', async () => new InMemoryRunStore(RETENTION_MS)],
-  ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'formation-journal.sqlite') })],
-  ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL })],
-  ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL })],
-  [
-    'redis',
-    async () =>
-      new RedisRunStore(
-        (await registry.acquireRedis(TEST_REDIS_URL)).value,
-        `test:formation-journal:${randomUUID().slice(0, 8)}:`,
-        RETENTION_MS,
-      ),
-  ],
-];
+const backends = sharedRunStores('formation-journal');
 
 describe.each(backends)('the formation journal on %s', (_name, open) => {
   // Run ids of this test only: a database shared with other test files may hold their jobs, which

@@ -1,54 +1,30 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InMemoryRunStore } from '../../src/modules/agent/runs/in-memory.run-store.js';
-import { RedisRunStore } from '../../src/modules/agent/runs/redis.run-store.js';
 import type { RunStore } from '../../src/modules/agent/runs/run-store.interface.js';
 import { leaseRunId, RunStoreLeases } from '../../src/modules/agent/runs/run-store-leases.js';
-import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
-import { SqlRunStore } from '../../src/modules/agent/runs/sql.run-store.js';
-import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
-import type { SqlTarget } from '../../src/modules/connections/sql/sql-target.js';
 import {
   entityLeaseName,
   LeaseLostError,
   LeaseWaitTimeoutError,
 } from '../../src/modules/formation/entity-leases.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { sharedRunStores } from '../support/shared-run-stores.js';
 
-const registry = new ConnectionRegistry();
-afterAll(() => registry.onApplicationShutdown());
-
-const RETENTION_MS = 60_000;
 /** Long enough that a holder's renewals (every third of it) land in time on a loaded machine. */
 const LEASE_MS = 1_200;
 
-const sql = (target: SqlTarget) => async (): Promise<RunStore> =>
-  new SqlRunStore(
-    (await registry.acquireSql(target, { migrationsRun: true, schema: AGENT_RUNS_SCHEMA })).value,
-    RETENTION_MS,
+const backends = sharedRunStores('leases');
+
+/** A lease held by another process until `release` is called. */
+async function holdOpen(store: RunStore, lease: string) {
+  let release!: () => void;
+  const held = new RunStoreLeases(store, LEASE_MS).hold(
+    lease,
+    () => new Promise<void>((resolve) => (release = resolve)),
   );
-const backends: Array<[string, () => Promise<RunStore>]> = [
-  ['memory', async () => new InMemoryRunStore(RETENTION_MS)],
-  ['sqlite', sql({ dialect: 'sqlite', path: join(tempDir(), 'leases.sqlite') })],
-  ['postgres', sql({ dialect: 'postgres', url: TEST_POSTGRES_URL })],
-  ['mysql', sql({ dialect: 'mysql', url: TEST_MYSQL_URL })],
-  [
-    'redis',
-    async () =>
-      new RedisRunStore(
-        (await registry.acquireRedis(TEST_REDIS_URL)).value,
-        `test:leases:${randomUUID().slice(0, 8)}:`,
-        RETENTION_MS,
-      ),
-  ],
-];
+  await sleep(20);
+  return { release, held };
+}
 
 /**
  * Entity leases on a shared run store, each `RunStoreLeases` standing for a process of the app:
@@ -139,12 +115,7 @@ describe.each(backends)('entity leases on the %s run store', (_name, open) => {
   it('stops waiting for a held lease when its signal aborts', async () => {
     const store = await open();
     const lease = name();
-    let release!: () => void;
-    const held = new RunStoreLeases(store, LEASE_MS).hold(
-      lease,
-      () => new Promise<void>((r) => (release = r)),
-    );
-    await sleep(20);
+    const { release, held } = await holdOpen(store, lease);
     const stop = new AbortController();
     const waiting = new RunStoreLeases(store, LEASE_MS).hold(lease, async () => 'ran', stop.signal);
     setTimeout(() => stop.abort(), 100);
@@ -156,12 +127,7 @@ describe.each(backends)('entity leases on the %s run store', (_name, open) => {
   it('gives up waiting after maxWaitMs with a LeaseWaitTimeoutError, running nothing', async () => {
     const store = await open();
     const lease = name();
-    let release!: () => void;
-    const held = new RunStoreLeases(store, LEASE_MS).hold(
-      lease,
-      () => new Promise<void>((r) => (release = r)),
-    );
-    await sleep(20);
+    const { release, held } = await holdOpen(store, lease);
     let ran = false;
     const waiting = new RunStoreLeases(store, LEASE_MS, 300).hold(lease, async () => {
       ran = true;

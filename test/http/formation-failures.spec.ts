@@ -7,26 +7,10 @@ import {
   AgentMemoryExceptionFilter,
   AgentModule,
   ChatMemoryModule,
-  FormationAnswerError,
   LongtermMemoryModule,
-  type MemoryFormationModel,
-  PlainStatementsFormationModel,
 } from 'nest-agent-memory';
 import { AgentMemoryHttpModule } from 'nest-agent-memory/http';
-
-/** The demo model, whose extraction fails while `failing` is set. */
-class SwitchableModel implements MemoryFormationModel {
-  readonly id = 'switchable';
-  failing = true;
-  private readonly inner = new PlainStatementsFormationModel();
-  async extract(input: Parameters<MemoryFormationModel['extract']>[0]) {
-    if (this.failing) throw new FormationAnswerError('extraction', 'not JSON');
-    return this.inner.extract(input);
-  }
-  choose(input: Parameters<MemoryFormationModel['choose']>[0]) {
-    return this.inner.choose(input);
-  }
-}
+import { SwitchableModel } from '../support/switchable-formation-model.js';
 
 interface Failure {
   jobId: string;

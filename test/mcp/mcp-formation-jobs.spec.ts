@@ -3,14 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
-import {
-  AgentModule,
-  ChatMemoryModule,
-  FormationAnswerError,
-  LongtermMemoryModule,
-  type MemoryFormationModel,
-  PlainStatementsFormationModel,
-} from 'nest-agent-memory';
+import { AgentModule, ChatMemoryModule, LongtermMemoryModule } from 'nest-agent-memory';
 import {
   AgentMemoryHttpModule,
   type TenantRequest,
@@ -19,26 +12,13 @@ import {
 import { AgentMemoryMcpModule } from '../../src/modules/mcp/index.js';
 import { callOk, callTool, connectMcp, textOf } from './mcp-client.js';
 import { listenWith } from './mcp-test-app.js';
+import { SwitchableModel } from '../support/switchable-formation-model.js';
 
 /** The tenant named by the `x-tenant` header (none: the default tenant). */
 class HeaderTenantResolver implements TenantResolver {
   resolve(request: TenantRequest): string | undefined {
     const tenant = request.headers['x-tenant'];
     return typeof tenant === 'string' ? tenant : undefined;
-  }
-}
-
-/** The demo model, whose extraction fails while `failing` is set. */
-class SwitchableModel implements MemoryFormationModel {
-  readonly id = 'switchable';
-  failing = true;
-  private readonly inner = new PlainStatementsFormationModel();
-  async extract(input: Parameters<MemoryFormationModel['extract']>[0]) {
-    if (this.failing) throw new FormationAnswerError('extraction', 'not JSON');
-    return this.inner.extract(input);
-  }
-  choose(input: Parameters<MemoryFormationModel['choose']>[0]) {
-    return this.inner.choose(input);
   }
 }
 
