@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
+import { fetchWhole } from '../support/fetch-whole.js';
 
 /**
  * Asks for a conversation's whole history (tens of MB here), reads its first bytes, then reads
@@ -57,7 +58,8 @@ describe.each([
     });
     const big = 'y'.repeat(6_000_000);
     for (let i = 0; i < 4; i += 1) {
-      const response = await fetch(`${app.url}/conversations/stalled/turns`, {
+      // Read whole: an answer left unread keeps its socket open, paused, after the app is gone.
+      const response = await fetchWhole(`${app.url}/conversations/stalled/turns`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: big }),
