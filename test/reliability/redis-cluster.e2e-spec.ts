@@ -197,6 +197,22 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
   }, 60_000);
 
   it('spreads the keys over every master, and keeps the queue under one hash tag', async () => {
+    // Its own writes (tests run in any order; after the outage test the cluster is empty): a
+    // synchronous turn on each of twelve conversations, and a queued one.
+    const id = `spread-${randomUUID().slice(0, 8)}`;
+    for (let c = 0; c < 12; c += 1) {
+      const turn = await send(apps[c % 2]!, 'POST', `/conversations/${id}-${c}/turns`, {
+        message: 'spread',
+      });
+      expect(turn.status).toBe(201);
+      await turn.arrayBuffer();
+    }
+    const accepted = await send(apps[0]!, 'POST', `/conversations/${id}-q/turns?async=true`, {
+      message: 'queued',
+    });
+    expect(accepted.status).toBe(202);
+    const { runId } = (await accepted.json()) as { runId: string };
+    expect(await waitUntilCompleted(apps[1]!, [{ runId }])).toEqual([]);
     expect((await cluster.keysPerNode()).every((count) => count > 0)).toBe(true);
     const queueKeys = await cluster.keys(`*${prefix}*`);
     const bullKeys = queueKeys.filter((key) => !key.includes(':agent-seq:'));
@@ -211,7 +227,7 @@ describe('Redis Cluster: the app over HTTP with every Redis use on a 3-master cl
       message: 'queued after',
     });
 
-  // Last: the restarted cluster is empty (its nodes keep no data).
+  // The restarted cluster is empty (its nodes keep no data): every other test writes its own.
   it('answers a clean 5xx while the whole cluster is down, and serves again once it is back', async () => {
     await cluster.stop();
     const started = performance.now();
