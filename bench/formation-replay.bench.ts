@@ -17,7 +17,11 @@ import { HashingEmbeddingModel } from '../src/modules/longterm/recall/embedding/
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { type LocomoSession, loadLocomoSessions } from './recall/locomo-observations.js';
-import { ObservationsModel, observationsFormation } from './recall/observations-model.js';
+import {
+  ObservationsModel,
+  observationsFormation,
+  sessionJob,
+} from './recall/observations-model.js';
 
 const K = [5, 10] as const;
 const backend = process.env.BENCH_BACKEND ?? 'memory';
@@ -91,16 +95,9 @@ for (const conversation of loadLocomoSessions()) {
   for (const session of conversation.sessions) {
     model.session = session;
     const started = performance.now();
-    const outcome = await formation.run({
-      jobId: `${entityId}/${session.id}`,
-      entityId,
-      conversationId: `${conversation.id}-${session.id}`,
-      runId: `${conversation.id}-${session.id}`,
-      messages: session.turns.map((turn) => ({ id: turn.id, role: 'user', text: turn.text })),
-      context: [],
-      observedAt: session.at,
-      seq: await memories.nextSeq(entityId),
-    });
+    const outcome = await formation.run(
+      sessionJob(entityId, conversation.id, session, await memories.nextSeq(entityId)),
+    );
     jobMs.push(performance.now() - started);
     for (const op of outcome.record.operations) ops.set(op.op, (ops.get(op.op) ?? 0) + 1);
     // The floor: the versions this job added, written again with no model, recall or rules.

@@ -18,7 +18,11 @@ import type { LlmAdapter } from '../src/modules/llm/interfaces/llm.interface.js'
 import { openBenchLongterm } from './recall/bench-longterm.js';
 import { loadLocomo } from './recall/locomo.js';
 import { loadLocomoSessions } from './recall/locomo-observations.js';
-import { ObservationsModel, observationsFormation } from './recall/observations-model.js';
+import {
+  ObservationsModel,
+  observationsFormation,
+  sessionJob,
+} from './recall/observations-model.js';
 
 const limit = Number(process.env.BENCH_QUESTIONS ?? Number.POSITIVE_INFINITY);
 const k = Number(process.env.BENCH_K ?? 10);
@@ -74,16 +78,9 @@ for (const conversation of loadLocomoSessions()) {
   const entityId = `qa-${conversation.id}-${Date.now()}`;
   for (const session of conversation.sessions) {
     model.session = session;
-    await formation.run({
-      jobId: `${entityId}/${session.id}`,
-      entityId,
-      conversationId: `${conversation.id}-${session.id}`,
-      runId: `${conversation.id}-${session.id}`,
-      messages: session.turns.map((turn) => ({ id: turn.id, role: 'user', text: turn.text })),
-      context: [],
-      observedAt: session.at,
-      seq: await memories.nextSeq(entityId),
-    });
+    await formation.run(
+      sessionJob(entityId, conversation.id, session, await memories.nextSeq(entityId)),
+    );
   }
   for (const qa of questionsOf.get(conversation.id)!.questions) {
     if (asked >= limit) break;

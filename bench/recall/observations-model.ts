@@ -1,6 +1,9 @@
 import type { MemoryFormationModel } from '../../src/modules/formation/formation-model.interface.js';
 import type { FormedMemories } from '../../src/modules/formation/formed-memories.js';
-import { MemoryFormation } from '../../src/modules/formation/memory-formation.js';
+import {
+  type FormationJob,
+  MemoryFormation,
+} from '../../src/modules/formation/memory-formation.js';
 import type { LocomoSession } from './locomo-observations.js';
 
 /**
@@ -53,6 +56,27 @@ export function observationsFormation(
       neighbours: 5,
       maxInputTokens: 100_000,
       maxActive: { count: 100_000, bytes: 100_000_000 },
+      // No budget cut: every observation of a session is asked about, as before budgets.
+      maxJobTokens: 10_000_000,
     },
   );
+}
+
+/** The formation job of one LoCoMo session of a conversation, for `entityId`, at `seq`. */
+export function sessionJob(
+  entityId: string,
+  conversationId: string,
+  session: LocomoSession,
+  seq: number,
+): FormationJob {
+  return {
+    jobId: `${entityId}/${session.id}`,
+    entityId,
+    conversationId: `${conversationId}-${session.id}`,
+    runId: `${conversationId}-${session.id}`,
+    messages: session.turns.map((turn) => ({ id: turn.id, role: 'user', text: turn.text })),
+    context: [],
+    observedAt: session.at,
+    seq,
+  };
 }

@@ -26,7 +26,7 @@ export async function rerunFailedJob(
   memories: FormedMemories,
   entityId: string,
   runId: string,
-  run: (job: FormationJob) => Promise<FormationOutcome | undefined>,
+  run: (job: FormationJob) => Promise<FormationOutcome>,
   /** Reads the context a job noted before it read one (its turn's place in the conversation). */
   readContext: (at: {
     conversationId: string;
@@ -58,13 +58,12 @@ export async function rerunFailedJob(
     });
     return { status: 'failed' as const, error, ...named };
   };
-  let outcome: FormationOutcome | undefined;
+  let outcome: FormationOutcome;
   try {
     outcome = await run(job);
   } catch (error) {
     return again((error as Error).message, (error as Error).name);
   }
-  if (outcome === undefined) return again(SHUTTING_DOWN);
   if (outcome.status === 'refused') return again(REFUSED, 'FormationRefusedError');
   await memories.failed.clear(entityId, jobId, job.seq);
   return { status: outcome.status, operations: outcome.record.operations };

@@ -78,14 +78,8 @@ export class FormationFailures {
   }
 
   /** A page of the notes, in job id order: at most `limit`, after the job id `after`. */
-  async list(entityId: string, limit: number, after?: string): Promise<FailedFormation[]> {
-    const records = await this.longterm.store.search(
-      formedEntityOf(entityId),
-      FAILED_KEY_PREFIX,
-      limit,
-      after === undefined ? undefined : FAILED_KEY_PREFIX + after,
-    );
-    return records.map((record) => record.value as unknown as FailedFormation);
+  list(entityId: string, limit: number, after?: string): Promise<FailedFormation[]> {
+    return formedPage<FailedFormation>(this.longterm, entityId, FAILED_KEY_PREFIX, limit, after);
   }
 
   /** One job's note, or null. */
@@ -101,4 +95,24 @@ export class FormationFailures {
   async clear(entityId: string, jobId: string, seq: number): Promise<void> {
     await this.longterm.store.delete(formedEntityOf(entityId), FAILED_KEY_PREFIX + jobId, seq);
   }
+}
+
+/**
+ * A page of the values an entity's formed-memory entity keeps under `prefix` (job records, failure
+ * notes), in key order: at most `limit`, after the key `prefix + after`.
+ */
+export async function formedPage<T>(
+  longterm: LongtermMemoryService,
+  entityId: string,
+  prefix: string,
+  limit: number,
+  after?: string,
+): Promise<T[]> {
+  const records = await longterm.store.search(
+    formedEntityOf(entityId),
+    prefix,
+    limit,
+    after === undefined ? undefined : prefix + after,
+  );
+  return records.map((record) => record.value as unknown as T);
 }

@@ -4,7 +4,12 @@ import type { LongtermRecord } from '../longterm/interfaces/longterm-store.inter
 import { formedEntityOf } from '../longterm/recall/derived-entities.js';
 import { entityLeaseName, entityLeasesOf } from './entity-leases.js';
 import { type Consolidation, createdBy, isActive } from './consolidation-rules.js';
-import { type FailedFormation, type FailedJob, FormationFailures } from './formation-failures.js';
+import {
+  type FailedFormation,
+  type FailedJob,
+  FormationFailures,
+  formedPage,
+} from './formation-failures.js';
 import type { FormationUsage } from './formation-model.interface.js';
 import type { AppliedOperation, FormedMemory } from './formed-memory.interface.js';
 
@@ -184,14 +189,8 @@ export class FormedMemories {
   }
 
   /** The records of the entity's written formation jobs, in job id order: `limit` after `after`. */
-  async jobs(entityId: string, limit: number, after?: string): Promise<FormationJobRecord[]> {
-    const page = await this.longterm.store.search(
-      formedEntityOf(entityId),
-      JOB_KEY_PREFIX,
-      limit,
-      after === undefined ? undefined : JOB_KEY_PREFIX + after,
-    );
-    return page.map((record) => record.value as unknown as FormationJobRecord);
+  jobs(entityId: string, limit: number, after?: string): Promise<FormationJobRecord[]> {
+    return formedPage<FormationJobRecord>(this.longterm, entityId, JOB_KEY_PREFIX, limit, after);
   }
 
   /** One version of a memory, or null. */

@@ -72,8 +72,10 @@ export class RunStoreLeases implements EntityLeases {
     }, this.leaseMs / 3).unref();
     const lease: EntityLease = {
       assertHeld: async () => {
-        renewing = renewing.then(renew);
-        await renewing;
+        const now = renewing.then(renew);
+        // A renewal that fails is this call's error, not every later renewal's.
+        renewing = now.catch(() => undefined);
+        await now;
         if (lost) throw new LeaseLostError(name);
       },
     };
