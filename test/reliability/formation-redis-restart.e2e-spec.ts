@@ -36,6 +36,12 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
   /** Resolved at the first consolidation request: jobs are between their model calls. */
   let choosing!: () => void;
   const firstChoice = new Promise<void>((resolve) => (choosing = resolve));
+  /**
+   * Resolved once Redis is killed: the first consolidation answer is held until then, so that job
+   * gets its answer with Redis gone and its attempt fails after the call, whatever the timing.
+   */
+  let redisKilled!: () => void;
+  const killed = new Promise<void>((resolve) => (redisKilled = resolve));
   const extractions = new Map<string, number>();
   let choices = 0;
 
@@ -70,8 +76,10 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
       }
       if (tool === 'choose_operations') {
         choices += 1;
+        const first = choices === 1;
         choosing();
         return {
+          ...(first ? { waitFor: killed } : {}),
           ...openAiCompletion('', [
             {
               id: 'call-2',
@@ -117,9 +125,11 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
       expect(turn.status).toBe(201);
       turns.push({ entity, runId: ((await turn.json()) as { runId: string }).runId });
     }
-    // Jobs are under way: at least one has its extraction recorded and waits on its choice.
+    // Jobs are under way: at least one has its extraction recorded and waits on its choice (held
+    // until Redis is gone).
     await firstChoice;
     await redis.kill();
+    redisKilled();
     await sleep(OUTAGE_MS);
     await redis.start();
     const restartedAt = performance.now();

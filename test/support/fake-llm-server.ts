@@ -10,6 +10,8 @@ export type FakeReply =
       headers?: Record<string, string>;
       /** Waits this long before answering (a slow model). */
       delayMs?: number;
+      /** Answers only once this settles (a model held until the test lets it answer). */
+      waitFor?: Promise<unknown>;
     }
   | {
       kind: 'sse';
@@ -96,6 +98,7 @@ export class FakeLlmServer {
   private async send(reply: FakeReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
     switch (reply.kind) {
       case 'json':
+        if (reply.waitFor) await reply.waitFor.catch(() => undefined);
         if (reply.delayMs) await pause(reply.delayMs, res);
         res.writeHead(reply.status ?? 200, {
           'content-type': 'application/json',
