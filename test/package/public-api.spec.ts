@@ -360,6 +360,17 @@ const PUBLIC_API = [
   'applyMergePatch',
   'isJsonObject',
   'patchedPaths',
+  // Recall's rerank step.
+  'AiSdkRerankingModelLike',
+  'DEFAULT_RERANK_DEPTH',
+  'DEFAULT_RERANK_WEIGHT',
+  'DEFAULT_WORD_VECTOR_WORDS',
+  'RecallRerankOptions',
+  'RerankingModel',
+  'WORD_VECTORS_PACKAGE',
+  'WordVectorRerankingModel',
+  'WordVectorRerankingOptions',
+  'aiSdkRerankingModel',
 ];
 
 describe('the public API (src/index.ts)', () => {

@@ -38,7 +38,8 @@ import {
   indexMessages,
   noteConversation,
 } from './recall/message-index-writes.js';
-import { hybridRecall } from './recall/hybrid-recall.js';
+import { type RecallContext, hybridRecall } from './recall/hybrid-recall.js';
+import { recallRerankOf } from './recall/rerank/rerank-hits.js';
 import { defaultRecordText } from './recall/search-text.js';
 import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts.js';
 import { withVectors } from './recall/embedding/embed-records.js';
@@ -61,6 +62,7 @@ export class LongtermMemoryService
   private readonly background: LongtermBackgroundTasks;
   private readonly textOf: (value: JsonValue, key: string) => string;
   private readonly recordTextOf: (value: JsonValue, key: string, entityId: string) => string;
+  private readonly rerank: ReturnType<typeof recallRerankOf>;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
@@ -71,6 +73,7 @@ export class LongtermMemoryService
     this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
     this.recordTextOf = (value, key, entityId) =>
       isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
+    this.rerank = recallRerankOf(this.recordTextOf);
     if (backend && embedder)
       this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.recordTextOf);
     const sweep = (batch: number) => this.sweep(batch);
@@ -169,9 +172,7 @@ export class LongtermMemoryService
   recall(entityId: string, query: string, options: RecallOptions): Promise<RecallHit[]>;
   async recall(entityId: string, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     assertIndexableEntity(entityId);
-    const { store } = this.require();
-    const least = this.options.recall?.minSimilarity;
-    return hybridRecall(store, this.embedder, entityId, query, options, least);
+    return hybridRecall(this.recallContext(), entityId, query, options);
   }
 
   /**
@@ -184,18 +185,15 @@ export class LongtermMemoryService
     options: Omit<RecallOptions, 'scope'> = {},
   ): Promise<RecordRecallHit[]> {
     assertIndexableEntity(entityId);
-    const { store } = this.require();
-    const least = this.options.recall?.minSimilarity;
-    const formed = formedEntityOf(entityId);
     const scoped = { ...options, scope: 'records' as const };
-    return (await hybridRecall(
-      store,
-      this.embedder,
-      formed,
-      query,
-      scoped,
-      least,
-    )) as RecordRecallHit[];
+    const formed = formedEntityOf(entityId);
+    return (await hybridRecall(this.recallContext(), formed, query, scoped)) as RecordRecallHit[];
+  }
+
+  private recallContext(): RecallContext {
+    const { store } = this.require();
+    const { minSimilarity, rerank } = this.options.recall ?? {};
+    return { store, embedder: this.embedder, minSimilarity, rerank: this.rerank(rerank) };
   }
 
   /**

@@ -5,6 +5,7 @@ import { parseLongtermUri } from './longterm-backend.factory.js';
 import { MAX_HNSW_DIMENSIONS } from './backends/postgres-pgvector.js';
 import { type TextAnalysisOptions, analyzerFor } from './recall/text-analyzer.js';
 import { InvalidArgumentError } from '../../common/errors/invalid-argument.error.js';
+import { MAX_TEXT_SEARCH_LIMIT } from './interfaces/longterm-store.interface.js';
 
 const KEYS = [
   'uri',
@@ -57,10 +58,11 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   if (options.recall !== undefined) {
     const recall = check.object(options.recall, 'recall');
     const nested = check.nested('recall');
-    nested.keys(recall, ['embedder', 'minSimilarity', 'backfill', 'pgvector']);
+    nested.keys(recall, ['embedder', 'minSimilarity', 'backfill', 'pgvector', 'rerank']);
     nested.number('minSimilarity', recall.minSimilarity, { min: -1, max: 1, inclusiveMin: true });
     nested.sweep('backfill', recall.backfill);
     checkPgvector(nested, recall.pgvector);
+    checkRerank(nested, recall.rerank);
   }
   return options as LongtermMemoryModuleOptions;
 }
@@ -76,4 +78,22 @@ function checkPgvector(check: OptionChecker, value: unknown): void {
   inner.keys(hnsw, ['dimensions']);
   if (hnsw.dimensions === undefined) inner.fail('dimensions', 'is required');
   inner.integer('dimensions', hnsw.dimensions, 1, MAX_HNSW_DIMENSIONS);
+}
+
+/** `recall.rerank`: `{ model: { id, rerank() }, depth?: 1–100, weight?: 0–1 }`. */
+function checkRerank(check: OptionChecker, value: unknown): void {
+  if (value === undefined) return;
+  const rerank = check.object(value, 'rerank');
+  const nested = check.nested('rerank');
+  nested.keys(rerank, ['model', 'depth', 'weight']);
+  const model = rerank.model as { id?: unknown; rerank?: unknown } | undefined;
+  if (typeof model !== 'object' || model === null || typeof model.rerank !== 'function')
+    nested.fail(
+      'model',
+      'must be a RerankingModel ({ id, rerank }): a WordVectorRerankingModel, or aiSdkRerankingModel(model)',
+    );
+  nested.required('model.id', model?.id);
+  nested.string('model.id', model?.id);
+  nested.integer('depth', rerank.depth, 1, MAX_TEXT_SEARCH_LIMIT);
+  nested.number('weight', rerank.weight, { min: 0, max: 1, inclusiveMin: true });
 }

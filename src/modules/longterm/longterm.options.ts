@@ -2,6 +2,7 @@ import type { PgvectorOption } from './backends/postgres-pgvector.js';
 import type { RecordTextFunction } from './recall/search-text.js';
 import type { TextAnalysisOptions } from './recall/text-analyzer.js';
 import type { EmbedderOption } from './recall/embedding/resolve-embedder.js';
+import type { RecallRerankOptions } from './recall/rerank/reranking-model.interface.js';
 import type { DataSourceOption } from '../connections/sql/data-source-option.js';
 import type { SweepOptions } from '../sweeper/sweeper.options.js';
 
@@ -91,4 +92,12 @@ export interface LongtermRecallOptions {
    * at scale.
    */
   pgvector?: PgvectorOption;
+  /**
+   * A second look at the best hits: a reranking model (`WordVectorRerankingModel` offline, or any
+   * AI SDK reranking model through `aiSdkRerankingModel`) scores the fused list's first `depth`
+   * hits (default 50) against the query, and each hit's final score is `weight` (default 0.5) of
+   * the model's plus the rest of its fused score. A call can skip it with `recall(…, { rerank:
+   * false })`; when the model fails, recall logs it and answers in the fused order.
+   */
+  rerank?: RecallRerankOptions;
 }

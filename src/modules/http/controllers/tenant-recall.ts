@@ -90,6 +90,7 @@ function presentHit(
     score: hit.score,
     ...(hit.lexical ? { lexical: hit.lexical } : {}),
     ...(hit.vector ? { vector: hit.vector } : {}),
+    ...(hit.rerank ? { rerank: hit.rerank } : {}),
   };
   if (hit.source === 'record')
     return {

@@ -96,7 +96,10 @@ export class RecallHitDto {
   record?: MemoryRecordDto;
   @ApiPropertyOptional({ type: RecalledMessageDto, description: 'The message, for a message hit' })
   message?: RecalledMessageDto;
-  @ApiProperty({ description: 'Reciprocal-rank-fusion score (higher is better)' })
+  @ApiProperty({
+    description:
+      'Reciprocal-rank-fusion score, or after a rerank the final score from 0 to 1 (higher is better)',
+  })
   score!: number;
   @ApiPropertyOptional({ type: RecallRankDto, description: 'Its place in the full-text list' })
   lexical?: RecallRankDto;
@@ -105,6 +108,11 @@ export class RecallHitDto {
     description: 'Its place in the vector list (score: cosine similarity)',
   })
   vector?: RecallRankDto;
+  @ApiPropertyOptional({
+    type: RecallRankDto,
+    description: "Its place in the reranking model's order (score: the model's), after a rerank",
+  })
+  rerank?: RecallRankDto;
 }
 
 /** `GET /entities/:entityId/recall`. */

@@ -14,6 +14,7 @@ import type { RecallHit, RecallMode, RecallOptions, RecallRanking } from './reca
 import { recallOptions } from './recall-options.js';
 import { queryWords } from './search-text.js';
 import { rerankByNeighbours } from './neighbour-rerank.js';
+import { type RecallRerank, rerankHits } from './rerank/rerank-hits.js';
 
 const logger = new Logger('Recall');
 
@@ -28,22 +29,33 @@ function listDepth(k: number): number {
 /** A record of one fused list, with its ranking. */
 type FusedRecord = RecallRanking & { record: LongtermRecord };
 
+/** What a recall runs on: the store, and the models and settings configured for recall. */
+export interface RecallContext {
+  store: LongtermMemoryStore;
+  embedder?: EmbeddingModel;
+  /** Least cosine similarity of a vector hit (default {@link DEFAULT_MIN_SIMILARITY}). */
+  minSimilarity?: number;
+  rerank?: RecallRerank;
+}
+
 /**
  * Runs the lists of a recall at once and fuses them (reciprocal rank fusion), per source: the
  * entity's records, the messages it took part in, or both (then merged by fused score, which both
  * sources compute alike). The vector lists need the query's vector (one embedding call for both
  * sources); when that call fails, a hybrid recall logs it and answers with the full-text lists
  * alone, while a `vector` recall fails. A vector hit below `minSimilarity` (cosine) is dropped.
+ * With a rerank configured (and not turned off by the call), each source's fused list is read
+ * `depth` deep and the reranking model reorders the lot (see `rerankHits`).
  */
 export async function hybridRecall(
-  store: LongtermMemoryStore,
-  embedder: EmbeddingModel | undefined,
+  context: RecallContext,
   entityId: string,
   query: string,
   options: RecallOptions,
-  minSimilarity = DEFAULT_MIN_SIMILARITY,
 ): Promise<RecallHit[]> {
-  const { k, filter, mode, sources, neighbours } = recallOptions(options);
+  const { store, embedder, minSimilarity = DEFAULT_MIN_SIMILARITY } = context;
+  const { k, filter, mode, sources, neighbours, rerank: rerankOn } = recallOptions(options);
+  const rerank = rerankOn ? context.rerank : undefined;
   queryWords(query); // a query must hold a word, whatever the lists
   if (mode === 'vector' && !embedder)
     throw new InvalidArgumentError(
@@ -53,7 +65,9 @@ export async function hybridRecall(
   const vector =
     mode === 'lexical' || !embedder ? undefined : await queryVector(embedder, query, mode);
   const { conversationId, prefix, ...times } = filter;
-  const search = { mode, vector, model: embedder?.id, k, minSimilarity };
+  // A rerank reads each source's fused list `depth` deep, then keeps the best k of the lot.
+  const depth = rerank ? Math.max(k, rerank.depth) : k;
+  const search = { mode, vector, model: embedder?.id, k: depth, minSimilarity };
   const [records, messages] = await Promise.all([
     sources.records
       ? fusedRecords(store, entityId, query, search, {
@@ -83,6 +97,7 @@ export async function hybridRecall(
     if (message)
       hits.push({ source: 'message', message: { ...message, at: record.updatedAt }, ...ranking });
   }
+  if (rerank) return rerankHits(hits, entityId, query, rerank, k);
   // Stable: between equal scores, records stay before messages, each in its own order.
   return sources.records && sources.messages
     ? hits.sort((a, b) => b.score - a.score).slice(0, k)

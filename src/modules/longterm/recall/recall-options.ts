@@ -7,7 +7,7 @@ import { DEFAULT_NEIGHBOUR_WEIGHT } from './neighbour-rerank.js';
 /** Default number of hits of a recall. */
 export const DEFAULT_RECALL_K = 10;
 
-const OPTION_KEYS = new Set(['k', 'filter', 'mode', 'scope', 'neighbours']);
+const OPTION_KEYS = new Set(['k', 'filter', 'mode', 'scope', 'neighbours', 'rerank']);
 const FILTER_KEYS = new Set(['prefix', 'updatedFrom', 'updatedTo', 'conversationId']);
 
 /** A recall's `k` and filter, checked (each filter value is checked by the search itself). */
@@ -19,6 +19,8 @@ export function recallOptions(options: RecallOptions): {
   sources: { records: boolean; messages: boolean };
   /** The message list's neighbour weight. */
   neighbours: number;
+  /** Whether a configured rerank runs. */
+  rerank: boolean;
 } {
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError('options', 'must be an object');
@@ -26,7 +28,7 @@ export function recallOptions(options: RecallOptions): {
     if (!OPTION_KEYS.has(key))
       throw new InvalidArgumentError(
         key,
-        'is not a recall option (k, filter, mode, scope, neighbours)',
+        'is not a recall option (k, filter, mode, scope, neighbours, rerank)',
       );
   const {
     k = DEFAULT_RECALL_K,
@@ -34,7 +36,10 @@ export function recallOptions(options: RecallOptions): {
     mode = 'hybrid',
     scope = 'records',
     neighbours = DEFAULT_NEIGHBOUR_WEIGHT,
+    rerank = true,
   } = options;
+  if (typeof rerank !== 'boolean')
+    throw new InvalidArgumentError('rerank', `must be a boolean, got ${typeof rerank}`);
   if (typeof neighbours !== 'number' || !(neighbours >= 0 && neighbours <= 1))
     throw new InvalidArgumentError(
       'neighbours',
@@ -58,7 +63,7 @@ export function recallOptions(options: RecallOptions): {
         `filter.${key}`,
         'is not a filter (prefix, updatedFrom, updatedTo, conversationId)',
       );
-  return { k, filter, mode, sources: recallSources(scope, filter), neighbours };
+  return { k, filter, mode, sources: recallSources(scope, filter), neighbours, rerank };
 }
 
 /** The sources a scope reads: a key prefix narrows to records, a conversation to messages. */

@@ -40,6 +40,11 @@ export interface RecallOptions {
    * fused — a share from 0 (none) to 1; default 0.3. Records have no order and are not reranked.
    */
   neighbours?: number;
+  /**
+   * Whether the reranking model configured with `recall.rerank` reorders the hits (default true;
+   * without one configured, nothing to turn on).
+   */
+  rerank?: boolean;
 }
 
 /** The lists a recall runs. */
@@ -57,13 +62,16 @@ export interface RecallRank {
 export interface RecallRanking {
   /**
    * The fused score (reciprocal rank fusion: the sum over the lists that found it of
-   * 1 / (60 + rank)); higher is better.
+   * 1 / (60 + rank)); after a rerank, the final score from 0 to 1 (the model's share plus the fused
+   * score's). Higher is better.
    */
   score: number;
   /** Its place in the lexical (full-text) list, when that list found it. */
   lexical?: RecallRank;
   /** Its place in the vector list (score: cosine similarity), when that list found it. */
   vector?: RecallRank;
+  /** Its place in the reranking model's order (score: the model's own), when a rerank ran. */
+  rerank?: RecallRank;
 }
 
 /** A long-term record recalled. */
