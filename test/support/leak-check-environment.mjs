@@ -44,6 +44,36 @@ function describeSockets() {
   );
 }
 
+/** Every handle still open, named with what tells whose it is. */
+function describeAllHandles() {
+  return (process._getActiveHandles?.() ?? []).flatMap((handle) => {
+    const name = handle?.constructor?.name ?? typeof handle;
+    if (name === 'WriteStream' || name === 'ReadStream') return []; // the worker's own stdio
+    if (name === 'ChildProcess')
+      return [`child process ${handle.pid} (${handle.spawnargs?.join(' ').slice(0, 120)})`];
+    if (name === 'Socket')
+      return [
+        handle.remotePort === undefined
+          ? `pipe (fd ${handle._handle?.fd ?? '?'})`
+          : `socket ${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`,
+      ];
+    if (name === 'Server') return [`server ${JSON.stringify(handle.address?.())}`];
+    return [name];
+  });
+}
+
+// Jest ends a worker by a message, then (500 ms later) SIGTERM if it has not exited: something kept
+// its event loop alive ("a worker process has failed to exit gracefully"). Say what, then exit as
+// SIGTERM would have.
+if (process.listenerCount('SIGTERM') === 0)
+  process.once('SIGTERM', () => {
+    process.stderr.write(
+      `leak-check: jest worker ${process.pid} was still holding ${process.getActiveResourcesInfo().join(', ')} ` +
+        `when it was told to exit: ${describeAllHandles().join('; ')}\n`,
+    );
+    process.exit(143);
+  });
+
 /**
  * Jest's Node environment, plus a check that the file left no handle open: when its last hook has
  * run, every server, socket, child process and timer it opened must be closed within 10 s, or
