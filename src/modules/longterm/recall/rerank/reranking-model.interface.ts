@@ -22,8 +22,8 @@ export interface RecallRerankOptions {
   /** The model that scores the hits against the query. */
   model: RerankingModel;
   /**
-   * How many of the fused list's best hits the model scores (default 50, at least `k`, at most
-   * 100): the hits below that depth are not recalled when a rerank runs.
+   * How many of the fused list's best hits the model scores (default 50, at most 100); hits past
+   * it (a `k` larger than `depth`) follow the scored ones in the fused order.
    */
   depth?: number;
   /**
@@ -31,9 +31,16 @@ export interface RecallRerankOptions {
    * score from the lists (divided by the best hit's). 1 orders by the model alone.
    */
   weight?: number;
+  /**
+   * How long recall waits for the model (default 5,000 ms); past it, the call is aborted (its
+   * `abortSignal`) and recall answers in the fused order, logged.
+   */
+  timeoutMs?: number;
 }
 
 /** Default `recall.rerank.depth`. */
 export const DEFAULT_RERANK_DEPTH = 50;
 /** Default `recall.rerank.weight`. */
 export const DEFAULT_RERANK_WEIGHT = 0.5;
+/** Default `recall.rerank.timeoutMs`. */
+export const DEFAULT_RERANK_TIMEOUT_MS = 5_000;

