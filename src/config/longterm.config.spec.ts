@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { WordVectorRerankingModel } from 'nest-agent-memory';
 import { errorOf, variableAtFault } from './config-error.testing.js';
 import { loadLongtermConfig } from './longterm.config.js';
 
@@ -101,8 +102,27 @@ describe('recall configuration', () => {
     });
   });
 
+  it('RECALL_RERANK=word-vectors adds the word-vector rerank, with RECALL_WORD_VECTORS_FILE its file', () => {
+    const rerank = loadLongtermConfig({
+      LONGTERM_MEMORY_URI: 'memory://',
+      RECALL_RERANK: 'word-vectors',
+      RECALL_WORD_VECTORS_FILE: '/data/vectors.json',
+    }).recall!;
+    expect(rerank.embedder).toBeUndefined();
+    expect(rerank.rerank!.model).toBeInstanceOf(WordVectorRerankingModel);
+    const both = loadLongtermConfig({
+      LONGTERM_MEMORY_URI: 'memory://',
+      RECALL_EMBEDDER: 'hashing',
+      RECALL_RERANK: 'word-vectors',
+    }).recall!;
+    expect(both.embedder).toBeDefined();
+    expect(both.rerank!.model.id).toBe('word-vectors');
+  });
+
   it('names the variable at fault', () => {
     for (const [env, variable] of [
+      [{ RECALL_RERANK: 'cohere' }, 'RECALL_RERANK'],
+      [{ RECALL_WORD_VECTORS_FILE: '/data/v.json' }, 'RECALL_WORD_VECTORS_FILE'],
       [{ RECALL_EMBEDDER: 'bert' }, 'RECALL_EMBEDDER'],
       [{ RECALL_EMBEDDER: 'openai-compatible', RECALL_EMBEDDER_MODEL: 'm' }, 'RECALL_EMBEDDER_URL'],
       [

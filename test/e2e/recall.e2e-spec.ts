@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { appPerSuite, STORAGE_LAYOUTS } from '../support/app-harness.js';
+import { tempDir } from '../support/test-databases.js';
 
 const A = { Authorization: 'Bearer key-of-tenant-a-0001' };
 const B = { Authorization: 'Bearer key-of-tenant-b-0001' };
@@ -212,5 +215,37 @@ describe('recall over HTTP with RECALL_EMBEDDER=hashing and AGENT_RECALL=true', 
       .send({ message: 'my cats?', entityId: entity })
       .expect(201);
     expect(turn.body.reply).toBeDefined();
+  });
+});
+
+/** The example app with RECALL_RERANK=word-vectors over a small file in the package's format. */
+describe('recall over HTTP with RECALL_RERANK=word-vectors', () => {
+  const vectors = join(tempDir('word-vectors-'), 'vectors.json');
+  const words = { job: [1, 0.1, 0, 1, 0], works: [0.9, 0.2, 0, 1, 1], kitchen: [0, 0.1, 1, 1, 2] };
+  writeFileSync(
+    vectors,
+    JSON.stringify({ dimensions: 3, words: Object.keys(words), vectors: words }),
+  );
+  const running = appPerSuite(
+    () => ({
+      ...STORAGE_LAYOUTS[0]![1](),
+      RECALL_RERANK: 'word-vectors',
+      RECALL_WORD_VECTORS_FILE: vectors,
+    }),
+    { beforeAll, afterAll },
+  );
+  const http = () => request(running().url);
+
+  it('reranks by meaning: a question about a job finds the record about work first', async () => {
+    const entity = `rerank-${randomUUID()}`;
+    for (const [key, value] of [
+      ['kitchen', 'Ada painted the kitchen'],
+      ['work', 'Ada works at the aquarium'],
+    ])
+      await http().put(`/entities/${entity}/memories/${key}`).send({ value }).expect(200);
+    const q = encodeURIComponent("What is Ada's job?");
+    const { body } = await http().get(`/entities/${entity}/recall?q=${q}`).expect(200);
+    expect(body.hits.map((hit: { key: string }) => hit.key)).toEqual(['work', 'kitchen']);
+    expect(body.hits[0]).toMatchObject({ rerank: { rank: 1 }, lexical: { rank: 2 } });
   });
 });
