@@ -59,7 +59,12 @@ console.log(JSON.stringify({ reply, stored: stored!.content, first, second }));
 const CJS_APP = `require('reflect-metadata');
 const { Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
-const { AgentModule, AgentService, ChatMemoryModule } = require('nest-agent-memory');
+const {
+  AgentModule,
+  AgentService,
+  ChatMemoryModule,
+  WordVectorRerankingModel,
+} = require('nest-agent-memory');
 
 class AppModule {}
 Module({
@@ -72,8 +77,20 @@ Module({
 (async () => {
   const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
   const result = await app.get(AgentService).run({ conversationId: 'c1', message: 'hello' });
-  console.log(JSON.stringify({ reply: result.reply.content, version: result.version }));
   await app.close();
+  // The word-vector rerank from the built package: a file of vectors, and the optional package
+  // (not installed here) named in the error.
+  const reranker = new WordVectorRerankingModel({ path: process.argv[3] });
+  const scores = await reranker.rerank('where does she work?', ['a new job', 'the kitchen']);
+  const missing = await new WordVectorRerankingModel().load().catch((error) => error);
+  console.log(
+    JSON.stringify({
+      reply: result.reply.content,
+      version: result.version,
+      scores: scores.map((score) => Math.round(score * 100) / 100),
+      missing: missing.name,
+    }),
+  );
 })();
 `;
 
@@ -182,14 +199,22 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
     }
   }, 240_000);
 
-  it('loads with require() and runs a turn in a CommonJS app', () => {
+  it('loads with require() and runs a turn in a CommonJS app, and its word-vector rerank', () => {
     // A CommonJS package in a folder of the SQLite-only app: its node_modules, its own module type.
     const dir = join(sqliteOnly, 'cjs');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(dir, 'main.js'), CJS_APP);
-    const output = run(process.execPath, ['main.js', join(dir, 'chat.sqlite')], dir);
-    expect(JSON.parse(output)).toEqual({ reply: expect.stringContaining('hello'), version: 2 });
+    const vectors = { work: [1, 0, 0, 0], job: [0.8, 0.6, 0, 1], kitchen: [0, 0, 1, 2] };
+    const file = join(dir, 'vectors.json');
+    writeFileSync(file, JSON.stringify({ dimensions: 3, words: Object.keys(vectors), vectors }));
+    const output = run(process.execPath, ['main.js', join(dir, 'chat.sqlite'), file], dir);
+    expect(JSON.parse(output)).toEqual({
+      reply: expect.stringContaining('hello'),
+      version: 2,
+      scores: [0.8, 0],
+      missing: 'MissingDriverError',
+    });
   }, 120_000);
 
   it("boots the example app on the Docker image's runtime dependencies alone", async () => {
