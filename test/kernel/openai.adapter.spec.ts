@@ -246,12 +246,13 @@ describe('OpenAI (provider: openai, on @ai-sdk/openai, over HTTP)', () => {
   });
 
   it('bounds a stream by the silence between chunks, not by its whole length', async () => {
-    // 12 tokens 40 ms apart: ~500 ms in all, far past timeoutMs, but never 150 ms silent.
+    // 12 tokens 80 ms apart: ~1 s in all, past timeoutMs, but never 600 ms silent (a margin that
+    // holds on a loaded machine: 40 ms apart against 150 ms once failed there).
     const tokens = Array.from({ length: 12 }, (_, i) => `t${i} `);
-    server.enqueue(openAiStream(tokens, [], { delayMs: 40 }));
+    server.enqueue(openAiStream(tokens, [], { delayMs: 80 }));
     const slowButSteady = await adapter({
-      timeoutMs: 200,
-      streamIdleTimeoutMs: 150,
+      timeoutMs: 600,
+      streamIdleTimeoutMs: 600,
       retry: { maxRetries: 0 },
     }).stream({ messages: [{ role: 'user', content: 'x' }] }, () => undefined);
     expect(slowButSteady.message.content).toBe(tokens.join(''));
