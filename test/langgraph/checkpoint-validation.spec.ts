@@ -11,12 +11,8 @@ import { ConnectionRegistry } from '../../src/modules/connections/connection-reg
 import type { AgentMemoryCheckpointSaver } from '../../src/modules/langgraph/agent-memory-checkpoint-saver.js';
 import { openCheckpointSaverIn } from '../../src/modules/langgraph/open-checkpoint-saver.js';
 import { LANGGRAPH_SCHEMA } from '../../src/modules/langgraph/schema/langgraph.schema.js';
-import {
-  TEST_MYSQL_URL,
-  TEST_POSTGRES_URL,
-  TEST_REDIS_URL,
-  tempDir,
-} from '../support/test-databases.js';
+import { TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
+import { type FreshDatabase, createFreshDatabase } from '../support/fresh-database.js';
 import { OwnRedisCluster } from '../support/redis-cluster.js';
 import '../support/vitest-soft-expect.js';
 import { inDeclaredOrder } from '../support/in-declared-order.js';
@@ -24,8 +20,8 @@ import { inDeclaredOrder } from '../support/in-declared-order.js';
 /**
  * LangGraph's own checkpointer validation suite, on each backend, in the order it declares its tests
  * (its `list` block reads rows its own earlier tests wrote; jest's `--randomize` would reorder them). The suite asks for isolated
- * storage per checkpointer: a fresh SQLite file, emptied tables on the servers, a fresh key prefix
- * on Redis.
+ * storage per checkpointer: a fresh SQLite file, emptied tables in a database of its own on each
+ * server, a fresh key prefix on Redis.
  */
 const registry = new ConnectionRegistry();
 
@@ -94,16 +90,26 @@ validateAll({
   createCheckpointer: () => open(`sqlite:${join(tempDir('langgraph-'), 'checkpoints.sqlite')}`),
   destroyCheckpointer: destroy,
 });
-validateAll({
-  checkpointerName: 'nest-agent-memory on PostgreSQL',
-  createCheckpointer: () => emptied(TEST_POSTGRES_URL),
-  destroyCheckpointer: destroy,
-});
-validateAll({
-  checkpointerName: 'nest-agent-memory on MariaDB',
-  createCheckpointer: () => emptied(TEST_MYSQL_URL),
-  destroyCheckpointer: destroy,
-});
+// The servers' suites empty the checkpoint tables before each checkpointer: in a database of their
+// own, so another file's checkpoints in the shared test database are never deleted under it (the
+// LangGraph restart test once lost its thread between its two processes that way).
+const own: Partial<Record<'postgres' | 'mysql', FreshDatabase>> = {};
+for (const [dialect, name] of [
+  ['postgres', 'PostgreSQL'],
+  ['mysql', 'MariaDB'],
+] as const)
+  validateAll({
+    checkpointerName: `nest-agent-memory on ${name}`,
+    beforeAll: async () => {
+      own[dialect] = await createFreshDatabase(dialect);
+    },
+    // Runs after the file's own afterAll (declared first) has closed the registry's connections.
+    afterAll: async () => {
+      await own[dialect]?.drop();
+    },
+    createCheckpointer: () => emptied(own[dialect]!.url),
+    destroyCheckpointer: destroy,
+  });
 let cluster: OwnRedisCluster | undefined;
 validateAll({
   checkpointerName: 'nest-agent-memory on a Redis Cluster',
