@@ -65,14 +65,18 @@ function describeAllHandles() {
 // Jest ends a worker by a message, then (500 ms later) SIGTERM if it has not exited: something kept
 // its event loop alive ("a worker process has failed to exit gracefully"). Say what, then exit as
 // SIGTERM would have.
-if (process.listenerCount('SIGTERM') === 0)
-  process.once('SIGTERM', () => {
+// First of the process's SIGTERM listeners (a test's app may have added its own), once per worker.
+const SIGTERM_REPORT = Symbol.for('leak-check:sigterm-report');
+if (!globalThis[SIGTERM_REPORT]) {
+  globalThis[SIGTERM_REPORT] = true;
+  process.prependOnceListener('SIGTERM', () => {
     process.stderr.write(
       `leak-check: jest worker ${process.pid} was still holding ${process.getActiveResourcesInfo().join(', ')} ` +
         `when it was told to exit: ${describeAllHandles().join('; ')}\n`,
     );
     process.exit(143);
   });
+}
 
 /**
  * Jest's Node environment, plus a check that the file left no handle open: when its last hook has
