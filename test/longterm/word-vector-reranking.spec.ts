@@ -85,6 +85,9 @@ describe('WordVectorRerankingModel', () => {
     const first = await rejectionOf(model.load());
     expect(await rejectionOf(model.rerank('work', ['job']))).toBe(first);
     expect(() => new WordVectorRerankingModel({ maxWords: 0 })).toThrow(/maxWords/);
+    expect(() => new WordVectorRerankingModel({ maxword: 10 } as never)).toThrow(
+      /maxword is not an option of WordVectorRerankingModel/,
+    );
     expect(() => WordVectorRerankingModel.fromVectors({ a: [1], b: [1, 2] })).toThrow(/dimension/);
   });
 });

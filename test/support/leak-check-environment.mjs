@@ -26,40 +26,31 @@ function leaks(before) {
     .map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
 }
 
-/** Where the open sockets lead (local → remote), to tell whose they are. */
-function describeSockets() {
-  const sockets = (process._getActiveHandles?.() ?? []).filter(
-    (handle) =>
-      handle &&
-      typeof handle === 'object' &&
-      ('remotePort' in handle || handle.constructor?.name === 'ChildProcess') &&
-      ![0, 1, 2].includes(handle._handle?.fd),
-  );
-  return sockets.map((handle) =>
-    handle.constructor?.name === 'ChildProcess'
-      ? `child process ${handle.pid} (${handle.spawnargs?.join(' ').slice(0, 120)})`
-      : handle.remotePort === undefined
-        ? `pipe (fd ${handle._handle?.fd ?? '?'})`
-        : `socket ${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`,
-  );
+/** A handle named with what tells whose it is (a socket's ends, a child's command). */
+function describeHandle(handle) {
+  const name = handle?.constructor?.name ?? typeof handle;
+  if (name === 'ChildProcess')
+    return `child process ${handle.pid} (${handle.spawnargs?.join(' ').slice(0, 120)})`;
+  if ('remotePort' in handle)
+    return handle.remotePort === undefined
+      ? `pipe (fd ${handle._handle?.fd ?? '?'})`
+      : `socket ${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`;
+  if (name === 'Server') return `server ${JSON.stringify(handle.address?.())}`;
+  return name;
 }
 
-/** Every handle still open, named with what tells whose it is. */
-function describeAllHandles() {
-  return (process._getActiveHandles?.() ?? []).flatMap((handle) => {
-    const name = handle?.constructor?.name ?? typeof handle;
-    if (name === 'WriteStream' || name === 'ReadStream') return []; // the worker's own stdio
-    if (name === 'ChildProcess')
-      return [`child process ${handle.pid} (${handle.spawnargs?.join(' ').slice(0, 120)})`];
-    if (name === 'Socket')
-      return [
-        handle.remotePort === undefined
-          ? `pipe (fd ${handle._handle?.fd ?? '?'})`
-          : `socket ${handle.localPort} → ${handle.remoteAddress}:${handle.remotePort}`,
-      ];
-    if (name === 'Server') return [`server ${JSON.stringify(handle.address?.())}`];
-    return [name];
-  });
+/** The open handles (not the process's own stdio), each described; `sockets`: sockets and children only. */
+function describeHandles({ sockets = false } = {}) {
+  return (process._getActiveHandles?.() ?? [])
+    .filter(
+      (handle) =>
+        handle &&
+        typeof handle === 'object' &&
+        ![0, 1, 2].includes(handle._handle?.fd) &&
+        !['WriteStream', 'ReadStream'].includes(handle.constructor?.name) &&
+        (!sockets || 'remotePort' in handle || handle.constructor?.name === 'ChildProcess'),
+    )
+    .map(describeHandle);
 }
 
 // Jest ends a worker by a message, then (500 ms later) SIGTERM if it has not exited: something kept
@@ -72,7 +63,7 @@ if (!globalThis[SIGTERM_REPORT]) {
   process.prependOnceListener('SIGTERM', () => {
     process.stderr.write(
       `leak-check: jest worker ${process.pid} was still holding ${process.getActiveResourcesInfo().join(', ')} ` +
-        `when it was told to exit: ${describeAllHandles().join('; ')}\n`,
+        `when it was told to exit: ${describeHandles().join('; ')}\n`,
     );
     process.exit(143);
   });
@@ -105,7 +96,7 @@ export default class LeakCheckEnvironment extends NodeEnvironment {
     }
     await super.teardown();
     if (left.length === 0) return;
-    left.push(...describeSockets());
+    left.push(...describeHandles({ sockets: true }));
     const mode = process.env.TEST_LEAKS ?? '';
     if (mode.startsWith('report:'))
       appendFileSync(mode.slice(7), `${JSON.stringify({ file: this.testPath, left })}\n`);

@@ -39,7 +39,7 @@ import {
   noteConversation,
 } from './recall/message-index-writes.js';
 import { type RecallContext, hybridRecall } from './recall/hybrid-recall.js';
-import { recallRerankOf } from './recall/rerank/rerank-hits.js';
+import { type RecallRerank, recallRerankOf } from './recall/rerank/rerank-hits.js';
 import { defaultRecordText } from './recall/search-text.js';
 import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts.js';
 import { withVectors } from './recall/embedding/embed-records.js';
@@ -62,7 +62,7 @@ export class LongtermMemoryService
   private readonly background: LongtermBackgroundTasks;
   private readonly textOf: (value: JsonValue, key: string) => string;
   private readonly recordTextOf: (value: JsonValue, key: string, entityId: string) => string;
-  private readonly rerank: ReturnType<typeof recallRerankOf>;
+  private readonly rerank?: RecallRerank;
 
   constructor(
     @Inject(LONGTERM_BACKEND) private readonly backend: LongtermBackend | undefined,
@@ -73,7 +73,7 @@ export class LongtermMemoryService
     this.textOf = options.recordText ?? ((value) => defaultRecordText(value));
     this.recordTextOf = (value, key, entityId) =>
       isDerivedEntity(entityId) ? derivedRecordText(value) : this.textOf(value, key);
-    this.rerank = recallRerankOf(this.recordTextOf);
+    this.rerank = recallRerankOf(options.recall?.rerank, this.recordTextOf);
     if (backend && embedder)
       this.backfill = new EmbeddingBackfill(backend.value.store, embedder, this.recordTextOf);
     const sweep = (batch: number) => this.sweep(batch);
@@ -192,8 +192,8 @@ export class LongtermMemoryService
 
   private recallContext(): RecallContext {
     const { store } = this.require();
-    const { minSimilarity, rerank } = this.options.recall ?? {};
-    return { store, embedder: this.embedder, minSimilarity, rerank: this.rerank(rerank) };
+    const { minSimilarity } = this.options.recall ?? {};
+    return { store, embedder: this.embedder, minSimilarity, rerank: this.rerank };
   }
 
   /**

@@ -71,10 +71,14 @@ export function indexedMessageOf(value: JsonValue): IndexedMessage | undefined {
 
 /** A message's text cut to {@link MAX_INDEXED_MESSAGE_CHARS} without splitting a surrogate pair. */
 export function indexableText(text: string): string {
-  if (text.length <= MAX_INDEXED_MESSAGE_CHARS) return text;
-  const end = MAX_INDEXED_MESSAGE_CHARS;
-  const last = text.charCodeAt(end - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+  return textCutAt(text, MAX_INDEXED_MESSAGE_CHARS);
+}
+
+/** `text` cut to its first `maxChars` UTF-16 units, without splitting a surrogate pair. */
+export function textCutAt(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const last = text.charCodeAt(maxChars - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
 }
 
 /**

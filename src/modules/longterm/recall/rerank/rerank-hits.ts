@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { JsonValue, LongtermRecord } from '../../interfaces/longterm-store.interface.js';
+import { textCutAt } from '../message-index.js';
 import type { RecallHit } from '../recall.interface.js';
 import {
   DEFAULT_RERANK_DEPTH,
@@ -41,7 +42,10 @@ export async function rerankHits(
   const scored = fusedOrder.slice(0, rerank.depth);
   if (scored.length < 2) return fusedOrder.slice(0, k);
   const texts = scored.map((hit) =>
-    cut(hit.source === 'message' ? hit.message.text : rerank.textOf(hit.record, entityId)),
+    textCutAt(
+      hit.source === 'message' ? hit.message.text : rerank.textOf(hit.record, entityId),
+      MAX_RERANK_TEXT_CHARS,
+    ),
   );
   const scores = await modelScores(rerank, query, texts);
   if (!scores) return fusedOrder.slice(0, k);
@@ -68,10 +72,6 @@ export async function rerankHits(
 
 /** Most characters of a hit's text the model reads (its beginning): bounds a call's work. */
 export const MAX_RERANK_TEXT_CHARS = 2_000;
-
-function cut(text: string): string {
-  return text.length <= MAX_RERANK_TEXT_CHARS ? text : text.slice(0, MAX_RERANK_TEXT_CHARS);
-}
 
 /** The model's scores, or `undefined` (logged) when it failed, timed out or answered wrong. */
 async function modelScores(
@@ -133,28 +133,18 @@ function rankOf(scores: readonly number[]): number[] {
   return ranks;
 }
 
-/**
- * The rerank step of `recall.rerank` (its defaults filled in), given how a record's text is made;
- * memoized per options object, so a module's recall builds it once.
- */
+/** The rerank step of `recall.rerank` (its defaults filled in), given how a record's text is made. */
 export function recallRerankOf(
+  options: RecallRerankOptions | undefined,
   textOf: (value: JsonValue, key: string, entityId: string) => string,
-): (options: RecallRerankOptions | undefined) => RecallRerank | undefined {
-  const built = new WeakMap<RecallRerankOptions, RecallRerank>();
-  return (options) => {
-    if (!options) return undefined;
-    let rerank = built.get(options);
-    if (!rerank)
-      built.set(
-        options,
-        (rerank = {
-          model: options.model,
-          depth: options.depth ?? DEFAULT_RERANK_DEPTH,
-          weight: options.weight ?? DEFAULT_RERANK_WEIGHT,
-          timeoutMs: options.timeoutMs ?? DEFAULT_RERANK_TIMEOUT_MS,
-          textOf: (record, entityId) => textOf(record.value, record.key, entityId),
-        }),
-      );
-    return rerank;
-  };
+): RecallRerank | undefined {
+  return (
+    options && {
+      model: options.model,
+      depth: options.depth ?? DEFAULT_RERANK_DEPTH,
+      weight: options.weight ?? DEFAULT_RERANK_WEIGHT,
+      timeoutMs: options.timeoutMs ?? DEFAULT_RERANK_TIMEOUT_MS,
+      textOf: (record, entityId) => textOf(record.value, record.key, entityId),
+    }
+  );
 }

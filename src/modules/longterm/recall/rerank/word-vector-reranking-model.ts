@@ -26,6 +26,8 @@ export interface WordVectorRerankingOptions {
   stopWords?: readonly string[];
 }
 
+const OPTION_KEYS = ['path', 'maxWords', 'stopWords'];
+
 /** English function words a query is not scored by, beyond recall's question stop words. */
 const FUNCTION_WORDS = ['can', 'just', 'not', 'no', 'us', 'will', 'also', 'ever', 'like', 'one'];
 
@@ -44,6 +46,11 @@ export class WordVectorRerankingModel implements RerankingModel {
   private readonly stopWords: ReadonlySet<string>;
 
   constructor(private readonly options: WordVectorRerankingOptions = {}) {
+    for (const key of Object.keys(options))
+      if (!OPTION_KEYS.includes(key))
+        throw new TypeError(
+          `${key} is not an option of WordVectorRerankingModel (${OPTION_KEYS.join(', ')})`,
+        );
     const { maxWords = DEFAULT_WORD_VECTOR_WORDS } = options;
     if (!Number.isInteger(maxWords) || maxWords < 1 || maxWords > MAX_WORD_VECTOR_WORDS)
       throw new TypeError(
