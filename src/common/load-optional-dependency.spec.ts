@@ -20,4 +20,13 @@ describe('loadOptionalDependency', () => {
     expect((error as Error).message).toContain('npm install agent-memory-no-such-driver');
     expect((error as Error).message).toContain('the test backend');
   });
+
+  it('loads two packages that share a dependency when asked at once (as two providers at boot)', async () => {
+    // In Jest's ESM loader on Node 22, two such imports at once failed: one import at a time.
+    const loaded = await Promise.allSettled([
+      loadOptionalDependency('@ai-sdk/anthropic', 'the anthropic provider'),
+      loadOptionalDependency('@ai-sdk/openai', 'the openai provider'),
+    ]);
+    expect(loaded.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+  });
 });

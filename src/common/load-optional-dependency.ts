@@ -17,6 +17,22 @@ export async function loadOptionalDependency<T = unknown>(
   return loaded;
 }
 
+/** The last import started: the next one waits for it (see `importOneAtATime`). */
+let lastImport: Promise<unknown> = Promise.resolve();
+
+/**
+ * Imports a package after every import started before it has settled. Two dynamic imports at once
+ * that share a dependency (`@ai-sdk/openai` and `@ai-sdk/anthropic` share `zod`) fail in Jest's
+ * ESM loader on Node 22 ("request for './classic/external.js' is from a module not been linked",
+ * jestjs/jest#11434) — a test of an app with two backends or providers would fail by chance. In
+ * Node itself one at a time costs nothing that matters: each package loads once, at startup.
+ */
+function importOneAtATime(name: string): Promise<unknown> {
+  const loaded = lastImport.then(() => import(name));
+  lastImport = loaded.catch(() => undefined);
+  return loaded;
+}
+
 /**
  * Imports several optional peer dependencies that one feature needs together (`typeorm` and `pg`),
  * reporting every missing one in a single `MissingDriverError`, not one per start.
@@ -25,7 +41,7 @@ export async function loadOptionalDependencies<T extends unknown[]>(
   packageNames: readonly string[],
   neededBy: string,
 ): Promise<T> {
-  const settled = await Promise.allSettled(packageNames.map((name) => import(name)));
+  const settled = await Promise.allSettled(packageNames.map(importOneAtATime));
   const missing: string[] = [];
   let firstCause: unknown;
   settled.forEach((outcome, index) => {
