@@ -104,7 +104,7 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
     packDir = tempDir('consumer-pack-');
     const output = run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts'], ROOT);
     tarball = join(packDir, output.trim().split('\n').at(-1)!);
-    sqliteOnly = scratchApp('module', tarball);
+    sqliteOnly = scratchApp('module', tarball, [], { typescript7: true });
   }, 120_000);
   afterAll(() => rmSync(packDir, { recursive: true, force: true }));
 

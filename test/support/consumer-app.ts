@@ -29,12 +29,15 @@ export function run(command: string, args: string[], cwd: string): string {
  * A scratch app that installs the packed tarball as a user would, with only the SQLite peers
  * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed from the npm cache, the
  * registry only for what it lacks; better-sqlite3's native build is copied from this checkout
- * (same Node, same ABI).
+ * (same Node, same ABI). With `typescript7`, the current TypeScript 7 (the native compiler) beside
+ * the repository's 6, as `typescript7` (only the app that builds with both needs it: its install
+ * is some twenty platform packages' metadata and a native binary).
  */
 export function scratchApp(
   type: 'module' | 'commonjs',
   tarball: string,
   extra: string[] = [],
+  { typescript7 = false }: { typescript7?: boolean } = {},
 ): string {
   const dir = tempDir(`consumer-${type}-`);
   writeFileSync(
@@ -61,8 +64,7 @@ export function scratchApp(
         '@types/node',
         ...extra,
       ].map(installed),
-      // The current TypeScript 7 (the native compiler) beside the repository's 6, as `typescript7`.
-      'typescript7@npm:typescript@^7.0.2',
+      ...(typescript7 ? ['typescript7@npm:typescript@^7.0.2'] : []),
     ],
     dir,
   );
