@@ -152,4 +152,39 @@ describe('RunRecords', () => {
     const runs = new RunRecords(broken);
     await expect(runs.set('r', 'c1', 'completed')).rejects.toThrow(/kept changing/);
   });
+
+  it('writes against what the caller knew without reading first, and reads when that was stale', async () => {
+    const { records: runs, store } = records();
+    let reads = 0;
+    const get = store.get.bind(store);
+    store.get = (runId, key) => {
+      if (key === 'status') reads += 1;
+      return get(runId, key);
+    };
+    const known = { json: null, claimedAt: 5 };
+    await runs.set('r1', 'c1', 'running', { startsAttempt: true, owner: 'a' }, known);
+    await runs.set('r1', 'c1', 'completed', { result: {} as never }, known);
+    expect(reads).toBe(0);
+    expect(await runs.get('r1', known)).toMatchObject({ status: 'completed', createdAt: 5 });
+    expect(reads).toBe(0);
+
+    // Another writer changed the record after the caller's snapshot: the write reads and applies.
+    const stale = { json: null };
+    await runs.set('r2', 'c1', 'running', { startsAttempt: true, owner: 'a' }, stale);
+    const snapshot = { ...stale };
+    await runs.set('r2', 'c1', 'running', { startsAttempt: true, owner: 'b' });
+    await runs.set('r2', 'c1', 'running', { startsAttempt: true, owner: 'a' }, snapshot);
+    expect(await runs.get('r2')).toMatchObject({ attempts: 3 });
+    // A stale snapshot never decides a write away: held by 'b' now, not 'a' (as the snapshot said).
+    const held = { ...snapshot, json: stale.json };
+    await runs.set('r2', 'c1', 'running', { owner: 'b' });
+    const kept = await runs.set('r2', 'c1', 'failed', { onlyIfHeld: { owner: 'a' } }, held);
+    expect(kept).toMatchObject({ status: 'running' });
+    expect(await runs.get('r2')).toMatchObject({ status: 'running', attempts: 3 });
+    // Nothing recorded yet, as far as a stale snapshot knows: the same.
+    const none = { json: null };
+    expect(
+      await runs.set('r2', 'c1', 'failed', { onlyIfHeld: { owner: 'x' } }, none),
+    ).toMatchObject({ status: 'running' });
+  });
 });

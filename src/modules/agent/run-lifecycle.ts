@@ -20,7 +20,7 @@ import { assertRunId } from './runs/run-id.js';
 import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
 import type { ConversationTitler } from './conversations/conversation-titler.js';
 import type { TurnFormation } from './turn-formation.js';
-import type { RunTransition } from './runs/run-records.js';
+import type { RunSnapshot, RunTransition } from './runs/run-records.js';
 import { settleRunRecord } from './runs/settle-run-record.js';
 import { turnUserMessage } from './turn-message.js';
 import { ConversationActivity } from './conversations/conversation-activity.js';
@@ -101,16 +101,18 @@ export class RunLifecycle {
     assertRunId(runId);
     const release = this.leases.hold(runId);
     let result: AgentRunResult;
+    // What this execution knows of the run's record: its writes compare against it (one read less).
+    let known: RunSnapshot = {};
     try {
       // Before anything is read: a run id of another conversation must not hand out its result.
-      await ownership.claim(runId, conversationId, input.entityId);
-      const previous = await records.get(runId);
+      known = await ownership.claim(runId, conversationId, input.entityId);
+      const previous = await records.get(runId, known);
       if (previous?.status === 'completed' && previous.result) return previous.result;
       result = await inSpan(
         RUN_SPAN,
         () => runSpanAttributes({ ...input, runId }),
         async (span) => {
-          const record = await this.startAttempt(runId, conversationId);
+          const record = await this.startAttempt(runId, conversationId, known);
           span.setAttribute(ATTR.attempt, record.attempts ?? 1);
           try {
             const committed = await runner.run({ ...input, runId }, onEvent);
@@ -133,7 +135,7 @@ export class RunLifecycle {
     const { entityId } = input;
     await this.deps.formation?.()?.afterCommit({ entityId, conversationId, result });
     await Promise.all([
-      this.settle(runId, conversationId, 'completed', { result }),
+      this.settle(runId, conversationId, 'completed', { result }, known),
       this.activity.committed(conversationId, input.message, result),
     ]);
     return result;
@@ -150,11 +152,12 @@ export class RunLifecycle {
     assertRunId(runId);
     const { conversationId } = input;
     const release = this.leases.hold(runId);
+    let known: RunSnapshot = {};
     try {
       // Validated now: a bad message fails the caller (and a reserved run), not a worker later.
       const message = turnUserMessage(input.message, runId);
-      await ownership.claim(runId, conversationId, input.entityId);
-      if (!reserved && (await records.get(runId))) {
+      known = await ownership.claim(runId, conversationId, input.entityId);
+      if (!reserved && (await records.get(runId, known))) {
         release();
         return runId;
       }
@@ -165,7 +168,7 @@ export class RunLifecycle {
         (input.entityId && longterm?.enabled ? await longterm.nextSeq(input.entityId) : undefined);
       const job: AgentRunJob = { runId, conversationId, entityId: input.entityId, message, seq };
       await Promise.all([
-        records.set(runId, conversationId, 'queued', { owner: this.leases.owner }),
+        records.set(runId, conversationId, 'queued', { owner: this.leases.owner }, known),
         this.recovery?.note(job),
       ]);
       // The in-process queue's runs stay held here until it settles them.
@@ -183,9 +186,8 @@ export class RunLifecycle {
     if (this.deps.queue.durable) {
       release();
       // The queue holds it now (unless a worker took it already).
-      await this.settle(runId, conversationId, 'queued', {
-        onlyIfHeld: this.held('queued'),
-      });
+      const details = { onlyIfHeld: this.held('queued') };
+      await this.settle(runId, conversationId, 'queued', details, known);
     }
     return runId;
   }
@@ -196,8 +198,9 @@ export class RunLifecycle {
     const release = this.leases.hold(job.runId);
     let result: AgentRunResult;
     let final = true;
+    const known: RunSnapshot = {};
     try {
-      const previous = await records.get(job.runId);
+      const previous = await records.get(job.runId, known);
       // Completed; or its submission failed and the caller was told so: a job that reached the
       // queue anyway (its answer was lost) does not run it behind the caller's back.
       if (
@@ -212,7 +215,7 @@ export class RunLifecycle {
         () => runSpanAttributes(job),
         async (span) => {
           span.setAttribute(ATTR.attempt, attempt.number);
-          await this.startAttempt(job.runId, job.conversationId);
+          await this.startAttempt(job.runId, job.conversationId, known);
           try {
             const committed = await this.deps.runner().run(job);
             recordRunResult(span, committed);
@@ -230,10 +233,9 @@ export class RunLifecycle {
       final = attempt.last || isFinalRunError(error);
       const durable = this.deps.queue.durable;
       // A pending retry: a durable queue holds the run; the in-process queue holds it in this process.
-      await this.settle(job.runId, job.conversationId, final ? 'failed' : 'queued', {
-        error,
-        ...(final || durable ? {} : { owner: this.leases.owner }),
-      });
+      const holder = final || durable ? {} : { owner: this.leases.owner };
+      const status = final ? 'failed' : 'queued';
+      await this.settle(job.runId, job.conversationId, status, { error, ...holder }, known);
       if (final) await this.recovery?.forget(job.runId);
       throw error;
     } finally {
@@ -242,7 +244,7 @@ export class RunLifecycle {
     }
     await this.deps.formation?.()?.afterCommit({ ...job, result });
     const [recorded] = await Promise.all([
-      this.settle(job.runId, job.conversationId, 'completed', { result }),
+      this.settle(job.runId, job.conversationId, 'completed', { result }, known),
       this.activity.committed(job.conversationId, job.message, result),
     ]);
     // The turn is stored but not recorded: another attempt replays it (a no-op commit) and does.
@@ -279,15 +281,20 @@ export class RunLifecycle {
   }
 
   /** An attempt begins: `running`, one more attempt, held by this process. */
-  private startAttempt(runId: string, conversationId: string) {
-    return this.deps.runs.records.set(runId, conversationId, 'running', {
-      startsAttempt: true,
-      owner: this.leases.owner,
-    });
+  private startAttempt(runId: string, conversationId: string, known: RunSnapshot) {
+    const details = { startsAttempt: true, owner: this.leases.owner };
+    return this.deps.runs.records.set(runId, conversationId, 'running', details, known);
   }
 
   /** Writes a run's state through a passing store fault (see `settleRunRecord`). */
-  private settle(runId: string, id: string, status: AgentRunStatus, details: RunTransition) {
-    return settleRunRecord(this.deps.runs.records, this.logger, runId, id, status, details);
+  private settle(
+    runId: string,
+    conversationId: string,
+    status: AgentRunStatus,
+    details: RunTransition,
+    known?: RunSnapshot,
+  ) {
+    const { records } = this.deps.runs;
+    return settleRunRecord(records, this.logger, runId, conversationId, status, details, known);
   }
 }

@@ -3,6 +3,7 @@ import { RunBelongsToAnotherConversationError } from '../errors/agent.errors.js'
 import { newestFirst, pastCursor } from './ordered-index.js';
 import { CLAIMED_AT_KEY, STATUS_KEY } from './run-entry-keys.js';
 import type { OrderedIndexEntry, RunStore } from './run-store.interface.js';
+import type { RunSnapshot } from './run-snapshot.js';
 
 /** The run-cache key holding the conversation a run belongs to. */
 const OWNER_KEY = 'conversation';
@@ -36,8 +37,9 @@ export class RunOwnership {
    * Binds `runId` to `conversationId` (the first caller wins, atomically) and indexes it under the
    * conversation (at the time of the first claim) and the entity. Throws
    * `RunBelongsToAnotherConversationError` if the run id is already bound to another conversation.
+   * Resolves what the claim read of the run's record, for the writes that follow.
    */
-  async claim(runId: string, conversationId: string, entityId?: string): Promise<void> {
+  async claim(runId: string, conversationId: string, entityId?: string): Promise<RunSnapshot> {
     const owner = await this.store.putIfAbsent(runId, OWNER_KEY, conversationId);
     if (owner !== conversationId) throw new RunBelongsToAnotherConversationError(runId);
     // A run recorded by a version before the ordered index keeps its place: its record's time.
@@ -46,6 +48,7 @@ export class RunOwnership {
     const at = Number(await this.store.putIfAbsent(runId, CLAIMED_AT_KEY, String(candidate)));
     await this.store.addToOrderedIndex(indexId('o', conversationId), runId, at);
     if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
+    return { json: record ?? null, claimedAt: at };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AgentRunRecord } from '../interfaces/agent-run.interface.js';
 
 /** A fresh revision token: unique per write, so a compare-and-set tells its own write apart. */
 export function newRev(): string {
@@ -10,4 +11,31 @@ export function describeError(error: unknown): { name: string; message: string }
   return error instanceof Error
     ? { name: error.name, message: error.message }
     : { name: 'Error', message: String(error) };
+}
+
+/** Who holds a run while it is not settled, and until when. Never shown to callers. */
+export interface RunLeaseFields {
+  /** A random token of the holder (one process's execution of the run). */
+  owner?: string;
+  /** Until when the holder is presumed alive (ms since the epoch); renewed while it holds the run. */
+  leaseUntil?: number;
+  /** Unique per write, so a compare-and-set always tells its own write from an equal one. */
+  rev?: string;
+}
+
+/** The record as stored: the public record and its lease. */
+export type StoredRecord = AgentRunRecord & RunLeaseFields;
+
+/** The record without its lease. */
+export function publicRecord(record: StoredRecord): AgentRunRecord {
+  const shown: StoredRecord = { ...record };
+  delete shown.owner;
+  delete shown.leaseUntil;
+  delete shown.rev;
+  return shown;
+}
+
+/** A status entry's JSON (`null`: none) with its record. */
+export function parsed(json: string | null): { json: string; record: StoredRecord } | undefined {
+  return json === null ? undefined : { json, record: JSON.parse(json) as StoredRecord };
 }

@@ -5,10 +5,18 @@ import type {
 } from '../interfaces/agent-run.interface.js';
 import type { RunStore } from './run-store.interface.js';
 import { CLAIMED_AT_KEY, STATUS_KEY } from './run-entry-keys.js';
-import { describeError, newRev } from './run-record-fields.js';
+import {
+  type StoredRecord,
+  describeError,
+  newRev,
+  parsed,
+  publicRecord,
+} from './run-record-fields.js';
 import { RunLostError } from '../errors/run-lost.error.js';
+import type { RunSnapshot } from './run-snapshot.js';
 
 export { RunLostError } from '../errors/run-lost.error.js';
+export type { RunSnapshot } from './run-snapshot.js';
 
 /**
  * How long a run record written by an older version of the package (one without a lease) may stay
@@ -22,19 +30,6 @@ export const STALE_RUNNING_MS = 10 * 60 * 1000;
  * 10 s; with Bull's default lock this keeps every acknowledged run settling within 30 s of a kill.
  */
 export const DEFAULT_RUN_LEASE_MS = 10_000;
-
-/** Who holds a run while it is not settled, and until when. Never shown to callers. */
-interface RunLeaseFields {
-  /** A random token of the holder (one process's execution of the run). */
-  owner?: string;
-  /** Until when the holder is presumed alive (ms since the epoch); renewed while it holds the run. */
-  leaseUntil?: number;
-  /** Unique per write, so a compare-and-set always tells its own write from an equal one. */
-  rev?: string;
-}
-
-/** The record as stored: the public record and its lease. */
-type StoredRecord = AgentRunRecord & RunLeaseFields;
 
 /** What a transition writes besides the status. */
 export interface RunTransition {
@@ -72,8 +67,10 @@ export class RunRecords {
     return this.leaseMs;
   }
 
-  async get(runId: string): Promise<AgentRunRecord | undefined> {
-    const stored = await this.read(runId);
+  /** The run's record; from `known` when it holds one (else read, and noted in `known`). */
+  async get(runId: string, known?: RunSnapshot): Promise<AgentRunRecord | undefined> {
+    const stored = known?.json !== undefined ? parsed(known.json) : await this.read(runId);
+    if (known) known.json = stored?.json ?? null;
     return stored && publicRecord(stored.record);
   }
 
@@ -115,23 +112,31 @@ export class RunRecords {
     conversationId: string,
     status: AgentRunStatus,
     details: RunTransition = {},
+    known?: RunSnapshot,
   ): Promise<AgentRunRecord> {
     for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
-      const current = await this.read(runId);
+      // The first round compares against what the caller knew, if anything (see RunSnapshot).
+      const fromKnown = round === 0 && known?.json !== undefined;
+      const current = fromKnown ? parsed(known.json!) : await this.read(runId);
       const previous = current?.record;
-      if (previous && !this.applies(previous, conversationId, status, details))
-        return publicRecord(previous);
-      if (!previous && details.onlyIfHeld)
-        return this.build(undefined, runId, conversationId, status);
+      const skip =
+        (previous && !this.applies(previous, conversationId, status, details)) ||
+        (!previous && details.onlyIfHeld);
+      if (skip && fromKnown) continue;
+      if (previous && skip) return publicRecord(previous);
+      if (skip) return this.build(undefined, runId, conversationId, status);
       const next = this.build(previous, runId, conversationId, status, {
         ...details,
-        ...(previous ? {} : { createdAt: await this.claimedAt(runId) }),
+        ...(previous ? {} : { createdAt: known?.claimedAt ?? (await this.claimedAt(runId)) }),
       });
       const json = JSON.stringify(next);
       const written = current
         ? await this.store.replaceIf(runId, STATUS_KEY, current.json, json)
         : (await this.store.putIfAbsent(runId, STATUS_KEY, json)) === json;
-      if (written) return publicRecord(next);
+      if (written) {
+        if (known) known.json = json;
+        return publicRecord(next);
+      }
     }
     throw new Error(`Run ${runId}: its record kept changing; status ${status} not written`);
   }
@@ -235,8 +240,7 @@ export class RunRecords {
   }
 
   private async read(runId: string): Promise<{ json: string; record: StoredRecord } | undefined> {
-    const json = await this.store.get(runId, STATUS_KEY);
-    return json === undefined ? undefined : { json, record: JSON.parse(json) as StoredRecord };
+    return parsed((await this.store.get(runId, STATUS_KEY)) ?? null);
   }
 
   private heldBy(record: StoredRecord | undefined, owner: string): boolean {
@@ -285,13 +289,4 @@ export class RunRecords {
       rev: newRev(),
     };
   }
-}
-
-/** The record without its lease. */
-function publicRecord(record: StoredRecord): AgentRunRecord {
-  const shown: StoredRecord = { ...record };
-  delete shown.owner;
-  delete shown.leaseUntil;
-  delete shown.rev;
-  return shown;
 }

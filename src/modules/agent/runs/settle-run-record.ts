@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentRunStatus } from '../interfaces/agent-run.interface.js';
 import type { RunRecords, RunTransition } from './run-records.js';
+import type { RunSnapshot } from './run-snapshot.js';
 
 /** Tries of a run record's final write before it is left to the lease (1.5 s of waits in all). */
 const SETTLE_TRIES = 5;
@@ -19,10 +20,12 @@ export async function settleRunRecord(
   conversationId: string,
   status: AgentRunStatus,
   details: RunTransition,
+  /** What the caller knows of the record (see `RunSnapshot`). */
+  known?: RunSnapshot,
 ): Promise<boolean> {
   for (let tries = 1; ; tries += 1) {
     try {
-      await records.set(runId, conversationId, status, details);
+      await records.set(runId, conversationId, status, details, known);
       return true;
     } catch (error) {
       if (tries >= SETTLE_TRIES) {
