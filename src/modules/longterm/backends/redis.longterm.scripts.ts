@@ -12,19 +12,14 @@ import { TEXT_INDEX_LUA } from './redis.text-index.scripts.js';
  * array of strings, seven per row: key, seq, updatedAt, expiresAt, value, indexed text, vector (''
  * or `<model length>:<model><base64 float32>`) — one argument decoded by cjson costs far less, on
  * both ends, than seven thousand — then the text index's word base. A row that applies replaces its
- * key's entry in the text index and its vector (an entity without indexed text or vectors skips that
- * upkeep: its rows cost no call of it). Reads every stored row at once, decides each with the seq
- * guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
+ * key's entry in the text index and its vector. Reads every stored row at once, decides each with the
+ * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
  */
 export const WRITE = new RedisScript(`${TEXT_INDEX_LUA}
 local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[4]
 local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local batch = cjson.decode(ARGV[3])
 local n = #batch / 7
--- An entity with no indexed text or no vector has nothing to remove from either: its rows skip that
--- upkeep (a call per row) until one is written.
-local indexed = redis.call('EXISTS', KEYS[5]) == 1
-local vectored = redis.call('EXISTS', KEYS[7]) == 1
 local function each(command, key, items, width)
   local chunk = 900 * width
   for i = 1, #items, chunk do
@@ -53,15 +48,10 @@ for i = 1, n do
   if ok then
     records[#records + 1] = key
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
-    if indexed then unindex(KEYS[5], KEYS[6], base, key) end
-    if value ~= '' and batch[at + 5] ~= '' then
-      index(KEYS[5], KEYS[6], base, key, batch[at + 5])
-      indexed = true
-    end
-    if batch[at + 6] ~= '' then
-      redis.call('HSET', KEYS[7], key, batch[at + 6])
-      vectored = true
-    elseif vectored then redis.call('HDEL', KEYS[7], key) end
+    unindex(KEYS[5], KEYS[6], base, key)
+    if value ~= '' then index(KEYS[5], KEYS[6], base, key, batch[at + 5]) end
+    if batch[at + 6] ~= '' then redis.call('HSET', KEYS[7], key, batch[at + 6])
+    else redis.call('HDEL', KEYS[7], key) end
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
