@@ -43,6 +43,15 @@ async function benchLayout(layout: string): Promise<void> {
   const redisPort = layout === 'postgres' ? await freePort() : undefined;
   const redis = redisPort === undefined ? undefined : startRedis(redisPort);
   if (redisPort !== undefined) await waitForRedis(redisPort);
+  // A layout's variables only: none of the layout benched before it (its Redis is gone).
+  for (const name of [
+    'CHAT_MEMORY_BACKEND',
+    'DATABASE_URL',
+    'REDIS_URL',
+    'QUEUE_PREFIX',
+    'SQLITE_PATH',
+  ])
+    delete process.env[name];
   Object.assign(process.env, {
     LOG_LEVEL: 'error',
     RATE_LIMIT_MAX: '0',

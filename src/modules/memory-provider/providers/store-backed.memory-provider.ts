@@ -10,9 +10,6 @@ import type { OnModuleInit } from '@nestjs/common';
 import { DeferredChatMemoryStore } from '../deferred-chat-memory.store.js';
 import type { MemoryProvider, PrepareOptions } from '../interfaces/memory-provider.interface.js';
 
-/** A page's byte budget when every message of the part is wanted, whatever its size. */
-const ANY_SIZE = Number.MAX_SAFE_INTEGER;
-
 /** Loads and persists through a `ChatMemoryStore`; subclasses decide what `prepare` sends. */
 export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnModuleInit {
   protected constructor(readonly store: ChatMemoryStore) {}
@@ -54,15 +51,6 @@ export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnMod
       const last = Math.min(end ?? whole.version, whole.messages.length);
       const from = Math.max(0, last - count);
       return { messages: whole.messages.slice(from, last), version: whole.version, from };
-    }
-    const store =
-      this.store instanceof DeferredChatMemoryStore ? this.store.resolveNow() : this.store;
-    if (store.page && count >= 1 && (end === undefined || end >= 0)) {
-      // One read where the store has pages (every built-in store): the version and the part
-      // together, one statement on PostgreSQL, one script on Redis.
-      const before = end === undefined ? undefined : end + 1;
-      const page = await store.page(conversationId, { before, count, maxBytes: ANY_SIZE });
-      return { messages: page.messages, version: page.version, from: page.from };
     }
     const version = await this.store.version(conversationId);
     const last = Math.min(end ?? version, version);
