@@ -25,7 +25,9 @@ let lastImport: Promise<unknown> = Promise.resolve();
  * that share a dependency (`@ai-sdk/openai` and `@ai-sdk/anthropic` share `zod`) fail in Jest's
  * ESM loader on Node 22 ("request for './classic/external.js' is from a module not been linked",
  * jestjs/jest#11434) — a test of an app with two backends or providers would fail by chance. In
- * Node itself one at a time costs nothing that matters: each package loads once, at startup.
+ * Node itself one at a time costs nothing that matters: each package loads once, at startup. Only
+ * third-party packages come through here: one whose loading asked for another through it would
+ * wait on itself.
  */
 function importOneAtATime(name: string): Promise<unknown> {
   const loaded = lastImport.then(() => import(name));

@@ -176,9 +176,9 @@ describe('RunRecords', () => {
     await runs.set('r2', 'c1', 'running', { startsAttempt: true, owner: 'a' }, snapshot);
     expect(await runs.get('r2')).toMatchObject({ attempts: 3 });
     // A stale snapshot never decides a write away: held by 'b' now, not 'a' (as the snapshot said).
-    const held = { ...snapshot, json: stale.json };
+    const heldByA = { json: stale.json };
     await runs.set('r2', 'c1', 'running', { owner: 'b' });
-    const kept = await runs.set('r2', 'c1', 'failed', { onlyIfHeld: { owner: 'a' } }, held);
+    const kept = await runs.set('r2', 'c1', 'failed', { onlyIfHeld: { owner: 'a' } }, heldByA);
     expect(kept).toMatchObject({ status: 'running' });
     expect(await runs.get('r2')).toMatchObject({ status: 'running', attempts: 3 });
     // Nothing recorded yet, as far as a stale snapshot knows: the same.
