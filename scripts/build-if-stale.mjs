@@ -1,6 +1,7 @@
 /**
- * Builds only when the build is missing or older than its sources (`src`, `web`, `package.json`,
- * the tsconfigs): `npm run start:demo` starts at once when nothing changed since the last build.
+ * Builds only when the build is missing or older than its sources (`src`, `web`, the build's
+ * scripts, `package.json` and its lock, the tsconfigs): `npm run start:demo` starts at once, and `npm test` tests at once, when nothing
+ * changed since the last build.
  * Usage: node scripts/build-if-stale.mjs
  */
 import { execFileSync } from 'node:child_process';
@@ -13,18 +14,24 @@ export const STAMP = 'dist/.build-stamp';
 const SOURCES = [
   'src',
   'web',
+  'scripts/build-web.mjs',
+  'scripts/mark-optional-peer-types.mjs',
   'package.json',
+  'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
   'tsconfig.web.json',
 ];
 
-/** The newest modification time (ms) of a file or of any file under a folder; 0 if absent. */
+/**
+ * The newest modification time (ms) of a file, or of a folder and anything under it (a folder's own
+ * time changes when an entry is added, renamed or deleted); 0 if absent.
+ */
 export function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
+  let newest = stat.mtimeMs;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }

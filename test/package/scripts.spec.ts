@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../support/test-databases.js';
@@ -16,10 +16,12 @@ describe('package scripts', () => {
     expect(manifest.scripts.prepack).toBe('npm run build');
   });
 
-  it('start:demo builds only when the build is missing or older than a source', async () => {
+  it('start:demo and the tests build only when the build is missing or older than a source', async () => {
     expect(manifest.scripts['start:demo']).toBe(
       'node scripts/build-if-stale.mjs && node dist/main.js',
     );
+    expect(manifest.scripts.pretest).toBe('node scripts/build-if-stale.mjs');
+    expect(manifest.scripts['pretest:runtime']).toBe('node scripts/build-if-stale.mjs');
     const { isStale, STAMP } = (await import(join(ROOT, 'scripts/build-if-stale.mjs'))) as {
       isStale: (root: string) => boolean;
       STAMP: string;
@@ -30,7 +32,7 @@ describe('package scripts', () => {
     writeFileSync(join(root, 'src/a.ts'), 'x');
     const past = new Date(Date.now() - 60_000);
     utimesSync(join(root, 'src/a.ts'), past, past);
-    utimesSync(join(root, 'package.json'), past, past);
+    for (const source of ['package.json', 'src', 'web']) utimesSync(join(root, source), past, past);
     expect(isStale(root)).toBe(true); // never built
     writeFileSync(join(root, 'dist/main.js'), '');
     writeFileSync(join(root, STAMP), '');
@@ -44,6 +46,12 @@ describe('package scripts', () => {
     utimesSync(join(root, 'src/a.ts'), edited, edited);
     expect(isStale(root)).toBe(true);
     utimesSync(join(root, 'src/a.ts'), built, built); // edited in the build's own tick
+    expect(isStale(root)).toBe(true);
+    utimesSync(join(root, 'src/a.ts'), past, past);
+    utimesSync(join(root, 'src'), past, past);
+    expect(isStale(root)).toBe(false);
+    rmSync(join(root, 'src/a.ts')); // a source deleted: only its folder's time tells
+    utimesSync(join(root, 'src'), edited, edited);
     expect(isStale(root)).toBe(true);
   });
 
