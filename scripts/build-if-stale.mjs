@@ -2,15 +2,21 @@
  * Builds only when the build is missing or older than its sources (`src`, `web`, the build's
  * scripts, `package.json` and its lock, the tsconfigs): `npm run start:demo` starts at once, and `npm test` tests at once, when nothing
  * changed since the last build.
- * Usage: node scripts/build-if-stale.mjs
+ * Usage: node scripts/build-if-stale.mjs (`--started` / `--built`: the build's own first and last
+ * steps)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The build's stamp, written by `npm run build` when it succeeds. */
+/**
+ * The build's stamp, written by `npm run build` when it succeeds, with the time the build started
+ * (`--started` writes it aside, `--built` moves it in place): a source saved while the build ran is
+ * newer than the stamp, so the next check builds again.
+ */
 export const STAMP = 'dist/.build-stamp';
+const STARTED = 'dist/.build-started';
 const SOURCES = [
   'src',
   'web',
@@ -48,13 +54,18 @@ export function isStale(root = '.') {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  if (isStale()) {
+  const step = process.argv[2];
+  if (step === '--started') {
+    mkdirSync('dist', { recursive: true });
+    writeFileSync(STARTED, new Date().toISOString());
+  } else if (step === '--built') {
+    renameSync(STARTED, STAMP);
+  } else if (isStale()) {
     console.log(
       existsSync(STAMP)
         ? 'build-if-stale: sources changed since the last build; building'
         : 'build-if-stale: no build yet; building',
     );
-    // `npm run build` writes the stamp when it succeeds.
     execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
   } else {
     console.log('build-if-stale: the build is up to date');

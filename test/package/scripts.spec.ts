@@ -55,6 +55,31 @@ describe('package scripts', () => {
     expect(isStale(root)).toBe(true);
   });
 
+  it('stamps a build with the time it started, so a source saved during it is rebuilt next time', async () => {
+    expect(manifest.scripts.build).toMatch(
+      /^node scripts\/build-if-stale\.mjs --started && .* && node scripts\/build-if-stale\.mjs --built$/,
+    );
+    const script = join(ROOT, 'scripts/build-if-stale.mjs');
+    const { isStale } = (await import(script)) as { isStale: (root: string) => boolean };
+    const root = tempDir('stamp-');
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src/a.ts'), 'x');
+    const past = new Date(Date.now() - 60_000);
+    for (const source of ['src/a.ts', 'src']) utimesSync(join(root, source), past, past);
+    const step = (name: string) => execFileSync(process.execPath, [script, name], { cwd: root });
+    step('--started');
+    writeFileSync(join(root, 'dist/main.js'), '');
+    step('--built');
+    expect(isStale(root)).toBe(false); // nothing changed while it ran
+    step('--started');
+    const started = new Date(Date.now() - 20_000);
+    utimesSync(join(root, 'dist/.build-started'), started, started);
+    const during = new Date(Date.now() - 10_000);
+    utimesSync(join(root, 'src/a.ts'), during, during); // saved while the build ran
+    step('--built');
+    expect(isStale(root)).toBe(true);
+  });
+
   it('runs the README commands on a Node that engines allows (22.12+ or 24), whatever the machine has', () => {
     expect(manifest.engines.node).toBe('^22.12.0 || >=24.0.0');
     const version = execFileSync(
