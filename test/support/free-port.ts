@@ -26,8 +26,11 @@ export function ephemeralRangeStart(): number {
  */
 export async function freePort(below = ephemeralRangeStart()): Promise<number> {
   // Each jest worker draws from ports of its own (every 8th, offset by its id): two files running
-  // at once never pick the same port between its check and its bind.
-  const lane = Number(process.env.JEST_WORKER_ID ?? 0) % LANES;
+  // at once never pick the same port between its check and its bind. A second suite run on the
+  // same machine at the same time takes other lanes with TEST_PORT_LANES_FROM (e.g. 4).
+  const lane =
+    (Number(process.env.JEST_WORKER_ID ?? 0) + Number(process.env.TEST_PORT_LANES_FROM ?? 0)) %
+    LANES;
   const slots = Math.floor((below - 10_000) / LANES);
   for (let attempt = 0; attempt < 1_000; attempt += 1) {
     const port = 10_000 + LANES * Math.floor(Math.random() * slots) + lane;
