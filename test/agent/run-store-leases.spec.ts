@@ -18,11 +18,19 @@ const backends = sharedRunStores('leases');
 /** A lease held by another process until `release` is called. */
 async function holdOpen(store: RunStore, lease: string) {
   let release!: () => void;
+  let holding!: () => void;
+  const inside = new Promise<void>((resolve) => (holding = resolve));
   const held = new RunStoreLeases(store, LEASE_MS).hold(
     lease,
-    () => new Promise<void>((resolve) => (release = resolve)),
+    () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+        holding();
+      }),
   );
-  await sleep(20);
+  // Returns once the lease is held and its work runs (not after a guessed delay: on a busy machine
+  // taking the lease can take longer than any fixed one).
+  await Promise.race([inside, held]);
   return { release, held };
 }
 
@@ -52,9 +60,7 @@ describe.each(backends)('entity leases on the %s run store', (_name, open) => {
     expect(most).toBe(1);
     expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     // Another lease is not held back by a held one.
-    let release!: () => void;
-    const held = processes[0]!.hold(lease, () => new Promise<void>((r) => (release = r)));
-    await sleep(20);
+    const { release, held } = await holdOpen(store, lease);
     expect(await processes[1]!.hold(name(), async () => 'beside')).toBe('beside');
     release();
     await held;
@@ -68,12 +74,15 @@ describe.each(backends)('entity leases on the %s run store', (_name, open) => {
     ];
     const lease = name();
     const order: string[] = [];
+    let entered!: () => void;
+    const firstIn = new Promise<void>((resolve) => (entered = resolve));
     const long = first.hold(lease, async () => {
       order.push('first in');
+      entered();
       await sleep(LEASE_MS * 2.5);
       order.push('first out');
     });
-    await sleep(50);
+    await Promise.race([firstIn, long]);
     await second.hold(lease, async () => order.push('second in'));
     await long;
     expect(order).toEqual(['first in', 'first out', 'second in']);

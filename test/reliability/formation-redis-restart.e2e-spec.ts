@@ -6,14 +6,9 @@ import { FakeLlmServer, openAiAnswer, openAiCompletion } from '../support/fake-l
 import { forcedTool, userMessageId } from '../support/formation-requests.js';
 import { freePort } from '../support/free-port.js';
 import { OwnRedis } from '../support/own-redis.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ENTITIES = 6;
-/**
- * Longer than the app's Redis clients wait for a server (about 10 s: ioredis's
- * `maxRetriesPerRequest`), so the jobs' writes fail and their attempts are retried — a short
- * outage is only waited through.
- */
-const OUTAGE_MS = 12_000;
 
 interface FormedMemoryBody {
   text: string;
@@ -128,9 +123,21 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
     // Jobs are under way: at least one has its extraction recorded and waits on its choice (held
     // until Redis is gone).
     await firstChoice;
+    const before = app.output().length;
     await redis.kill();
+    const killedAt = performance.now();
     redisKilled();
-    await sleep(OUTAGE_MS);
+    // Redis stays down until the app's client gave up on the commands waiting for it (ioredis's
+    // `maxRetriesPerRequest` reconnection attempts: about 10 s, longer on a busy machine; the app
+    // warns of each refused command), so the held job's write is refused, not only waited through.
+    // A fixed outage raced that moment on a loaded machine.
+    await waitFor(
+      async () => app.output().slice(before),
+      (output) => output.includes('Reached the max retries per request limit'),
+      100_000,
+      'the app to give up on its waiting Redis commands',
+    );
+    const outageMs = Math.round(performance.now() - killedAt);
     await redis.start();
     const restartedAt = performance.now();
 
@@ -163,7 +170,7 @@ describe('formation jobs while their Redis (AOF) is killed and started again', (
       ).toEqual([]);
     }
     console.info(
-      `Formation over a Redis restart: ${ENTITIES} jobs, Redis down ${OUTAGE_MS} ms, each memory formed once, all ${Math.round(tookMs)} ms after the restart; extractions per turn ${JSON.stringify(Object.fromEntries(extractions))}, ${choices} consolidation calls (each answer not recorded when Redis went away is asked again)`,
+      `Formation over a Redis restart: ${ENTITIES} jobs, Redis down ${outageMs} ms, each memory formed once, all ${Math.round(tookMs)} ms after the restart; extractions per turn ${JSON.stringify(Object.fromEntries(extractions))}, ${choices} consolidation calls (each answer not recorded when Redis went away is asked again)`,
     );
-  }, 120_000);
+  }, 240_000);
 });

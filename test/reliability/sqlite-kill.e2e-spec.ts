@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp } from '../support/app-harness.js';
 import { tempDir } from '../support/test-databases.js';
+import { waitFor } from '../support/wait-for.js';
 
 const WRITERS = 4;
 const BURST_MS = 1_500;
@@ -47,7 +48,17 @@ describe('SQLite: the app killed during a write burst', () => {
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-    await sleep(BURST_MS);
+    // Killed in the middle of the burst: once more than 50 writes were acknowledged (a count, not a
+    // time: on a busy machine a second holds far fewer), and at least BURST_MS into it.
+    await Promise.all([
+      sleep(BURST_MS),
+      waitFor(
+        async () => acked.records.length + acked.turns.length,
+        (count) => count > 50,
+        60_000,
+        'more than 50 acknowledged writes',
+      ),
+    ]);
     app.kill('SIGKILL');
     expect((await app.exited).signal).toBe('SIGKILL');
     stop = true;

@@ -128,6 +128,9 @@ export function platformLayouts(): typeof STORAGE_LAYOUTS {
   return process.env.TEST_HTTP_ADAPTER ? STORAGE_LAYOUTS.slice(0, 1) : STORAGE_LAYOUTS;
 }
 
+/** How long a boot may take before the app counts as hung. */
+const BOOT_BOUND_MS = 120_000;
+
 /** A running example app: its base URL, and how to stop it. */
 export interface RunningApp {
   url: string;
@@ -175,14 +178,21 @@ export async function bootApp(env: Record<string, string>, main = MAIN): Promise
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // A start takes 2–3 s on a quiet machine and many times that on a busy one: the bound is only
+  // there to stop a hung app (the test's own timeout usually ends the wait first).
+  const deadline = Date.now() + BOOT_BOUND_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app exited at startup:\n${output}`);
     try {
       await fetch(`${url}/health`);
       break;
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`the app did not answer within ${BOOT_BOUND_MS} ms:\n${output}`, {
+          cause: error,
+        });
+      }
       await sleep(100);
     }
   }
