@@ -9,6 +9,7 @@ import {
   openAiCompletion,
 } from '../support/fake-llm-server.js';
 import { forcedTool, userMessageId } from '../support/formation-requests.js';
+import { createFreshDatabase } from '../support/fresh-database.js';
 
 /** How soon a silent process's formation jobs are taken over (the run lease). */
 const LEASE_MS = 2_000;
@@ -24,20 +25,40 @@ interface FormedMemoryBody {
  * (or the same app started again on its files) takes it over once the dead one has been silent for
  * a lease, and the memory is formed exactly once — one memory, resting on the turn's run.
  */
+/**
+ * The production layout on a database of its own: on the shared test database, the surviving
+ * process also takes over formation jobs that other files' killed apps left, and on a busy machine
+ * their retries (this file's model does not answer them) held its formation slots past the wait.
+ */
+async function ownServerEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const database = await createFreshDatabase('postgres');
+  return {
+    env: { ...serverEnv(), DATABASE_URL: database.url, LONGTERM_MEMORY_URI: database.url },
+    drop: () => database.drop(),
+  };
+}
+
 describe.each([
-  ['PostgreSQL + Redis + Bull, a second process takes over', serverEnv, true],
-  ['SQLite, the app started again takes over', embeddedEnv, false],
+  ['PostgreSQL + Redis + Bull, a second process takes over', ownServerEnv, true],
+  [
+    'SQLite, the app started again takes over',
+    async () => ({ env: embeddedEnv(), drop: async () => undefined }),
+    false,
+  ],
 ])('a formation job whose process died: %s', (_label, layout, beside) => {
   const llm = new FakeLlmServer();
   let env: Record<string, string>;
+  let dropDatabase = async () => undefined as void;
   const apps: RunningApp[] = [];
   /** Extraction requests answered so far (the first one hangs). */
   let extractions = 0;
 
   beforeAll(async () => {
     const llmUrl = await llm.start();
+    const own = await layout();
+    dropDatabase = own.drop;
     env = {
-      ...layout(),
+      ...own.env,
       AGENT_FORMATION: 'model',
       AGENT_RUN_LEASE_MS: String(LEASE_MS),
       OPENAI_BASE_URL: llmUrl,
@@ -78,6 +99,7 @@ describe.each([
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()));
     await llm.stop();
+    await dropDatabase();
   });
 
   const boot = async () => {
