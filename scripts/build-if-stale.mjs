@@ -1,7 +1,7 @@
 /**
  * Builds only when the build is missing or older than its sources (`src`, `web`, the build's
- * scripts, `package.json` and its lock, the tsconfigs): `npm run start:demo` starts at once, and `npm test` tests at once, when nothing
- * changed since the last build.
+ * scripts, `package.json` and its lock, the tsconfigs): `npm run start:demo` starts at once, and
+ * `npm test` tests at once, when nothing changed since the last build.
  * Usage: node scripts/build-if-stale.mjs (`--started` / `--built`: the build's own first and last
  * steps)
  */

@@ -20,12 +20,6 @@ interface FormedMemoryBody {
 }
 
 /**
- * A process killed (SIGKILL) while a committed turn's formation job waits on the model: the job
- * was noted in the shared run store before the run was recorded completed, so the other process
- * (or the same app started again on its files) takes it over once the dead one has been silent for
- * a lease, and the memory is formed exactly once — one memory, resting on the turn's run.
- */
-/**
  * The production layout on a database of its own: on the shared test database, the surviving
  * process also takes over formation jobs that other files' killed apps left, and on a busy machine
  * their retries (this file's model does not answer them) held its formation slots past the wait.
@@ -38,6 +32,12 @@ async function ownServerEnv(): Promise<{ env: Record<string, string>; drop: () =
   };
 }
 
+/**
+ * A process killed (SIGKILL) while a committed turn's formation job waits on the model: the job
+ * was noted in the shared run store before the run was recorded completed, so the other process
+ * (or the same app started again on its files) takes it over once the dead one has been silent for
+ * a lease, and the memory is formed exactly once — one memory, resting on the turn's run.
+ */
 describe.each([
   ['PostgreSQL + Redis + Bull, a second process takes over', ownServerEnv, true],
   [
@@ -48,7 +48,7 @@ describe.each([
 ])('a formation job whose process died: %s', (_label, layout, beside) => {
   const llm = new FakeLlmServer();
   let env: Record<string, string>;
-  let dropDatabase = async () => undefined as void;
+  let dropDatabase: () => Promise<void> = async () => {};
   const apps: RunningApp[] = [];
   /** Extraction requests answered so far (the first one hangs). */
   let extractions = 0;
@@ -68,8 +68,7 @@ describe.each([
     };
     llm.fallback = (request): FakeReply => {
       const tool = forcedTool(request);
-      // Only this test's turn counts: on a database other test files' apps share, this process may
-      // take over a job one of them left (as any process of one app would).
+      // Only this test's turn counts: a job of any other turn is not answered.
       if (tool === 'record_memories' && JSON.stringify(request.body).includes('I keep bees')) {
         extractions += 1;
         if (extractions === 1) return { kind: 'hang' };
