@@ -6,7 +6,8 @@
  * search (limit 10; exact scan of 256-dimension vectors) against the backend's raw queries on the
  * same rows (see recall/latency-floors.ts), calls alternating, p50/p99 and the p50 ratio; then the
  * write path: `saveMany` of 1,000 records with their words indexed against the same store told to
- * index nothing (`recordText: () => ''`).
+ * index nothing (`recordText: () => ''`), once with new texts each round and once saved again as
+ * they were.
  */
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
@@ -220,23 +221,30 @@ for (const name of BACKENDS) {
     }),
   );
   backends.push(crowded, alone);
-  // The write path: the same 1,000 rows with and without their words indexed.
+  // The write path: the same 1,000 rows with and without their words indexed, each round with new
+  // texts (every row's words change) and saved again as they were (a new seq, the same text).
   const bare = backend.store({ recordText: () => '' });
-  const batch = (round: number, prefix: string) =>
-    Array.from({ length: 1_000 }, (_, i) => ({
-      entityId: `${run}-write-${prefix}`,
-      key: `k/${i}`,
-      value: sentence(random(i), 12),
-      seq: Math.abs(round) + 2,
-    }));
-  const write = await measurePair(
-    (i) => store.saveMany(batch(i, 'indexed')),
-    (i) => bare.saveMany(batch(i, 'bare')),
-    30,
-  );
-  console.log(compareRow(name, 'saveMany 1,000 (index vs none)', write));
-  await store.deleteEntity(`${run}-write-indexed`);
-  await store.deleteEntity(`${run}-write-bare`);
+  for (const [label, textSeed] of [
+    ['new text', (round: number, i: number) => i * 7919 + round * 104_729],
+    ['same text', (_round: number, i: number) => i],
+  ] as const) {
+    const batch = (round: number, prefix: string) =>
+      Array.from({ length: 1_000 }, (_, i) => ({
+        entityId: `${run}-write-${label}-${prefix}`,
+        key: `k/${i}`,
+        value: sentence(random(textSeed(round, i)), 12),
+        // Rising seqs (warm-up rounds are -1, -2, …): every save applies.
+        seq: round < 0 ? -round : round + 1_000,
+      }));
+    const write = await measurePair(
+      (i) => store.saveMany(batch(i, 'indexed')),
+      (i) => bare.saveMany(batch(i, 'bare')),
+      30,
+    );
+    console.log(compareRow(name, `saveMany 1,000, ${label} (index vs none)`, write));
+    await store.deleteEntity(`${run}-write-${label}-indexed`);
+    await store.deleteEntity(`${run}-write-${label}-bare`);
+  }
   backends.push(backend);
 }
 await registry.onApplicationShutdown();

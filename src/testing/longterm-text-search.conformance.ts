@@ -149,6 +149,27 @@ export function registerTextSearchConformance(
     expect(keys(await s.searchText(e, 'windmill'))).toEqual(['j']);
   });
 
+  it('ranks by how often a word occurs, after re-saves that change only that', async () => {
+    const s = await store();
+    const e = entity('text-counts');
+    // One length and the same words: only how often "kayak" and "river" occur sets them apart.
+    await s.saveMany([
+      row(e, 'x', 'kayak kayak kayak river', 1),
+      row(e, 'y', 'kayak river river river', 1),
+      row(e, 'z', 'unrelated lake shore words', 1),
+    ]);
+    expect(keys(await s.searchText(e, 'kayak'))).toEqual(['x', 'y']);
+    // The counts swapped, the words kept; one record saved again as it was.
+    await s.saveMany([
+      row(e, 'x', 'kayak river river river', 2),
+      row(e, 'y', 'kayak kayak kayak river', 2),
+      row(e, 'z', 'unrelated lake shore words', 2),
+    ]);
+    expect(keys(await s.searchText(e, 'kayak'))).toEqual(['y', 'x']);
+    expect(keys(await s.searchText(e, 'river'))).toEqual(['x', 'y']);
+    expect(keys(await s.searchText(e, 'shore'))).toEqual(['z']);
+  });
+
   it('forgets a record at once when it is deleted, its entity erased, or it expires', async () => {
     const s = await store();
     const e = entity('text-erase');

@@ -12,20 +12,16 @@ import { TEXT_INDEX_LUA } from './redis.text-index.scripts.js';
  * array of strings, seven per row: key, seq, updatedAt, expiresAt, value, indexed text, vector (''
  * or `<model length>:<model><base64 float32>`) — one argument decoded by cjson costs far less, on
  * both ends, than seven thousand — then the text index's word base. A row that applies replaces its
- * key's entry in the text index and its vector. Reads every stored row at once, decides each with the
- * seq guard, then writes in a few batched commands. Returns one '1' (applied) or '0' per row.
+ * key's entry in the text index (a text as stored costs nothing; otherwise only its words, gathered
+ * per word across the batch) and its vector. Reads every stored row and indexed text at once,
+ * decides each row with the seq guard, then writes in a few batched commands. Returns one '1'
+ * (applied) or '0' per row.
  */
 export const WRITE = new RedisScript(`${TEXT_INDEX_LUA}
 local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[4]
 local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
 local batch = cjson.decode(ARGV[3])
 local n = #batch / 7
-local function each(command, key, items, width)
-  local chunk = 900 * width
-  for i = 1, #items, chunk do
-    redis.call(command, key, unpack(items, i, math.min(i + chunk - 1, #items)))
-  end
-end
 local fields = {}
 for i = 1, n do fields[i] = batch[i * 7 - 6] end
 local stored = {}
@@ -33,7 +29,9 @@ for i = 1, n, 900 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
   for j = 1, #part do stored[i + j - 1] = part[j] end
 end
+local text = openIndex(KEYS[5], KEYS[6], base, fields)
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
+local vectors = {}
 for i = 1, n do
   local at = i * 7 - 6
   local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
@@ -48,10 +46,8 @@ for i = 1, n do
   if ok then
     records[#records + 1] = key
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
-    unindex(KEYS[5], KEYS[6], base, key)
-    if value ~= '' then index(KEYS[5], KEYS[6], base, key, batch[at + 5]) end
-    if batch[at + 6] ~= '' then redis.call('HSET', KEYS[7], key, batch[at + 6])
-    else redis.call('HDEL', KEYS[7], key) end
+    setText(text, key, value ~= '' and batch[at + 5] or '')
+    vectors[key] = batch[at + 6]
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -74,6 +70,18 @@ each('ZADD', KEYS[2], live, 2)
 each('ZREM', KEYS[2], dead, 1)
 each('ZADD', KEYS[3], expiring, 2)
 each('ZREM', KEYS[3], lasting, 1)
+flushIndex(text)
+local withVector, without = {}, {}
+for key, vector in pairs(vectors) do
+  if vector ~= '' then
+    withVector[#withVector + 1] = key
+    withVector[#withVector + 1] = vector
+  else
+    without[#without + 1] = key
+  end
+end
+each('HSET', KEYS[7], withVector, 2)
+each('HDEL', KEYS[7], without, 1)
 return table.concat(applied)
 `);
 
@@ -140,17 +148,19 @@ return 1
 
 /**
  * KEYS: records hash, live-keys set, expiry set, the text index's docs and totals, the vectors hash.
- * ARGV: now, limit, the text index's word base. Removes expired rows, their text and their vectors.
+ * ARGV: now, limit, the text index's word base. Removes expired rows, their text and their vectors
+ * (a few batched commands for all of them).
  */
 export const SWEEP = new RedisScript(`${TEXT_INDEX_LUA}
 local keys = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, key in ipairs(keys) do
-  unindex(KEYS[4], KEYS[5], ARGV[3], key)
-  redis.call('HDEL', KEYS[6], key)
-  redis.call('HDEL', KEYS[1], key)
-  redis.call('ZREM', KEYS[2], key)
-  redis.call('ZREM', KEYS[3], key)
-end
+if #keys == 0 then return 0 end
+local text = openIndex(KEYS[4], KEYS[5], ARGV[3], keys)
+for _, key in ipairs(keys) do setText(text, key, '') end
+flushIndex(text)
+each('HDEL', KEYS[6], keys, 1)
+each('HDEL', KEYS[1], keys, 1)
+each('ZREM', KEYS[2], keys, 1)
+each('ZREM', KEYS[3], keys, 1)
 return #keys
 `);
 

@@ -3,35 +3,106 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
 /**
  * The text index of one entity on Redis, kept by the same scripts that write its records:
  * - per word, a hash (key `<base>w:<word>`) of the records holding it: record key → `tf:length`;
- * - a hash of indexed records (KEYS `docs`): record key → its distinct words, space-separated;
+ * - a hash of indexed records (KEYS `docs`): record key → `length text` (the indexed text as it
+ *   was saved: its words in order, repeats included; rows indexed before 2026-12-05 hold their
+ *   distinct words instead, which the scripts read the same way);
  * - a hash of totals (KEYS `totals`): `n` records and `words` in all (BM25's average length).
  * Every key starts with the entity's hash-tagged base, so they share its cluster slot.
  *
- * This Lua is prepended to the scripts that change records: `unindex(docs, totals, base, key)` and
- * `index(docs, totals, base, key, text)` (text: words separated by single spaces).
+ * This Lua is prepended to the scripts that change records. They change the index as one batch:
+ * `openIndex(docs, totals, base, keys)` reads the stored docs of the keys a script may change (one
+ * `HMGET` per 900), `setText(index, key, text)` records a row's new text (`''`: none, e.g. a
+ * tombstone), and `flushIndex(index)` writes what changed: a row whose text is as stored costs
+ * nothing; otherwise only its words are written, gathered per word across the batch (one `HSET`
+ * and one `HDEL` per word, however many rows hold it), its docs entry and the totals once per
+ * batch. `each(command, key, items, width)` sends a long argument list in chunks.
  */
 export const TEXT_INDEX_LUA = `
-local function unindex(docs, totals, base, key)
-  local doc = redis.call('HGET', docs, key)
-  if not doc then return end
-  local length, words = string.match(doc, '^(%d+) ?(.*)$')
-  for word in string.gmatch(words, '%S+') do redis.call('HDEL', base .. word, key) end
-  redis.call('HDEL', docs, key)
-  redis.call('HINCRBY', totals, 'n', -1)
-  redis.call('HINCRBY', totals, 'words', -tonumber(length))
-end
-local function index(docs, totals, base, key, text)
-  if text == '' then return end
-  local counts, order, length = {}, {}, 0
-  for word in string.gmatch(text, '%S+') do
-    length = length + 1
-    if counts[word] then counts[word] = counts[word] + 1
-    else counts[word] = 1; order[#order + 1] = word end
+local function each(command, key, items, width)
+  local chunk = 900 * width
+  for i = 1, #items, chunk do
+    redis.call(command, key, unpack(items, i, math.min(i + chunk - 1, #items)))
   end
-  for _, word in ipairs(order) do redis.call('HSET', base .. word, key, counts[word] .. ':' .. length) end
-  redis.call('HSET', docs, key, length .. ' ' .. table.concat(order, ' '))
-  redis.call('HINCRBY', totals, 'n', 1)
-  redis.call('HINCRBY', totals, 'words', length)
+end
+local function openIndex(docs, totals, base, keys)
+  local current = {}
+  for i = 1, #keys, 900 do
+    local part = redis.call('HMGET', docs, unpack(keys, i, math.min(i + 899, #keys)))
+    for j = 1, #part do
+      if part[j] then current[keys[i + j - 1]] = part[j] end
+    end
+  end
+  return { docs = docs, totals = totals, base = base, current = current, changed = {},
+    changedOrder = {}, postings = {}, wordOrder = {}, n = 0, length = 0 }
+end
+local function posting(index, word, key, value)
+  local postings = index.postings[word]
+  if not postings then
+    postings = {}
+    index.postings[word] = postings
+    index.wordOrder[#index.wordOrder + 1] = word
+  end
+  postings[key] = value
+end
+local function setText(index, key, text)
+  local old = index.current[key]
+  local new = nil
+  local words, length = {}, 0
+  if text ~= '' then
+    for word in string.gmatch(text, '%S+') do
+      length = length + 1
+      words[length] = word
+    end
+    if length > 0 then new = length .. ' ' .. table.concat(words, ' ') end
+  end
+  if old == new then return end
+  if old then
+    local oldLength, oldWords = string.match(old, '^(%d+) ?(.*)$')
+    for word in string.gmatch(oldWords, '%S+') do posting(index, word, key, false) end
+    index.n = index.n - 1
+    index.length = index.length - tonumber(oldLength)
+  end
+  if new then
+    local counts = {}
+    for i = 1, length do counts[words[i]] = (counts[words[i]] or 0) + 1 end
+    for word, count in pairs(counts) do posting(index, word, key, count .. ':' .. length) end
+    index.n = index.n + 1
+    index.length = index.length + length
+  end
+  index.current[key] = new
+  if not index.changed[key] then
+    index.changed[key] = true
+    index.changedOrder[#index.changedOrder + 1] = key
+  end
+end
+local function flushIndex(index)
+  for _, word in ipairs(index.wordOrder) do
+    local set, unset = {}, {}
+    for key, value in pairs(index.postings[word]) do
+      if value then
+        set[#set + 1] = key
+        set[#set + 1] = value
+      else
+        unset[#unset + 1] = key
+      end
+    end
+    each('HSET', index.base .. word, set, 2)
+    each('HDEL', index.base .. word, unset, 1)
+  end
+  local set, unset = {}, {}
+  for _, key in ipairs(index.changedOrder) do
+    local doc = index.current[key]
+    if doc then
+      set[#set + 1] = key
+      set[#set + 1] = doc
+    else
+      unset[#unset + 1] = key
+    end
+  end
+  each('HSET', index.docs, set, 2)
+  each('HDEL', index.docs, unset, 1)
+  if index.n ~= 0 then redis.call('HINCRBY', index.totals, 'n', index.n) end
+  if index.length ~= 0 then redis.call('HINCRBY', index.totals, 'words', index.length) end
 end
 `;
 

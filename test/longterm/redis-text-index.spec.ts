@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
+import { RedisLongtermStore } from '../../src/modules/longterm/backends/redis.longterm.store.js';
+import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
+import { NEVER_EXPIRES } from '../../src/modules/longterm/backends/sql-row-format.js';
+import { TextAnalyzer } from '../../src/modules/longterm/recall/text-analyzer.js';
+import { TEST_REDIS_URL } from '../support/test-databases.js';
+
+const registry = new ConnectionRegistry();
+afterAll(() => registry.onApplicationShutdown());
+
+/** A store under a prefix of its own, the Redis client, and the keys of entity `e`. */
+async function open() {
+  const client = (await registry.acquireRedis(TEST_REDIS_URL)).value;
+  const prefix = `test:text-index:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+  return {
+    client,
+    // The stemmer off, so that the indexed words are the record's words.
+    store: new RedisLongtermStore(client, prefix, {
+      analyzer: new TextAnalyzer({ stemmer: 'none' }),
+    }),
+    keys: longtermRedisKeys(prefix, 'e'),
+  };
+}
+
+/** The entity's whole text index: docs, totals and each word's postings. */
+async function indexOf(
+  client: Awaited<ReturnType<typeof open>>['client'],
+  keys: ReturnType<typeof longtermRedisKeys>,
+  words: string[],
+) {
+  const postings: Record<string, Record<string, string>> = {};
+  for (const word of words) {
+    const posting = await client.hgetall(`${keys.wordBase}${word}`);
+    if (Object.keys(posting).length > 0) postings[word] = posting;
+  }
+  return {
+    docs: await client.hgetall(keys.docs),
+    totals: await client.hgetall(keys.totals),
+    postings,
+  };
+}
+
+describe('Redis long-term store: the text index', () => {
+  it('keeps each word’s count and the text’s length, and changes only what a save changes', async () => {
+    const { client, store, keys } = await open();
+    await store.saveMany([
+      { entityId: 'e', key: 'a', value: 'kayak kayak river', seq: 1 },
+      { entityId: 'e', key: 'b', value: 'river delta', seq: 1 },
+    ]);
+    const words = ['kayak', 'river', 'delta', 'lake'];
+    expect(await indexOf(client, keys, words)).toEqual({
+      docs: { a: '3 kayak kayak river', b: '2 river delta' },
+      totals: { n: '2', words: '5' },
+      postings: {
+        kayak: { a: '2:3' },
+        river: { a: '1:3', b: '1:2' },
+        delta: { b: '1:2' },
+      },
+    });
+    // Saved again as it was, and changed: the index is as if each were saved once.
+    await store.saveMany([
+      { entityId: 'e', key: 'a', value: 'kayak kayak river', seq: 2 },
+      { entityId: 'e', key: 'b', value: 'lake river river', seq: 2 },
+    ]);
+    expect(await indexOf(client, keys, words)).toEqual({
+      docs: { a: '3 kayak kayak river', b: '3 lake river river' },
+      totals: { n: '2', words: '6' },
+      postings: {
+        kayak: { a: '2:3' },
+        river: { a: '1:3', b: '2:3' },
+        lake: { b: '1:3' },
+      },
+    });
+    await store.delete('e', 'a', 3);
+    await store.delete('e', 'b', 3);
+    expect(await indexOf(client, keys, words)).toEqual({
+      docs: {},
+      totals: { n: '0', words: '0' },
+      postings: {},
+    });
+  });
+
+  it('reads an entry written before repeats were kept (its distinct words) and replaces it', async () => {
+    const { client, store, keys } = await open();
+    // What the store wrote for "kayak kayak river" until 2026-12-05: the distinct words.
+    await client
+      .multi()
+      .hset(keys.records, 'a', `1:1:${NEVER_EXPIRES}:"kayak kayak river"`)
+      .zadd(keys.live, 0, 'a')
+      .hset(keys.docs, 'a', '3 kayak river')
+      .hset(keys.totals, 'n', 1, 'words', 3)
+      .hset(`${keys.wordBase}kayak`, 'a', '2:3')
+      .hset(`${keys.wordBase}river`, 'a', '1:3')
+      .exec();
+    expect((await store.searchText('e', 'kayak')).map((hit) => hit.record.key)).toEqual(['a']);
+    await store.save({ entityId: 'e', key: 'a', value: 'kayak kayak river', seq: 2 });
+    expect(await indexOf(client, keys, ['kayak', 'river'])).toEqual({
+      docs: { a: '3 kayak kayak river' },
+      totals: { n: '1', words: '3' },
+      postings: { kayak: { a: '2:3' }, river: { a: '1:3' } },
+    });
+    await client.hset(keys.docs, 'a', '3 kayak river');
+    await store.save({ entityId: 'e', key: 'a', value: 'delta', seq: 3 });
+    expect(await indexOf(client, keys, ['kayak', 'river', 'delta'])).toEqual({
+      docs: { a: '1 delta' },
+      totals: { n: '1', words: '1' },
+      postings: { delta: { a: '1:1' } },
+    });
+    await store.deleteEntity('e');
+  });
+});
