@@ -81,7 +81,7 @@ for key, vector in pairs(vectors) do
   end
 end
 each('HSET', KEYS[7], withVector, 2)
-each('HDEL', KEYS[7], without, 1)
+if #without > 0 and redis.call('EXISTS', KEYS[7]) == 1 then each('HDEL', KEYS[7], without, 1) end
 return table.concat(applied)
 `);
 

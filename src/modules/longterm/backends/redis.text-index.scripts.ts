@@ -26,6 +26,8 @@ local function each(command, key, items, width)
 end
 local function openIndex(docs, totals, base, keys)
   local current = {}
+  -- An entity with no indexed text (e.g. a store told to index none) has nothing to read.
+  if redis.call('EXISTS', docs) == 0 then keys = {} end
   for i = 1, #keys, 900 do
     local part = redis.call('HMGET', docs, unpack(keys, i, math.min(i + 899, #keys)))
     for j = 1, #part do
@@ -45,16 +47,9 @@ local function posting(index, word, key, value)
   postings[key] = value
 end
 local function setText(index, key, text)
-  local old = index.current[key]
-  local new = nil
-  local words, length = {}, 0
-  if text ~= '' then
-    for word in string.gmatch(text, '%S+') do
-      length = length + 1
-      words[length] = word
-    end
-    if length > 0 then new = length .. ' ' .. table.concat(words, ' ') end
-  end
+  local old, new = index.current[key], nil
+  local _, length = string.gsub(text, '%S+', '')
+  if length > 0 then new = length .. ' ' .. text end
   if old == new then return end
   if old then
     local oldLength, oldWords = string.match(old, '^(%d+) ?(.*)$')
@@ -64,7 +59,7 @@ local function setText(index, key, text)
   end
   if new then
     local counts = {}
-    for i = 1, length do counts[words[i]] = (counts[words[i]] or 0) + 1 end
+    for word in string.gmatch(text, '%S+') do counts[word] = (counts[word] or 0) + 1 end
     for word, count in pairs(counts) do posting(index, word, key, count .. ':' .. length) end
     index.n = index.n + 1
     index.length = index.length + length
