@@ -38,6 +38,35 @@ async function readLate(app: RunningApp, path: string, idleMs: number): Promise<
   return received;
 }
 
+/** The app's settings in this file: pages and bodies large enough for the history below. */
+const limits = { HTTP_PAGE_BYTES: '64mb', HTTP_BODY_LIMIT: '8mb' };
+const history = embeddedEnv();
+
+/**
+ * The history both cases read: four 6 MB user messages and the echo model's answers (each repeats
+ * its message and quotes the earlier ones: 6 to 24 MB), written by an app of its own with the send
+ * timeout off. Through an app with the 1.5 s timeout, those answers were themselves cut whenever
+ * this test's process, starved of CPU on a loaded machine, paused reading one for longer than that
+ * ("terminated: other side closed", seen once with two suites running at once).
+ */
+beforeAll(async () => {
+  const writer = await bootApp({ ...history, ...limits, HTTP_SEND_TIMEOUT_MS: '0' });
+  try {
+    const big = 'y'.repeat(6_000_000);
+    for (let i = 0; i < 4; i += 1) {
+      // Read whole: an answer left unread keeps its socket open, paused, after the app is gone.
+      const response = await fetchWhole(`${writer.url}/conversations/stalled/turns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: big }),
+      });
+      expect(response.status).toBe(201);
+    }
+  } finally {
+    await writer.close();
+  }
+}, 120_000);
+
 /**
  * A client that asks for a large answer and never reads it is cut after `HTTP_SEND_TIMEOUT_MS`, so
  * the answer it pinned is released; with the timeout off, the same client gets the whole answer
@@ -50,22 +79,7 @@ describe.each([
   let app: RunningApp;
   const path = '/conversations/stalled/messages?last=1000';
   beforeAll(async () => {
-    app = await bootApp({
-      ...embeddedEnv(),
-      HTTP_PAGE_BYTES: '64mb',
-      HTTP_BODY_LIMIT: '8mb',
-      HTTP_SEND_TIMEOUT_MS: sendTimeout,
-    });
-    const big = 'y'.repeat(6_000_000);
-    for (let i = 0; i < 4; i += 1) {
-      // Read whole: an answer left unread keeps its socket open, paused, after the app is gone.
-      const response = await fetchWhole(`${app.url}/conversations/stalled/turns`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: big }),
-      });
-      expect(response.status).toBe(201);
-    }
+    app = await bootApp({ ...history, ...limits, HTTP_SEND_TIMEOUT_MS: sendTimeout });
   }, 120_000);
   afterAll(async () => {
     await app?.close();
