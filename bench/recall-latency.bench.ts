@@ -5,9 +5,8 @@
  * `BENCH_SIZES=1000,10000,100000`). Per backend and entity size: the store's text search and vector
  * search (limit 10; exact scan of 256-dimension vectors) against the backend's raw queries on the
  * same rows (see recall/latency-floors.ts), calls alternating, p50/p99 and the p50 ratio; then the
- * write path: `saveMany` of 1,000 records with their words indexed against the same store told to
- * index nothing (`recordText: () => ''`), once with new texts each round and once saved again as
- * they were.
+ * write path: `saveMany` of 1,000 records with their words indexed against the same store with text
+ * search off (`textSearch: false`), once with new texts each round and once saved again as they were.
  */
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
@@ -223,7 +222,7 @@ for (const name of BACKENDS) {
   backends.push(crowded, alone);
   // The write path: the same 1,000 rows with and without their words indexed, each round with new
   // texts (every row's words change) and saved again as they were (a new seq, the same text).
-  const bare = backend.store({ recordText: () => '' });
+  const bare = backend.store({ analyzer: TextAnalyzer.off });
   for (const [label, textSeed] of [
     ['new text', (round: number, i: number) => i * 7919 + round * 104_729],
     ['same text', (_round: number, i: number) => i],

@@ -16,6 +16,7 @@ import { AgentRunner, DEFAULT_MAX_CONFLICT_RETRIES } from './agent-runner.js';
 import type { AgentMemory, AgentRuns } from './agent.providers.js';
 import type { AgentModuleOptions } from './agent.options.js';
 import { AgentKernelHasMemoryFilterError } from './errors/agent.errors.js';
+import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { DEFAULT_TURN_RECALL } from './turn-recall.js';
 
 /** What the agent's runner is built from besides its options. */
@@ -62,6 +63,14 @@ export async function buildAgentRunner(
     ));
   if (engine.memory) throw new AgentKernelHasMemoryFilterError();
   const formation = resolveFormation(options.formation);
+  // Both search the tier by words, or by meaning: with text search off and no embedder, neither can.
+  const searching = options.recall ? 'recall' : formation ? 'formation' : undefined;
+  if (searching && context.longterm?.enabled && !context.longterm.recallable)
+    throw new InvalidModuleOptionsError(
+      'AgentModule',
+      searching,
+      "needs the long-term tier's text search or an embedder: LongtermMemoryModule has textSearch: false and no recall.embedder",
+    );
   // The profile's schema compiles now: a schema Ajv refuses fails the start.
   const profiles =
     formation?.profile && context.longterm

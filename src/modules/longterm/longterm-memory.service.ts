@@ -85,6 +85,14 @@ export class LongtermMemoryService
     return this.backend !== undefined;
   }
 
+  /**
+   * Whether `recall` can run: the tier is on, and its text search is (the default) or an embedder
+   * is configured (with `textSearch: false`, recall runs by meaning alone).
+   */
+  get recallable(): boolean {
+    return this.enabled && (this.options.textSearch !== false || this.embedder !== undefined);
+  }
+
   /** The store (throws when the tier is off). */
   get store(): LongtermMemoryStore {
     return this.require().store;
@@ -193,7 +201,8 @@ export class LongtermMemoryService
   private recallContext(): RecallContext {
     const { store } = this.require();
     const { minSimilarity } = this.options.recall ?? {};
-    return { store, embedder: this.embedder, minSimilarity, rerank: this.rerank };
+    const textSearch = this.options.textSearch !== false;
+    return { store, embedder: this.embedder, minSimilarity, rerank: this.rerank, textSearch };
   }
 
   /**

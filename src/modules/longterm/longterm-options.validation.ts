@@ -44,7 +44,9 @@ export function validateLongtermOptions(value: unknown): LongtermMemoryModuleOpt
   check.boolean('migrationsRun', options.migrationsRun);
   check.function('now', options.now);
   check.function('recordText', options.recordText);
-  if (options.textSearch !== undefined) {
+  if (options.textSearch !== undefined && options.textSearch !== false) {
+    if (typeof options.textSearch !== 'object' || options.textSearch === null)
+      check.fail('textSearch', 'must be an object ({ stemmer, queryStopWords }) or false');
     const textSearch = check.object(options.textSearch, 'textSearch');
     check.nested('textSearch').keys(textSearch, ['stemmer', 'queryStopWords']);
     // The analyzer checks its own options (a custom stemmer is tried once); the module reuses it.

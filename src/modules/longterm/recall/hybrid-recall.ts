@@ -36,6 +36,8 @@ export interface RecallContext {
   /** Least cosine similarity of a vector hit (default {@link DEFAULT_MIN_SIMILARITY}). */
   minSimilarity?: number;
   rerank?: RecallRerank;
+  /** False when the tier's text search is off (`textSearch: false`): recall runs by meaning alone. */
+  textSearch?: boolean;
 }
 
 /**
@@ -54,14 +56,10 @@ export async function hybridRecall(
   options: RecallOptions,
 ): Promise<RecallHit[]> {
   const { store, embedder, minSimilarity = DEFAULT_MIN_SIMILARITY } = context;
-  const { k, filter, mode, sources, neighbours, rerank: rerankOn } = recallOptions(options);
+  const { k, filter, sources, neighbours, rerank: rerankOn, ...asked } = recallOptions(options);
   const rerank = rerankOn ? context.rerank : undefined;
   queryWords(query); // a query must hold a word, whatever the lists
-  if (mode === 'vector' && !embedder)
-    throw new InvalidArgumentError(
-      'mode',
-      'vector needs an embedder (LongtermMemoryModule recall.embedder)',
-    );
+  const mode = effectiveMode(asked.mode, embedder, context.textSearch ?? true);
   const vector =
     mode === 'lexical' || !embedder ? undefined : await queryVector(embedder, query, mode);
   const { conversationId, prefix, ...times } = filter;
@@ -102,6 +100,32 @@ export async function hybridRecall(
   return sources.records && sources.messages
     ? hits.sort((a, b) => b.score - a.score).slice(0, k)
     : hits;
+}
+
+/**
+ * The lists a recall reads: the mode asked for, or only the vector list when text search is off
+ * (a hybrid recall then fails as a vector one does, with nothing to fall back on). Refuses a mode
+ * whose list the tier cannot make.
+ */
+function effectiveMode(
+  mode: RecallMode,
+  embedder: EmbeddingModel | undefined,
+  textSearch: boolean,
+): RecallMode {
+  if (!textSearch && mode === 'lexical')
+    throw new InvalidArgumentError(
+      'mode',
+      'lexical needs text search, which is off for this store (LongtermMemoryModule textSearch: false)',
+    );
+  const effective = textSearch ? mode : 'vector';
+  if (effective === 'vector' && !embedder)
+    throw new InvalidArgumentError(
+      'mode',
+      textSearch
+        ? 'vector needs an embedder (LongtermMemoryModule recall.embedder)'
+        : `${mode} needs an embedder (LongtermMemoryModule recall.embedder) when text search is off (textSearch: false)`,
+    );
+  return effective;
 }
 
 /** The query's vector; `undefined` when a hybrid recall cannot have one (logged). */

@@ -49,6 +49,10 @@ export const ENGLISH_QUERY_STOP_WORDS: readonly string[] = Object.freeze(
   ).split(' '),
 );
 
+/** Why a search by words is refused when text search is off. */
+export const TEXT_SEARCH_OFF =
+  'cannot be searched by words: text search is off for this store (LongtermMemoryModule textSearch: false)';
+
 /** Most stems remembered (a word's stem is computed once while it stays among them). */
 const STEM_CACHE_SIZE = 20_000;
 const ENGLISH_WORD = /^[a-z]+$/;
@@ -63,13 +67,27 @@ const ENGLISH_WORD = /^[a-z]+$/;
 export class TextAnalyzer {
   /** The default analysis: English stems, English query stop words. */
   static readonly english = new TextAnalyzer();
+  /**
+   * Text search off (`textSearch: false`): records are saved without indexed words (their
+   * `recordText` is not called), and a search by words is refused (`InvalidArgumentError`).
+   */
+  static readonly off = new TextAnalyzer(false);
 
+  /** Whether records' words are indexed and searched (false for {@link TextAnalyzer.off}). */
+  readonly enabled: boolean;
   private readonly stemWord: StemFunction | undefined;
   private readonly stopWords: ReadonlySet<string>;
   private readonly stems = new Map<string, string>();
   private warned = false;
 
-  constructor(options: TextAnalysisOptions = {}) {
+  /** @param options how text becomes terms; `false`: text search off (prefer {@link TextAnalyzer.off}) */
+  constructor(options: TextAnalysisOptions | false = {}) {
+    this.enabled = options !== false;
+    if (options === false) {
+      this.stemWord = undefined;
+      this.stopWords = new Set();
+      return;
+    }
     this.stemWord = resolveStemmer(options.stemmer ?? 'english');
     const stopWords = options.queryStopWords ?? ENGLISH_QUERY_STOP_WORDS;
     if (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string'))
@@ -77,8 +95,12 @@ export class TextAnalyzer {
     this.stopWords = new Set(stopWords.flatMap((word) => words(word)));
   }
 
-  /** The indexed form of a record's text: its first words, each followed by its stem if other. */
+  /**
+   * The indexed form of a record's text: its first words, each followed by its stem if other (`''`
+   * with text search off).
+   */
   indexedText(text: string): string {
+    if (!this.enabled) return '';
     const all = words(text);
     const kept = all.length > MAX_INDEXED_WORDS ? all.slice(0, MAX_INDEXED_WORDS) : all;
     return this.withStems(kept).join(' ');
@@ -89,6 +111,7 @@ export class TextAnalyzer {
    * of them when nothing else is left), each followed by its stem if other, without repeats.
    */
   queryTerms(query: unknown): string[] {
+    if (!this.enabled) throw new InvalidArgumentError('query', TEXT_SEARCH_OFF);
     const all = allQueryWords(query);
     const content = all.filter((word) => !this.stopWords.has(word));
     const searched = (content.length > 0 ? content : all).slice(0, MAX_QUERY_WORDS);
@@ -180,9 +203,13 @@ function normalizeStem(stem: unknown, word: string): string {
 
 const analyzers = new WeakMap<TextAnalysisOptions, TextAnalyzer>();
 
-/** The analyzer of a module's `textSearch` option: one per options object, English when unset. */
-export function analyzerFor(options: TextAnalysisOptions | undefined): TextAnalyzer {
+/**
+ * The analyzer of a module's `textSearch` option: one per options object, English when unset,
+ * {@link TextAnalyzer.off} for `false`.
+ */
+export function analyzerFor(options: TextAnalysisOptions | false | undefined): TextAnalyzer {
   if (options === undefined) return TextAnalyzer.english;
+  if (options === false) return TextAnalyzer.off;
   let analyzer = analyzers.get(options);
   if (!analyzer) analyzers.set(options, (analyzer = new TextAnalyzer(options)));
   return analyzer;

@@ -131,7 +131,10 @@ export class LongtermSession implements LongtermRunView {
     query: string,
     options: { k?: number; prefix?: string } = {},
   ): Promise<LongtermRecord[]> {
-    const wanted = new Set(this.analyzer.queryTerms(query));
+    // With text search off, recall is by meaning alone: staged rows (no vectors yet) are not found.
+    const wanted = this.analyzer.enabled
+      ? new Set(this.analyzer.queryTerms(query))
+      : new Set<string>();
     const { k = 10, prefix = '' } = options;
     const { k: checked, filter } = recallOptions({ k, filter: { prefix } });
     const stored = this.recaller

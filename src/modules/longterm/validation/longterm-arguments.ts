@@ -136,13 +136,16 @@ export function prepareRecord(
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
     // Both see the value as `load` will return it (the default walks plain input without parsing).
-    text: analyzer.indexedText(
-      isDerivedEntity(input.entityId)
-        ? derivedRecordText(input.value)
-        : recordText
-          ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-          : defaultTextOfInput(input.value, value),
-    ),
+    // With text search off, no text is made: `recordText` is not called.
+    text: analyzer.enabled
+      ? analyzer.indexedText(
+          isDerivedEntity(input.entityId)
+            ? derivedRecordText(input.value)
+            : recordText
+              ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
+              : defaultTextOfInput(input.value, value),
+        )
+      : '',
     embedding:
       input.embedding === undefined
         ? null
