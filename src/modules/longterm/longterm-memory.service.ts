@@ -18,6 +18,7 @@ import { sweepInBatches } from '../sweeper/sweep-in-batches.js';
 import { SWEEP_SCHEDULER } from '../sweeper/sweeper.constants.js';
 import { LongtermMemoryDisabledError } from './errors/longterm.errors.js';
 import type { LongtermMemoryStore } from './interfaces/longterm-store.interface.js';
+import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
@@ -45,7 +46,6 @@ import { type CachedStep, cachedEmbedding } from './recall/embedding/embed-texts
 import { withVectors } from './recall/embedding/embed-records.js';
 import type { EmbeddingModel } from './recall/embedding/embedding-model.interface.js';
 import { EmbeddingBackfill, type EmbeddingStatus } from './recall/embedding/embedding-backfill.js';
-import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.interface.js';
 import { analyzerFor } from './recall/text-analyzer.js';
 
 /**
@@ -85,10 +85,7 @@ export class LongtermMemoryService
     return this.backend !== undefined;
   }
 
-  /**
-   * Whether `recall` can run: the tier is on, and its text search is (the default) or an embedder
-   * is configured (with `textSearch: false`, recall runs by meaning alone).
-   */
+  /** Whether `recall` can run: the tier is on, with text search (default) or an embedder. */
   get recallable(): boolean {
     return this.enabled && (this.options.textSearch !== false || this.embedder !== undefined);
   }
@@ -263,9 +260,7 @@ export class LongtermMemoryService
 
   /** Removes expired rows in bounded batches until none are left; returns how many went. */
   async sweep(
-    batchSize = this.options.sweep
-      ? (this.options.sweep.batchSize ?? DEFAULT_SWEEP_BATCH)
-      : DEFAULT_SWEEP_BATCH,
+    batchSize = (this.options.sweep || undefined)?.batchSize ?? DEFAULT_SWEEP_BATCH,
   ): Promise<number> {
     const { store } = this.require();
     return sweepInBatches((limit) => store.sweepExpired(limit), batchSize);
