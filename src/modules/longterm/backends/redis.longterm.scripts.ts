@@ -47,7 +47,7 @@ for i = 1, n do
     records[#records + 1] = key
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
     setText(text, key, value ~= '' and batch[at + 5] or '')
-    vectors[key] = batch[at + 6]
+    vectors[key] = batch[at + 6] ~= '' and batch[at + 6]
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -71,17 +71,8 @@ each('ZREM', KEYS[2], dead, 1)
 each('ZADD', KEYS[3], expiring, 2)
 each('ZREM', KEYS[3], lasting, 1)
 flushIndex(text)
-local withVector, without = {}, {}
-for key, vector in pairs(vectors) do
-  if vector ~= '' then
-    withVector[#withVector + 1] = key
-    withVector[#withVector + 1] = vector
-  else
-    without[#without + 1] = key
-  end
-end
-each('HSET', KEYS[7], withVector, 2)
-if #without > 0 and redis.call('EXISTS', KEYS[7]) == 1 then each('HDEL', KEYS[7], without, 1) end
+-- A hash that does not exist holds no vector to delete.
+writeHash(KEYS[7], vectors, redis.call('EXISTS', KEYS[7]) == 1)
 return table.concat(applied)
 `);
 

@@ -15,7 +15,9 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
  * tombstone), and `flushIndex(index)` writes what changed: a row whose text is as stored costs
  * nothing; otherwise only its words are written, gathered per word across the batch (one `HSET`
  * and one `HDEL` per word, however many rows hold it), its docs entry and the totals once per
- * batch. `each(command, key, items, width)` sends a long argument list in chunks.
+ * batch. `each(command, key, items, width)` sends a long argument list in chunks;
+ * `writeHash(key, changes, deletes)` sets each field of `changes` whose value is a string and deletes
+ * each whose value is `false` (unless `deletes` is `false`).
  */
 export const TEXT_INDEX_LUA = `
 local function each(command, key, items, width)
@@ -23,6 +25,19 @@ local function each(command, key, items, width)
   for i = 1, #items, chunk do
     redis.call(command, key, unpack(items, i, math.min(i + chunk - 1, #items)))
   end
+end
+local function writeHash(key, changes, deletes)
+  local set, unset = {}, {}
+  for field, value in pairs(changes) do
+    if value then
+      set[#set + 1] = field
+      set[#set + 1] = value
+    else
+      unset[#unset + 1] = field
+    end
+  end
+  each('HSET', key, set, 2)
+  if deletes ~= false then each('HDEL', key, unset, 1) end
 end
 local function openIndex(docs, totals, base, keys)
   local current = {}
@@ -34,15 +49,14 @@ local function openIndex(docs, totals, base, keys)
       if part[j] then current[keys[i + j - 1]] = part[j] end
     end
   end
-  return { docs = docs, totals = totals, base = base, current = current, changed = {},
-    changedOrder = {}, postings = {}, wordOrder = {}, n = 0, length = 0 }
+  return { docs = docs, totals = totals, base = base, current = current, changedDocs = {},
+    postings = {}, n = 0, length = 0 }
 end
 local function posting(index, word, key, value)
   local postings = index.postings[word]
   if not postings then
     postings = {}
     index.postings[word] = postings
-    index.wordOrder[#index.wordOrder + 1] = word
   end
   postings[key] = value
 end
@@ -65,37 +79,11 @@ local function setText(index, key, text)
     index.length = index.length + length
   end
   index.current[key] = new
-  if not index.changed[key] then
-    index.changed[key] = true
-    index.changedOrder[#index.changedOrder + 1] = key
-  end
+  index.changedDocs[key] = new or false
 end
 local function flushIndex(index)
-  for _, word in ipairs(index.wordOrder) do
-    local set, unset = {}, {}
-    for key, value in pairs(index.postings[word]) do
-      if value then
-        set[#set + 1] = key
-        set[#set + 1] = value
-      else
-        unset[#unset + 1] = key
-      end
-    end
-    each('HSET', index.base .. word, set, 2)
-    each('HDEL', index.base .. word, unset, 1)
-  end
-  local set, unset = {}, {}
-  for _, key in ipairs(index.changedOrder) do
-    local doc = index.current[key]
-    if doc then
-      set[#set + 1] = key
-      set[#set + 1] = doc
-    else
-      unset[#unset + 1] = key
-    end
-  end
-  each('HSET', index.docs, set, 2)
-  each('HDEL', index.docs, unset, 1)
+  for word, postings in pairs(index.postings) do writeHash(index.base .. word, postings) end
+  writeHash(index.docs, index.changedDocs)
   if index.n ~= 0 then redis.call('HINCRBY', index.totals, 'n', index.n) end
   if index.length ~= 0 then redis.call('HINCRBY', index.totals, 'words', index.length) end
 end
