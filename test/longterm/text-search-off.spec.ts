@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
@@ -44,7 +44,7 @@ describe.each(longtermUris('text-search-off.sqlite'))('textSearch: false on %s',
       'pets',
     ]);
     expect(await refusal(off.store.searchText(e, 'Melanie'))).toMatch(/textSearch: false/);
-    expect(off.recallable).toBe(false);
+    expect(off.recallLists).toEqual({ words: false, meaning: false });
     expect(await refusal(off.recall(e, 'Melanie'))).toMatch(/needs an embedder/);
     expect(await refusal(off.recall(e, 'Melanie', { mode: 'lexical' }))).toMatch(
       /lexical needs text search/,
@@ -71,7 +71,7 @@ describe('textSearch: false with an embedder', () => {
     const e = entity();
     const seq = await service.nextSeq(e);
     await service.saveMany(RECALL_FACTS.map(([key, value]) => ({ entityId: e, key, value, seq })));
-    expect(service.recallable).toBe(true);
+    expect(service.recallLists).toEqual({ words: false, meaning: true });
     const hits = await service.recall(e, 'Melanie cats', { k: 2 });
     expect(hits).toHaveLength(2);
     expect(hits.every((hit) => hit.vector !== undefined && hit.lexical === undefined)).toBe(true);
@@ -79,12 +79,52 @@ describe('textSearch: false with an embedder', () => {
     expect(await refusal(service.recall(e, 'Melanie cats', { mode: 'lexical' }))).toMatch(
       /lexical needs text search/,
     );
-    // A run's session (a tool's context.longterm) recalls the same way; its staged rows, which have
-    // no vector yet, are not found.
+  });
+
+  it('recalls from a run session by meaning, its staged rows (no vector yet) left out', async () => {
+    let texts = 0;
+    const service = await boot({
+      uri: 'memory://',
+      textSearch: false,
+      // Made for the embedder only: not for indexing, nor to match staged rows.
+      recordText: (value) => {
+        texts += 1;
+        return String(value);
+      },
+      recall: { embedder: new HashingEmbeddingModel(), backfill: false },
+    });
+    const e = entity();
+    const seq = await service.nextSeq(e);
+    await service.saveMany(RECALL_FACTS.map(([key, value]) => ({ entityId: e, key, value, seq })));
     const session = service.session(e, { seq: await service.nextSeq(e), updatedAt: Date.now() });
     session.save('staged', 'Melanie adopted a third cat');
+    texts = 0;
     const recalled = await session.recall('Melanie cats', { k: 2 });
-    expect(recalled.map((record) => record.key)).toEqual(hits.map((hit) => hit.record.key));
+    const direct = await service.recall(e, 'Melanie cats', { k: 2 });
+    expect(recalled.map((record) => record.key)).toEqual(direct.map((hit) => hit.record.key));
+    expect(texts).toBe(0);
+  });
+
+  it('finds nothing when the query cannot be embedded (no list by words to answer), and fails asked by meaning alone', async () => {
+    const embedder = new HashingEmbeddingModel();
+    const service = await boot({
+      uri: 'memory://',
+      textSearch: false,
+      recall: { embedder, backfill: false },
+    });
+    const e = entity();
+    const seq = await service.nextSeq(e);
+    await service.saveMany(RECALL_FACTS.map(([key, value]) => ({ entityId: e, key, value, seq })));
+    const failing = jest.spyOn(embedder, 'embed').mockRejectedValue(new Error('provider down'));
+    try {
+      expect(await service.recall(e, 'Melanie cats')).toEqual([]);
+      expect(await service.recallFormed(e, 'Melanie cats')).toEqual([]);
+      // Asked for by meaning alone, the failure is the caller's.
+      const error = await rejectionOf(service.recall(e, 'Melanie cats', { mode: 'vector' }));
+      expect((error as Error).message).toMatch(/provider down/);
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   it('is false or an object: true is refused, naming what is accepted', async () => {
@@ -110,6 +150,17 @@ describe('AgentModule over a tier with textSearch: false', () => {
       ...(embedder ? { recall: { embedder, backfill: false } } : {}),
     }),
   ];
+
+  it('refuses a lexical recall at bootstrap, even with an embedder', async () => {
+    const error = await rejectionOf(
+      bootAgent(
+        { llm: new ScriptedLlm(), recall: { mode: 'lexical' } },
+        tier(new HashingEmbeddingModel()),
+      ),
+    );
+    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+    expect((error as InvalidModuleOptionsError).option).toBe('recall.mode');
+  });
 
   it('refuses recall or formation at bootstrap without an embedder, and starts with one', async () => {
     for (const [options, option] of [

@@ -63,14 +63,7 @@ export async function buildAgentRunner(
     ));
   if (engine.memory) throw new AgentKernelHasMemoryFilterError();
   const formation = resolveFormation(options.formation);
-  // Both search the tier by words, or by meaning: with text search off and no embedder, neither can.
-  const searching = options.recall ? 'recall' : formation ? 'formation' : undefined;
-  if (searching && context.longterm?.enabled && !context.longterm.recallable)
-    throw new InvalidModuleOptionsError(
-      'AgentModule',
-      searching,
-      "needs the long-term tier's text search or an embedder: LongtermMemoryModule has textSearch: false and no recall.embedder",
-    );
+  assertTierRecalls(options, formation !== undefined, context.longterm);
   // The profile's schema compiles now: a schema Ajv refuses fails the start.
   const profiles =
     formation?.profile && context.longterm
@@ -115,4 +108,31 @@ export async function buildAgentRunner(
     },
   );
   return { engine, runner, ...(turnFormation ? { formation: turnFormation } : {}) };
+}
+
+/**
+ * Recall and formation search the tier by words, or by meaning: over a tier with text search off,
+ * a lexical recall cannot run, nor either of them without an embedder. Refused at bootstrap rather
+ * than skipped on every turn.
+ */
+function assertTierRecalls(
+  options: AgentModuleOptions,
+  formation: boolean,
+  longterm: LongtermMemoryService | undefined,
+): void {
+  if (!longterm?.enabled || longterm.recallLists.words) return;
+  const off = 'LongtermMemoryModule has textSearch: false';
+  if (typeof options.recall === 'object' && options.recall.mode === 'lexical')
+    throw new InvalidModuleOptionsError(
+      'AgentModule',
+      'recall.mode',
+      `lexical needs the long-term tier's text search: ${off}`,
+    );
+  const searching = options.recall ? 'recall' : formation ? 'formation' : undefined;
+  if (searching && !longterm.recallLists.meaning)
+    throw new InvalidModuleOptionsError(
+      'AgentModule',
+      searching,
+      `needs the long-term tier's text search or an embedder: ${off} and no recall.embedder`,
+    );
 }

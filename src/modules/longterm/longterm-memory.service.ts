@@ -85,9 +85,9 @@ export class LongtermMemoryService
     return this.backend !== undefined;
   }
 
-  /** Whether `recall` can run: the tier is on, with text search (default) or an embedder. */
-  get recallable(): boolean {
-    return this.enabled && (this.options.textSearch !== false || this.embedder !== undefined);
+  /** The lists `recall` reads: by words (unless `textSearch: false`), by meaning (an embedder). */
+  get recallLists(): { words: boolean; meaning: boolean } {
+    return { words: this.options.textSearch !== false, meaning: this.embedder !== undefined };
   }
 
   /** The store (throws when the tier is off). */

@@ -57,9 +57,10 @@ export interface LongtermMemoryModuleOptions {
    * default; `[]` for none). Rows keep the terms they were saved with: after a change, a row is
    * indexed anew only when it is saved again (see the recall guide for what a re-save changes).
    * `false`: text search off — records are saved without their words indexed (a write costs no
-   * index upkeep; `recordText` is not called), `searchText` and recall by words are refused
-   * (`InvalidArgumentError`), and `recall` runs by meaning alone, which needs `recall.embedder`.
-   * Rows saved while it was off are found by words only once saved again with it on.
+   * index upkeep; `recordText` only makes the text an embedder embeds), `searchText` and lexical
+   * recall are refused (`InvalidArgumentError`), and `recall` reads the vector list alone, which
+   * needs `recall.embedder`. Rows saved while it was off are found by words once saved again with
+   * it on.
    */
   textSearch?: TextAnalysisOptions | false;
   /** Recall by meaning as well as by words (default: full-text recall alone). */

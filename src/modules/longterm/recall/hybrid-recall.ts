@@ -59,13 +59,15 @@ export async function hybridRecall(
   const { k, filter, sources, neighbours, rerank: rerankOn, ...asked } = recallOptions(options);
   const rerank = rerankOn ? context.rerank : undefined;
   queryWords(query); // a query must hold a word, whatever the lists
-  const mode = effectiveMode(asked.mode, embedder, context.textSearch ?? true);
+  const textSearch = context.textSearch ?? true;
+  const mode = checkedMode(asked.mode, embedder, textSearch);
   const vector =
     mode === 'lexical' || !embedder ? undefined : await queryVector(embedder, query, mode);
   const { conversationId, prefix, ...times } = filter;
   // A rerank reads each source's fused list `depth` deep, then keeps the best k of the lot.
   const depth = rerank ? Math.max(k, rerank.depth) : k;
-  const search = { mode, vector, model: embedder?.id, k: depth, minSimilarity };
+  const lexical = mode !== 'vector' && textSearch;
+  const search = { lexical, vector, model: embedder?.id, k: depth, minSimilarity };
   const [records, messages] = await Promise.all([
     sources.records
       ? fusedRecords(store, entityId, query, search, {
@@ -103,11 +105,12 @@ export async function hybridRecall(
 }
 
 /**
- * The lists a recall reads: the mode asked for, or only the vector list when text search is off
- * (a hybrid recall then fails as a vector one does, with nothing to fall back on). Refuses a mode
- * whose list the tier cannot make.
+ * The mode asked for, refused where the tier cannot make its lists: `lexical` with text search off,
+ * `vector` — or any mode with text search off — without an embedder. With text search off, a hybrid
+ * recall reads the vector list alone (an embedding failure then leaves it with no list: logged,
+ * nothing found, as a hybrid recall whose lists found nothing).
  */
-function effectiveMode(
+function checkedMode(
   mode: RecallMode,
   embedder: EmbeddingModel | undefined,
   textSearch: boolean,
@@ -117,15 +120,14 @@ function effectiveMode(
       'mode',
       'lexical needs text search, which is off for this store (LongtermMemoryModule textSearch: false)',
     );
-  const effective = textSearch ? mode : 'vector';
-  if (effective === 'vector' && !embedder)
+  if (!embedder && (mode === 'vector' || !textSearch))
     throw new InvalidArgumentError(
       'mode',
       textSearch
         ? 'vector needs an embedder (LongtermMemoryModule recall.embedder)'
         : `${mode} needs an embedder (LongtermMemoryModule recall.embedder) when text search is off (textSearch: false)`,
     );
-  return effective;
+  return mode;
 }
 
 /** The query's vector; `undefined` when a hybrid recall cannot have one (logged). */
@@ -156,7 +158,8 @@ async function fusedRecords(
   entityId: string,
   query: string,
   search: {
-    mode: RecallMode;
+    /** Whether the full-text list is read. */
+    lexical: boolean;
     vector?: number[];
     model?: string;
     k: number;
@@ -168,7 +171,7 @@ async function fusedRecords(
 ): Promise<FusedRecord[]> {
   const options = { ...filter, limit: listDepth(search.k) };
   const [lexicalHits, vectorHits] = await Promise.all([
-    search.mode === 'vector' ? undefined : store.searchText(entityId, query, options),
+    search.lexical ? store.searchText(entityId, query, options) : undefined,
     search.vector && search.model
       ? store.searchVector(entityId, search.vector, { ...options, model: search.model })
       : undefined,

@@ -132,9 +132,7 @@ export class LongtermSession implements LongtermRunView {
     options: { k?: number; prefix?: string } = {},
   ): Promise<LongtermRecord[]> {
     // With text search off, recall is by meaning alone: staged rows (no vectors yet) are not found.
-    const wanted = this.analyzer.enabled
-      ? new Set(this.analyzer.queryTerms(query))
-      : new Set<string>();
+    const wanted = this.analyzer.enabled ? new Set(this.analyzer.queryTerms(query)) : undefined;
     const { k = 10, prefix = '' } = options;
     const { k: checked, filter } = recallOptions({ k, filter: { prefix } });
     const stored = this.recaller
@@ -142,10 +140,12 @@ export class LongtermSession implements LongtermRunView {
       : (await this.store.searchText(this.entityId, query, { limit: checked, prefix })).map(
           (hit) => hit.record,
         );
-    const staged = [...this.rows.values()]
-      .filter((row) => row.key.startsWith(prefix))
-      .map((row) => this.record(row))
-      .filter((record) => this.analyzer.matches(this.textOf(record.value, record.key), wanted));
+    const staged = wanted
+      ? [...this.rows.values()]
+          .filter((row) => row.key.startsWith(prefix))
+          .map((row) => this.record(row))
+          .filter((record) => this.analyzer.matches(this.textOf(record.value, record.key), wanted))
+      : [];
     const stagedKeys = new Set(this.rows.keys());
     return [...staged, ...stored.filter((record) => !stagedKeys.has(record.key))].slice(0, checked);
   }
