@@ -70,10 +70,14 @@ export function rawRequest(
   });
 }
 
+/** How long a server that has answered gets to close the connection (every caller expects it to). */
+const CLOSE_WAIT_MS = 5_000;
+
 /**
  * Opens a socket and writes `head`, then `body` chunks one by one while the server lets it, until
- * the server answers or closes. Resolves with the bytes of body written, what the server answered,
- * and how long it took.
+ * the server answers or closes; once it has answered, waits for the close (up to 5 s). Resolves
+ * with the bytes of body written, what the server answered, whether it closed, and how long the
+ * answer (or the close, if it came first) took.
  */
 export function streamUntilAnswered(
   base: string,
@@ -87,6 +91,7 @@ export function streamUntilAnswered(
   writtenAtAnswer?: number;
   answer: string;
   closed: boolean;
+  /** Until the answer's first byte, or the close when the server closed without answering. */
   elapsedMs: number;
 }> {
   const { hostname, port } = new URL(base);
@@ -95,26 +100,32 @@ export function streamUntilAnswered(
     const socket = connect(Number(port), hostname);
     let written = 0;
     let writtenAtAnswer: number | undefined;
+    let answeredMs: number | undefined;
     let answer = '';
     let done = false;
+    let closeWait: NodeJS.Timeout | undefined;
     const finish = (closed: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(guard);
+      clearTimeout(closeWait);
       socket.destroy();
       resolve({
         written,
         ...(writtenAtAnswer === undefined ? {} : { writtenAtAnswer }),
         answer,
         closed,
-        elapsedMs: performance.now() - started,
+        elapsedMs: answeredMs ?? performance.now() - started,
       });
     };
     const guard = setTimeout(() => finish(false), timeoutMs);
     socket.on('data', (data: Buffer) => {
       writtenAtAnswer ??= written;
+      answeredMs ??= performance.now() - started;
       answer += data.toString();
-      if (/\r\n\r\n/.test(answer)) setTimeout(() => finish(false), 50);
+      // The answer's head is in: the close follows (it waited a fixed 50 ms, which a server
+      // starved of CPU could miss, and a closing server then looked like one keeping the socket).
+      if (/\r\n\r\n/.test(answer)) closeWait ??= setTimeout(() => finish(false), CLOSE_WAIT_MS);
     });
     socket.on('close', () => finish(true));
     socket.on('error', () => finish(true));
