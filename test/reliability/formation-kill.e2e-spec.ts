@@ -115,7 +115,6 @@ describe.each([
 
   it('forms the memory exactly once after the kill', async () => {
     const victim = await boot();
-    const survivor = beside ? await boot() : undefined;
     const entity = `bees-${randomUUID().slice(0, 8)}`;
     // Queued on Bull beside a second process (the queue's worker path), synchronous on SQLite.
     const turn = await fetch(
@@ -131,6 +130,11 @@ describe.each([
     // The victim's job waits on the model (its extraction hangs).
     for (let i = 0; i < 200 && extractions < 1; i += 1) await sleep(50);
     expect(extractions).toBe(1);
+    // The second process starts once the victim holds the job. Running beside it from the start,
+    // its Bull worker could take the queued run itself — the extraction that hangs was then its
+    // own, and killing the victim left it hanging (the memory was not formed; seen once, with
+    // --randomize --seed=7707).
+    const survivor = beside ? await boot() : undefined;
     const killedAt = performance.now();
     victim.kill('SIGKILL');
     await victim.exited;
