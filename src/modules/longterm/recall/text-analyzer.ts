@@ -68,8 +68,8 @@ export class TextAnalyzer {
   /** The default analysis: English stems, English query stop words. */
   static readonly english = new TextAnalyzer();
   /**
-   * Text search off (`textSearch: false`): records are saved without indexed words (their
-   * `recordText` is not called), and a search by words is refused (`InvalidArgumentError`).
+   * Text search off (`textSearch: false`): records are saved without indexed words (no text is
+   * made for the index), and a search by words is refused (`InvalidArgumentError`).
    */
   static readonly off = new TextAnalyzer(false);
 
