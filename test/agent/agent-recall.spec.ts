@@ -10,7 +10,7 @@ import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-modul
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import { longtermUris } from '../support/test-databases.js';
+import { longtermUrisOfOwnDatabases } from '../support/fresh-database.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -18,7 +18,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const uris = longtermUris('recall-agent.sqlite');
+// Its own databases: `embedPending` gives every row of a store without a vector of the model one.
+const { uris, keyPrefix } = longtermUrisOfOwnDatabases('recall-agent.sqlite', 'test:agent-recall:');
 
 const systemTexts = (llm: ScriptedLlm, call: number) =>
   llm.calls[call]!.messages.filter((m) => m.role === 'system').map((m) => String(m.content));
@@ -41,7 +42,7 @@ describe.each(uris)('agent recall on %s', (_label, uri) => {
         LongtermMemoryModule.forRoot({
           uri: uri(),
           sweep: false,
-          keyPrefix: 'test:agent-recall:',
+          keyPrefix,
           recall: { embedder: new HashingEmbeddingModel(), backfill: false },
         }),
       ],

@@ -9,11 +9,15 @@ import {
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { recallHarness } from '../support/recall-harness.js';
-import { longtermUris } from '../support/test-databases.js';
+import { longtermUrisOfOwnDatabases } from '../support/fresh-database.js';
 
 const { boot } = recallHarness();
 
-const uris = longtermUris('message-recall.sqlite');
+// Its own databases: `embedPending` gives every row of a store without a vector of the model one.
+const { uris, keyPrefix } = longtermUrisOfOwnDatabases(
+  'message-recall.sqlite',
+  'test:message-recall:',
+);
 
 /** An offline embedder that can be switched off, to index messages without vectors. */
 class SwitchableEmbedder implements EmbeddingModel {
@@ -44,7 +48,7 @@ const where = (hits: Array<{ source: string }>) =>
 
 describe.each(uris)('message recall on %s', (_label, uri) => {
   const open = (embedder: EmbeddingModel = new SwitchableEmbedder()) =>
-    boot({ uri: uri(), keyPrefix: 'test:message-recall:', recall: { embedder, backfill: false } });
+    boot({ uri: uri(), keyPrefix, recall: { embedder, backfill: false } });
 
   it('finds what an entity said in any conversation, naming where; the text alone is indexed', async () => {
     const service = await open();
