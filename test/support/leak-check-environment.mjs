@@ -9,7 +9,10 @@ import NodeEnvironment from 'jest-environment-node';
  * holds it), which under load outlasts any grace period; the child itself is watched.
  */
 const WATCHED = new Set(['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'Timeout', 'UDPWrap']);
-/** How long a file's handles may take to close once its last hook ran (socket close events). */
+/**
+ * How long a file's handles may take to close once its last hook ran (socket close events);
+ * `testEnvironmentOptions.leakGraceMs` sets another.
+ */
 const GRACE_MS = 10_000;
 
 function counts() {
@@ -73,22 +76,40 @@ if (!globalThis[SIGTERM_REPORT]) {
  * Jest's Node environment, plus a check that the file left no handle open: when its last hook has
  * run, every server, socket, child process and timer it opened must be closed within 10 s, or
  * the file fails naming what is left (a client, timer or server that would otherwise emit into the
- * next file, or keep the worker alive). `TEST_LEAKS=report:<file>` lists leaks in the file instead
- * of failing.
+ * next file, or keep the worker alive). A file one of whose tests or hooks failed already fails:
+ * its leaks are then written to stderr instead, so that jest still shows the failures (an error
+ * thrown here replaces the file's results with it; a failed test often leaks what it did not get
+ * to close). `TEST_LEAKS=report:<file>` lists leaks in the file instead of failing.
  */
 export default class LeakCheckEnvironment extends NodeEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    this.graceMs = config.projectConfig.testEnvironmentOptions?.leakGraceMs ?? GRACE_MS;
   }
 
   async setup() {
     await super.setup();
     this.before = counts();
+    this.failed = false;
+  }
+
+  /** Writes a line to the worker's stderr, which jest shows. */
+  warn(message) {
+    process.stderr.write(`leak-check: ${message}\n`);
+  }
+
+  /** Notes whether a test or hook of the file failed (jest-circus events). */
+  handleTestEvent(event) {
+    if (
+      event.name === 'hook_failure' ||
+      (event.name === 'test_done' && event.test.errors.length > 0)
+    )
+      this.failed = true;
   }
 
   async teardown() {
-    const deadline = Date.now() + GRACE_MS;
+    const deadline = Date.now() + this.graceMs;
     let left = leaks(this.before);
     while (left.length > 0 && Date.now() < deadline) {
       await sleep(50);
@@ -98,12 +119,12 @@ export default class LeakCheckEnvironment extends NodeEnvironment {
     if (left.length === 0) return;
     left.push(...describeHandles({ sockets: true }));
     const mode = process.env.TEST_LEAKS ?? '';
+    const message =
+      `${this.testPath} left open handles after its last hook: ${left.join(', ')} ` +
+      '(close every client, server, child process and timer it opened)';
     if (mode.startsWith('report:'))
       appendFileSync(mode.slice(7), `${JSON.stringify({ file: this.testPath, left })}\n`);
-    else
-      throw new Error(
-        `${this.testPath} left open handles after its last hook: ${left.join(', ')} ` +
-          '(close every client, server, child process and timer it opened)',
-      );
+    else if (this.failed) this.warn(`${message}; the file failed`);
+    else throw new Error(message);
   }
 }
