@@ -6,7 +6,10 @@
  * subject), `BENCH_TURNS` turns (400) over 20 conversations after a warm-up that opens them. Prints,
  * per layout, what a turn sends its stores — SQLite statements run (better-sqlite3 `run`, `get`,
  * `all`, `iterate`, `exec`), PostgreSQL queries (each a round trip), Redis commands by name (Lua
- * scripts among them) — and turns/s with p50 / p99 at 1 and 32 turns in flight.
+ * scripts among them) — and turns/s with p50 / p99 at 1 and 32 turns in flight (one conversation
+ * of `BENCH_TURNS` turns at 1, 32 shorter ones at 32), with the CPU the process spent per turn (the
+ * app's own work, SQLite's included on the embedded layout; it varies less than turns/s when the
+ * machine is busy).
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
@@ -112,7 +115,7 @@ async function benchLayout(layout: string): Promise<void> {
         inFlight,
       );
       rows.push(
-        `  - ${inFlight} in flight: ${times.perSecond.toFixed(0)} turns/s, p50 ${times.p50.toFixed(2)} ms, p99 ${times.p99.toFixed(2)} ms`,
+        `  - ${inFlight} in flight: ${times.perSecond.toFixed(0)} turns/s, p50 ${times.p50.toFixed(2)} ms, p99 ${times.p99.toFixed(2)} ms, the app's CPU ${times.cpuMsPerTurn.toFixed(2)} ms per turn`,
       );
     }
   } finally {
@@ -126,6 +129,7 @@ async function timedTurns(turn: (i: number, worker: number) => Promise<unknown>,
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: inFlight }, async (_, worker) => {
       while (next < TURNS) {
@@ -137,10 +141,16 @@ async function timedTurns(turn: (i: number, worker: number) => Promise<unknown>,
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { perSecond: TURNS / seconds, p50: at(0.5), p99: at(0.99) };
+  return {
+    perSecond: TURNS / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / TURNS,
+  };
 }
 
 function countSqliteStatements(): void {

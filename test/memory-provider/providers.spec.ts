@@ -89,6 +89,28 @@ describe('TokenBudgetMemoryProvider (gpt-tokenizer)', () => {
     expect(withExtras.length).toBeLessThan(plain.length);
   });
 
+  it('counts a conversation’s texts once across turns, each of which reads its history anew', async () => {
+    const counted: string[] = [];
+    const provider = new TokenBudgetMemoryProvider(new InMemoryChatMemoryStore(), {
+      maxTokens: 300,
+      counter: (text) => (counted.push(text), countTokens(text)),
+    });
+    const history = turns(30);
+    const window = await provider.prepare('c', history);
+    const once = counted.length;
+    expect(once).toBeGreaterThan(0);
+    // The next turn: the same messages as new objects (read again from the store), one more.
+    const next = [...structuredClone(history), ...turns(31).slice(30)];
+    expect(await provider.prepare('c', structuredClone(history))).toEqual(window);
+    expect(counted).toHaveLength(once);
+    const nextWindow = await provider.prepare('c', next);
+    expect(nextWindow.at(-1)).toEqual(next.at(-1));
+    expect(counted.slice(once)).toEqual([next.at(-1)!.content]);
+    // Another conversation holding the same texts counts them itself.
+    await provider.prepare('other', structuredClone(history));
+    expect(counted.length).toBeGreaterThan(once + 1);
+  });
+
   it('counts images and files at their configured cost, text parts by the tokenizer', async () => {
     const counter = (text: string) => text.length;
     const history: ChatMessage[] = [

@@ -107,6 +107,9 @@ describe.each(providers)('the newest part of a history, under %s', (_name, provi
         expect(await sent(provider, 'c', older.messages, turn)).toEqual(
           await sent(provider, 'c', whole.messages.slice(0, end), turn),
         );
+        // The same part whatever the provider read before (it starts where it was enough last).
+        expect(older).toEqual(await make(store).recentHistory!('c', end));
+        expect(await provider.recentHistory!('c')).toEqual(recent);
       }),
       { numRuns: 300 },
     );
@@ -129,5 +132,38 @@ describe('a bounded policy reads a bounded part', () => {
     const window = new DefaultMemoryProvider(store, 20);
     expect((await window.recentHistory!('long')).messages).toHaveLength(20);
     expect(new DefaultMemoryProvider(store).recentHistory).toBeUndefined();
+  });
+
+  it('reads only older messages when it needs more, and starts where it was enough last time', async () => {
+    const store = new InMemoryChatMemoryStore();
+    await store.add(
+      'long',
+      Array.from({ length: 2_000 }, (_, i) => ({
+        role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+        content: `message ${i}`,
+      })),
+    );
+    const reads: Array<[number, number]> = [];
+    const range = store.range.bind(store);
+    store.range = (id, from, count) => (reads.push([from, count]), range(id, from, count));
+    // 10 tokens a message with the overhead: 100 messages reach 1,000, the part of 256 holds them.
+    const budget = new TokenBudgetMemoryProvider(store, { maxTokens: 1_000, counter: () => 6 });
+    const first = await budget.recentHistory('long');
+    expect(reads).toEqual([
+      [1_984, 16],
+      [1_936, 48],
+      [1_744, 192],
+    ]);
+    expect(first).toMatchObject({ from: 1_744, version: 2_000 });
+    expect(first.messages).toHaveLength(256);
+    reads.length = 0;
+    await store.add('long', [{ role: 'user', content: 'one more' }]);
+    const next = await budget.recentHistory('long');
+    expect(reads).toEqual([[1_745, 256]]);
+    expect(next).toEqual({
+      messages: (await store.get('long')).slice(1_745),
+      version: 2_001,
+      from: 1_745,
+    });
   });
 });

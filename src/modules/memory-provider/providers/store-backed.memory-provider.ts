@@ -59,6 +59,22 @@ export abstract class StoreBackedMemoryProvider implements MemoryProvider, OnMod
     return { messages, version, from };
   }
 
+  /**
+   * The up to `count` messages just before version `from` (at versions `from - count + 1 … from`),
+   * to extend a part `tailBefore` read: positions do not move as turns arrive.
+   */
+  protected async olderThan(
+    conversationId: string,
+    from: number,
+    count: number,
+  ): Promise<StoredChatMessage[]> {
+    const start = Math.max(0, from - count);
+    if (start >= from) return [];
+    if (this.history !== StoreBackedMemoryProvider.prototype.history)
+      return (await this.history(conversationId)).messages.slice(start, from);
+    return this.store.range(conversationId, start, from - start);
+  }
+
   async append(
     conversationId: string,
     messages: ChatMessage[],

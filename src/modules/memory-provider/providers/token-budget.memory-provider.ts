@@ -9,6 +9,7 @@ import type { PrepareOptions } from '../interfaces/memory-provider.interface.js'
 import { safeWindow } from '../window/safe-window.js';
 import { StoreBackedMemoryProvider } from './store-backed.memory-provider.js';
 import { slicedTokenCount } from './sliced-token-count.js';
+import { TokenCountCache } from './token-count-cache.js';
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
@@ -19,7 +20,10 @@ export interface TokenBudgetOptions {
   maxTokens: number;
   /**
    * The tokenizer (default: `gpt-tokenizer`'s `countTokens`, the o200k encoding, given at most
-   * 1,000 characters at a time so pasted blobs stay cheap; install it).
+   * 1,000 characters at a time so pasted blobs stay cheap; install it). It must answer the same
+   * for the same text: counts are kept per conversation across turns (texts up to 32,000
+   * characters, about 4 million characters in all, least recently used conversations dropped
+   * first), so a history is not counted again on every turn.
    */
   counter?: TokenCounter;
   /**
@@ -36,10 +40,19 @@ export const DEFAULT_PART_TOKENS = { image: 1_500, file: 3_000 } as const;
 /** Tokens a chat format spends per message besides its text (role markers, separators). */
 const PER_MESSAGE_OVERHEAD = 4;
 
-/** Messages first read from the end of a history; each further read takes 4× as many. */
+/** The smallest part of a history read from its end; each larger one holds 4× as many messages. */
 const FIRST_TAIL = 16;
-/** Most reads of one history (16 · 4⁸ messages: past it, the rest is not read). */
-const MAX_TAIL_READS = 9;
+/** The largest part (16 · 4⁸ messages): past it, the rest of a history is not read. */
+const MAX_PART = FIRST_TAIL * 4 ** 8;
+/** Conversations whose part size is remembered (the least recently read are forgotten first). */
+const REMEMBERED_CONVERSATIONS = 10_000;
+
+/** The part size (16, 64, 256…) that holds `messages` newest messages, at most the largest. */
+function partSizeFor(messages: number): number {
+  let size = FIRST_TAIL;
+  while (size < messages && size < MAX_PART) size *= 4;
+  return size;
+}
 
 /**
  * Trims to a token budget with the rules of the safe window: the largest window whose output, plus
@@ -51,6 +64,10 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
   private counter?: TokenCounter;
   /** Each message's tokens, while the message lives (the turn's rounds send the same history). */
   private readonly tokensOf = new WeakMap<ChatMessage, number>();
+  /** Texts' tokens across turns, per conversation (each turn reads its history anew). */
+  private readonly counted = new TokenCountCache();
+  /** The part size that was enough for each conversation last time, to read it first next time. */
+  private readonly partSizes = new Map<string, number>();
 
   constructor(
     store: ChatMemoryStore,
@@ -83,34 +100,65 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
   }
 
   /**
-   * Only the newest messages: read from the end, 16 first and 4× more each time, until their
-   * tokens alone reach the budget (so the budget's window lies inside them) or the history is read.
-   * The window is the same as over the whole history, but for system messages stored before them.
+   * Only the newest messages: the smallest part of 16, 64, 256… (4× each) newest messages whose
+   * tokens alone reach the budget (so the budget's window lies inside it), or the whole history if
+   * none does. The window is the same as over the whole history, but for system messages stored
+   * before the part. Read from the size that was enough for the conversation last time, each
+   * further read taking only the older messages; the part is the same whatever was read first.
    */
   async recentHistory(
     conversationId: string,
     end?: number,
   ): Promise<{ messages: StoredChatMessage[]; version: number; from: number }> {
-    const count = await this.tokenCounter();
-    let size = FIRST_TAIL;
-    for (let read = 1; ; read += 1) {
-      const part = await this.tailBefore(conversationId, size, end);
-      if (part.from === 0 || read >= MAX_TAIL_READS) return part;
-      // Newest first, and only until the budget is reached.
-      let tokens = 0;
-      for (let i = part.messages.length - 1; i >= 0 && tokens < this.options.maxTokens; i -= 1)
-        tokens += this.messageTokens(part.messages[i]!, count);
-      if (tokens >= this.options.maxTokens) return part;
-      size *= 4;
+    const count = this.counted.counterFor(conversationId, await this.tokenCounter());
+    let size = this.partSizes.get(conversationId) ?? FIRST_TAIL;
+    let part = await this.tailBefore(conversationId, size, end);
+    for (;;) {
+      const needed = this.newestReachingBudget(part.messages, count);
+      if (needed !== undefined || part.from === 0 || size >= MAX_PART) {
+        const step = partSizeFor(needed ?? part.messages.length);
+        this.rememberPartSize(conversationId, step);
+        const cut = Math.max(0, part.messages.length - step);
+        return cut === 0
+          ? part
+          : { messages: part.messages.slice(cut), version: part.version, from: part.from + cut };
+      }
+      size = Math.min(size * 4, MAX_PART);
+      const older = await this.olderThan(conversationId, part.from, size - part.messages.length);
+      part = {
+        messages: [...older, ...part.messages],
+        version: part.version,
+        from: part.from - older.length,
+      };
     }
   }
 
+  /** How many of the newest messages it takes for their tokens to reach the budget, if they do. */
+  private newestReachingBudget(
+    messages: StoredChatMessage[],
+    count: TokenCounter,
+  ): number | undefined {
+    let tokens = 0;
+    for (let i = messages.length - 1; i >= 0; i -= 1) {
+      tokens += this.messageTokens(messages[i]!, count);
+      if (tokens >= this.options.maxTokens) return messages.length - i;
+    }
+    return undefined;
+  }
+
+  private rememberPartSize(conversationId: string, size: number): void {
+    this.partSizes.delete(conversationId);
+    this.partSizes.set(conversationId, size);
+    if (this.partSizes.size > REMEMBERED_CONVERSATIONS)
+      this.partSizes.delete(this.partSizes.keys().next().value!);
+  }
+
   async prepare(
-    _conversationId: string,
+    conversationId: string,
     messages: ChatMessage[],
     options: PrepareOptions = {},
   ): Promise<ChatMessage[]> {
-    const count = await this.tokenCounter();
+    const count = this.counted.counterFor(conversationId, await this.tokenCounter());
     const fixed =
       (options.systemPrompts ?? []).reduce(
         (sum, prompt) => sum + count(prompt) + PER_MESSAGE_OVERHEAD,
