@@ -133,6 +133,13 @@ export class TokenBudgetMemoryProvider extends StoreBackedMemoryProvider {
     }
   }
 
+  /** Clears the conversation, and forgets its texts' counts and part size here. */
+  override async clear(conversationId: string): Promise<void> {
+    this.counted.forget(conversationId);
+    this.partSizes.delete(conversationId);
+    await super.clear(conversationId);
+  }
+
   /** How many of the newest messages it takes for their tokens to reach the budget, if they do. */
   private newestReachingBudget(
     messages: StoredChatMessage[],

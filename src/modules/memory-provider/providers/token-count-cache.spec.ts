@@ -36,6 +36,16 @@ describe('TokenCountCache', () => {
     expect(texts).toHaveLength(5);
   });
 
+  it('forgets a cleared conversation', () => {
+    const cache = new TokenCountCache();
+    const { texts, count } = recordingCounter();
+    cache.counterFor('c', count)('hello');
+    cache.forget('c');
+    cache.forget('never seen');
+    cache.counterFor('c', count)('hello');
+    expect(texts).toEqual(['hello', 'hello']);
+  });
+
   it('does not hold a text longer than its limit, nor one conversation larger than the whole', () => {
     const cache = new TokenCountCache(20, 8);
     const { texts, count } = recordingCounter();

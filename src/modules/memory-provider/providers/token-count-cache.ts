@@ -39,6 +39,16 @@ export class TokenCountCache {
     };
   }
 
+  /** Drops what is held for the conversation (it was cleared). */
+  forget(conversationId: string): void {
+    const held = this.conversations.get(conversationId);
+    if (!held) return;
+    this.conversations.delete(conversationId);
+    this.chars -= held.chars;
+    held.counts.clear();
+    held.chars = 0;
+  }
+
   /** The conversation's counts, now the most recently used. */
   private touch(conversationId: string): ConversationCounts {
     let held = this.conversations.get(conversationId);
