@@ -1,9 +1,10 @@
-import type { TokenCounter } from './token-budget.memory-provider.js';
-
 /** Characters of counted texts a cache holds at most, over all conversations (≈ 8 MB). */
 const DEFAULT_MAX_CHARS = 4_000_000;
 /** Texts longer than this are counted every time, not held (their count is bounded anyway). */
 const DEFAULT_MAX_TEXT_CHARS = 32_000;
+
+/** Counts the tokens of a text (the token budget's `TokenCounter`). */
+type Count = (text: string) => number;
 
 interface ConversationCounts {
   readonly counts: Map<string, number>;
@@ -28,7 +29,7 @@ export class TokenCountCache {
   ) {}
 
   /** `count`, answered from the conversation's held counts where it has counted the text before. */
-  counterFor(conversationId: string, count: TokenCounter): TokenCounter {
+  counterFor(conversationId: string, count: Count): Count {
     const held = this.touch(conversationId);
     return (text) => {
       const known = held.counts.get(text);
