@@ -3,7 +3,6 @@ import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
-import { entityTag } from '../../src/modules/longterm/backends/mysql-entity-tag.js';
 import {
   unpackEmbedding,
   dot,
@@ -106,22 +105,24 @@ export async function pgvectorFloor(url: string, dimensions: number): Promise<Re
 }
 let pgvectorFloors = 0;
 
-/** MariaDB: natural-language `MATCH … AGAINST` on the FULLTEXT index, words behind the entity's tag. */
+/**
+ * MariaDB: the terms table's postings of the words summed per record (no BM25 statistics), best 10
+ * with their values.
+ */
 export async function mysqlFloor(url: string): Promise<RecallFloor> {
   const connection = await mysql.createConnection(url);
   return {
-    text: async (entityId, words) => {
-      const tag = entityTag(entityId);
-      const against = words.map((word) => `${tag}${word}__`).join(' ');
-      return (
-        await connection.execute(
-          `SELECT \`key\`, value, seq, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
-           FROM agent_longterm_records WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE)
-           AND entity_id = ? ORDER BY score DESC LIMIT 10`,
-          [against, against, entityId],
+    text: async (entityId, words) =>
+      (
+        await connection.query(
+          `SELECT r.\`key\`, r.value, r.seq, best.score FROM (
+             SELECT \`key\`, SUM(tf) AS score FROM agent_longterm_terms
+             WHERE entity_id = ? AND term IN (?) GROUP BY \`key\` ORDER BY score DESC LIMIT 10) best
+           JOIN agent_longterm_records r ON r.entity_id = ? AND r.\`key\` = best.\`key\`
+           ORDER BY best.score DESC`,
+          [entityId, words, entityId],
         )
-      )[0];
-    },
+      )[0],
     vector: async (entityId, query) => {
       const [rows] = await connection.execute(
         'SELECT `key`, embedding FROM agent_longterm_records WHERE entity_id = ? AND LENGTH(embedding) > 0',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EntityCounts } from '../../src/modules/longterm/backends/postgres-text-search.js';
+import { EntityCounts } from '../../src/modules/longterm/backends/entity-record-counts.js';
 
 describe('EntityCounts (BM25 N reused by PostgreSQL text searches)', () => {
   it('reuses a count for 30 s, forgets an erased entity, and keeps at most 10,000', () => {

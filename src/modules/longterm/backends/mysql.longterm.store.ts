@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entityTag } from './mysql-entity-tag.js';
 import type { DataSource } from 'typeorm';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql-packet-limit.js';
@@ -8,6 +7,8 @@ import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { ScoredRow } from './stored-row.js';
+import { EntityCounts } from './entity-record-counts.js';
+import { appliedRows, deleteTermsSql, replaceTerms, termMatchesSql } from './mysql-text-terms.js';
 import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,
@@ -25,21 +26,20 @@ const GUARD =
  * The batch comes in as a derived table (one `SELECT ?, …` per row, `UNION ALL`) so rows at or below
  * their entity's erasure mark can be filtered out before the insert. MariaDB evaluates the
  * assignments left to right, each seeing the columns already assigned: the guard reads `seq` and
- * `expires_at`, so `value`, `updated_at`, `search_text` and the vector go first, then `seq` (whose guard still sees the old
+ * `expires_at`, so `value`, `updated_at` and the vector go first, then `seq` (whose guard still sees the old
  * `expires_at`), then `expires_at` (whose guard sees the new `seq`, equal to the incoming one exactly
  * when the row applied). RETURNING gives the row as it ends up: it applied iff it now holds the
  * incoming seq (an equal seq always applies); a filtered row is not returned.
  */
 function writeSql(rows: number): string {
-  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x, ? AS t, ? AS b, ? AS m';
-  return `INSERT INTO agent_longterm_records (${COLUMNS}, search_text, embedding, embedding_model)
-    SELECT b.e, b.k, b.v, b.s, b.u, b.x, b.t, b.b, b.m FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
+  const row = 'SELECT ? AS e, ? AS k, ? AS v, ? AS s, ? AS u, ? AS x, ? AS b, ? AS m';
+  return `INSERT INTO agent_longterm_records (${COLUMNS}, embedding, embedding_model)
+    SELECT b.e, b.k, b.v, b.s, b.u, b.x, b.b, b.m FROM (${Array(rows).fill(row).join(' UNION ALL ')}) AS b
     WHERE NOT EXISTS (SELECT 1 FROM agent_longterm_records m
       WHERE m.entity_id = b.e AND m.\`key\` = '${ERASURE_MARK_KEY}' AND m.seq >= b.s)
     ON DUPLICATE KEY UPDATE
       value = IF(${GUARD}, VALUES(value), agent_longterm_records.value),
       updated_at = IF(${GUARD}, VALUES(updated_at), agent_longterm_records.updated_at),
-      search_text = IF(${GUARD}, VALUES(search_text), agent_longterm_records.search_text),
       embedding = IF(${GUARD}, VALUES(embedding), agent_longterm_records.embedding),
       embedding_model = IF(${GUARD}, VALUES(embedding_model),
         agent_longterm_records.embedding_model),
@@ -56,6 +56,8 @@ const ERASE = {
       (SELECT COALESCE(MAX(value), 0) FROM agent_longterm_counters WHERE entity_id = ?)) AS mark`,
   /** entity */
   removeRows: `DELETE FROM agent_longterm_records WHERE entity_id = ? AND \`key\` <> '${ERASURE_MARK_KEY}'`,
+  /** entity */
+  removeTerms: 'DELETE FROM agent_longterm_terms WHERE entity_id = ?',
   /** entity, mark, now */
   setMark: `INSERT INTO agent_longterm_records (${COLUMNS})
     VALUES (?, '${ERASURE_MARK_KEY}', '${TOMBSTONE}', ?, ?, ${NEVER_EXPIRES})
@@ -72,7 +74,9 @@ const SQL = {
     WHERE entity_id = ? AND \`key\` >= ? AND \`key\` < ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
   rangeToEnd: `SELECT ${COLUMNS} FROM agent_longterm_records
     WHERE entity_id = ? AND \`key\` >= ? AND ${LIVE} ORDER BY \`key\` LIMIT ?`,
-  removeExpired: 'DELETE FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?',
+  /** now, limit: the expired rows, locked until their terms and they are removed. */
+  expired: `SELECT entity_id, \`key\` FROM agent_longterm_records WHERE expires_at <= ? LIMIT ?
+    FOR UPDATE`,
   vectors: `SELECT \`key\`, embedding FROM agent_longterm_records
     WHERE entity_id = ? AND embedding_model = ? AND LENGTH(embedding) > 0 AND expires_at > ?
       AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?) AND updated_at >= ? AND updated_at < ?`,
@@ -88,33 +92,20 @@ const SQL = {
   /** vector, model, entity, key, seq, value, now */
   setEmbedding: `UPDATE agent_longterm_records SET embedding = ?, embedding_model = ?
     WHERE entity_id = ? AND \`key\` = ? AND seq = ? AND value = ? AND ${LIVE}`,
-  /**
-   * words ×2 (behind the entity's tag), entity, now, lower, upper ×2 (or NULL), updatedFrom,
-   * updatedTo, limit, entity. The index holds only the entity's words under its tag, so the
-   * full-text lookup reads its postings alone; only the best rows' values are read (a tombstone has
-   * no text, so it is never matched).
-   */
-  matches: `SELECT r.entity_id, r.\`key\`, r.value, r.seq, r.updated_at, r.expires_at, best.score
-    FROM (SELECT \`key\`, MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AS score
-      FROM agent_longterm_records
-      WHERE MATCH (search_text) AGAINST (? IN NATURAL LANGUAGE MODE) AND entity_id = ?
-        AND expires_at > ? AND \`key\` >= ? AND (? IS NULL OR \`key\` < ?)
-        AND updated_at >= ? AND updated_at < ?
-      ORDER BY score DESC, \`key\` LIMIT ?) AS best
-    JOIN agent_longterm_records r ON r.entity_id = ? AND r.\`key\` = best.\`key\`
-    ORDER BY best.score DESC, best.\`key\``,
 } as const;
 
 /**
  * Long-term store on MariaDB ≥ 10.5 (binary `VARBINARY` keys: byte, i.e. code-point, order; no
  * pad). `saveMany` is one `INSERT … ON DUPLICATE KEY UPDATE` with `IF(guard, …)` per column and
- * MariaDB's `RETURNING` for the per-row verdict; a text search is a natural-language `MATCH … AGAINST`
- * on the InnoDB `FULLTEXT` index of `search_text`, ranked by InnoDB's relevance. MySQL has no `INSERT … RETURNING`: the module
+ * MariaDB's `RETURNING` for the per-row verdict, and the applied records' terms replaced in the same
+ * transaction; a text search ranks by BM25 over `agent_longterm_terms` (see `termMatchesSql`). MySQL
+ * has no `INSERT … RETURNING`: the module
  * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'mysql' as const;
   private readonly packet: MysqlPacketLimit;
+  private readonly counts = new EntityCounts();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -126,12 +117,9 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
 
   protected async writeBatch(rows: PreparedRecord[], now: number): Promise<boolean[]> {
     const params = rows.flatMap((row) => {
-      const columns = toColumns(row, (text) => fullTextForm(text, entityTag(row.entityId)));
-      // The columns are NOT NULL: a tombstone's text and a row without vector are empty.
-      columns[6] ??= '';
-      columns[7] ??= EMPTY;
-      columns[8] ??= '';
-      return columns;
+      const [entityId, key, value, seq, updatedAt, expiresAt, , bytes, model] = toColumns(row);
+      // The columns are NOT NULL: a row without vector has an empty one.
+      return [entityId, key, value, seq, updatedAt, expiresAt, bytes ?? EMPTY, model ?? ''];
     });
     // The statement goes as text: every string is escaped inline, numbers take their digits.
     await this.packet.assertFits(
@@ -148,15 +136,23 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
         0,
       ),
     );
-    // The batch size varies, so the statement goes through TypeORM rather than a cached prepare.
-    const returned = (await retryOnDeadlock(() =>
-      this.dataSource.query(writeSql(rows.length), [...params, ...Array<number>(7).fill(now)]),
-    )) as Array<Record<string, unknown>>;
-    const finalSeq = new Map(
-      returned.map((row) => [
-        JSON.stringify([text(row.entity_id), text(row.key)]),
-        Number(row.seq),
-      ]),
+    // The records and their terms change in one transaction: a search sees both or neither. The
+    // batch size varies, so the statements go through TypeORM rather than a cached prepare.
+    const finalSeq = await retryOnDeadlock(() =>
+      this.dataSource.transaction(async (manager) => {
+        const returned = (await manager.query(writeSql(rows.length), [
+          ...params,
+          ...Array<number>(6).fill(now),
+        ])) as Array<Record<string, unknown>>;
+        const seqs = new Map(
+          returned.map((row) => [
+            JSON.stringify([text(row.entity_id), text(row.key)]),
+            Number(row.seq),
+          ]),
+        );
+        await replaceTerms(manager, appliedRows(rows, seqs));
+        return seqs;
+      }),
     );
     return rows.map((row) => finalSeq.get(JSON.stringify([row.entityId, row.key])) === row.seq);
   }
@@ -166,16 +162,20 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     match: TextMatch,
     now: number,
   ): Promise<ScoredRow[]> {
-    const words = fullTextForm(match.words.join(' '), entityTag(entityId));
-    const rows = await this.sql<Record<string, unknown>>('lt_matches', SQL.matches, [
-      words,
-      words,
+    const known = this.counts.get(entityId, Date.now());
+    const rows = await this.sql<Record<string, unknown>>(null, termMatchesSql(match.words.length), [
+      ...rangeParams(match),
+      known,
       entityId,
       now,
-      ...rangeParams(match),
+      entityId,
+      ...match.words,
+      now,
       match.limit,
       entityId,
     ]);
+    if (known === null && rows.length > 0)
+      this.counts.set(entityId, Number(rows[0]!.n), Date.now());
     return rows.map((row) => ({ ...fromColumns(row), score: Number(row.score) }));
   }
 
@@ -197,22 +197,34 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   }
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
+    this.counts.forget(entityId);
     await this.dataSource.transaction(async (manager) => {
       const [{ mark }] = (await manager.query(ERASE.mark, [entityId, entityId])) as [
         { mark: string | number },
       ];
       await manager.query(ERASE.removeRows, [entityId]);
+      await manager.query(ERASE.removeTerms, [entityId]);
       await manager.query(ERASE.setMark, [entityId, Number(mark), now]);
       await manager.query(ERASE.raiseCounter, [entityId, Number(mark)]);
     });
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
-    const result = (await this.sql('lt_remove_expired', SQL.removeExpired, [
-      now,
-      limit,
-    ])) as unknown as { affectedRows?: number };
-    return result.affectedRows ?? 0;
+    return this.dataSource.transaction(async (manager) => {
+      const expired = (await manager.query(SQL.expired, [now, limit])) as Array<
+        Record<string, unknown>
+      >;
+      if (expired.length === 0) return 0;
+      const records = expired.flatMap((row) => [row.entity_id, row.key]);
+      await manager.query(deleteTermsSql(expired.length), records);
+      await manager.query(
+        `DELETE FROM agent_longterm_records WHERE (entity_id, \`key\`) IN (${Array(expired.length)
+          .fill('(?, ?)')
+          .join(', ')})`,
+        records,
+      );
+      return expired.length;
+    });
   }
 }
 
@@ -239,17 +251,6 @@ async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
 
 const ER_LOCK_DEADLOCK = 1213;
 const EMPTY = Buffer.alloc(0);
-
-/**
- * Indexed words as InnoDB's full-text parser must see them: each behind its entity's tag, so a
- * word's postings hold one entity's rows, and suffixed with `__` (`_` is a word character there, and
- * no word holds one), so that one- and two-letter words reach its minimum token size of 3 and no
- * word is one of its stop words. A word is then at most 8 + 64 + 2 characters, within InnoDB's
- * largest token (84).
- */
-function fullTextForm(text: string, tag: string): string {
-  return text.length === 0 ? text : `${tag}${text.replaceAll(' ', `__ ${tag}`)}__`;
-}
 
 function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);

@@ -9,7 +9,8 @@ import type { ScoredRow } from './stored-row.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import { rangeParams } from '../recall/text-match.js';
 import { type PgvectorMode, nearestSql, vectorLiteral } from './postgres-pgvector.js';
-import { EntityCounts, matchesSql } from './postgres-text-search.js';
+import { EntityCounts } from './entity-record-counts.js';
+import { matchesSql } from './postgres-text-search.js';
 import { ERASURE_MARK_KEY, NEVER_EXPIRES, TOMBSTONE, fromColumns } from './sql-row-format.js';
 import { writeParameters } from './postgres-write-columns.js';
 

@@ -17,7 +17,10 @@ const VALUE: Record<SqlDialect, EntitySchemaColumnOptions> = {
   sqlite: { type: 'text' },
 };
 
-/** The long-term tables (records and seq counters) as TypeORM entity schema options. */
+/**
+ * The long-term tables (records, seq counters and, on MariaDB, the text index's terms) as TypeORM
+ * entity schema options.
+ */
 export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<unknown>[] {
   const integer: EntitySchemaColumnOptions = { type: dialect === 'sqlite' ? 'integer' : 'bigint' };
   return [
@@ -41,12 +44,12 @@ export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
         seq: { ...integer, name: 'seq' },
         updatedAt: { ...integer, name: 'updated_at' },
         expiresAt: { ...integer, name: 'expires_at' },
+        // MariaDB's text index is its own table (below).
         ...(dialect === 'postgres'
           ? { searchVector: { type: 'tsvector', name: 'search_vector', nullable: true } }
-          : dialect === 'mysql'
-            ? // NOT NULL: TypeORM misreads the NULL default of a nullable LONGTEXT on MariaDB.
-              { searchText: { ...VALUE[dialect], name: 'search_text', default: '' } }
-            : { searchText: { ...VALUE[dialect], name: 'search_text', nullable: true } }),
+          : dialect === 'sqlite'
+            ? { searchText: { ...VALUE[dialect], name: 'search_text', nullable: true } }
+            : {}),
         ...(dialect === 'mysql'
           ? {
               embedding: { type: 'longblob', name: 'embedding', default: '' },
@@ -68,16 +71,16 @@ export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
       },
       indices: [
         { name: 'idx_agent_longterm_records_expires_at', columns: ['expiresAt'] },
-        // The text index (GIN, FULLTEXT, or FTS5's own table) is the migrations' alone.
-        ...(dialect === 'sqlite'
-          ? []
-          : [
+        // The GIN index is the migrations' alone (as is FTS5's own table on SQLite).
+        ...(dialect === 'postgres'
+          ? [
               {
                 name: 'idx_agent_longterm_records_search',
-                columns: [dialect === 'postgres' ? 'searchVector' : 'searchText'],
+                columns: ['searchVector'],
                 synchronize: false,
               },
-            ]),
+            ]
+          : []),
       ],
     },
     {
@@ -93,5 +96,25 @@ export function longtermEntitySchemas(dialect: SqlDialect): EntitySchemaOptions<
         value: { ...integer, name: 'value' },
       },
     },
+    ...(dialect === 'mysql' ? [termsEntitySchema()] : []),
   ];
+}
+
+/** MariaDB's text index: one row per (entity, term, record), written with the record. */
+function termsEntitySchema(): EntitySchemaOptions<unknown> {
+  const primary = { primary: true, primaryKeyConstraintName: 'pk_agent_longterm_terms' };
+  return {
+    name: 'AgentLongtermTerm',
+    tableName: 'agent_longterm_terms',
+    columns: {
+      entityId: { ...ID.mysql, ...primary, name: 'entity_id' },
+      term: { type: 'varbinary', length: 256, ...primary, name: 'term' },
+      key: { ...KEY.mysql, ...primary, name: 'key' },
+      tf: { type: 'int', name: 'tf' },
+      length: { type: 'int', name: 'length' },
+      updatedAt: { type: 'bigint', name: 'updated_at' },
+      expiresAt: { type: 'bigint', name: 'expires_at' },
+    },
+    indices: [{ name: 'idx_agent_longterm_terms_record', columns: ['entityId', 'key'] }],
+  };
 }

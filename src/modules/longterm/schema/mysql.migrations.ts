@@ -55,7 +55,7 @@ const search: MigrationDefinition = {
   ],
 };
 
-/** `entityTag` of the row's entity (the store computes the same in the process). */
+/** The entity's tag: the first 8 hex digits of the MD5 of its id. */
 const TAG = 'LEFT(MD5(entity_id), 8)';
 
 /**
@@ -79,9 +79,72 @@ const searchByEntity: MigrationDefinition = {
   ],
 };
 
+/**
+ * Text search over a table of terms instead of InnoDB `FULLTEXT`: one row per (entity, term, record)
+ * with the term's count, the record's number of distinct terms, update time and expiry, written in
+ * the record's own transaction. InnoDB's full-text cache is synced to its index in a transaction of its own, and a
+ * search running while such a sync commits can miss every record written since the sync before (the
+ * cache is emptied before the synced words are committed); a search also reads every deleted
+ * document id not yet optimised away, so it slows with every update and delete. The stored texts
+ * are split into terms in SQL (each word is behind the entity's 8-character tag and ends in `__`),
+ * then the index and its column are dropped. Down rebuilds both from the terms.
+ */
+const searchTerms: MigrationDefinition = {
+  name: 'LongtermSearchTerms1797292800000',
+  up: [
+    `CREATE TABLE IF NOT EXISTS agent_longterm_terms (
+      entity_id VARBINARY(255) NOT NULL,
+      term VARBINARY(256) NOT NULL,
+      \`key\` VARBINARY(512) NOT NULL,
+      tf INT NOT NULL,
+      length INT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      PRIMARY KEY (entity_id, term, \`key\`),
+      KEY idx_agent_longterm_terms_record (entity_id, \`key\`)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    `INSERT IGNORE INTO agent_longterm_terms
+        (entity_id, term, \`key\`, tf, length, updated_at, expires_at)
+      SELECT entity_id, term, \`key\`, tf, COUNT(*) OVER (PARTITION BY entity_id, \`key\`),
+        updated_at, expires_at
+      FROM (
+        WITH RECURSIVE words AS (
+          SELECT entity_id, \`key\`, updated_at, expires_at,
+            SUBSTRING_INDEX(search_text, ' ', 1) AS word,
+            SUBSTRING(search_text, CHAR_LENGTH(SUBSTRING_INDEX(search_text, ' ', 1)) + 2) AS rest
+          FROM agent_longterm_records WHERE search_text <> ''
+          UNION ALL
+          SELECT entity_id, \`key\`, updated_at, expires_at, SUBSTRING_INDEX(rest, ' ', 1),
+            SUBSTRING(rest, CHAR_LENGTH(SUBSTRING_INDEX(rest, ' ', 1)) + 2)
+          FROM words WHERE rest <> '')
+        SELECT entity_id, \`key\`, MAX(updated_at) AS updated_at, MAX(expires_at) AS expires_at,
+          CONVERT(SUBSTRING(word, 9, CHAR_LENGTH(word) - 10) USING binary) AS term, COUNT(*) AS tf
+        FROM words WHERE CHAR_LENGTH(word) > 10
+        GROUP BY entity_id, \`key\`, term) AS counted`,
+    'ALTER TABLE agent_longterm_records DROP INDEX IF EXISTS idx_agent_longterm_records_search',
+    'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS search_text',
+  ],
+  down: [
+    `ALTER TABLE agent_longterm_records
+      ADD COLUMN IF NOT EXISTS search_text LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin
+      NOT NULL DEFAULT ''`,
+    `UPDATE agent_longterm_records r
+      JOIN (SELECT entity_id, \`key\`, GROUP_CONCAT(TRIM(REPEAT(
+          CONCAT(' ', LEFT(MD5(entity_id), 8), CONVERT(term USING utf8mb4), '__'), tf))
+          ORDER BY term SEPARATOR ' ') AS words
+        FROM agent_longterm_terms GROUP BY entity_id, \`key\`) t
+        ON t.entity_id = r.entity_id AND t.\`key\` = r.\`key\`
+      SET r.search_text = t.words`,
+    `ALTER TABLE agent_longterm_records
+      ADD FULLTEXT INDEX IF NOT EXISTS idx_agent_longterm_records_search (search_text)`,
+    'DROP TABLE IF EXISTS agent_longterm_terms',
+  ],
+};
+
 /** This feature's mysql migrations, oldest first. */
 export const LONGTERM_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
   longterm,
   search,
   searchByEntity,
+  searchTerms,
 ];

@@ -1,0 +1,133 @@
+import type { EntityManager } from 'typeorm';
+import type { PreparedRecord } from '../validation/longterm-arguments.js';
+import { NEVER_EXPIRES } from './sql-row-format.js';
+
+/**
+ * One row of `agent_longterm_terms`: entity, term, key, how often the term occurs, the record's
+ * number of distinct terms, and the record's update time and expiry (so a search filters and ranks
+ * without reading the records).
+ */
+export type TermRow = [
+  entityId: string,
+  term: string,
+  key: string,
+  tf: number,
+  length: number,
+  updatedAt: number,
+  expiresAt: number,
+];
+
+/**
+ * Term rows per `INSERT` (seven parameters each): a statement of the longest terms and keys stays
+ * well within the smallest `max_allowed_packet`.
+ */
+const ROWS_PER_INSERT = 200;
+
+/**
+ * A record's term rows from its indexed text (its words and their stems, space-separated): one row
+ * per distinct term with its count; the record's length is its number of distinct terms (as on
+ * PostgreSQL).
+ */
+export function termRows(record: PreparedRecord, text: string): TermRow[] {
+  const counts = new Map<string, number>();
+  for (const term of text.split(' ')) {
+    if (term.length > 0) counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  const expiresAt = record.expiresAt ?? NEVER_EXPIRES;
+  return [...counts].map(([term, tf]) => [
+    record.entityId,
+    term,
+    record.key,
+    tf,
+    counts.size,
+    record.updatedAt,
+    expiresAt,
+  ]);
+}
+
+/**
+ * The rows of the batch that applied, by `[entity, key]` JSON: a row applied iff its record now
+ * holds its seq; of two rows of one record with that seq, the later (which the upsert applied last).
+ */
+export function appliedRows(
+  rows: PreparedRecord[],
+  finalSeq: Map<string, number>,
+): Map<string, PreparedRecord> {
+  const applied = new Map<string, PreparedRecord>();
+  for (const row of rows) {
+    const id = JSON.stringify([row.entityId, row.key]);
+    if (finalSeq.get(id) === row.seq) applied.set(id, row);
+  }
+  return applied;
+}
+
+/**
+ * Replaces the terms of the applied records (from `appliedRows`) in the write's transaction: their
+ * earlier terms go — also for a tombstone, and with text search off (a save's text is then empty),
+ * so no record is found by words it no longer holds — then their new ones are inserted.
+ */
+export async function replaceTerms(
+  manager: EntityManager,
+  applied: Map<string, PreparedRecord>,
+): Promise<void> {
+  if (applied.size === 0) return;
+  const records: string[] = [];
+  const terms: TermRow[] = [];
+  for (const row of applied.values()) {
+    records.push(row.entityId, row.key);
+    if (row.text) for (const term of termRows(row, row.text)) terms.push(term);
+  }
+  await manager.query(deleteTermsSql(applied.size), records);
+  for (let start = 0; start < terms.length; start += ROWS_PER_INSERT) {
+    const part = terms.slice(start, start + ROWS_PER_INSERT);
+    await manager.query(
+      `INSERT INTO agent_longterm_terms
+        (entity_id, term, \`key\`, tf, length, updated_at, expires_at)
+        VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      part.flat(),
+    );
+  }
+}
+
+/** `DELETE` of the terms of the given records (parameters: entity, key per record). */
+export function deleteTermsSql(records: number): string {
+  return `DELETE FROM agent_longterm_terms WHERE (entity_id, \`key\`) IN (${Array(records)
+    .fill('(?, ?)')
+    .join(', ')})`;
+}
+
+/**
+ * The MariaDB text search over `agent_longterm_terms`, for `words` query words. Parameters: lower,
+ * upper ×2 (or NULL), updatedFrom, updatedTo, the entity's record count if known (else NULL:
+ * counted here and returned as `n`), entity, now, entity, the words, now, limit, entity.
+ *
+ * BM25 (k1 1.2, b 0.75) over the entity's live records, as on PostgreSQL, in one pass over the
+ * query words' postings: the primary key (entity, term, key) gives each word's rows in one range
+ * read, with the count, the record's length, update time and expiry beside them. Every live record
+ * holding a word is among them, so its document frequency is counted there, whatever the key and
+ * time filters, which only decide which records may be answered; the average length is the
+ * postings'. Only the best `limit` records are read.
+ */
+export function termMatchesSql(words: number): string {
+  return `SELECT r.entity_id, r.\`key\`, r.value, r.seq, r.updated_at, r.expires_at, best.score,
+      best.n
+    FROM (
+      SELECT h.\`key\`, MAX(h.n) AS n,
+        SUM(LN(1 + (GREATEST(h.n, h.df) - h.df + 0.5) / (h.df + 0.5))
+          * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * h.length / h.average))) AS score
+      FROM (
+        SELECT t.\`key\`, t.tf, t.length, n.n,
+          t.\`key\` >= ? AND (? IS NULL OR t.\`key\` < ?) AND t.updated_at >= ? AND t.updated_at < ?
+            AS wanted,
+          COUNT(*) OVER (PARTITION BY t.term) AS df,
+          GREATEST(AVG(t.length) OVER (), 1) AS average
+        FROM agent_longterm_terms t
+        JOIN (SELECT COALESCE(?, (SELECT COUNT(*) FROM agent_longterm_records
+          WHERE entity_id = ? AND value <> '' AND expires_at > ?)) AS n) n
+        WHERE t.entity_id = ? AND t.term IN (${Array(words).fill('?').join(', ')})
+          AND t.expires_at > ?) h
+      WHERE h.wanted
+      GROUP BY h.\`key\` ORDER BY score DESC, h.\`key\` LIMIT ?) best
+    JOIN agent_longterm_records r ON r.entity_id = ? AND r.\`key\` = best.\`key\`
+    ORDER BY best.score DESC, best.\`key\``;
+}
