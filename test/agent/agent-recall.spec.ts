@@ -10,7 +10,7 @@ import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-modul
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import { longtermUrisOfOwnDatabases } from '../support/fresh-database.js';
+import { longtermUrisOfOwnDatabases } from '../support/own-databases.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {

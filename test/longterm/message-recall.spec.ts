@@ -9,7 +9,7 @@ import {
 import type { MessageRecallHit } from '../../src/modules/longterm/recall/recall.interface.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { recallHarness } from '../support/recall-harness.js';
-import { longtermUrisOfOwnDatabases } from '../support/fresh-database.js';
+import { longtermUrisOfOwnDatabases } from '../support/own-databases.js';
 
 const { boot } = recallHarness();
 
