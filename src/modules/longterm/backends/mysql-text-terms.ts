@@ -102,8 +102,8 @@ export function deleteTermsSql(records: number): string {
  * counted here and returned as `n`), entity, now, entity, the words, now, limit, entity.
  *
  * BM25 (k1 1.2, b 0.75) over the entity's live records, as on PostgreSQL, in one pass over the
- * query words' postings: the primary key (entity, term, key) gives each word's rows in one range
- * read, with the count, the record's length, update time and expiry beside them. Every live record
+ * query words' postings: the index (entity, term, count, length, update time, expiry; the key rides
+ * along as the primary key's) gives each word's rows in one range read, none of the table's read. Every live record
  * holding a word is among them, so its document frequency is counted there, whatever the key and
  * time filters, which only decide which records may be answered; the average length is the
  * postings'. Only the best `limit` records are read.
@@ -121,7 +121,7 @@ export function termMatchesSql(words: number): string {
             AS wanted,
           COUNT(*) OVER (PARTITION BY t.term) AS df,
           GREATEST(AVG(t.length) OVER (), 1) AS average
-        FROM agent_longterm_terms t
+        FROM agent_longterm_terms t FORCE INDEX (idx_agent_longterm_terms_search)
         JOIN (SELECT COALESCE(?, (SELECT COUNT(*) FROM agent_longterm_records
           WHERE entity_id = ? AND value <> '' AND expires_at > ?)) AS n) n
         WHERE t.entity_id = ? AND t.term IN (${Array(words).fill('?').join(', ')})

@@ -108,13 +108,18 @@ function termsEntitySchema(): EntitySchemaOptions<unknown> {
     tableName: 'agent_longterm_terms',
     columns: {
       entityId: { ...ID.mysql, ...primary, name: 'entity_id' },
-      term: { type: 'varbinary', length: 256, ...primary, name: 'term' },
       key: { ...KEY.mysql, ...primary, name: 'key' },
+      term: { type: 'varbinary', length: 256, ...primary, name: 'term' },
       tf: { type: 'int', name: 'tf' },
       length: { type: 'int', name: 'length' },
       updatedAt: { type: 'bigint', name: 'updated_at' },
       expiresAt: { type: 'bigint', name: 'expires_at' },
     },
-    indices: [{ name: 'idx_agent_longterm_terms_record', columns: ['entityId', 'key'] }],
+    indices: [
+      {
+        name: 'idx_agent_longterm_terms_search',
+        columns: ['entityId', 'term', 'tf', 'length', 'updatedAt', 'expiresAt'],
+      },
+    ],
   };
 }

@@ -100,8 +100,8 @@ const searchTerms: MigrationDefinition = {
       length INT NOT NULL,
       updated_at BIGINT NOT NULL,
       expires_at BIGINT NOT NULL,
-      PRIMARY KEY (entity_id, term, \`key\`),
-      KEY idx_agent_longterm_terms_record (entity_id, \`key\`)
+      PRIMARY KEY (entity_id, \`key\`, term),
+      KEY idx_agent_longterm_terms_search (entity_id, term, tf, length, updated_at, expires_at)
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     `INSERT IGNORE INTO agent_longterm_terms
         (entity_id, term, \`key\`, tf, length, updated_at, expires_at)
