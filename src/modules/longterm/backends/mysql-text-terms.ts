@@ -71,13 +71,11 @@ export async function replaceTerms(
   applied: Map<string, PreparedRecord>,
 ): Promise<void> {
   if (applied.size === 0) return;
-  const records: string[] = [];
   const terms: TermRow[] = [];
   for (const row of applied.values()) {
-    records.push(row.entityId, row.key);
     if (row.text) for (const term of termRows(row, row.text)) terms.push(term);
   }
-  await manager.query(deleteTermsSql(applied.size), records);
+  await deleteRecordRows(manager, 'agent_longterm_terms', [...applied.values()]);
   for (let start = 0; start < terms.length; start += ROWS_PER_INSERT) {
     const part = terms.slice(start, start + ROWS_PER_INSERT);
     await manager.query(
@@ -89,11 +87,28 @@ export async function replaceTerms(
   }
 }
 
-/** `DELETE` of the terms of the given records (parameters: entity, key per record). */
-export function deleteTermsSql(records: number): string {
-  return `DELETE FROM agent_longterm_terms WHERE (entity_id, \`key\`) IN (${Array(records)
-    .fill('(?, ?)')
-    .join(', ')})`;
+/**
+ * Deletes the rows of the given records from `table` (the terms, or the records themselves), one
+ * `DELETE … WHERE entity_id = ? AND key IN (…)` per entity: a range read of the primary key for
+ * each key (MariaDB reads a list of `(entity_id, key)` pairs that long by scanning instead).
+ */
+export async function deleteRecordRows(
+  manager: EntityManager,
+  table: 'agent_longterm_terms' | 'agent_longterm_records',
+  records: Array<{ entityId: string; key: string }>,
+): Promise<void> {
+  const keysByEntity = new Map<string, string[]>();
+  for (const { entityId, key } of records) {
+    const keys = keysByEntity.get(entityId);
+    if (keys) keys.push(key);
+    else keysByEntity.set(entityId, [key]);
+  }
+  for (const [entityId, keys] of keysByEntity) {
+    await manager.query(
+      `DELETE FROM ${table} WHERE entity_id = ? AND \`key\` IN (${keys.map(() => '?').join(', ')})`,
+      [entityId, ...keys],
+    );
+  }
 }
 
 /**

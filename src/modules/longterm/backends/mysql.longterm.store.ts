@@ -8,7 +8,7 @@ import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { ScoredRow } from './stored-row.js';
 import { EntityCounts } from './entity-record-counts.js';
-import { appliedRows, deleteTermsSql, replaceTerms, termMatchesSql } from './mysql-text-terms.js';
+import { appliedRows, deleteRecordRows, replaceTerms, termMatchesSql } from './mysql-text-terms.js';
 import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,
@@ -215,14 +215,9 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
         Record<string, unknown>
       >;
       if (expired.length === 0) return 0;
-      const records = expired.flatMap((row) => [row.entity_id, row.key]);
-      await manager.query(deleteTermsSql(expired.length), records);
-      await manager.query(
-        `DELETE FROM agent_longterm_records WHERE (entity_id, \`key\`) IN (${Array(expired.length)
-          .fill('(?, ?)')
-          .join(', ')})`,
-        records,
-      );
+      const records = expired.map((row) => ({ entityId: text(row.entity_id), key: text(row.key) }));
+      await deleteRecordRows(manager, 'agent_longterm_terms', records);
+      await deleteRecordRows(manager, 'agent_longterm_records', records);
       return expired.length;
     });
   }
