@@ -153,9 +153,20 @@ describe('MariaDB text search partitioned by entity', () => {
     await maria.query(insert, ['ada', 'café', '"x"', NEVER, tagged('ada', 'café a é')]);
     await maria.query(insert, ['bo', 'job', '"x"', NEVER, tagged('bo', 'bo works')]);
     await maria.query(insert, ['bo', 'gone', '', NEVER, '']);
+    // A text of more words than a recursive split takes by default (1,000): every one is counted.
+    const many = Array.from({ length: 1_500 }, (_, i) => `w${i % 750}`).join(' ');
+    await maria.query(insert, ['cy', 'long', '"x"', NEVER, tagged('cy', many)]);
     expect(await runPackageMigrations(maria, 'mysql', LONGTERM_MYSQL_MIGRATIONS)).toEqual([
       'LongtermSearchTerms1797292800000',
+      'LongtermSearchTermsOnly1797292800001',
     ]);
+    expect(
+      await maria.query(
+        "SELECT COUNT(*) AS terms, SUM(tf) AS words, MIN(length) AS length FROM agent_longterm_terms WHERE entity_id = 'cy'",
+      ),
+    ).toEqual([{ terms: '750', words: '1500', length: 750 }]);
+    await maria.query("DELETE FROM agent_longterm_terms WHERE entity_id = 'cy'");
+    await maria.query("DELETE FROM agent_longterm_records WHERE entity_id = 'cy'");
     const terms = async () =>
       (
         (await maria!.query(
@@ -199,6 +210,10 @@ describe('MariaDB text search partitioned by entity', () => {
     // Down gives the tagged text of each record back (terms in order, each as often as it occurs).
     const last = LONGTERM_MYSQL_MIGRATIONS.at(-1)!;
     for (const statement of last.down) await maria.query(statement);
+    // A fill run again (a start that stopped before recording it) adds nothing twice.
+    const before = await terms();
+    for (const statement of LONGTERM_MYSQL_MIGRATIONS.at(-2)!.up) await maria.query(statement);
+    expect(await terms()).toEqual(before);
     const texts = (await maria.query(
       'SELECT entity_id, `key`, search_text FROM agent_longterm_records ORDER BY entity_id, `key`',
     )) as Array<{ entity_id: Buffer; key: Buffer; search_text: string }>;

@@ -118,29 +118,34 @@ export async function deleteRecordRows(
  *
  * BM25 (k1 1.2, b 0.75) over the entity's live records, as on PostgreSQL, in one pass over the
  * query words' postings: the index (entity, term, count, length, update time, expiry; the key rides
- * along as the primary key's) gives each word's rows in one range read, none of the table's read. Every live record
+ * along as the primary key's) gives each word's rows in one range read, none of the table's read.
+ * Arithmetic in doubles (`1e0`), not MariaDB's decimals. Every live record
  * holding a word is among them, so its document frequency is counted there, whatever the key and
  * time filters, which only decide which records may be answered; the average length is the
- * postings'. Only the best `limit` records are read.
+ * matched records'. Only the best `limit` records are read.
  */
 export function termMatchesSql(words: number): string {
   return `SELECT r.entity_id, r.\`key\`, r.value, r.seq, r.updated_at, r.expires_at, best.score,
       best.n
     FROM (
       SELECT h.\`key\`, MAX(h.n) AS n,
-        SUM(LN(1 + (GREATEST(h.n, h.df) - h.df + 0.5) / (h.df + 0.5))
-          * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * h.length / h.average))) AS score
+        SUM(LN(1e0 + (GREATEST(h.n, h.df) - h.df + 0.5e0) / (h.df + 0.5e0))
+          * h.tf * 2.2e0 / (h.tf + 1.2e0 * (0.25e0 + 0.75e0 * h.length / h.average))) AS score
       FROM (
-        SELECT t.\`key\`, t.tf, t.length, n.n,
-          t.\`key\` >= ? AND (? IS NULL OR t.\`key\` < ?) AND t.updated_at >= ? AND t.updated_at < ?
-            AS wanted,
-          COUNT(*) OVER (PARTITION BY t.term) AS df,
-          GREATEST(AVG(t.length) OVER (), 1) AS average
-        FROM agent_longterm_terms t FORCE INDEX (idx_agent_longterm_terms_search)
-        JOIN (SELECT COALESCE(?, (SELECT COUNT(*) FROM agent_longterm_records
-          WHERE entity_id = ? AND value <> '' AND expires_at > ?)) AS n) n
-        WHERE t.entity_id = ? AND t.term IN (${Array(words).fill('?').join(', ')})
-          AND t.expires_at > ?) h
+        SELECT p.\`key\`, p.tf, p.length, p.n, p.wanted, p.df,
+          -- Each record once: a record holding k of the words counts 1/k in each of its rows.
+          GREATEST(SUM(p.length / p.k) OVER () / SUM(1e0 / p.k) OVER (), 1e0) AS average
+        FROM (
+          SELECT t.\`key\`, t.tf * 1e0 AS tf, t.length * 1e0 AS length, n.n * 1e0 AS n,
+            t.\`key\` >= ? AND (? IS NULL OR t.\`key\` < ?) AND t.updated_at >= ?
+              AND t.updated_at < ? AS wanted,
+            COUNT(*) OVER (PARTITION BY t.term) * 1e0 AS df,
+            COUNT(*) OVER (PARTITION BY t.\`key\`) * 1e0 AS k
+          FROM agent_longterm_terms t FORCE INDEX (idx_agent_longterm_terms_search)
+          JOIN (SELECT COALESCE(?, (SELECT COUNT(*) FROM agent_longterm_records
+            WHERE entity_id = ? AND value <> '' AND expires_at > ?)) AS n) n
+          WHERE t.entity_id = ? AND t.term IN (${Array(words).fill('?').join(', ')})
+            AND t.expires_at > ?) p) h
       WHERE h.wanted
       GROUP BY h.\`key\` ORDER BY score DESC, h.\`key\` LIMIT ?) best
     JOIN agent_longterm_records r ON r.entity_id = ? AND r.\`key\` = best.\`key\`

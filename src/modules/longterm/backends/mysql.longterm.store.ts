@@ -50,6 +50,11 @@ function writeSql(rows: number): string {
 
 /** The erasure, statement by statement in one transaction (parameters: see each). */
 const ERASE = {
+  /**
+   * entity: locks the entity's rows and the gaps between them, so no save of it commits between the
+   * mark's read and the delete (its seq would be above the mark and its row gone).
+   */
+  lock: 'SELECT COUNT(*) AS n FROM agent_longterm_records WHERE entity_id = ? FOR UPDATE',
   /** entity ×2 → the mark: the highest stored seq (old mark included) or counter value. */
   mark: `SELECT GREATEST(
       (SELECT COALESCE(MAX(seq), 0) FROM agent_longterm_records WHERE entity_id = ?),
@@ -198,39 +203,48 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
 
   protected async eraseEntity(entityId: string, now: number): Promise<void> {
     this.counts.forget(entityId);
-    await this.dataSource.transaction(async (manager) => {
-      const [{ mark }] = (await manager.query(ERASE.mark, [entityId, entityId])) as [
-        { mark: string | number },
-      ];
-      await manager.query(ERASE.removeRows, [entityId]);
-      await manager.query(ERASE.removeTerms, [entityId]);
-      await manager.query(ERASE.setMark, [entityId, Number(mark), now]);
-      await manager.query(ERASE.raiseCounter, [entityId, Number(mark)]);
-    });
+    await retryOnDeadlock(() =>
+      this.dataSource.transaction(async (manager) => {
+        await manager.query(ERASE.lock, [entityId]);
+        const [{ mark }] = (await manager.query(ERASE.mark, [entityId, entityId])) as [
+          { mark: string | number },
+        ];
+        await manager.query(ERASE.removeRows, [entityId]);
+        await manager.query(ERASE.removeTerms, [entityId]);
+        await manager.query(ERASE.setMark, [entityId, Number(mark), now]);
+        await manager.query(ERASE.raiseCounter, [entityId, Number(mark)]);
+      }),
+    );
   }
 
   protected async removeExpired(limit: number, now: number): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const expired = (await manager.query(SQL.expired, [now, limit])) as Array<
-        Record<string, unknown>
-      >;
-      if (expired.length === 0) return 0;
-      const records = expired.map((row) => ({ entityId: text(row.entity_id), key: text(row.key) }));
-      await deleteRecordRows(manager, 'agent_longterm_terms', records);
-      await deleteRecordRows(manager, 'agent_longterm_records', records);
-      return expired.length;
-    });
+    return retryOnDeadlock(() =>
+      this.dataSource.transaction(async (manager) => {
+        const expired = (await manager.query(SQL.expired, [now, limit])) as Array<
+          Record<string, unknown>
+        >;
+        if (expired.length === 0) return 0;
+        const records = expired.map((row) => ({
+          entityId: text(row.entity_id),
+          key: text(row.key),
+        }));
+        await deleteRecordRows(manager, 'agent_longterm_terms', records);
+        await deleteRecordRows(manager, 'agent_longterm_records', records);
+        return expired.length;
+      }),
+    );
   }
 }
 
-/** Deadlocks a statement may meet before it is given up (each retry is the whole statement). */
-const DEADLOCK_ATTEMPTS = 5;
+/** Deadlocks a write may meet before it is given up (each retry is the whole transaction). */
+const DEADLOCK_ATTEMPTS = 10;
 
 /**
- * Runs a statement again when InnoDB picked it as a deadlock victim. The mark check reads the
- * entity's mark row inside `INSERT … SELECT`, which InnoDB does with shared next-key locks, so two
- * first inserts of one entity can deadlock; the victim's statement is rolled back whole, and running
- * it again is safe (the seq guard decides the same way).
+ * Runs a write again when InnoDB picked it as a deadlock victim. The mark check reads the entity's
+ * mark row inside `INSERT … SELECT`, which InnoDB does with shared next-key locks, and the terms of
+ * new keys are deleted and inserted in the gaps between an entity's rows, so two writes of one
+ * entity can deadlock; the victim's transaction is rolled back whole, and running it again is safe
+ * (the seq guard decides the same way).
  */
 async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -239,7 +253,8 @@ async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
     } catch (error) {
       const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
       if (errno !== ER_LOCK_DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw error;
-      await sleep(Math.random() * 5 * attempt);
+      // Backing off: writers of one entity's new keys meet in the same gap of its terms.
+      await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
     }
   }
 }

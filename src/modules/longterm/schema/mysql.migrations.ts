@@ -86,8 +86,9 @@ const searchByEntity: MigrationDefinition = {
  * search running while such a sync commits can miss every record written since the sync before (the
  * cache is emptied before the synced words are committed); a search also reads every deleted
  * document id not yet optimised away, so it slows with every update and delete. The stored texts
- * are split into terms in SQL (each word is behind the entity's 8-character tag and ends in `__`),
- * then the index and its column are dropped. Down rebuilds both from the terms.
+ * are split into terms in SQL (each word is behind the entity's 8-character tag and ends in `__`);
+ * a re-run after a partial fill skips the terms already in. The statement reads every record with
+ * shared locks: writes wait until it is done.
  */
 const searchTerms: MigrationDefinition = {
   name: 'LongtermSearchTerms1797292800000',
@@ -103,24 +104,37 @@ const searchTerms: MigrationDefinition = {
       PRIMARY KEY (entity_id, \`key\`, term),
       KEY idx_agent_longterm_terms_search (entity_id, term, tf, length, updated_at, expires_at)
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    // The n-th word of each text through MariaDB's sequence engine (a record holds at most 2,000
+    // words and as many stems): no recursion limit, no copy of the rest of the text per word.
     `INSERT IGNORE INTO agent_longterm_terms
         (entity_id, term, \`key\`, tf, length, updated_at, expires_at)
       SELECT entity_id, term, \`key\`, tf, COUNT(*) OVER (PARTITION BY entity_id, \`key\`),
         updated_at, expires_at
       FROM (
-        WITH RECURSIVE words AS (
-          SELECT entity_id, \`key\`, updated_at, expires_at,
-            SUBSTRING_INDEX(search_text, ' ', 1) AS word,
-            SUBSTRING(search_text, CHAR_LENGTH(SUBSTRING_INDEX(search_text, ' ', 1)) + 2) AS rest
-          FROM agent_longterm_records WHERE search_text <> ''
-          UNION ALL
-          SELECT entity_id, \`key\`, updated_at, expires_at, SUBSTRING_INDEX(rest, ' ', 1),
-            SUBSTRING(rest, CHAR_LENGTH(SUBSTRING_INDEX(rest, ' ', 1)) + 2)
-          FROM words WHERE rest <> '')
-        SELECT entity_id, \`key\`, MAX(updated_at) AS updated_at, MAX(expires_at) AS expires_at,
-          CONVERT(SUBSTRING(word, 9, CHAR_LENGTH(word) - 10) USING binary) AS term, COUNT(*) AS tf
-        FROM words WHERE CHAR_LENGTH(word) > 10
-        GROUP BY entity_id, \`key\`, term) AS counted`,
+        SELECT w.entity_id, w.\`key\`, MAX(w.updated_at) AS updated_at,
+          MAX(w.expires_at) AS expires_at, COUNT(*) AS tf,
+          CONVERT(SUBSTRING(w.word, 9, CHAR_LENGTH(w.word) - 10) USING binary) AS term
+        FROM (
+          SELECT r.entity_id, r.\`key\`, r.updated_at, r.expires_at,
+            SUBSTRING_INDEX(SUBSTRING_INDEX(r.search_text, ' ', s.seq), ' ', -1) AS word
+          FROM agent_longterm_records r
+          JOIN seq_1_to_10000 s
+            ON s.seq <= 1 + CHAR_LENGTH(r.search_text) - CHAR_LENGTH(REPLACE(r.search_text, ' ', ''))
+          WHERE r.search_text <> '') AS w
+        WHERE CHAR_LENGTH(w.word) > 10
+        GROUP BY w.entity_id, w.\`key\`, term) AS counted`,
+  ],
+  down: ['DROP TABLE IF EXISTS agent_longterm_terms'],
+};
+
+/**
+ * The `FULLTEXT` index and its column go once the terms are in (a migration of its own, so that a
+ * start that stops between the two never re-runs the fill without its column). Down adds them back
+ * and gives each record its tagged words again from the terms.
+ */
+const dropFullText: MigrationDefinition = {
+  name: 'LongtermSearchTermsOnly1797292800001',
+  up: [
     'ALTER TABLE agent_longterm_records DROP INDEX IF EXISTS idx_agent_longterm_records_search',
     'ALTER TABLE agent_longterm_records DROP COLUMN IF EXISTS search_text',
   ],
@@ -128,7 +142,8 @@ const searchTerms: MigrationDefinition = {
     `ALTER TABLE agent_longterm_records
       ADD COLUMN IF NOT EXISTS search_text LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin
       NOT NULL DEFAULT ''`,
-    `UPDATE agent_longterm_records r
+    `SET STATEMENT group_concat_max_len = 67108864 FOR
+      UPDATE agent_longterm_records r
       JOIN (SELECT entity_id, \`key\`, GROUP_CONCAT(TRIM(REPEAT(
           CONCAT(' ', LEFT(MD5(entity_id), 8), CONVERT(term USING utf8mb4), '__'), tf))
           ORDER BY term SEPARATOR ' ') AS words
@@ -137,7 +152,6 @@ const searchTerms: MigrationDefinition = {
       SET r.search_text = t.words`,
     `ALTER TABLE agent_longterm_records
       ADD FULLTEXT INDEX IF NOT EXISTS idx_agent_longterm_records_search (search_text)`,
-    'DROP TABLE IF EXISTS agent_longterm_terms',
   ],
 };
 
@@ -147,4 +161,5 @@ export const LONGTERM_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
   search,
   searchByEntity,
   searchTerms,
+  dropFullText,
 ];
