@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
@@ -111,11 +112,25 @@ describe('AgentModule formation: memories formed after each committed turn', () 
   });
 
   it('retries a failing model with backoff, then records the job as failed', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const flaky = new SlowModel({ failures: 1 });
     let memories = await boot(new ScriptedLlm([{ content: 'Ok.' }]), { model: flaky });
-    await harness!.agent.run({ conversationId: 'f-c4', entityId: 'cy', message: 'I like tea.' });
+    const tea = await harness!.agent.run({
+      conversationId: 'f-c4',
+      entityId: 'cy',
+      message: 'I like tea.',
+    });
     expect((await formed(memories, 'cy', 1)).map((m) => m.text)).toEqual(['The user likes tea']);
     expect(flaky.extractions).toBe(2);
+    // The failed attempt is logged with what will happen next.
+    expect(warn.mock.calls.map(([message]) => message)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Memory formation of run ${tea.runId}: attempt 1 of 3 failed \\(Error: model unavailable\\); retrying in \\d+ ms$`,
+        ),
+      ),
+    );
+    warn.mockRestore();
     await harness!.close();
 
     // Fails its first three extractions: both attempts, then the first re-run.

@@ -229,6 +229,9 @@ export class TurnFormation {
         if (attempt >= this.resolved.attempts)
           return note((error as Error).message, attempt, (error as Error).name);
         const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 4 ** (attempt - 1));
+        this.logger.warn(
+          `Memory formation of run ${job.runId}: attempt ${attempt} of ${this.resolved.attempts} failed (${(error as Error).name}: ${(error as Error).message}); retrying in ${wait} ms`,
+        );
         await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
         continue;
       }
