@@ -29,6 +29,8 @@ import { TEST_POSTGRES_URL, tempDir } from '../test/support/test-databases.js';
 const TURNS = Number(process.env.BENCH_TURNS ?? 400);
 const CONVERSATIONS = 20;
 const LAYOUTS = (process.env.BENCH_TURN_LAYOUTS ?? 'sqlite,postgres').split(',');
+/** Turns in flight measured (`BENCH_TURN_IN_FLIGHT=32` for one of them, e.g. under a profiler). */
+const IN_FLIGHT = (process.env.BENCH_TURN_IN_FLIGHT ?? '1,32').split(',').map(Number);
 
 /** Counts of what the process sent its stores, by the drivers' own calls. */
 const sent = { sqlite: 0, postgres: 0 };
@@ -107,7 +109,7 @@ async function benchLayout(layout: string): Promise<void> {
         : '',
     ].filter(Boolean);
     rows.push(`- ${layout}: per turn, ${parts.join('; ')}`);
-    for (const inFlight of [1, 32]) {
+    for (const inFlight of IN_FLIGHT) {
       // Each of the turns in flight in a conversation of its own (a conversation's turns are
       // serialized: a second one at once is refused as a version conflict).
       const times = await timedTurns(

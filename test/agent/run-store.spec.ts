@@ -186,4 +186,81 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     await store.deleteRuns([index]);
     expect(await store.orderedPage(index, 10)).toEqual([]);
   });
+
+  /** A claim of `id` for `owner`, its indexes named after the owner. */
+  const claimOf = (id: string, owner: string, at: number) => ({
+    runId: id,
+    ownerKey: 'conversation',
+    owner,
+    readKey: 'status',
+    atKey: 'claimedAt',
+    at,
+    atOfRead: 'createdAt',
+    orderedIndex: `#o:${owner}`,
+    indexes: [`#e:${owner}`],
+  });
+
+  it('claims a run: binds its owner, reads its record, keeps the first claim time, indexes it once', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, 60_000);
+    const id = runId();
+    const owner = `conv-${id}`;
+    expect(await store.claim(claimOf(id, owner, clock.at - 500))).toEqual({
+      owner,
+      bound: true,
+      read: undefined,
+      at: clock.at - 500,
+    });
+    await store.put(id, 'status', '{"createdAt":1}');
+    // Claimed again (a retry): the first time stands, the record is read, nothing is indexed twice.
+    expect(await store.claim(claimOf(id, owner, clock.at))).toEqual({
+      owner,
+      bound: true,
+      read: '{"createdAt":1}',
+      at: clock.at - 500,
+    });
+    expect(await store.orderedPage(`#o:${owner}`, 10)).toEqual([{ runId: id, at: clock.at - 500 }]);
+    expect(await store.indexed(`#e:${owner}`)).toEqual([id]);
+    expect(new Map(await store.entries(id))).toEqual(
+      new Map([
+        ['conversation', owner],
+        ['claimedAt', String(clock.at - 500)],
+        ['status', '{"createdAt":1}'],
+      ]),
+    );
+    // A run recorded before claims were timed takes its time from the record read.
+    const legacy = runId();
+    await store.put(legacy, 'status', '{"createdAt":42}');
+    expect(await store.claim(claimOf(legacy, owner, clock.at))).toMatchObject({
+      bound: true,
+      at: 42,
+    });
+    await store.deleteRuns([id, legacy, `#o:${owner}`, `#e:${owner}`]);
+  });
+
+  it('refuses a claim for another owner, reading and indexing nothing, even under concurrent claims', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const id = runId();
+    const owners = [`a-${id}`, `b-${id}`];
+    // Recorded (some backends page only runs with a record), not yet claimed.
+    const createdAt = Date.now() - 100;
+    await store.put(id, 'status', JSON.stringify({ createdAt }));
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.claim(claimOf(id, owners[i % 2]!, 1_000 + i))),
+    );
+    const winner = claims[0]!.owner;
+    const loser = owners.find((owner) => owner !== winner)!;
+    for (const claim of claims) {
+      expect(claim.owner).toBe(winner);
+      expect(claim.bound).toBe(claim.owner === owners[claims.indexOf(claim) % 2]);
+    }
+    // Every claim that bound read the record and kept its time; the index holds the run once.
+    expect(new Set(claims.flatMap((claim) => (claim.bound ? [claim.at, claim.read] : [])))).toEqual(
+      new Set([createdAt, JSON.stringify({ createdAt })]),
+    );
+    expect(await store.orderedPage(`#o:${winner}`, 10)).toEqual([{ runId: id, at: createdAt }]);
+    expect(await store.orderedPage(`#o:${loser}`, 10)).toEqual([]);
+    expect(await store.indexed(`#e:${loser}`)).toEqual([]);
+    await store.deleteRuns([id, ...owners.flatMap((owner) => [`#o:${owner}`, `#e:${owner}`])]);
+  });
 });

@@ -1,3 +1,4 @@
+import { type RunClaim, type RunClaimed, claimInSteps } from './run-claim.js';
 import { newestFirst } from './ordered-index.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
@@ -103,6 +104,11 @@ export class InMemoryRunStore implements RunStore {
     return [...(this.indexes.get(index) ?? [])]
       .filter(([, expiresAt]) => expiresAt > now)
       .map(([runId]) => runId);
+  }
+
+  /** The claim's steps one after another, each atomic on its own. */
+  claim(claim: RunClaim): Promise<RunClaimed> {
+    return claimInSteps(this, claim);
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

@@ -1,3 +1,4 @@
+import { type RunClaim, type RunClaimed, claimInSteps } from './run-claim.js';
 import type { RedisClient } from '../../connections/redis/redis-client.js';
 import { RedisScript } from '../../connections/redis/redis-script.js';
 import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeline.js';
@@ -135,6 +136,11 @@ export class RedisRunStore implements RunStore {
     for (let i = 0; i < older.length; i += 2)
       page.push({ runId: older[i]!, at: Number(older[i + 1]) });
     return page.slice(0, limit);
+  }
+
+  /** The claim's steps one after another, each atomic on its own. */
+  claim(claim: RunClaim): Promise<RunClaimed> {
+    return claimInSteps(this, claim);
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<void> {

@@ -35,20 +35,26 @@ export class RunOwnership {
 
   /**
    * Binds `runId` to `conversationId` (the first caller wins, atomically) and indexes it under the
-   * conversation (at the time of the first claim) and the entity. Throws
+   * conversation (at the time of the first claim) and the entity, in one store call (one commit on
+   * SQL). Throws
    * `RunBelongsToAnotherConversationError` if the run id is already bound to another conversation.
    * Resolves what the claim read of the run's record, for the writes that follow.
    */
   async claim(runId: string, conversationId: string, entityId?: string): Promise<RunSnapshot> {
-    const owner = await this.store.putIfAbsent(runId, OWNER_KEY, conversationId);
-    if (owner !== conversationId) throw new RunBelongsToAnotherConversationError(runId);
-    // A run recorded by a version before the ordered index keeps its place: its record's time.
-    const record = await this.store.get(runId, STATUS_KEY);
-    const candidate = record ? (JSON.parse(record) as { createdAt: number }).createdAt : this.now();
-    const at = Number(await this.store.putIfAbsent(runId, CLAIMED_AT_KEY, String(candidate)));
-    await this.store.addToOrderedIndex(indexId('o', conversationId), runId, at);
-    if (entityId !== undefined) await this.store.addToIndex(indexId('e', entityId), runId);
-    return { json: record ?? null, claimedAt: at };
+    const claimed = await this.store.claim({
+      runId,
+      ownerKey: OWNER_KEY,
+      owner: conversationId,
+      readKey: STATUS_KEY,
+      atKey: CLAIMED_AT_KEY,
+      at: this.now(),
+      // A run recorded by a version before the ordered index keeps its place: its record's time.
+      atOfRead: 'createdAt',
+      orderedIndex: indexId('o', conversationId),
+      indexes: entityId === undefined ? [] : [indexId('e', entityId)],
+    });
+    if (!claimed.bound) throw new RunBelongsToAnotherConversationError(runId);
+    return { json: claimed.read ?? null, claimedAt: claimed.at };
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { RunClaim, RunClaimed } from './run-claim.js';
+
 /**
  * Durable per-run entries: the run cache (base version, each model response and tool step) and the
  * run record, all keyed by `runId`. Values are JSON text. Entries expire after the store's retention
@@ -39,6 +41,12 @@ export interface RunStore {
     limit: number,
     before?: OrderedIndexEntry,
   ): Promise<OrderedIndexEntry[]>;
+  /**
+   * Binds a run to its owner and indexes it (see `RunClaim`): what `putIfAbsent`, `get`,
+   * `addToOrderedIndex` and `addToIndex` would do in turn, in one transaction where the backend has
+   * them (one commit instead of one per entry).
+   */
+  claim(claim: RunClaim): Promise<RunClaimed>;
   /** Removes every entry of the given runs, and the given indexes (plain or ordered). */
   deleteRuns(runIds: readonly string[]): Promise<void>;
   /** Removes expired entries, at most `limit`; returns how many went. */

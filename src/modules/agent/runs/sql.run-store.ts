@@ -4,89 +4,16 @@ import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-e
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
+import { retryOnDeadlock } from '../../connections/sql/retry-on-deadlock.js';
 import { orderedKey, parseOrderedKey } from './ordered-index.js';
+import { claimOnPostgres } from './postgres-run-claim.js';
+import { type DialectSql, MYSQL, POSTGRES, SQLITE } from './sql-run-statements.js';
+import { type RunClaim, type RunClaimed, claimInSteps, claimInStepsSync } from './run-claim.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
   type OrderedIndexEntry,
   type RunStore,
 } from './run-store.interface.js';
-
-interface DialectSql {
-  /** Inserts, or revives an expired row; returns the value stored (PostgreSQL and SQLite, one statement). */
-  putIfAbsent: string;
-  get: string;
-  put: string;
-  /** value, expires at, run id, key, expected, now */
-  replaceIf: string;
-  /** run id, key */
-  removeEntry: string;
-  /** run id, now */
-  keys: string;
-  /** run id, now */
-  entries: string;
-  /** index, now, before key, limit: newest first, through the primary key */
-  orderedPage: string;
-  sweep: string;
-}
-
-const POSTGRES: DialectSql = {
-  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET
-      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
-      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END
-    RETURNING value`,
-  get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
-  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  replaceIf: `UPDATE agent_run_entries SET value = $1, expires_at = $2
-    WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
-  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2',
-  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
-  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
-  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2
-    AND entry_key < $3 ORDER BY entry_key DESC LIMIT $4`,
-  sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
-    SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
-};
-
-const MYSQL: DialectSql = {
-  // MySQL evaluates the assignments left to right: `value` is decided before `expires_at` changes.
-  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON DUPLICATE KEY UPDATE value = IF(expires_at <= ?, VALUES(value), value),
-      expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at)`,
-  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
-  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
-  // The value column compares bytes (utf8mb4_bin).
-  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
-    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
-  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
-  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
-    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
-  sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
-};
-
-const SQLITE: DialectSql = {
-  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET
-      value = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.value ELSE agent_run_entries.value END,
-      expires_at = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.expires_at ELSE agent_run_entries.expires_at END
-    RETURNING value`,
-  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
-  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
-    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
-  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
-  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
-    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
-  sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
-    SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
-};
 
 /** Runs deleted per statement. */
 const DELETE_CHUNK = 500;
@@ -101,6 +28,7 @@ export class SqlRunStore implements RunStore {
   private readonly sqlite?: SqliteHandle;
   private readonly statements?: SqliteStatements;
   private readonly dialect: SqlDialect;
+  private readonly dataSource: DataSource;
 
   constructor(
     { dataSource, dialect }: SqlConnection,
@@ -108,6 +36,7 @@ export class SqlRunStore implements RunStore {
     private readonly now: () => number = Date.now,
   ) {
     this.dialect = dialect;
+    this.dataSource = dataSource as DataSource;
     this.sql = { postgres: POSTGRES, mysql: MYSQL, sqlite: SQLITE }[dialect];
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
     if (dialect === 'sqlite') {
@@ -117,39 +46,106 @@ export class SqlRunStore implements RunStore {
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    const now = this.now();
-    const expiresAt = now + this.retentionMs;
-    if (this.sqlite) {
-      return this.statements!.get(this.sql.putIfAbsent)
-        .pluck(true)
-        .get(runId, key, value, expiresAt, now, now) as string;
-    }
-    if (this.dialect === 'postgres') {
-      const [row] = await this.execute<{ value: string }>(
-        'run_put_if_absent',
-        this.sql.putIfAbsent,
-        [runId, key, value, expiresAt, now],
-      );
-      return row!.value;
-    }
-    await this.execute('run_put_if_absent', this.sql.putIfAbsent, [
-      runId,
-      key,
-      value,
-      expiresAt,
-      now,
-      now,
-    ]);
-    return (await this.get(runId, key))!;
+    if (this.sqlite) return this.sqlitePutIfAbsent(runId, key, value);
+    return this.putIfAbsentVia(this.execute, runId, key, value);
   }
 
   async get(runId: string, key: string): Promise<string | undefined> {
+    if (this.sqlite) return this.sqliteGet(runId, key);
+    return this.getVia(this.execute, runId, key);
+  }
+
+  /**
+   * The claim in one commit: on SQLite a synchronous transaction, which nothing else on the
+   * connection can interleave with; on PostgreSQL one statement; on MariaDB/MySQL a transaction on a
+   * connection of its own (run again if InnoDB picks it as a deadlock victim).
+   */
+  async claim(claim: RunClaim): Promise<RunClaimed> {
+    if (this.sqlite) {
+      const ops = {
+        putIfAbsent: (runId: string, key: string, value: string) =>
+          this.sqlitePutIfAbsent(runId, key, value),
+        get: (runId: string, key: string) => this.sqliteGet(runId, key),
+        addToOrderedIndex: (index: string, runId: string, at: number) =>
+          this.sqlitePut(index, orderedKey({ at, runId }), ''),
+        addToIndex: (index: string, runId: string) => this.sqlitePut(index, runId, ''),
+      };
+      return this.sqlite.transaction(() => claimInStepsSync(ops, claim)).immediate();
+    }
+    if (this.dialect === 'postgres')
+      return claimOnPostgres(this.execute, claim, this.now(), this.retentionMs);
+    return retryOnDeadlock(() =>
+      this.dataSource.transaction(async (manager) => {
+        const execute: SqlExecutor = async <Row>(
+          _: string | null,
+          sql: string,
+          params: readonly unknown[],
+        ) => (await manager.query(sql, [...params])) as Row[];
+        return claimInSteps(
+          {
+            putIfAbsent: (runId, key, value) => this.putIfAbsentVia(execute, runId, key, value),
+            get: (runId, key) => this.getVia(execute, runId, key),
+            addToOrderedIndex: (index, runId, at) =>
+              this.putVia(execute, index, orderedKey({ at, runId }), ''),
+            addToIndex: (index, runId) => this.putVia(execute, index, runId, ''),
+          },
+          claim,
+        );
+      }),
+    );
+  }
+
+  private sqlitePutIfAbsent(runId: string, key: string, value: string): string {
     const now = this.now();
-    if (this.sqlite)
-      return this.statements!.get(this.sql.get).pluck(true).get(runId, key, now) as
-        string | undefined;
-    const [row] = await this.execute<{ value: string }>('run_get', this.sql.get, [runId, key, now]);
+    return this.statements!.get(this.sql.putIfAbsent)
+      .pluck(true)
+      .get(runId, key, value, now + this.retentionMs, now, now) as string;
+  }
+
+  private sqliteGet(runId: string, key: string): string | undefined {
+    return this.statements!.get(this.sql.get).pluck(true).get(runId, key, this.now()) as
+      string | undefined;
+  }
+
+  private sqlitePut(runId: string, key: string, value: string): void {
+    this.statements!.get(this.sql.put).run(runId, key, value, this.now() + this.retentionMs);
+  }
+
+  private async putIfAbsentVia(
+    execute: SqlExecutor,
+    runId: string,
+    key: string,
+    value: string,
+  ): Promise<string> {
+    const now = this.now();
+    const params = [runId, key, value, now + this.retentionMs, now];
+    if (this.dialect === 'postgres') {
+      const [row] = await execute<{ value: string }>(
+        'run_put_if_absent',
+        this.sql.putIfAbsent,
+        params,
+      );
+      return row!.value;
+    }
+    await execute('run_put_if_absent', this.sql.putIfAbsent, [...params, now]);
+    return (await this.getVia(execute, runId, key))!;
+  }
+
+  private async getVia(
+    execute: SqlExecutor,
+    runId: string,
+    key: string,
+  ): Promise<string | undefined> {
+    const [row] = await execute<{ value: string }>('run_get', this.sql.get, [
+      runId,
+      key,
+      this.now(),
+    ]);
     return row?.value;
+  }
+
+  private async putVia(execute: SqlExecutor, runId: string, key: string, value: string) {
+    await execute('run_put', this.sql.put, [runId, key, value, this.now() + this.retentionMs]);
   }
 
   async entries(runId: string): Promise<Array<[string, string]>> {
@@ -162,12 +158,8 @@ export class SqlRunStore implements RunStore {
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {
-    const expiresAt = this.now() + this.retentionMs;
-    if (this.sqlite) {
-      this.statements!.get(this.sql.put).run(runId, key, value, expiresAt);
-      return;
-    }
-    await this.execute('run_put', this.sql.put, [runId, key, value, expiresAt]);
+    if (this.sqlite) this.sqlitePut(runId, key, value);
+    else await this.putVia(this.execute, runId, key, value);
   }
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {

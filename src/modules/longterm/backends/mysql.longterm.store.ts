@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { retryOnDeadlock } from '../../connections/sql/retry-on-deadlock.js';
 import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql-packet-limit.js';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
@@ -142,7 +142,10 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
       ),
     );
     // The records and their terms change in one transaction: a search sees both or neither. The
-    // batch size varies, so the statements go through TypeORM rather than a cached prepare.
+    // batch size varies, so the statements go through TypeORM rather than a cached prepare. The
+    // mark check reads the entity's mark row inside `INSERT … SELECT` (shared next-key locks) and
+    // the terms of new keys go into the gaps between an entity's rows, so two writes of one entity
+    // can deadlock: the victim runs again.
     const finalSeq = await retryOnDeadlock(() =>
       this.dataSource.transaction(async (manager) => {
         const returned = (await manager.query(writeSql(rows.length), [
@@ -236,30 +239,6 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   }
 }
 
-/** Deadlocks a write may meet before it is given up (each retry is the whole transaction). */
-const DEADLOCK_ATTEMPTS = 10;
-
-/**
- * Runs a write again when InnoDB picked it as a deadlock victim. The mark check reads the entity's
- * mark row inside `INSERT … SELECT`, which InnoDB does with shared next-key locks, and the terms of
- * new keys are deleted and inserted in the gaps between an entity's rows, so two writes of one
- * entity can deadlock; the victim's transaction is rolled back whole, and running it again is safe
- * (the seq guard decides the same way).
- */
-async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await statement();
-    } catch (error) {
-      const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
-      if (errno !== ER_LOCK_DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw error;
-      // Backing off: writers of one entity's new keys meet in the same gap of its terms.
-      await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
-    }
-  }
-}
-
-const ER_LOCK_DEADLOCK = 1213;
 const EMPTY = Buffer.alloc(0);
 
 function text(value: unknown): string {

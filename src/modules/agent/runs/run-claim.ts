@@ -1,0 +1,79 @@
+/**
+ * What binding a run to its owner writes and reads, as one store call (see `RunStore.claim`), so
+ * that a backend with transactions commits it once instead of once per entry.
+ */
+export interface RunClaim {
+  runId: string;
+  /** The entry naming the run's owner (its conversation): stored unless one is there. */
+  ownerKey: string;
+  owner: string;
+  /** The entry read once the owner is bound (the run's record). */
+  readKey: string;
+  /** The entry holding when the run was first claimed (ms): stored unless one is there. */
+  atKey: string;
+  /**
+   * The claim time to store: the number under `atOfRead` in the entry read (a JSON object) when
+   * there is one, else `at`.
+   */
+  at: number;
+  atOfRead: string;
+  /** Ordered index the run joins at its stored claim time (see `addToOrderedIndex`). */
+  orderedIndex: string;
+  /** Plain indexes the run joins (see `addToIndex`). */
+  indexes: readonly string[];
+}
+
+/**
+ * What a claim found: the stored owner, and, when it is the claim's owner, the entry read and the
+ * stored claim time. A run bound to another owner is read no further and joins no index.
+ */
+export type RunClaimed =
+  | { owner: string; bound: false }
+  | { owner: string; bound: true; read: string | undefined; at: number };
+
+/** The operations a claim uses, each awaited. */
+export interface AsyncClaimOps {
+  putIfAbsent(runId: string, key: string, value: string): Promise<string>;
+  get(runId: string, key: string): Promise<string | undefined>;
+  addToOrderedIndex(index: string, runId: string, at: number): Promise<void>;
+  addToIndex(index: string, runId: string): Promise<void>;
+}
+
+/** The operations a claim uses, each synchronous (SQLite's, inside one synchronous transaction). */
+export interface SyncClaimOps {
+  putIfAbsent(runId: string, key: string, value: string): string;
+  get(runId: string, key: string): string | undefined;
+  addToOrderedIndex(index: string, runId: string, at: number): void;
+  addToIndex(index: string, runId: string): void;
+}
+
+/** A claim over awaited operations, in order: the owner, the entry read, the claim time, the indexes. */
+export async function claimInSteps(ops: AsyncClaimOps, claim: RunClaim): Promise<RunClaimed> {
+  const owner = await ops.putIfAbsent(claim.runId, claim.ownerKey, claim.owner);
+  if (owner !== claim.owner) return { owner, bound: false };
+  const read = await ops.get(claim.runId, claim.readKey);
+  const at = Number(
+    await ops.putIfAbsent(claim.runId, claim.atKey, String(claimTime(claim, read))),
+  );
+  await ops.addToOrderedIndex(claim.orderedIndex, claim.runId, at);
+  for (const index of claim.indexes) await ops.addToIndex(index, claim.runId);
+  return { owner, bound: true, read, at };
+}
+
+/** {@link claimInSteps} over synchronous operations. */
+export function claimInStepsSync(ops: SyncClaimOps, claim: RunClaim): RunClaimed {
+  const owner = ops.putIfAbsent(claim.runId, claim.ownerKey, claim.owner);
+  if (owner !== claim.owner) return { owner, bound: false };
+  const read = ops.get(claim.runId, claim.readKey);
+  const at = Number(ops.putIfAbsent(claim.runId, claim.atKey, String(claimTime(claim, read))));
+  ops.addToOrderedIndex(claim.orderedIndex, claim.runId, at);
+  for (const index of claim.indexes) ops.addToIndex(index, claim.runId);
+  return { owner, bound: true, read, at };
+}
+
+/** The claim time a claim stores when none is stored: the entry read's, else its own. */
+function claimTime(claim: RunClaim, read: string | undefined): number {
+  return read === undefined
+    ? claim.at
+    : Number((JSON.parse(read) as Record<string, unknown>)[claim.atOfRead]);
+}

@@ -1,0 +1,80 @@
+/** The run store's statements in one SQL dialect. */
+export interface DialectSql {
+  /** Inserts, or revives an expired row; returns the value stored (PostgreSQL and SQLite, one statement). */
+  putIfAbsent: string;
+  get: string;
+  put: string;
+  /** value, expires at, run id, key, expected, now */
+  replaceIf: string;
+  /** run id, key */
+  removeEntry: string;
+  /** run id, now */
+  keys: string;
+  /** run id, now */
+  entries: string;
+  /** index, now, before key, limit: newest first, through the primary key */
+  orderedPage: string;
+  sweep: string;
+}
+
+/** PostgreSQL's. */
+export const POSTGRES: DialectSql = {
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END
+    RETURNING value`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  replaceIf: `UPDATE agent_run_entries SET value = $1, expires_at = $2
+    WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2',
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = $1 AND expires_at > $2
+    AND entry_key < $3 ORDER BY entry_key DESC LIMIT $4`,
+  sweep: `DELETE FROM agent_run_entries WHERE ctid IN (
+    SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
+};
+
+/** MariaDB's and MySQL's. */
+export const MYSQL: DialectSql = {
+  // MySQL evaluates the assignments left to right: `value` is decided before `expires_at` changes.
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = IF(expires_at <= ?, VALUES(value), value),
+      expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at)`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
+  // The value column compares bytes (utf8mb4_bin).
+  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
+    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
+    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
+  sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
+};
+
+/** SQLite's. */
+export const SQLITE: DialectSql = {
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.expires_at ELSE agent_run_entries.expires_at END
+    RETURNING value`,
+  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
+    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
+  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
+  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
+  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
+    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
+  sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
+    SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
+};
