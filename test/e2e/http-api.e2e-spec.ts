@@ -168,8 +168,11 @@ describe.each([
       flushed: ['profile/name'],
       refused: [],
     });
-    const listed = await http().get('/conversations?limit=1').expect(200);
-    expect(listed.body.conversations[0].conversationId).toBe(c);
+    // Listed, among the newest (other files' apps may write conversations to the same database).
+    const listed = await http().get('/conversations?limit=100').expect(200);
+    expect(
+      listed.body.conversations.map((entry: { conversationId: string }) => entry.conversationId),
+    ).toContain(c);
   });
 
   it('a turn whose model fails after a tool ran stores nothing and answers 502', async () => {
