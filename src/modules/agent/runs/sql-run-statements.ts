@@ -38,16 +38,10 @@ export const POSTGRES: DialectSql = {
     SELECT ctid FROM agent_run_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`,
 };
 
-/** MariaDB's and MySQL's. */
-export const MYSQL: DialectSql = {
-  // MySQL evaluates the assignments left to right: `value` is decided before `expires_at` changes.
-  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON DUPLICATE KEY UPDATE value = IF(expires_at <= ?, VALUES(value), value),
-      expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at)`,
+/** The statements MariaDB/MySQL and SQLite write alike (`?` parameters). */
+const WITH_QUESTION_MARKS = {
   get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
-  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
-    ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
-  // The value column compares bytes (utf8mb4_bin).
+  /** value, expires at, run id, key, expected, now (MariaDB's value column compares bytes). */
   replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
     WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
   removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
@@ -55,6 +49,17 @@ export const MYSQL: DialectSql = {
   entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
   orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
     AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
+} as const;
+
+/** MariaDB's and MySQL's. */
+export const MYSQL: DialectSql = {
+  // MySQL evaluates the assignments left to right: `value` is decided before `expires_at` changes.
+  putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = IF(expires_at <= ?, VALUES(value), value),
+      expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at)`,
+  put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
+    ON DUPLICATE KEY UPDATE value = VALUES(value), expires_at = VALUES(expires_at)`,
+  ...WITH_QUESTION_MARKS,
   sweep: 'DELETE FROM agent_run_entries WHERE expires_at <= ? LIMIT ?',
 };
 
@@ -65,16 +70,9 @@ export const SQLITE: DialectSql = {
       value = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.value ELSE agent_run_entries.value END,
       expires_at = CASE WHEN agent_run_entries.expires_at <= ? THEN excluded.expires_at ELSE agent_run_entries.expires_at END
     RETURNING value`,
-  get: 'SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = ? AND expires_at > ?',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  replaceIf: `UPDATE agent_run_entries SET value = ?, expires_at = ?
-    WHERE run_id = ? AND entry_key = ? AND value = ? AND expires_at > ?`,
-  removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = ? AND entry_key = ?',
-  keys: 'SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  entries: 'SELECT entry_key, value FROM agent_run_entries WHERE run_id = ? AND expires_at > ?',
-  orderedPage: `SELECT entry_key FROM agent_run_entries WHERE run_id = ? AND expires_at > ?
-    AND entry_key < ? ORDER BY entry_key DESC LIMIT ?`,
+  ...WITH_QUESTION_MARKS,
   sweep: `DELETE FROM agent_run_entries WHERE rowid IN (
     SELECT rowid FROM agent_run_entries WHERE expires_at <= ? LIMIT ?)`,
 };
