@@ -263,4 +263,65 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.indexed(`#e:${loser}`)).toEqual([]);
     await store.deleteRuns([id, ...owners.flatMap((owner) => [`#o:${owner}`, `#e:${owner}`])]);
   });
+
+  it('claims a legacy run (a record, no claim time) by its record, in order with indexed runs, whatever its record holds', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, 60_000);
+    const [legacy, fresh, added] = [runId(), runId(), runId()];
+    const owner = `conv-${legacy}`;
+    const createdAt = Date.now() - 100;
+    // A record JSON.stringify wrote with a lone surrogate, which PostgreSQL's jsonb refuses.
+    const record = JSON.stringify({ createdAt, note: '\ud800' });
+    expect(record).toContain('\\ud800');
+    await store.put(legacy, 'status', record);
+    for (let i = 0; i < 2; i += 1)
+      expect(await store.claim(claimOf(legacy, owner, clock.at))).toEqual({
+        owner,
+        bound: true,
+        read: record,
+        at: createdAt,
+      });
+    await store.put(fresh, 'status', '{}');
+    await store.claim({ ...claimOf(fresh, owner, createdAt + 2), readKey: 'none' });
+    await store.put(added, 'status', '{}');
+    await store.addToOrderedIndex(`#o:${owner}`, added, createdAt + 1);
+    // The claims' keys sort with one added by addToOrderedIndex: the same key format.
+    expect(await store.orderedPage(`#o:${owner}`, 10)).toEqual([
+      { runId: fresh, at: createdAt + 2 },
+      { runId: added, at: createdAt + 1 },
+      { runId: legacy, at: createdAt },
+    ]);
+    await store.deleteRuns([legacy, fresh, added, `#o:${owner}`, `#e:${owner}`]);
+  });
+
+  it('claims into several indexes, a repeated one once', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const id = runId();
+    const indexes = [`#e:a-${id}`, `#e:b-${id}`, `#e:a-${id}`];
+    expect(await store.claim({ ...claimOf(id, `conv-${id}`, Date.now()), indexes })).toMatchObject({
+      bound: true,
+    });
+    expect(await store.indexed(indexes[0]!)).toEqual([id]);
+    expect(await store.indexed(indexes[1]!)).toEqual([id]);
+    await store.deleteRuns([id, `#o:conv-${id}`, ...indexes]);
+  });
+
+  if (usesClock)
+    it('lets a claim take over a run whose entries expired, with a new claim time', async () => {
+      const clock = new Clock();
+      const store = await factory(clock, 60_000);
+      const id = runId();
+      const first = clock.at;
+      await store.claim(claimOf(id, `a-${id}`, first));
+      clock.at += 60_001;
+      expect(await store.claim(claimOf(id, `b-${id}`, clock.at))).toEqual({
+        owner: `b-${id}`,
+        bound: true,
+        read: undefined,
+        at: clock.at,
+      });
+      await store.put(id, 'status', '{}');
+      expect(await store.orderedPage(`#o:b-${id}`, 10)).toEqual([{ runId: id, at: clock.at }]);
+      await store.deleteRuns([id, `#o:a-${id}`, `#e:a-${id}`, `#o:b-${id}`, `#e:b-${id}`]);
+    });
 });

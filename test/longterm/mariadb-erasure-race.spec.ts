@@ -28,6 +28,7 @@ describe('MariaDB: erasure against a save in flight', () => {
     await save.connect();
   });
   afterAll(async () => {
+    if (save.isTransactionActive) await save.rollbackTransaction(); // a failed case's
     await save.release();
     await registry.onApplicationShutdown();
   });

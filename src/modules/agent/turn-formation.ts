@@ -230,7 +230,7 @@ export class TurnFormation {
           return note((error as Error).message, attempt, (error as Error).name);
         const wait = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 4 ** (attempt - 1));
         this.logger.warn(
-          `Memory formation of run ${job.runId}: attempt ${attempt} of ${this.resolved.attempts} failed (${(error as Error).name}: ${(error as Error).message}); retrying in ${wait} ms`,
+          `Memory formation of run ${job.runId}: attempt ${attempt} of ${this.resolved.attempts} failed (${describeFailure(error)}); retrying in ${wait} ms`,
         );
         await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
         continue;
@@ -288,4 +288,9 @@ export class TurnFormation {
   private tenantOf(entityId: string): string {
     return tenantOfEntity(this.resolved.tenants.ownerOf, entityId, this.logger);
   }
+}
+
+/** An error as `Name: message`, or what was thrown, in words. */
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

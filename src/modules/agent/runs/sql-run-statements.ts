@@ -17,16 +17,26 @@ export interface DialectSql {
   sweep: string;
 }
 
+/**
+ * PostgreSQL's conflict clause of an insert that stores its value unless a live one is there (an
+ * expired one is replaced); `$5` is now.
+ */
+export const POSTGRES_IF_ABSENT = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END`;
+
+/** PostgreSQL's conflict clause of an insert that replaces what is there. */
+export const POSTGRES_REPLACING = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = excluded.value, expires_at = excluded.expires_at`;
+
 /** PostgreSQL's. */
 export const POSTGRES: DialectSql = {
   putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET
-      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
-      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END
+    ${POSTGRES_IF_ABSENT}
     RETURNING value`,
   get: 'SELECT value FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2 AND expires_at > $3',
   put: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (run_id, entry_key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+    ${POSTGRES_REPLACING}`,
   replaceIf: `UPDATE agent_run_entries SET value = $1, expires_at = $2
     WHERE run_id = $3 AND entry_key = $4 AND value = $5 AND expires_at > $6 RETURNING 1`,
   removeEntry: 'DELETE FROM agent_run_entries WHERE run_id = $1 AND entry_key = $2',

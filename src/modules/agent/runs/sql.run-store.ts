@@ -54,7 +54,8 @@ export class SqlRunStore implements RunStore {
 
   /**
    * The claim in one commit: on SQLite a synchronous transaction, which nothing else on the
-   * connection can interleave with; on PostgreSQL one statement.
+   * connection can interleave with; on PostgreSQL one statement (a legacy run, recorded before
+   * claims were timed, by the steps).
    */
   async claim(claim: RunClaim): Promise<RunClaimed> {
     if (this.sqlite) {
@@ -69,7 +70,12 @@ export class SqlRunStore implements RunStore {
       return this.sqlite.transaction(() => claimInStepsSync(ops, claim)).immediate();
     }
     if (this.dialect === 'postgres')
-      return claimOnPostgres(this.execute, claim, this.now(), this.retentionMs);
+      return claimOnPostgres(
+        this.execute,
+        claim,
+        { now: this.now(), retentionMs: this.retentionMs },
+        (legacy) => claimInSteps(this, legacy),
+      );
     // MariaDB/MySQL: the steps in turn (measured: a transaction around them, one commit, cost more
     // in round trips than the commits it saved).
     return claimInSteps(this, claim);
