@@ -1,6 +1,6 @@
 /**
  * What binding a run to its owner writes and reads, as one store call (see `RunStore.claim`), so
- * that a backend with transactions commits it once instead of once per entry.
+ * that a backend can commit it once instead of once per entry.
  */
 export interface RunClaim {
   runId: string;

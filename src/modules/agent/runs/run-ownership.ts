@@ -36,8 +36,8 @@ export class RunOwnership {
   /**
    * Binds `runId` to `conversationId` (the first caller wins, atomically) and indexes it under the
    * conversation (at the time of the first claim) and the entity, in one store call (one commit on
-   * SQL). Throws
-   * `RunBelongsToAnotherConversationError` if the run id is already bound to another conversation.
+   * PostgreSQL and SQLite). Throws `RunBelongsToAnotherConversationError` if the run id is already
+   * bound to another conversation.
    * Resolves what the claim read of the run's record, for the writes that follow.
    */
   async claim(runId: string, conversationId: string, entityId?: string): Promise<RunSnapshot> {
