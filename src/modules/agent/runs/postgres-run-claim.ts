@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { POSTGRES_DEADLOCK, retryTransaction } from '../../connections/sql/retry-on-deadlock.js';
 import type { SqlExecutor } from '../../connections/sql/sql-executor.js';
 import type { RunClaim, RunClaimed } from './run-claim.js';
 import { POSTGRES_IF_ABSENT, POSTGRES_REPLACING } from './sql-run-statements.js';
@@ -43,47 +43,38 @@ const CLAIM = `WITH owner AS (
     (SELECT value FROM claimed_at) AS at
   FROM owner`;
 
-/** Tries a claim that deadlocked (PostgreSQL's 40P01) or met a serialization failure (40001). */
-const ATTEMPTS = 5;
-
 /**
  * Runs a claim on PostgreSQL in one statement (see `CLAIM`); a legacy run goes through `steps`.
  * The statement locks the owner's row before the claim time's, where a deletion of the run locks
- * them in key order: a claim racing the run's deletion can deadlock, and runs again (it decides
- * from what it reads, so running it again is safe).
+ * them in key order: a claim racing the run's deletion can deadlock, and runs again (deadlock or
+ * serialization failure, up to 5 tries; it decides from what it reads, so running it again is safe).
  */
-export async function claimOnPostgres(
+export function claimOnPostgres(
   execute: SqlExecutor,
   claim: RunClaim,
   clock: { now: number; retentionMs: number },
   steps: (claim: RunClaim) => Promise<RunClaimed>,
 ): Promise<RunClaimed> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const [row] = await execute<{ owner: string; read: string | null; at: string | null }>(
-        'run_claim',
-        CLAIM,
-        [
-          claim.runId,
-          claim.ownerKey,
-          claim.owner,
-          clock.now + clock.retentionMs,
-          clock.now,
-          claim.readKey,
-          claim.atKey,
-          claim.at,
-          claim.orderedIndex,
-          claim.indexes,
-        ],
-      );
-      const { owner, read, at } = row!;
-      if (owner !== claim.owner) return { owner, bound: false };
-      if (at === null) return steps(claim);
-      return { owner, bound: true, read: read ?? undefined, at: Number(at) };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if ((code !== '40P01' && code !== '40001') || attempt >= ATTEMPTS) throw error;
-      await sleep(Math.random() * 10 * attempt);
-    }
-  }
+  return retryTransaction<RunClaimed>(POSTGRES_DEADLOCK, async () => {
+    const [row] = await execute<{ owner: string; read: string | null; at: string | null }>(
+      'run_claim',
+      CLAIM,
+      [
+        claim.runId,
+        claim.ownerKey,
+        claim.owner,
+        clock.now + clock.retentionMs,
+        clock.now,
+        claim.readKey,
+        claim.atKey,
+        claim.at,
+        claim.orderedIndex,
+        claim.indexes,
+      ],
+    );
+    const { owner, read, at } = row!;
+    if (owner !== claim.owner) return { owner, bound: false };
+    if (at === null) return steps(claim);
+    return { owner, bound: true, read: read ?? undefined, at: Number(at) };
+  });
 }

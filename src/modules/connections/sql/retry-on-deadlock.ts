@@ -1,26 +1,59 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Deadlocks a transaction may meet before it is given up (each retry runs it whole again). */
-const DEADLOCK_ATTEMPTS = 10;
-
-/** InnoDB's "Deadlock found when trying to get lock". */
-const ER_LOCK_DEADLOCK = 1213;
+/** Which failures a transaction may run again after, how often, and how long to wait first. */
+export interface TransactionRetry {
+  /** Whether `error` rolled the whole transaction back and running it again may succeed. */
+  retries(error: unknown): boolean;
+  /** Tries in all, the first included. */
+  attempts: number;
+  /** The wait (ms) before try `attempt + 1`, after try `attempt` failed. */
+  delayMs(attempt: number): number;
+}
 
 /**
- * Runs a transaction again when InnoDB picked it as a deadlock victim: the victim's transaction is
- * rolled back whole, so running it again is safe when it decides from what it reads. Backs off
- * with jitter (writers that met in one gap of an index meet again if they retry at once). It knows
- * InnoDB's error as TypeORM raises it (`driverError.errno`), for transactions run through
- * `DataSource.transaction`; PostgreSQL's deadlock (40P01) is not recognised here.
+ * InnoDB's "Deadlock found when trying to get lock" (errno 1213) as TypeORM raises it
+ * (`driverError.errno`), for transactions run through `DataSource.transaction`: up to 10 tries,
+ * backing off with jitter (writers that met in one gap of an index meet again if they retry at once).
  */
-export async function retryOnDeadlock<T>(transaction: () => Promise<T>): Promise<T> {
+export const INNODB_DEADLOCK: TransactionRetry = {
+  retries: (error) => (error as { driverError?: { errno?: number } }).driverError?.errno === 1213,
+  attempts: 10,
+  delayMs: (attempt) => Math.random() * Math.min(200, 5 * 2 ** attempt),
+};
+
+/**
+ * PostgreSQL's deadlock (40P01) and serialization failure (40001), as `pg` raises them (`code`):
+ * up to 5 tries, a short jittered wait between them.
+ */
+export const POSTGRES_DEADLOCK: TransactionRetry = {
+  retries: (error) => {
+    const code = (error as { code?: unknown }).code;
+    return code === '40P01' || code === '40001';
+  },
+  attempts: 5,
+  delayMs: (attempt) => Math.random() * 10 * attempt,
+};
+
+/**
+ * Runs `transaction`, and runs it again while it fails with an error `retry` recognises, up to its
+ * attempts. The database rolled the failed transaction back whole, so running it again is safe when
+ * it decides from what it reads.
+ */
+export async function retryTransaction<T>(
+  retry: TransactionRetry,
+  transaction: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await transaction();
     } catch (error) {
-      const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
-      if (errno !== ER_LOCK_DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw error;
-      await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
+      if (!retry.retries(error) || attempt >= retry.attempts) throw error;
+      await sleep(retry.delayMs(attempt));
     }
   }
+}
+
+/** {@link retryTransaction} with {@link INNODB_DEADLOCK}: an InnoDB transaction run again when it was a deadlock's victim. */
+export function retryOnDeadlock<T>(transaction: () => Promise<T>): Promise<T> {
+  return retryTransaction(INNODB_DEADLOCK, transaction);
 }
