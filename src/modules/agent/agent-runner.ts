@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../../common/messages/chat-message.interface.js';
 import { ConversationVersionConflictError } from '../chat-memory/errors/conversation-version-conflict.error.js';
 import { assertConversationId } from '../../common/messages/message-validation.js';
-import type { KernelStreamEvent } from '../kernel/interfaces/kernel-invoke.interface.js';
 import type { KernelEngine } from '../kernel/kernel-engine.js';
 import type { ToolLoopOutcome } from '../kernel/loop/tool-loop.js';
 import { FULL_HISTORY } from '../kernel/loop/history-strategy.js';
@@ -26,6 +25,7 @@ import type { FlushResult, LongtermSession } from '../longterm/session/longterm-
 import { type FormedRecall, type TurnRecallSettings, recallBlock } from './turn-recall.js';
 import { reserveFormation } from './formation-reservation.js';
 import { indexTurn, noteConversation } from './turn-indexing.js';
+import { observeLoopEvent } from './turn-events.js';
 
 /** What to do when another turn committed first. */
 export type ConflictPolicy = 'reject' | 'retry';
@@ -66,10 +66,15 @@ export class AgentRunner {
 
   constructor(private readonly deps: AgentRunnerDeps) {}
 
-  /** Runs one turn to its commit. `onEvent` receives tokens and tool events (and makes calls stream). */
+  /**
+   * Runs one turn to its commit. `onEvent` receives tokens and tool events (and makes calls stream).
+   * `firstAttempt`: this attempt started the run (nothing was recorded for it before), so its first
+   * scope's steps are stored without reading them first (see `ReplayCache.forFirstAttempt`).
+   */
   async run(
     input: AgentRunInput,
     onEvent?: (event: AgentStreamEvent) => void,
+    firstAttempt = false,
   ): Promise<AgentRunResult> {
     const { conversationId } = input;
     assertConversationId(conversationId);
@@ -78,10 +83,13 @@ export class AgentRunner {
     const message = turnUserMessage(input.message, runId);
     const base: AgentEventBase = { runId, conversationId };
     const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;
-    for (let scope = await this.deps.cache.latestScope(runId, maxScope); ; scope += 1) {
+    const fresh = firstAttempt ? this.deps.cache.forFirstAttempt() : undefined;
+    for (let scope = await (fresh ?? this.deps.cache).latestScope(runId, maxScope); ; scope += 1) {
       this.emit('onTurnStart', { ...base, attempt: scope });
       try {
-        const result = await this.attempt(input, runId, scope, message, onEvent);
+        // A conflict retry's scope reads what the first scope recorded (its recall, its seq).
+        const cache = scope === 0 && fresh ? fresh : this.deps.cache;
+        const result = await this.attempt(input, runId, scope, message, cache, onEvent);
         this.emit('onTurnEnd', { ...base, result });
         return result;
       } catch (error) {
@@ -102,9 +110,10 @@ export class AgentRunner {
     runId: string,
     scope: number,
     message: ChatMessage,
+    cache: ReplayCache,
     onEvent?: (event: AgentStreamEvent) => void,
   ): Promise<AgentRunResult> {
-    const { provider, cache, engine } = this.deps;
+    const { provider, engine } = this.deps;
     const { conversationId, entityId } = input;
     // Every attempt of this scope sees the history as it was when the scope began.
     const { history, baseVersion } = await historyAtBase(provider, conversationId, (version) =>
@@ -113,11 +122,11 @@ export class AgentRunner {
     const systemPrompts = this.deps.systemPrompt ? [this.deps.systemPrompt] : [];
     // Recalled memory is data users wrote: it goes to the model as a user-role message, never as
     // system text.
-    const recalled = await this.recalled(runId, input, message);
+    const recalled = await this.recalled(runId, input, message, cache);
     const memoryContext = recalled ? [recalled] : [];
     const toolCalls: AgentToolCall[] = [];
     const events: AgentEventBase = { runId, conversationId };
-    const session = await this.openSession(runId, input);
+    const session = await this.openSession(runId, input, cache);
     // Before the model: the conversation's directory entry is stored (a delete from then on fences
     // what the turn indexes; written while the model worked, a delete that came first missed it),
     // and the turn's formation job takes its seq, below any erasure to come.
@@ -160,7 +169,7 @@ export class AgentRunner {
       },
       stream: onEvent !== undefined,
       onEvent: (event) => {
-        this.observe(event, events, toolCalls);
+        observeLoopEvent(event, events, toolCalls, (name, event) => this.emit(name, event));
         // The loop never emits a result event itself; the run adds its own at the end.
         if (event.type !== 'result') onEvent?.(event);
       },
@@ -196,8 +205,9 @@ export class AgentRunner {
     runId: string,
     input: AgentRunInput,
     message: ChatMessage,
+    cache: ReplayCache,
   ): Promise<string | undefined> {
-    const { longterm, recall, cache } = this.deps;
+    const { longterm, recall } = this.deps;
     if (!recall || !input.entityId || !longterm?.enabled) return undefined;
     const entityId = input.entityId;
     const { value } = await cache.step(runId, 'recall', async () => ({
@@ -220,8 +230,9 @@ export class AgentRunner {
   private async openSession(
     runId: string,
     input: AgentRunInput,
+    cache: ReplayCache,
   ): Promise<LongtermSession | undefined> {
-    const { longterm, cache } = this.deps;
+    const { longterm } = this.deps;
     if (!input.entityId || !longterm?.enabled) return undefined;
     const entityId = input.entityId;
     const { value: seq } = await cache.step(
@@ -230,9 +241,10 @@ export class AgentRunner {
       async () => input.seq ?? (await longterm.nextSeq(entityId)),
     );
     const { value: createdAt } = await cache.step(runId, 'createdAt', async () => Date.now());
-    // Vectors the flush computes are steps of the run: a retried run replays them.
+    // Vectors the flush computes are steps of the run: a retried run replays them (read first:
+    // two rows of one text share a key).
     return longterm.session(entityId, { seq, updatedAt: createdAt }, async (key, compute) => {
-      return (await cache.step(runId, key, compute)).value;
+      return (await this.deps.cache.step(runId, key, compute)).value;
     });
   }
 
@@ -257,30 +269,6 @@ export class AgentRunner {
       ? await session.flush()
       : { flushed: 0, refused: 0, flushedKeys: [], refusedKeys: [] };
     return { version, flushed };
-  }
-
-  private observe(
-    event: KernelStreamEvent,
-    base: AgentEventBase,
-    toolCalls: AgentToolCall[],
-  ): void {
-    if (event.type === 'token') this.emit('onToken', { ...base, text: event.text });
-    else if (event.type === 'tool_call') {
-      toolCalls.push({ ...event.call });
-      this.emit('onToolCall', { ...base, call: event.call });
-    } else if (event.type === 'tool_result') {
-      // Results come in call order; ids repeat across rounds, so take the oldest call still waiting.
-      const call = toolCalls.find(
-        (candidate) =>
-          candidate.id === event.toolCallId && !('result' in candidate) && !('error' in candidate),
-      );
-      if (call)
-        Object.assign(
-          call,
-          event.error === undefined ? { result: event.result } : { error: event.error },
-        );
-      this.emit('onToolResult', { ...base, result: event });
-    }
   }
 
   private emit<K extends keyof AgentEvents>(

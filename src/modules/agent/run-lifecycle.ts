@@ -22,6 +22,7 @@ import type { ConversationTitler } from './conversations/conversation-titler.js'
 import type { TurnFormation } from './turn-formation.js';
 import type { RunSnapshot, RunTransition } from './runs/run-records.js';
 import { settleRunRecord } from './runs/settle-run-record.js';
+import { startAttempt } from './runs/start-attempt.js';
 import { turnUserMessage } from './turn-message.js';
 import { ConversationActivity } from './conversations/conversation-activity.js';
 import { InlineRunRecovery } from './runs/inline-run-recovery.js';
@@ -112,10 +113,11 @@ export class RunLifecycle {
         RUN_SPAN,
         () => runSpanAttributes({ ...input, runId }),
         async (span) => {
-          const record = await this.startAttempt(runId, conversationId, known);
-          span.setAttribute(ATTR.attempt, record.attempts ?? 1);
+          const { owner } = this.leases;
+          const started = await startAttempt(records, { runId, conversationId, owner }, known);
+          span.setAttribute(ATTR.attempt, started.attempts);
           try {
-            const committed = await runner.run({ ...input, runId }, onEvent);
+            const committed = await runner.run({ ...input, runId }, onEvent, started.first);
             recordRunResult(span, committed);
             return committed;
           } catch (error) {
@@ -215,9 +217,9 @@ export class RunLifecycle {
         () => runSpanAttributes(job),
         async (span) => {
           span.setAttribute(ATTR.attempt, attempt.number);
-          await this.startAttempt(job.runId, job.conversationId, known);
+          const started = await startAttempt(records, { ...job, owner: this.leases.owner }, known);
           try {
-            const committed = await this.deps.runner().run(job);
+            const committed = await this.deps.runner().run(job, undefined, started.first);
             recordRunResult(span, committed);
             return committed;
           } catch (error) {
@@ -278,12 +280,6 @@ export class RunLifecycle {
 
   private held(status?: AgentRunStatus): NonNullable<RunTransition['onlyIfHeld']> {
     return { owner: this.leases.owner, ...(status ? { status } : {}) };
-  }
-
-  /** An attempt begins: `running`, one more attempt, held by this process. */
-  private startAttempt(runId: string, conversationId: string, known: RunSnapshot) {
-    const details = { startsAttempt: true, owner: this.leases.owner };
-    return this.deps.runs.records.set(runId, conversationId, 'running', details, known);
   }
 
   /** Writes a run's state through a passing store fault (see `settleRunRecord`). */

@@ -10,16 +10,38 @@ import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
  */
 export class ReplayCache {
   private readonly logger = new Logger('ReplayCache');
+  private firstAttemptView?: ReplayCache;
 
-  constructor(private readonly store: RunStore) {}
+  /**
+   * @param unrecorded Whether the runs this cache serves had nothing recorded before (see
+   *   {@link forFirstAttempt}).
+   */
+  constructor(
+    private readonly store: RunStore,
+    private readonly unrecorded = false,
+  ) {}
 
-  /** The recorded value of a step, or computes, records and returns it. `hit` tells which. */
+  /**
+   * This cache for the first attempt of a run (the attempt that started it: nothing was recorded
+   * for the run before), whose steps are computed and stored without a read first: one store call
+   * per step instead of two. Only for keys the attempt computes once: a key computed again in the
+   * same attempt is computed again (and the first stored value still wins).
+   */
+  forFirstAttempt(): ReplayCache {
+    this.firstAttemptView ??= new ReplayCache(this.store, true);
+    return this.firstAttemptView;
+  }
+
+  /**
+   * The recorded value of a step, or computes, records and returns it. `hit` tells which. Computed
+   * values race to be stored: the first stored wins, and every caller continues with it.
+   */
   async step<T>(
     runId: string,
     key: string,
     compute: () => Promise<T>,
   ): Promise<{ value: T; hit: boolean }> {
-    const recorded = await this.store.get(runId, key);
+    const recorded = this.unrecorded ? undefined : await this.store.get(runId, key);
     if (recorded !== undefined) return { value: JSON.parse(recorded) as T, hit: true };
     const value = await compute();
     const stored = await this.store.putIfAbsent(runId, key, JSON.stringify(value));
@@ -68,6 +90,7 @@ export class ReplayCache {
 
   /** The newest attempt scope this run recorded (0 if none). */
   async latestScope(runId: string, maxScopes: number): Promise<number> {
+    if (this.unrecorded) return 0;
     let scope = 0;
     while (
       scope + 1 <= maxScopes &&

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { join } from 'node:path';
+import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat-memory.options.js';
+import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
+import { AGENT_RUNS } from '../../src/modules/agent/agent.constants.js';
+import type { AgentRuns } from '../../src/modules/agent/agent.providers.js';
+import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
+import type { LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
+import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
+import { rejectionOf } from '../../src/testing/conformance-hooks.js';
+import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import { ScriptedLlm } from '../support/scripted-llm.js';
+import { TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
+
+const sqlitePath = join(tempDir(), 'first-attempt.sqlite');
+const backends: Array<[string, ChatMemoryModuleOptions, AgentRunsOptions]> = [
+  ['sqlite', { backend: 'sqlite', path: sqlitePath }, { backend: 'sqlite', path: sqlitePath }],
+  [
+    'postgres',
+    { backend: 'postgres', url: TEST_POSTGRES_URL },
+    { backend: 'postgres', url: TEST_POSTGRES_URL },
+  ],
+  [
+    'redis',
+    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:first-attempt:' },
+    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:first-attempt-runs:' },
+  ],
+];
+
+const toolRound = { toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }] };
+
+function countingTool(counter: { calls: number }): KernelToolDefinition {
+  return {
+    name: 'lookup',
+    description: 'Looks something up',
+    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    handler: () => {
+      counter.calls += 1;
+      return { answer: 'x' };
+    },
+  };
+}
+
+/** The step keys (model responses, tool steps) the run store was asked for. */
+function stepReads(get: jest.Mock): string[] {
+  return get.mock.calls.map((call) => String(call[1])).filter((key) => /^(llm|tool):/.test(key));
+}
+
+let harness: AgentHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
+  const conversation = () => `first-${Math.random().toString(36).slice(2)}`;
+
+  it('stores its steps without reading them first; the next attempt reads and replays them', async () => {
+    const counter = { calls: 0 };
+    const llm = new ScriptedLlm([toolRound, { fail: new LlmResponseError('test', 503, 'busy') }]);
+    harness = await bootAgent({ llm, tools: [countingTool(counter)], runs }, [
+      ChatMemoryModule.forRoot(chat),
+    ]);
+    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const get = jest.spyOn(store, 'get');
+    const conversationId = conversation();
+    const runId = `${conversationId}-r`;
+    expect(
+      await rejectionOf(harness.agent.run({ conversationId, message: 'go', runId })),
+    ).toBeInstanceOf(LlmResponseError);
+    expect(stepReads(get as unknown as jest.Mock)).toEqual([]);
+
+    get.mockClear();
+    llm.enqueue({ content: 'done' });
+    const retried = await harness.agent.run({ conversationId, message: 'go', runId });
+    expect(stepReads(get as unknown as jest.Mock)).toEqual(['llm:0:0', 'tool:0:0:0', 'llm:0:1']);
+    // The first answer and the tool step were replayed: two model calls before, one now.
+    expect(llm.calls).toHaveLength(3);
+    expect(counter.calls).toBe(1);
+    expect(retried.reply.content).toBe('done');
+  });
+
+  it('continues with a step value stored before it, as any attempt that lost the race', async () => {
+    const llm = new ScriptedLlm([{ content: 'computed now' }]);
+    harness = await bootAgent({ llm, runs }, [ChatMemoryModule.forRoot(chat)]);
+    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const conversationId = conversation();
+    const runId = `${conversationId}-r`;
+    // A step stored for a run that has no record (what a run's expired record leaves behind).
+    const earlier: LlmResponse = {
+      message: { role: 'assistant', content: 'recorded earlier' },
+      usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+    };
+    await store.putIfAbsent(runId, 'llm:0:0', JSON.stringify(earlier));
+    const result = await harness.agent.run({ conversationId, message: 'go', runId });
+    expect(result.reply.content).toBe('recorded earlier');
+    expect(llm.calls).toHaveLength(1);
+  });
+});
