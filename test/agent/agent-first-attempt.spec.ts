@@ -8,6 +8,8 @@ import type { AgentRuns } from '../../src/modules/agent/agent.providers.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import type { LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
+import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
+import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
@@ -42,9 +44,11 @@ function countingTool(counter: { calls: number }): KernelToolDefinition {
   };
 }
 
-/** The step keys (model responses, tool steps) the run store was asked for. */
+/** The step keys (model answers, tool steps, the recall block, the seq and time) read. */
 function stepReads(get: jest.Mock): string[] {
-  return get.mock.calls.map((call) => String(call[1])).filter((key) => /^(llm|tool):/.test(key));
+  return get.mock.calls
+    .map((call) => String(call[1]))
+    .filter((key) => /^(llm|tool):|^(recall|longterm:seq|createdAt)$/.test(key));
 }
 
 let harness: AgentHarness | undefined;
@@ -79,6 +83,35 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     expect(llm.calls).toHaveLength(3);
     expect(counter.calls).toBe(1);
     expect(retried.reply.content).toBe('done');
+  });
+
+  it("reads none of a run's other steps either: its recall block, its long-term seq and time", async () => {
+    const llm = new ScriptedLlm([{ fail: new LlmResponseError('test', 503, 'busy') }]);
+    harness = await bootAgent({ llm, runs, recall: true }, [
+      ChatMemoryModule.forRoot(chat),
+      LongtermMemoryModule.forRoot({
+        uri: 'memory://',
+        sweep: false,
+        recall: { embedder: new HashingEmbeddingModel(), backfill: false },
+      }),
+    ]);
+    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const get = jest.spyOn(store, 'get');
+    const conversationId = conversation();
+    const turn = {
+      conversationId,
+      entityId: `${conversationId}-e`,
+      message: 'go',
+      runId: `${conversationId}-r`,
+    };
+    await rejectionOf(harness.agent.run(turn));
+    expect(stepReads(get as unknown as jest.Mock)).toEqual([]);
+    get.mockClear();
+    llm.enqueue({ content: 'done' });
+    await harness.agent.run(turn);
+    expect(stepReads(get as unknown as jest.Mock).sort()).toEqual(
+      ['createdAt', 'llm:0:0', 'longterm:seq', 'recall'].sort(),
+    );
   });
 
   it('continues with a step value stored before it, as any attempt that lost the race', async () => {
