@@ -33,19 +33,35 @@ describe('MariaDB: erasure against a save in flight', () => {
     await registry.onApplicationShutdown();
   });
 
-  /** Until a transaction waits for a lock the `save` connection's transaction holds (at most 10 s). */
-  async function untilWaitingForSave(): Promise<void> {
-    const [{ id }] = (await save.query('SELECT CONNECTION_ID() AS id')) as [{ id: number }];
+  /**
+   * Until the erasure of `entityId` waits for a lock (at most 10 s): InnoDB's status lists its
+   * transaction (its statement names the entity) in `LOCK WAIT`. Read from the lock system itself:
+   * `information_schema.INNODB_LOCK_WAITS` does not always list a waiting transaction that has not
+   * written yet (seen: a statement blocked for 10 s, its transaction `RUNNING`, no wait listed).
+   */
+  async function untilErasureWaits(entityId: string): Promise<void> {
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(10)) {
-      const [{ n }] = (await dataSource.query(
-        `SELECT COUNT(*) AS n FROM information_schema.INNODB_LOCK_WAITS w
-          JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id
-          WHERE b.trx_mysql_thread_id = ?`,
-        [id],
-      )) as [{ n: string | number }];
-      if (Number(n) > 0) return;
+      const [{ Status }] = (await dataSource.query('SHOW ENGINE INNODB STATUS')) as [
+        { Status: string },
+      ];
+      const transactions = Status.split('\n---TRANSACTION ');
+      if (transactions.some((trx) => trx.includes('LOCK WAIT') && trx.includes(entityId))) return;
     }
-    throw new Error('nothing waited for the save within 10 s');
+    throw new Error(`the erasure did not wait within 10 s: ${await serverState()}`);
+  }
+
+  /** What the server's sessions and transactions were doing (for a failure's message). */
+  async function serverState(): Promise<string> {
+    const sessions = await dataSource.query(
+      `SELECT ID, COMMAND, TIME, STATE, LEFT(INFO, 160) AS INFO FROM information_schema.PROCESSLIST
+        WHERE DB = DATABASE() AND COMMAND <> 'Sleep'`,
+    );
+    const transactions = await dataSource.query(
+      `SELECT trx_id, trx_state, trx_started, trx_mysql_thread_id, LEFT(trx_query, 160) AS query
+        FROM information_schema.INNODB_TRX`,
+    );
+    const waits = await dataSource.query('SELECT * FROM information_schema.INNODB_LOCK_WAITS');
+    return JSON.stringify({ sessions, transactions, waits });
   }
 
   it('waits for the save, then erases it with a mark at or above its seq', async () => {
@@ -64,7 +80,7 @@ describe('MariaDB: erasure against a save in flight', () => {
       () => (erased = true),
       (error: unknown) => error,
     );
-    await untilWaitingForSave();
+    await untilErasureWaits(entityId);
     expect(erased).toBe(false);
     await save.commitTransaction();
     expect(await erasure).toBe(true);
