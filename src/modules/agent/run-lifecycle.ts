@@ -106,7 +106,9 @@ export class RunLifecycle {
     let known: RunSnapshot = {};
     try {
       // Before anything is read: a run id of another conversation must not hand out its result.
-      known = await ownership.claim(runId, conversationId, input.entityId);
+      // A new run's first record is stored with its claim (one commit less).
+      const initial = records.firstAttempt(runId, conversationId, this.leases.owner);
+      known = await ownership.claim(runId, conversationId, input.entityId, initial);
       const previous = await records.get(runId, known);
       if (previous?.status === 'completed' && previous.result) return previous.result;
       result = await inSpan(

@@ -1,6 +1,6 @@
 import { POSTGRES_DEADLOCK, retryTransaction } from '../../connections/sql/retry-on-deadlock.js';
 import type { SqlExecutor } from '../../connections/sql/sql-executor.js';
-import type { RunClaim, RunClaimed } from './run-claim.js';
+import { type RunClaim, type RunClaimed, claimed } from './run-claim.js';
 import { POSTGRES_IF_ABSENT, POSTGRES_REPLACING } from './sql-run-statements.js';
 
 /**
@@ -11,10 +11,12 @@ import { POSTGRES_IF_ABSENT, POSTGRES_REPLACING } from './sql-run-statements.js'
  * before this statement (it writes no record). The ordered index key is `orderedKey`'s: the time
  * zero-padded to 15 digits, `/`, the run id. A legacy run's claim time comes from its record's JSON,
  * which is read in JavaScript: for it the statement writes no claim time and no index entry, and
- * answers no `at`.
+ * answers no `at`. The run's first record (`initial`, when given) is stored under the read key
+ * where the claim time stored is the claim's own and no live record was read; `stored` answers what
+ * the read key holds after that insert (its own value, or a record a concurrent writer stored first).
  *
  * Parameters: run id, owner key, owner, expires at, now, read key, at key, at, ordered index,
- * plain indexes (text[]).
+ * plain indexes (text[]), initial record (or null).
  */
 const CLAIM = `WITH owner AS (
     INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)
@@ -38,9 +40,15 @@ const CLAIM = `WITH owner AS (
     INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at)
     SELECT DISTINCT indexes.id, $1, '', $4 FROM bound, unnest($10::text[]) AS indexes (id)
     ${POSTGRES_REPLACING}
+  ), initial AS (
+    INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at)
+    SELECT $1, $6, $11::text, $4 FROM claimed_at
+    WHERE $11::text IS NOT NULL AND claimed_at.value = $8::text AND NOT EXISTS (SELECT 1 FROM read)
+    ${POSTGRES_IF_ABSENT}
+    RETURNING value
   )
   SELECT owner.value AS owner, (SELECT value FROM read) AS read,
-    (SELECT value FROM claimed_at) AS at
+    (SELECT value FROM claimed_at) AS at, (SELECT value FROM initial) AS stored
   FROM owner`;
 
 /**
@@ -56,25 +64,23 @@ export function claimOnPostgres(
   steps: (claim: RunClaim) => Promise<RunClaimed>,
 ): Promise<RunClaimed> {
   return retryTransaction<RunClaimed>(POSTGRES_DEADLOCK, async () => {
-    const [row] = await execute<{ owner: string; read: string | null; at: string | null }>(
-      'run_claim',
-      CLAIM,
-      [
-        claim.runId,
-        claim.ownerKey,
-        claim.owner,
-        clock.now + clock.retentionMs,
-        clock.now,
-        claim.readKey,
-        claim.atKey,
-        claim.at,
-        claim.orderedIndex,
-        claim.indexes,
-      ],
-    );
-    const { owner, read, at } = row!;
+    type Row = { owner: string; read: string | null; at: string | null; stored: string | null };
+    const [row] = await execute<Row>('run_claim', CLAIM, [
+      claim.runId,
+      claim.ownerKey,
+      claim.owner,
+      clock.now + clock.retentionMs,
+      clock.now,
+      claim.readKey,
+      claim.atKey,
+      claim.at,
+      claim.orderedIndex,
+      claim.indexes,
+      claim.initial ?? null,
+    ]);
+    const { owner, read, at, stored } = row!;
     if (owner !== claim.owner) return { owner, bound: false };
     if (at === null) return steps(claim);
-    return { owner, bound: true, read: read ?? undefined, at: Number(at) };
+    return claimed(owner, claim, read ?? undefined, stored ?? read ?? undefined, Number(at));
   });
 }

@@ -21,15 +21,22 @@ export interface RunClaim {
   orderedIndex: string;
   /** Plain indexes the run joins (see `addToIndex`). */
   indexes: readonly string[];
+  /**
+   * The run's first record, stored under `readKey` in the same commit when this is the run's first
+   * claim (the claim stored its own `at`) and nothing is stored there: a turn starts its run's
+   * first attempt with its claim instead of one more write after it.
+   */
+  initial?: string;
 }
 
 /**
  * What a claim found: the stored owner, and, when it is the claim's owner, the entry read and the
- * stored claim time. A run bound to another owner is read no further and joins no index.
+ * stored claim time, and `initial: true` when it stored the claim's `initial` (`read` is then what
+ * was there before: nothing). A run bound to another owner is read no further and joins no index.
  */
 export type RunClaimed =
   | { owner: string; bound: false }
-  | { owner: string; bound: true; read: string | undefined; at: number };
+  | { owner: string; bound: true; read: string | undefined; at: number; initial?: true };
 
 /** The operations a claim uses, each awaited. */
 export interface AsyncClaimOps {
@@ -55,9 +62,12 @@ export async function claimInSteps(ops: AsyncClaimOps, claim: RunClaim): Promise
   const at = Number(
     await ops.putIfAbsent(claim.runId, claim.atKey, String(claimTime(claim, read))),
   );
+  const stored = startsRecord(claim, read, at)
+    ? await ops.putIfAbsent(claim.runId, claim.readKey, claim.initial!)
+    : read;
   await ops.addToOrderedIndex(claim.orderedIndex, claim.runId, at);
   for (const index of claim.indexes) await ops.addToIndex(index, claim.runId);
-  return { owner, bound: true, read, at };
+  return claimed(owner, claim, read, stored, at);
 }
 
 /** {@link claimInSteps} over synchronous operations. */
@@ -66,9 +76,33 @@ export function claimInStepsSync(ops: SyncClaimOps, claim: RunClaim): RunClaimed
   if (owner !== claim.owner) return { owner, bound: false };
   const read = ops.get(claim.runId, claim.readKey);
   const at = Number(ops.putIfAbsent(claim.runId, claim.atKey, String(claimTime(claim, read))));
+  const stored = startsRecord(claim, read, at)
+    ? ops.putIfAbsent(claim.runId, claim.readKey, claim.initial!)
+    : read;
   ops.addToOrderedIndex(claim.orderedIndex, claim.runId, at);
   for (const index of claim.indexes) ops.addToIndex(index, claim.runId);
-  return { owner, bound: true, read, at };
+  return claimed(owner, claim, read, stored, at);
+}
+
+/** Whether a claim that read `read` and found the claim time `at` stores its `initial` record. */
+function startsRecord(claim: RunClaim, read: string | undefined, at: number): boolean {
+  return claim.initial !== undefined && read === undefined && at === claim.at;
+}
+
+/**
+ * A bound claim's answer, from the entry read before and the one stored under `readKey` after (the
+ * claim's own `initial`, or another writer's record that came first).
+ */
+export function claimed(
+  owner: string,
+  claim: RunClaim,
+  read: string | undefined,
+  stored: string | undefined,
+  at: number,
+): RunClaimed {
+  if (claim.initial !== undefined && stored === claim.initial && read === undefined)
+    return { owner, bound: true, read: undefined, at, initial: true };
+  return { owner, bound: true, read: stored, at };
 }
 
 /** The claim time a claim stores when none is stored: the entry read's, else its own. */

@@ -37,23 +37,33 @@ export class RunOwnership {
    * Binds `runId` to `conversationId` (the first caller wins, atomically) and indexes it under the
    * conversation (at the time of the first claim) and the entity, in one store call (one commit on
    * PostgreSQL and SQLite). Throws `RunBelongsToAnotherConversationError` if the run id is already
-   * bound to another conversation.
-   * Resolves what the claim read of the run's record, for the writes that follow.
+   * bound to another conversation. With `initial`, a first claim that finds no record stores the
+   * record `initial` builds from the claim time, in the same commit (`firstAttempt` in the answer).
+   * Resolves what the claim read or wrote of the run's record, for the writes that follow.
    */
-  async claim(runId: string, conversationId: string, entityId?: string): Promise<RunSnapshot> {
+  async claim(
+    runId: string,
+    conversationId: string,
+    entityId?: string,
+    initial?: (claimedAt: number) => string,
+  ): Promise<RunSnapshot> {
+    const at = this.now();
+    const record = initial?.(at);
     const claimed = await this.store.claim({
       runId,
       ownerKey: OWNER_KEY,
       owner: conversationId,
       readKey: STATUS_KEY,
       atKey: CLAIMED_AT_KEY,
-      at: this.now(),
+      at,
       // A run recorded by a version before the ordered index keeps its place: its record's time.
       atOfRead: 'createdAt',
       orderedIndex: indexId('o', conversationId),
       indexes: entityId === undefined ? [] : [indexId('e', entityId)],
+      ...(record === undefined ? {} : { initial: record }),
     });
     if (!claimed.bound) throw new RunBelongsToAnotherConversationError(runId);
+    if (claimed.initial) return { json: record, claimedAt: claimed.at, firstAttempt: true };
     return { json: claimed.read ?? null, claimedAt: claimed.at };
   }
 

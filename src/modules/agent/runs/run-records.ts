@@ -74,6 +74,13 @@ export class RunRecords {
     return stored && publicRecord(stored.record);
   }
 
+  /** Builds, from its claim time, the record a run's first attempt starts with (for its claim to store). */
+  firstAttempt(runId: string, conversationId: string, owner: string) {
+    const first = (createdAt: number) => ({ startsAttempt: true, owner, createdAt });
+    return (at: number) =>
+      JSON.stringify(this.build(undefined, runId, conversationId, 'running', first(at)));
+  }
+
   /**
    * Reserves the run for `owner`: records it `running` under `owner`'s lease unless it has a record
    * (one atomic write: the first caller wins) and resolves `undefined` to the winner; otherwise the

@@ -10,4 +10,9 @@
 export interface RunSnapshot {
   json?: string | null;
   claimedAt?: number;
+  /**
+   * The claim stored the run's first record (`running`, its first attempt, held by the claimer):
+   * the attempt has started, and nothing was recorded for the run before it.
+   */
+  firstAttempt?: boolean;
 }

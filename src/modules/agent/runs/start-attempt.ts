@@ -12,14 +12,20 @@ export interface StartedAttempt {
 
 /**
  * An attempt begins: the run's record says `running`, one more attempt, held by `owner` (one
- * compare-and-set; see `RunRecords.set`). A record the transition does not apply to (completed
- * meanwhile) is answered as it is, never as a first attempt.
+ * compare-and-set; see `RunRecords.set`), unless the run's claim stored that record already
+ * (`known.firstAttempt`). A record the transition does not apply to (completed meanwhile) is
+ * answered as it is, never as a first attempt.
  */
 export async function startAttempt(
   records: RunRecords,
   run: { runId: string; conversationId: string; owner: string },
   known: RunSnapshot,
 ): Promise<StartedAttempt> {
+  // Its claim stored the record already (see `RunRecords.firstAttempt`).
+  if (known.firstAttempt) {
+    known.firstAttempt = false;
+    return { attempts: 1, first: true };
+  }
   const details = { startsAttempt: true, owner: run.owner };
   const record = await records.set(run.runId, run.conversationId, 'running', details, known);
   return {

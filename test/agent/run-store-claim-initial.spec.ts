@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { RunClaim } from '../../src/modules/agent/runs/run-claim.js';
+import { sharedRunStores } from '../support/shared-run-stores.js';
+
+const backends = sharedRunStores('claim-initial');
+
+/** A claim of `id` for `owner` at `at`, storing `initial` as the run's first record. */
+const claimOf = (id: string, owner: string, at: number, initial?: string): RunClaim => ({
+  runId: id,
+  ownerKey: 'conversation',
+  owner,
+  readKey: 'status',
+  atKey: 'claimedAt',
+  at,
+  atOfRead: 'createdAt',
+  orderedIndex: `#o:${owner}`,
+  indexes: [],
+  ...(initial === undefined ? {} : { initial }),
+});
+
+describe.each(backends)("a run's claim storing its first record, on %s", (_name, open) => {
+  const ids = () => {
+    const id = `run-${randomUUID()}`;
+    return { id, owner: `conv-${id}` };
+  };
+
+  it('stores the first record with the first claim, and never over a record', async () => {
+    const store = await open();
+    const { id, owner } = ids();
+    const at = Date.now();
+    expect(await store.claim(claimOf(id, owner, at, '{"first":1}'))).toEqual({
+      owner,
+      bound: true,
+      read: undefined,
+      at,
+      initial: true,
+    });
+    expect(await store.get(id, 'status')).toBe('{"first":1}');
+    // A later claim reads it, and stores nothing over it.
+    expect(await store.claim(claimOf(id, owner, at + 5, '{"second":1}'))).toEqual({
+      owner,
+      bound: true,
+      read: '{"first":1}',
+      at,
+    });
+    expect(await store.get(id, 'status')).toBe('{"first":1}');
+    await store.deleteRuns([id, `#o:${owner}`]);
+  });
+
+  it('stores nothing for a run claimed before (its time stored, no record), nor for another owner', async () => {
+    const store = await open();
+    const { id, owner } = ids();
+    const at = Date.now();
+    await store.claim(claimOf(id, owner, at - 10));
+    expect(await store.claim(claimOf(id, owner, at, '{"late":1}'))).toEqual({
+      owner,
+      bound: true,
+      read: undefined,
+      at: at - 10,
+    });
+    expect(await store.claim(claimOf(id, `other-${id}`, at, '{"other":1}'))).toEqual({
+      owner,
+      bound: false,
+    });
+    expect(await store.get(id, 'status')).toBeUndefined();
+    await store.deleteRuns([id, `#o:${owner}`]);
+  });
+
+  it('lets exactly one of concurrent first claims store its record; the others read it or nothing', async () => {
+    const store = await open();
+    const { id, owner } = ids();
+    const at = Date.now();
+    const records = Array.from({ length: 8 }, (_, i) => `{"claim":${i}}`);
+    const claims = await Promise.all(
+      records.map((record, i) => store.claim(claimOf(id, owner, at + i, record))),
+    );
+    const stored = await store.get(id, 'status');
+    const winners = claims.filter((claim) => claim.bound && claim.initial);
+    expect(winners).toHaveLength(1);
+    const winner = claims.indexOf(winners[0]!);
+    expect(stored).toBe(records[winner]);
+    // Every claim bound the run at the winner's time (the first stored); the others stored nothing.
+    for (const [i, claim] of claims.entries()) {
+      expect(claim).toMatchObject({ owner, bound: true, at: at + winner });
+      if (i !== winner) expect(claim).not.toHaveProperty('initial');
+      if (i !== winner && claim.bound) expect([undefined, stored]).toContain(claim.read);
+    }
+    await store.deleteRuns([id, `#o:${owner}`]);
+  });
+});
