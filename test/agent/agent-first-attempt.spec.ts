@@ -1,48 +1,19 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { join } from 'node:path';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
-import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat-memory.options.js';
-import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
 import { AGENT_RUNS } from '../../src/modules/agent/agent.constants.js';
 import type { AgentRuns } from '../../src/modules/agent/agent.providers.js';
-import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import type { LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
 import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { HashingEmbeddingModel } from '../../src/modules/longterm/recall/embedding/hashing-embedding-model.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import { agentBackends, countingTool } from '../support/agent-backends.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import { TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
 
-const sqlitePath = join(tempDir(), 'first-attempt.sqlite');
-const backends: Array<[string, ChatMemoryModuleOptions, AgentRunsOptions]> = [
-  ['sqlite', { backend: 'sqlite', path: sqlitePath }, { backend: 'sqlite', path: sqlitePath }],
-  [
-    'postgres',
-    { backend: 'postgres', url: TEST_POSTGRES_URL },
-    { backend: 'postgres', url: TEST_POSTGRES_URL },
-  ],
-  [
-    'redis',
-    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:first-attempt:' },
-    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:first-attempt-runs:' },
-  ],
-];
+const backends = agentBackends('first-attempt');
 
 const toolRound = { toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }] };
-
-function countingTool(counter: { calls: number }): KernelToolDefinition {
-  return {
-    name: 'lookup',
-    description: 'Looks something up',
-    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
-    handler: () => {
-      counter.calls += 1;
-      return { answer: 'x' };
-    },
-  };
-}
 
 /** The step keys (model answers, tool steps, the recall block, the seq and time) read. */
 function stepReads(get: jest.Mock): string[] {

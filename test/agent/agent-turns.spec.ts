@@ -1,45 +1,17 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
-import type { ChatMemoryModuleOptions } from '../../src/modules/chat-memory/chat-memory.options.js';
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
-import type { AgentRunsOptions } from '../../src/modules/agent/agent.options.js';
 import type { KernelToolDefinition } from '../../src/modules/kernel/interfaces/kernel-tool.interface.js';
 import { LlmResponseError } from '../../src/modules/llm/llm-errors.js';
 import { rejectionOf } from '../../src/testing/conformance-hooks.js';
 import { InMemoryChatMemoryStore } from '../../src/modules/chat-memory/backends/in-memory.chat-memory.store.js';
 import { DefaultMemoryProvider } from '../../src/modules/memory-provider/providers/default.memory-provider.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
+import { agentBackends, countingTool } from '../support/agent-backends.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
-import { TEST_POSTGRES_URL, TEST_REDIS_URL, tempDir } from '../support/test-databases.js';
 
-const sqlitePath = join(tempDir(), 'agent.sqlite');
-const backends: Array<[string, ChatMemoryModuleOptions, AgentRunsOptions]> = [
-  ['sqlite', { backend: 'sqlite', path: sqlitePath }, { backend: 'sqlite', path: sqlitePath }],
-  [
-    'postgres',
-    { backend: 'postgres', url: TEST_POSTGRES_URL },
-    { backend: 'postgres', url: TEST_POSTGRES_URL },
-  ],
-  [
-    'redis',
-    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:agent:' },
-    { backend: 'redis', url: TEST_REDIS_URL, keyPrefix: 'test:agent-runs:' },
-  ],
-];
-
-function countingTool(counter: { calls: number }): KernelToolDefinition {
-  return {
-    name: 'lookup',
-    description: 'Looks something up',
-    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
-    handler: ({ q }) => {
-      counter.calls += 1;
-      return { answer: `about ${String(q)}` };
-    },
-  };
-}
+const backends = agentBackends('agent');
 
 const toolRound = { toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }] };
 let harness: AgentHarness | undefined;

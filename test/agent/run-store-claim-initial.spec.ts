@@ -1,21 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { RunClaim } from '../../src/modules/agent/runs/run-claim.js';
+import { claimOf } from '../support/run-claims.js';
 import { sharedRunStores } from '../support/shared-run-stores.js';
 
 const backends = sharedRunStores('claim-initial');
 
 /** A claim of `id` for `owner` at `at`, storing `initial` as the run's first record. */
-const claimOf = (id: string, owner: string, at: number, initial?: string): RunClaim => ({
-  runId: id,
-  ownerKey: 'conversation',
-  owner,
-  readKey: 'status',
-  atKey: 'claimedAt',
-  at,
-  atOfRead: 'createdAt',
-  orderedIndex: `#o:${owner}`,
-  indexes: [],
+const claimWith = (id: string, owner: string, at: number, initial?: string): RunClaim => ({
+  ...claimOf(id, owner, at),
   ...(initial === undefined ? {} : { initial }),
 });
 
@@ -29,7 +22,7 @@ describe.each(backends)("a run's claim storing its first record, on %s", (_name,
     const store = await open();
     const { id, owner } = ids();
     const at = Date.now();
-    expect(await store.claim(claimOf(id, owner, at, '{"first":1}'))).toEqual({
+    expect(await store.claim(claimWith(id, owner, at, '{"first":1}'))).toEqual({
       owner,
       bound: true,
       read: undefined,
@@ -38,33 +31,33 @@ describe.each(backends)("a run's claim storing its first record, on %s", (_name,
     });
     expect(await store.get(id, 'status')).toBe('{"first":1}');
     // A later claim reads it, and stores nothing over it.
-    expect(await store.claim(claimOf(id, owner, at + 5, '{"second":1}'))).toEqual({
+    expect(await store.claim(claimWith(id, owner, at + 5, '{"second":1}'))).toEqual({
       owner,
       bound: true,
       read: '{"first":1}',
       at,
     });
     expect(await store.get(id, 'status')).toBe('{"first":1}');
-    await store.deleteRuns([id, `#o:${owner}`]);
+    await store.deleteRuns([id, `#o:${owner}`, `#e:${owner}`]);
   });
 
   it('stores nothing for a run claimed before (its time stored, no record), nor for another owner', async () => {
     const store = await open();
     const { id, owner } = ids();
     const at = Date.now();
-    await store.claim(claimOf(id, owner, at - 10));
-    expect(await store.claim(claimOf(id, owner, at, '{"late":1}'))).toEqual({
+    await store.claim(claimWith(id, owner, at - 10));
+    expect(await store.claim(claimWith(id, owner, at, '{"late":1}'))).toEqual({
       owner,
       bound: true,
       read: undefined,
       at: at - 10,
     });
-    expect(await store.claim(claimOf(id, `other-${id}`, at, '{"other":1}'))).toEqual({
+    expect(await store.claim(claimWith(id, `other-${id}`, at, '{"other":1}'))).toEqual({
       owner,
       bound: false,
     });
     expect(await store.get(id, 'status')).toBeUndefined();
-    await store.deleteRuns([id, `#o:${owner}`]);
+    await store.deleteRuns([id, `#o:${owner}`, `#e:${owner}`]);
   });
 
   it('lets exactly one of concurrent first claims store its record; the others read it or nothing', async () => {
@@ -73,7 +66,7 @@ describe.each(backends)("a run's claim storing its first record, on %s", (_name,
     const at = Date.now();
     const records = Array.from({ length: 8 }, (_, i) => `{"claim":${i}}`);
     const claims = await Promise.all(
-      records.map((record, i) => store.claim(claimOf(id, owner, at + i, record))),
+      records.map((record, i) => store.claim(claimWith(id, owner, at + i, record))),
     );
     const stored = await store.get(id, 'status');
     const winners = claims.filter((claim) => claim.bound && claim.initial);
@@ -86,6 +79,6 @@ describe.each(backends)("a run's claim storing its first record, on %s", (_name,
       if (i !== winner) expect(claim).not.toHaveProperty('initial');
       if (i !== winner && claim.bound) expect([undefined, stored]).toContain(claim.read);
     }
-    await store.deleteRuns([id, `#o:${owner}`]);
+    await store.deleteRuns([id, `#o:${owner}`, `#e:${owner}`]);
   });
 });

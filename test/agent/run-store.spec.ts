@@ -15,6 +15,7 @@ import {
   tempDir,
 } from '../support/test-databases.js';
 import { AGENT_RUNS_SCHEMA } from '../../src/modules/agent/runs/schema/agent-runs.schema.js';
+import { claimOf } from '../support/run-claims.js';
 
 const registry = new ConnectionRegistry();
 afterAll(() => registry.onApplicationShutdown());
@@ -185,19 +186,6 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.orderedPage(`#o:${runId()}`, 5)).toEqual([]);
     await store.deleteRuns([index]);
     expect(await store.orderedPage(index, 10)).toEqual([]);
-  });
-
-  /** A claim of `id` for `owner`, its indexes named after the owner. */
-  const claimOf = (id: string, owner: string, at: number) => ({
-    runId: id,
-    ownerKey: 'conversation',
-    owner,
-    readKey: 'status',
-    atKey: 'claimedAt',
-    at,
-    atOfRead: 'createdAt',
-    orderedIndex: `#o:${owner}`,
-    indexes: [`#e:${owner}`],
   });
 
   it('claims a run: binds its owner, reads its record, keeps the first claim time, indexes it once', async () => {
