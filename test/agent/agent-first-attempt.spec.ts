@@ -31,7 +31,7 @@ afterEach(async () => {
 describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
   const conversation = () => `first-${Math.random().toString(36).slice(2)}`;
 
-  it('stores its steps without reading them first; the next attempt reads and replays them', async () => {
+  it('stores its model steps without reading them first, reads its tool steps; the next attempt reads and replays them', async () => {
     const counter = { calls: 0 };
     const llm = new ScriptedLlm([toolRound, { fail: new LlmResponseError('test', 503, 'busy') }]);
     harness = await bootAgent({ llm, tools: [countingTool(counter)], runs }, [
@@ -44,7 +44,8 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     expect(
       await rejectionOf(harness.agent.run({ conversationId, message: 'go', runId })),
     ).toBeInstanceOf(LlmResponseError);
-    expect(stepReads(get as unknown as jest.Mock)).toEqual([]);
+    // A tool step is read first all the same: a call recorded by another attempt never runs twice.
+    expect(stepReads(get as unknown as jest.Mock)).toEqual(['tool:0:0:0']);
 
     get.mockClear();
     llm.enqueue({ content: 'done' });
@@ -85,20 +86,31 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     );
   });
 
-  it('continues with a step value stored before it, as any attempt that lost the race', async () => {
-    const llm = new ScriptedLlm([{ content: 'computed now' }]);
-    harness = await bootAgent({ llm, runs }, [ChatMemoryModule.forRoot(chat)]);
+  it('continues with steps another attempt stored first, and reads every later step first', async () => {
+    const counter = { calls: 0 };
+    const llm = new ScriptedLlm([{ content: 'computed now' }, { content: 'done' }]);
+    harness = await bootAgent({ llm, tools: [countingTool(counter)], runs }, [
+      ChatMemoryModule.forRoot(chat),
+    ]);
     const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const get = jest.spyOn(store, 'get');
     const conversationId = conversation();
     const runId = `${conversationId}-r`;
-    // A step stored for a run that has no record (what a run's expired record leaves behind).
-    const earlier: LlmResponse = {
-      message: { role: 'assistant', content: 'recorded earlier' },
+    // What an attempt running at the same time (a takeover of a stalled process) recorded first:
+    // its model answer (a tool call) and that call's result.
+    const answer: LlmResponse = {
+      message: { role: 'assistant', content: '', toolCalls: toolRound.toolCalls },
       usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
     };
-    await store.putIfAbsent(runId, 'llm:0:0', JSON.stringify(earlier));
+    await store.putIfAbsent(runId, 'llm:0:0', JSON.stringify(answer));
+    await store.putIfAbsent(runId, 'tool:0:0:0', JSON.stringify({ result: { answer: 'theirs' } }));
     const result = await harness.agent.run({ conversationId, message: 'go', runId });
-    expect(result.reply.content).toBe('recorded earlier');
-    expect(llm.calls).toHaveLength(1);
+    // Its own first answer lost the race: it went on with the recorded tool call, whose result it
+    // read (the tool did not run), and read the next model step before computing it.
+    expect(counter.calls).toBe(0);
+    expect(result.toolCalls).toEqual([{ ...toolRound.toolCalls[0], result: { answer: 'theirs' } }]);
+    expect(stepReads(get as unknown as jest.Mock)).toEqual(['tool:0:0:0', 'llm:0:1']);
+    expect(result.reply.content).toBe('done');
+    expect(llm.calls).toHaveLength(2);
   });
 });

@@ -62,12 +62,15 @@ export class RecordedSteps implements StepReplay {
   ): Promise<KernelToolResult> {
     const { cache, runId, scope, session, views } = this.run;
     const key = `tool:${scope}:${round}:${index}`;
-    const { value, hit } = await cache.step<RecordedToolStep>(runId, key, async () => ({
+    // A tool step is read first even in a run's first attempt: were another attempt of the run
+    // running at the same time, its recorded call must not run again here.
+    const steps = cache.readingFirst();
+    const { value, hit } = await steps.step<RecordedToolStep>(runId, key, async () => ({
       ...(await compute()),
       staged: views.get(`${round}:${index}`)?.stagedByStep() ?? [],
     }));
     // A replayed step stages again exactly the rows it staged the first time.
-    if (hit) await cache.markReplayed(runId, key);
+    if (hit) await steps.markReplayed(runId, key);
     if (hit && value.staged?.length) session?.restage(value.staged);
     return { result: value.result, ...(value.error === undefined ? {} : { error: value.error }) };
   }

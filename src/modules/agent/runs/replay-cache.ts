@@ -10,26 +10,32 @@ import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
  */
 export class ReplayCache {
   private readonly logger = new Logger('ReplayCache');
-  private firstAttemptView?: ReplayCache;
+  /** A first attempt's view: steps stored without a read until one of them is found stored. */
+  private unrecorded = false;
 
-  /**
-   * @param unrecorded Whether the runs this cache serves had nothing recorded before (see
-   *   {@link forFirstAttempt}).
-   */
   constructor(
     private readonly store: RunStore,
-    private readonly unrecorded = false,
+    /** The cache a first attempt's view was made from (it reads first). */
+    private readonly base?: ReplayCache,
   ) {}
 
   /**
-   * This cache for the first attempt of a run (the attempt that started it: nothing was recorded
-   * for the run before), whose steps are computed and stored without a read first: one store call
-   * per step instead of two. Only for keys the attempt computes once: a key computed again in the
-   * same attempt is computed again (and the first stored value still wins).
+   * A view of this cache for one first attempt of a run (the attempt that started it: nothing was
+   * recorded for the run before), whose steps are computed and stored without a read first: one
+   * store call per step instead of two. Should a step be found stored all the same (another attempt
+   * of the run runs at the same time: a takeover of a stalled process), the stored value wins, and
+   * the view reads each later step first. For steps computed once per attempt; a step with side
+   * effects (a tool call) takes {@link readingFirst}.
    */
   forFirstAttempt(): ReplayCache {
-    this.firstAttemptView ??= new ReplayCache(this.store, true);
-    return this.firstAttemptView;
+    const view = new ReplayCache(this.store, this.base ?? this);
+    view.unrecorded = true;
+    return view;
+  }
+
+  /** The cache reading each step before computing it: this one, or the one a view was made from. */
+  readingFirst(): ReplayCache {
+    return this.base ?? this;
   }
 
   /**
@@ -44,7 +50,10 @@ export class ReplayCache {
     const recorded = this.unrecorded ? undefined : await this.store.get(runId, key);
     if (recorded !== undefined) return { value: JSON.parse(recorded) as T, hit: true };
     const value = await compute();
-    const stored = await this.store.putIfAbsent(runId, key, JSON.stringify(value));
+    const json = JSON.stringify(value);
+    const stored = await this.store.putIfAbsent(runId, key, json);
+    // Another attempt of the run stored this step first: from now on, read before computing.
+    if (stored !== json) this.unrecorded = false;
     return { value: JSON.parse(stored) as T, hit: false };
   }
 

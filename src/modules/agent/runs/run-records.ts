@@ -74,7 +74,7 @@ export class RunRecords {
     return stored && publicRecord(stored.record);
   }
 
-  /** Builds, from its claim time, the record a run's first attempt starts with (for its claim to store). */
+  /** A first attempt's record from its claim time, for its claim to store (its lease counts from now). */
   firstAttempt(runId: string, conversationId: string, owner: string) {
     const first = (createdAt: number) => ({ startsAttempt: true, owner, createdAt });
     return (at: number) =>

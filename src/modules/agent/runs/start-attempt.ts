@@ -13,8 +13,8 @@ export interface StartedAttempt {
 /**
  * An attempt begins: the run's record says `running`, one more attempt, held by `owner` (one
  * compare-and-set; see `RunRecords.set`), unless the run's claim stored that record already
- * (`known.firstAttempt`). A record the transition does not apply to (completed meanwhile) is
- * answered as it is, never as a first attempt.
+ * (`known.firstAttempt`). A record the transition does not apply to (completed meanwhile, or
+ * another conversation's) is answered as it is, never as a first attempt.
  */
 export async function startAttempt(
   records: RunRecords,
@@ -30,6 +30,9 @@ export async function startAttempt(
   const record = await records.set(run.runId, run.conversationId, 'running', details, known);
   return {
     attempts: record.attempts ?? 1,
-    first: record.status === 'running' && record.attempts === 1,
+    first:
+      record.status === 'running' &&
+      record.attempts === 1 &&
+      record.conversationId === run.conversationId,
   };
 }
