@@ -16,7 +16,7 @@ const backends = agentBackends('first-attempt');
 const toolRound = { toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }] };
 
 /** The step keys (model answers, tool steps, the recall block, the seq and time) read. */
-function stepReads(get: jest.Mock): string[] {
+function stepReads(get: { mock: { calls: ReadonlyArray<readonly unknown[]> } }): string[] {
   return get.mock.calls
     .map((call) => String(call[1]))
     .filter((key) => /^(llm|tool):|^(recall|longterm:seq|createdAt)$/.test(key));
@@ -31,26 +31,31 @@ afterEach(async () => {
 describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
   const conversation = () => `first-${Math.random().toString(36).slice(2)}`;
 
-  it('stores its model steps without reading them first, reads its tool steps; the next attempt reads and replays them', async () => {
-    const counter = { calls: 0 };
-    const llm = new ScriptedLlm([toolRound, { fail: new LlmResponseError('test', 503, 'busy') }]);
+  /** An agent with the counting tool; its run store, that store's `get` watched, a fresh run. */
+  const bootWithTool = async (llm: ScriptedLlm, counter: { calls: number }) => {
     harness = await bootAgent({ llm, tools: [countingTool(counter)], runs }, [
       ChatMemoryModule.forRoot(chat),
     ]);
     const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
     const get = jest.spyOn(store, 'get');
     const conversationId = conversation();
-    const runId = `${conversationId}-r`;
-    expect(
-      await rejectionOf(harness.agent.run({ conversationId, message: 'go', runId })),
-    ).toBeInstanceOf(LlmResponseError);
+    return { agent: harness.agent, store, get, conversationId, runId: `${conversationId}-r` };
+  };
+
+  it('stores its model steps without reading them first, reads its tool steps; the next attempt reads and replays them', async () => {
+    const counter = { calls: 0 };
+    const llm = new ScriptedLlm([toolRound, { fail: new LlmResponseError('test', 503, 'busy') }]);
+    const { agent, get, conversationId, runId } = await bootWithTool(llm, counter);
+    expect(await rejectionOf(agent.run({ conversationId, message: 'go', runId }))).toBeInstanceOf(
+      LlmResponseError,
+    );
     // A tool step is read first all the same: a call recorded by another attempt never runs twice.
-    expect(stepReads(get as unknown as jest.Mock)).toEqual(['tool:0:0:0']);
+    expect(stepReads(get)).toEqual(['tool:0:0:0']);
 
     get.mockClear();
     llm.enqueue({ content: 'done' });
-    const retried = await harness.agent.run({ conversationId, message: 'go', runId });
-    expect(stepReads(get as unknown as jest.Mock)).toEqual(['llm:0:0', 'tool:0:0:0', 'llm:0:1']);
+    const retried = await agent.run({ conversationId, message: 'go', runId });
+    expect(stepReads(get)).toEqual(['llm:0:0', 'tool:0:0:0', 'llm:0:1']);
     // The first answer and the tool step were replayed: two model calls before, one now.
     expect(llm.calls).toHaveLength(3);
     expect(counter.calls).toBe(1);
@@ -77,11 +82,11 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
       runId: `${conversationId}-r`,
     };
     await rejectionOf(harness.agent.run(turn));
-    expect(stepReads(get as unknown as jest.Mock)).toEqual([]);
+    expect(stepReads(get)).toEqual([]);
     get.mockClear();
     llm.enqueue({ content: 'done' });
     await harness.agent.run(turn);
-    expect(stepReads(get as unknown as jest.Mock).sort()).toEqual(
+    expect(stepReads(get).sort()).toEqual(
       ['createdAt', 'llm:0:0', 'longterm:seq', 'recall'].sort(),
     );
   });
@@ -89,13 +94,7 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
   it('continues with steps another attempt stored first, and reads every later step first', async () => {
     const counter = { calls: 0 };
     const llm = new ScriptedLlm([{ content: 'computed now' }, { content: 'done' }]);
-    harness = await bootAgent({ llm, tools: [countingTool(counter)], runs }, [
-      ChatMemoryModule.forRoot(chat),
-    ]);
-    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
-    const get = jest.spyOn(store, 'get');
-    const conversationId = conversation();
-    const runId = `${conversationId}-r`;
+    const { agent, store, get, conversationId, runId } = await bootWithTool(llm, counter);
     // What an attempt running at the same time (a takeover of a stalled process) recorded first:
     // its model answer (a tool call) and that call's result.
     const answer: LlmResponse = {
@@ -104,12 +103,12 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     };
     await store.putIfAbsent(runId, 'llm:0:0', JSON.stringify(answer));
     await store.putIfAbsent(runId, 'tool:0:0:0', JSON.stringify({ result: { answer: 'theirs' } }));
-    const result = await harness.agent.run({ conversationId, message: 'go', runId });
+    const result = await agent.run({ conversationId, message: 'go', runId });
     // Its own first answer lost the race: it went on with the recorded tool call, whose result it
     // read (the tool did not run), and read the next model step before computing it.
     expect(counter.calls).toBe(0);
     expect(result.toolCalls).toEqual([{ ...toolRound.toolCalls[0], result: { answer: 'theirs' } }]);
-    expect(stepReads(get as unknown as jest.Mock)).toEqual(['tool:0:0:0', 'llm:0:1']);
+    expect(stepReads(get)).toEqual(['tool:0:0:0', 'llm:0:1']);
     expect(result.reply.content).toBe('done');
     expect(llm.calls).toHaveLength(2);
   });
