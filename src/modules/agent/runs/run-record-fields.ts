@@ -1,9 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentRunRecord } from '../interfaces/agent-run.interface.js';
 
-/** A fresh revision token: unique per write, so a compare-and-set tells its own write apart. */
+/** The random bytes of one revision token (12 characters of base64url). */
+const REV_BYTES = 9;
+/** Tokens drawn from the system's random source at once: one draw per 256 writes, not per write. */
+const REVS_PER_DRAW = 256;
+let revPool = Buffer.alloc(0);
+let revOffset = 0;
+
+/**
+ * A fresh revision token: unique per write, so a compare-and-set tells its own write apart. Its
+ * bytes are cut from a pool drawn 256 tokens at a time: one draw per token was a system call per
+ * record write, about 20 µs on a turn's path.
+ */
 export function newRev(): string {
-  return randomBytes(9).toString('base64url');
+  if (revOffset + REV_BYTES > revPool.length) {
+    revPool = randomBytes(REV_BYTES * REVS_PER_DRAW);
+    revOffset = 0;
+  }
+  const rev = revPool.toString('base64url', revOffset, revOffset + REV_BYTES);
+  revOffset += REV_BYTES;
+  return rev;
 }
 
 /** An error as a run record keeps it: its name and message. */
