@@ -91,6 +91,49 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     );
   });
 
+  it('stores its base version with its first step, in one store call', async () => {
+    const llm = new ScriptedLlm([{ content: 'hi' }]);
+    const { agent, store, conversationId, runId } = await bootWithTool(llm, { calls: 0 });
+    const putIfAbsent = jest.spyOn(store, 'putIfAbsent');
+    const guarded = jest.spyOn(store, 'putIfAbsentGuarded');
+    await agent.run({ conversationId, message: 'go', runId });
+    expect(putIfAbsent.mock.calls.map((call) => call[1])).not.toContain('base:0');
+    expect(guarded.mock.calls.map((call) => [call[1], call[2][0]])).toEqual([
+      [['base:0', '0'], 'llm:0:0'],
+    ]);
+    expect(await store.get(runId, 'base:0')).toBe('0');
+  });
+
+  it('begins again, reading first, when another attempt stored a different base first', async () => {
+    const llm = new ScriptedLlm([
+      { content: 'earlier reply' },
+      { content: 'on the newer history' },
+      { content: 'on the base stored first' },
+      { content: 'after the conflict' },
+    ]);
+    harness = await bootAgent({ llm, runs, conflictPolicy: 'retry' }, [
+      ChatMemoryModule.forRoot(chat),
+    ]);
+    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const conversationId = conversation();
+    const runId = `${conversationId}-r`;
+    // Another attempt of the run (a takeover) began when the conversation was empty; then another
+    // turn committed.
+    await store.putIfAbsent(runId, 'base:0', '0');
+    await harness.agent.run({ conversationId, message: 'earlier' });
+    const result = await harness.agent.run({ conversationId, message: 'go', runId });
+    const sawEarlier = (call: number) =>
+      llm.calls[call]!.messages.some((message) => message.content === 'earlier');
+    // Its answer on the newer history was not stored under the older base: the scope began again
+    // from the stored base (without the earlier turn), whose commit then met that turn.
+    expect([1, 2, 3].map(sawEarlier)).toEqual([true, false, true]);
+    expect(JSON.parse((await store.get(runId, 'llm:0:0'))!).message.content).toBe(
+      'on the base stored first',
+    );
+    expect(result.reply.content).toBe('after the conflict');
+    expect(result.version).toBe(4);
+  });
+
   it('continues with steps another attempt stored first, and reads every later step first', async () => {
     const counter = { calls: 0 };
     const llm = new ScriptedLlm([{ content: 'computed now' }, { content: 'done' }]);

@@ -72,6 +72,43 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.putIfAbsent(id, 'base:0', 'later')).toBe(winners[0]);
   });
 
+  it('stores a guarded entry only while the guard holds its own value, one winner among concurrent pairs', async () => {
+    const store = await factory(new Clock(), 60_000);
+    const id = runId();
+    expect(await store.putIfAbsentGuarded(id, ['base:0', '3'], ['llm:0:0', 'a'])).toEqual({
+      guard: '3',
+      entry: 'a',
+    });
+    // The same guard again: the entry already there is kept and answered.
+    expect(await store.putIfAbsentGuarded(id, ['base:0', '3'], ['llm:0:0', 'b'])).toEqual({
+      guard: '3',
+      entry: 'a',
+    });
+    expect(await store.putIfAbsentGuarded(id, ['base:0', '3'], ['recall', 'r'])).toEqual({
+      guard: '3',
+      entry: 'r',
+    });
+    // Another guard value: nothing is written.
+    expect(await store.putIfAbsentGuarded(id, ['base:0', '5'], ['llm:0:1', 'c'])).toEqual({
+      guard: '3',
+    });
+    expect(await store.get(id, 'llm:0:1')).toBeUndefined();
+
+    const raced = runId();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        store.putIfAbsentGuarded(raced, ['base:0', `${i}`], ['llm:0:0', `from ${i}`]),
+      ),
+    );
+    const winner = answers[0]!.guard;
+    expect(answers.every((answer) => answer.guard === winner)).toBe(true);
+    // Only the pair whose guard won wrote its entry, and only its caller was answered one.
+    expect(answers.filter((answer) => answer.entry !== undefined)).toEqual([
+      { guard: winner, entry: `from ${winner}` },
+    ]);
+    expect(await store.get(raced, 'llm:0:0')).toBe(`from ${winner}`);
+  });
+
   it('lists the live entries of a run, and none of another or an unknown one', async () => {
     const store = await factory(new Clock(), 60_000);
     const [a, b] = [runId(), runId()];
@@ -148,6 +185,15 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.get(id, 'llm:0:0')).toBeUndefined();
     expect(await store.entries(id)).toEqual([]);
     expect(await store.putIfAbsent(id, 'llm:0:0', 'new')).toBe('new');
+    // An expired guard is not there either: the pair is stored anew.
+    const guarded = runId();
+    await store.putIfAbsentGuarded(guarded, ['base:0', '1'], ['llm:0:0', 'old']);
+    if (usesClock) clock.at += 1_001;
+    else await sleep(300);
+    expect(await store.putIfAbsentGuarded(guarded, ['base:0', '2'], ['llm:0:0', 'new'])).toEqual({
+      guard: '2',
+      entry: 'new',
+    });
     if (usesClock) {
       await store.putIfAbsent(runId(), 'k', 'v');
       clock.at += 1_001;

@@ -14,7 +14,7 @@ import type {
   AgentStreamEvent,
   AgentToolCall,
 } from './interfaces/agent-run.interface.js';
-import type { ReplayCache } from './runs/replay-cache.js';
+import { FirstAttemptOvertakenError, type ReplayCache } from './runs/replay-cache.js';
 import { historyAtBase, providerHistory, toolTiers } from './turn-context.js';
 import { RecordedSteps } from './runs/recorded-steps.js';
 import { assertRunId } from './runs/run-id.js';
@@ -83,7 +83,7 @@ export class AgentRunner {
     const message = turnUserMessage(input.message, runId);
     const base: AgentEventBase = { runId, conversationId };
     const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;
-    const fresh = firstAttempt ? this.deps.cache.forFirstAttempt() : undefined;
+    let fresh = firstAttempt ? this.deps.cache.forFirstAttempt() : undefined;
     for (let scope = await (fresh ?? this.deps.cache).latestScope(runId, maxScope); ; scope += 1) {
       this.emit('onTurnStart', { ...base, attempt: scope });
       try {
@@ -93,6 +93,12 @@ export class AgentRunner {
         this.emit('onTurnEnd', { ...base, result });
         return result;
       } catch (error) {
+        if (error instanceof FirstAttemptOvertakenError && fresh) {
+          // Another attempt stored its base first: this scope again, reading what that one stored.
+          fresh = undefined;
+          scope -= 1;
+          continue;
+        }
         if (error instanceof ConversationVersionConflictError && scope < maxScope) {
           this.logger.debug(
             `Run ${runId}: another turn committed first; new attempt scope ${scope + 1}`,
@@ -176,6 +182,7 @@ export class AgentRunner {
     });
     // A run aborted (a Stop) once its model and tools are done is not committed either.
     input.signal?.throwIfAborted();
+    await cache.settleBase(runId);
     const { version, flushed } = await this.commit(conversationId, outcome, baseVersion, session);
     await indexTurn(this.deps, { runId, session, conversationId, outcome, baseVersion });
     if (session)

@@ -2,6 +2,7 @@ import { type RunClaim, type RunClaimed, claimInSteps } from './run-claim.js';
 import { newestFirst } from './ordered-index.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
+  type GuardedPut,
   type OrderedIndexEntry,
   type RunStore,
 } from './run-store.interface.js';
@@ -30,6 +31,20 @@ export class InMemoryRunStore implements RunStore {
     const entries = this.writable(runId);
     if (!entries.has(key)) entries.set(key, value);
     return entries.get(key)!;
+  }
+
+  async putIfAbsentGuarded(
+    runId: string,
+    [guardKey, guardValue]: readonly [string, string],
+    [key, value]: readonly [string, string],
+  ): Promise<GuardedPut> {
+    // No await between the writes: atomic within the process.
+    const entries = this.writable(runId);
+    if (!entries.has(guardKey)) entries.set(guardKey, guardValue);
+    const guard = entries.get(guardKey)!;
+    if (guard !== guardValue) return { guard };
+    if (!entries.has(key)) entries.set(key, value);
+    return { guard, entry: entries.get(key)! };
   }
 
   async get(runId: string, key: string): Promise<string | undefined> {

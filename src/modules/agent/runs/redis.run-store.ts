@@ -5,6 +5,7 @@ import { RedisScriptPipeline } from '../../connections/redis/redis-script-pipeli
 import { taggedRedisId } from '../../connections/redis/tagged-redis-id.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
+  type GuardedPut,
   type OrderedIndexEntry,
   type RunStore,
 } from './run-store.interface.js';
@@ -14,6 +15,20 @@ const PUT_IF_ABSENT = new RedisScript(`
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return redis.call('HGET', KEYS[1], ARGV[1])
+`);
+
+/**
+ * KEYS[1] the run's hash; ARGV guard key, guard value, key, value, retention ms. The guard as
+ * `PUT_IF_ABSENT`, then the entry only if the guard holds the given value; answers both stored
+ * values (the second `false` when the guard held another).
+ */
+const PUT_IF_ABSENT_GUARDED = new RedisScript(`
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+local guard = redis.call('HGET', KEYS[1], ARGV[1])
+if guard ~= ARGV[2] then return {guard, false} end
+redis.call('HSETNX', KEYS[1], ARGV[3], ARGV[4])
+return {guard, redis.call('HGET', KEYS[1], ARGV[3])}
 `);
 
 /** KEYS[1] the run's hash; ARGV key, value, retention ms. Renews the hash's retention. */
@@ -70,6 +85,19 @@ export class RedisRunStore implements RunStore {
       [this.key(runId)],
       [key, value, this.retentionMs],
     )) as string;
+  }
+
+  async putIfAbsentGuarded(
+    runId: string,
+    guard: readonly [string, string],
+    entry: readonly [string, string],
+  ): Promise<GuardedPut> {
+    const [stored, storedEntry] = (await PUT_IF_ABSENT_GUARDED.run(
+      this.client,
+      [this.key(runId)],
+      [...guard, ...entry, this.retentionMs],
+    )) as [string, string | null];
+    return storedEntry === null ? { guard: stored } : { guard: stored, entry: storedEntry };
   }
 
   async get(runId: string, key: string): Promise<string | undefined> {

@@ -4,6 +4,17 @@ import type { RunStore } from './run-store.interface.js';
 import { FLUSH_KEY, REPLAYED_PREFIX, stepsOfEntries } from './run-steps.js';
 
 /**
+ * A first attempt found another attempt of its run had stored a different base version first:
+ * what it computed rests on another history. The runner begins the attempt again, reading first.
+ */
+export class FirstAttemptOvertakenError extends Error {
+  constructor(readonly runId: string) {
+    super(`Run ${runId}: another attempt of the run recorded its base version first`);
+    this.name = 'FirstAttemptOvertakenError';
+  }
+}
+
+/**
  * The run cache on a run store: the base version of each attempt scope, and each step
  * (model response, tool step) by its key. A step is computed once; if two workers race, the first
  * stored value wins and both continue with it, so every attempt sees the same bytes.
@@ -12,6 +23,10 @@ export class ReplayCache {
   private readonly logger = new Logger('ReplayCache');
   /** A first attempt's view: steps stored without a read until one of them is found stored. */
   private unrecorded = false;
+  /** A first attempt's base version, not stored yet: it goes with the attempt's first step. */
+  private pendingBase?: readonly [key: string, value: string];
+  /** The store call that carries the pending base, while it runs (later steps wait for it). */
+  private storingBase?: Promise<unknown>;
 
   constructor(
     private readonly store: RunStore,
@@ -51,10 +66,40 @@ export class ReplayCache {
     if (recorded !== undefined) return { value: JSON.parse(recorded) as T, hit: true };
     const value = await compute();
     const json = JSON.stringify(value);
-    const stored = await this.store.putIfAbsent(runId, key, json);
+    const stored = await this.storeStep(runId, key, json);
     // Another attempt of the run stored this step first: from now on, read before computing.
     if (stored !== json) this.unrecorded = false;
     return { value: JSON.parse(stored) as T, hit: false };
+  }
+
+  /**
+   * Stores a computed step unless one is stored; a first attempt's first step carries the attempt's
+   * base version (one store call for both), and is stored only if that base is the one stored.
+   */
+  private async storeStep(runId: string, key: string, json: string): Promise<string> {
+    const base = this.pendingBase;
+    if (!base) {
+      await this.storingBase;
+      return this.store.putIfAbsent(runId, key, json);
+    }
+    this.pendingBase = undefined;
+    const storing = this.store.putIfAbsentGuarded(runId, base, [key, json]);
+    this.storingBase = storing.catch(() => undefined);
+    const stored = await storing;
+    if (stored.entry === undefined) throw new FirstAttemptOvertakenError(runId);
+    return stored.entry;
+  }
+
+  /**
+   * Stores a first attempt's base version if no step has carried it yet (an attempt commits only
+   * once its base is stored, so a later attempt continues from the same history).
+   */
+  async settleBase(runId: string): Promise<void> {
+    const base = this.pendingBase;
+    if (!base) return;
+    this.pendingBase = undefined;
+    if ((await this.store.putIfAbsent(runId, ...base)) !== base[1])
+      throw new FirstAttemptOvertakenError(runId);
   }
 
   /** The recorded value of a step, or `undefined` when none is (nothing is computed). */
@@ -92,8 +137,16 @@ export class ReplayCache {
     return stepsOfEntries(await this.store.entries(runId));
   }
 
-  /** The base version recorded for an attempt scope, recording `current` if it is the first. */
+  /**
+   * The base version recorded for an attempt scope, recording `current` if it is the first. A first
+   * attempt's view answers `current` and stores it with the attempt's first step (nothing of the
+   * run is stored before it, so nothing can depend on the base until then).
+   */
   async baseVersion(runId: string, scope: number, current: number): Promise<number> {
+    if (this.unrecorded) {
+      this.pendingBase = [`base:${scope}`, String(current)];
+      return current;
+    }
     return Number(await this.store.putIfAbsent(runId, `base:${scope}`, String(current)));
   }
 

@@ -8,6 +8,18 @@ import type { RunClaim, RunClaimed } from './run-claim.js';
 export interface RunStore {
   /** Stores `value` under (`runId`, `key`) unless something is there; returns what is stored. */
   putIfAbsent(runId: string, key: string, value: string): Promise<string>;
+  /**
+   * Stores `guard` as `putIfAbsent` would, and `entry` likewise only if what is then stored under
+   * the guard's key is the guard's own value, in one commit (one statement, one script) where the
+   * backend allows it. Resolves what is stored under the guard's key, and under the entry's when it
+   * was stored or found (`undefined` when the guard held another value and nothing was written).
+   * A run's first attempt stores its base version with its first step this way.
+   */
+  putIfAbsentGuarded(
+    runId: string,
+    guard: readonly [key: string, value: string],
+    entry: readonly [key: string, value: string],
+  ): Promise<GuardedPut>;
   /** The value under (`runId`, `key`), or `undefined`. */
   get(runId: string, key: string): Promise<string | undefined>;
   /** Every live entry of a run, as `[key, value]` pairs (any order); `[]` for an unknown run. */
@@ -51,6 +63,14 @@ export interface RunStore {
   deleteRuns(runIds: readonly string[]): Promise<void>;
   /** Removes expired entries, at most `limit`; returns how many went. */
   sweep(limit: number): Promise<number>;
+}
+
+/** What {@link RunStore.putIfAbsentGuarded} found stored. */
+export interface GuardedPut {
+  /** The value stored under the guard's key. */
+  guard: string;
+  /** The value stored under the entry's key; `undefined` when the guard held another value. */
+  entry?: string;
 }
 
 /** Default retention of runs, jobs and the run cache: 7 days. */

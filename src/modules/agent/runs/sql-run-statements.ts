@@ -29,6 +29,22 @@ export const POSTGRES_IF_ABSENT = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
 export const POSTGRES_REPLACING = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
       value = excluded.value, expires_at = excluded.expires_at`;
 
+/**
+ * PostgreSQL's guarded pair in one statement: run id, guard key, guard value, key, value, expires
+ * at, now. The entry is inserted only from the guard's row whose stored value is the guard's own.
+ */
+export const POSTGRES_PUT_IF_ABSENT_GUARDED = `WITH guard AS (
+    INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $6)
+    ${POSTGRES_IF_ABSENT.replaceAll('$5', '$7')}
+    RETURNING value
+  ), entry AS (
+    INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at)
+    SELECT $1, $4, $5, $6 FROM guard WHERE guard.value = $3
+    ${POSTGRES_IF_ABSENT.replaceAll('$5', '$7')}
+    RETURNING value
+  )
+  SELECT (SELECT value FROM guard) AS guard, (SELECT value FROM entry) AS entry`;
+
 /** PostgreSQL's. */
 export const POSTGRES: DialectSql = {
   putIfAbsent: `INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $4)

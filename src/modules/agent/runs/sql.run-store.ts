@@ -6,10 +6,17 @@ import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { orderedKey, parseOrderedKey } from './ordered-index.js';
 import { claimOnPostgres } from './postgres-run-claim.js';
-import { type DialectSql, MYSQL, POSTGRES, SQLITE } from './sql-run-statements.js';
+import {
+  type DialectSql,
+  MYSQL,
+  POSTGRES,
+  POSTGRES_PUT_IF_ABSENT_GUARDED,
+  SQLITE,
+} from './sql-run-statements.js';
 import { type RunClaim, type RunClaimed, claimInSteps, claimInStepsSync } from './run-claim.js';
 import {
   DEFAULT_RUN_RETENTION_MS,
+  type GuardedPut,
   type OrderedIndexEntry,
   type RunStore,
 } from './run-store.interface.js';
@@ -45,6 +52,38 @@ export class SqlRunStore implements RunStore {
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
     if (this.sqlite) return this.sqlitePutIfAbsent(runId, key, value);
     return this.serverPutIfAbsent(runId, key, value);
+  }
+
+  /**
+   * One commit on SQLite (a synchronous transaction) and PostgreSQL (one statement); on
+   * MariaDB/MySQL the two puts in turn (each as `putIfAbsent`: an interruption between them leaves
+   * the guard alone stored, which is what the guard is for).
+   */
+  async putIfAbsentGuarded(
+    runId: string,
+    guard: readonly [string, string],
+    entry: readonly [string, string],
+  ): Promise<GuardedPut> {
+    if (this.sqlite)
+      return this.sqlite
+        .transaction((): GuardedPut => {
+          const stored = this.sqlitePutIfAbsent(runId, ...guard);
+          if (stored !== guard[1]) return { guard: stored };
+          return { guard: stored, entry: this.sqlitePutIfAbsent(runId, ...entry) };
+        })
+        .immediate();
+    if (this.dialect === 'postgres') {
+      const now = this.now();
+      const [row] = await this.execute<{ guard: string; entry: string | null }>(
+        'run_put_if_absent_guarded',
+        POSTGRES_PUT_IF_ABSENT_GUARDED,
+        [runId, ...guard, ...entry, now + this.retentionMs, now],
+      );
+      return row!.entry === null ? { guard: row!.guard } : { guard: row!.guard, entry: row!.entry };
+    }
+    const stored = await this.serverPutIfAbsent(runId, ...guard);
+    if (stored !== guard[1]) return { guard: stored };
+    return { guard: stored, entry: await this.serverPutIfAbsent(runId, ...entry) };
   }
 
   async get(runId: string, key: string): Promise<string | undefined> {
