@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
+import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import { AGENT_RUNS } from '../../src/modules/agent/agent.constants.js';
 import type { AgentRuns } from '../../src/modules/agent/agent.providers.js';
 import type { LlmResponse } from '../../src/modules/llm/interfaces/llm.interface.js';
@@ -132,6 +134,44 @@ describe.each(backends)("a run's first attempt on %s", (_name, chat, runs) => {
     );
     expect(result.reply.content).toBe('after the conflict');
     expect(result.version).toBe(4);
+  });
+
+  it('begins again from the newest scope the overtaking attempt recorded, and answers its committed turn', async () => {
+    const llm = new ScriptedLlm([{ content: 'earlier reply' }, { content: 'discarded' }]);
+    harness = await bootAgent({ llm, runs, conflictPolicy: 'retry' }, [
+      ChatMemoryModule.forRoot(chat),
+    ]);
+    const { store } = harness.moduleRef.get<{ value: AgentRuns }>(AGENT_RUNS).value;
+    const chatStore = harness.moduleRef.get<ChatMemoryStore>(CHAT_MEMORY_STORE);
+    const conversationId = conversation();
+    const runId = `${conversationId}-r`;
+    const answer = (content: string): string =>
+      JSON.stringify({
+        message: { role: 'assistant', content },
+        usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+      } satisfies LlmResponse);
+    // The overtaking attempt began on the empty conversation, met the earlier turn at its commit,
+    // and committed its turn in its conflict retry's scope, from version 2.
+    await store.putIfAbsent(runId, 'base:0', '0');
+    await store.putIfAbsent(runId, 'llm:0:0', answer('theirs at scope 0'));
+    await harness.agent.run({ conversationId, message: 'earlier' });
+    await store.putIfAbsent(runId, 'base:1', '2');
+    await store.putIfAbsent(runId, 'llm:1:0', answer('theirs at scope 1'));
+    await chatStore.add(conversationId, [
+      { id: `${runId}:0`, role: 'user', content: 'go' },
+      { id: `${runId}:1`, role: 'assistant', content: 'theirs at scope 1' },
+    ]);
+    const result = await harness.agent.run({ conversationId, message: 'go', runId });
+    expect(result.reply.content).toBe('theirs at scope 1');
+    expect(result.version).toBe(4);
+    expect((await chatStore.get(conversationId)).map((message) => message.content)).toEqual([
+      'earlier',
+      'earlier reply',
+      'go',
+      'theirs at scope 1',
+    ]);
+    // Its own answer (on the four-message history) was computed, then dropped.
+    expect(llm.calls).toHaveLength(2);
   });
 
   it('continues with steps another attempt stored first, and reads every later step first', async () => {

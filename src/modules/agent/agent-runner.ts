@@ -94,9 +94,10 @@ export class AgentRunner {
         return result;
       } catch (error) {
         if (error instanceof FirstAttemptOvertakenError && fresh) {
-          // Another attempt stored its base first: this scope again, reading what that one stored.
+          // Another attempt stored its base first: again from the newest scope it recorded (it may
+          // have gone on to a conflict retry's), reading what it stored.
           fresh = undefined;
-          scope -= 1;
+          scope = (await this.deps.cache.latestScope(runId, maxScope)) - 1;
           continue;
         }
         if (error instanceof ConversationVersionConflictError && scope < maxScope) {

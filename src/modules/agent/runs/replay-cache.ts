@@ -25,8 +25,8 @@ export class ReplayCache {
   private unrecorded = false;
   /** A first attempt's base version, not stored yet: it goes with the attempt's first step. */
   private pendingBase?: readonly [key: string, value: string];
-  /** The store call that carries the pending base, while it runs (later steps wait for it). */
-  private storingBase?: Promise<unknown>;
+  /** The store call that carried the pending base: later steps wait for it, and fail as it did. */
+  private storingBase?: Promise<void>;
 
   constructor(
     private readonly store: RunStore,
@@ -79,15 +79,18 @@ export class ReplayCache {
   private async storeStep(runId: string, key: string, json: string): Promise<string> {
     const base = this.pendingBase;
     if (!base) {
+      // A step beside the one carrying the base waits for it, and fails as it does.
       await this.storingBase;
       return this.store.putIfAbsent(runId, key, json);
     }
     this.pendingBase = undefined;
-    const storing = this.store.putIfAbsentGuarded(runId, base, [key, json]);
-    this.storingBase = storing.catch(() => undefined);
-    const stored = await storing;
-    if (stored.entry === undefined) throw new FirstAttemptOvertakenError(runId);
-    return stored.entry;
+    const storing = this.store.putIfAbsentGuarded(runId, base, [key, json]).then((stored) => {
+      if (stored.entry === undefined) throw new FirstAttemptOvertakenError(runId);
+      return stored.entry;
+    });
+    this.storingBase = storing.then(() => undefined);
+    this.storingBase.catch(() => undefined); // awaited by later steps, if any
+    return storing;
   }
 
   /**
@@ -95,6 +98,7 @@ export class ReplayCache {
    * once its base is stored, so a later attempt continues from the same history).
    */
   async settleBase(runId: string): Promise<void> {
+    await this.storingBase;
     const base = this.pendingBase;
     if (!base) return;
     this.pendingBase = undefined;
