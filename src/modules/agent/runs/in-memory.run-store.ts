@@ -28,9 +28,7 @@ export class InMemoryRunStore implements RunStore {
   ) {}
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    const entries = this.writable(runId);
-    if (!entries.has(key)) entries.set(key, value);
-    return entries.get(key)!;
+    return putUnlessThere(this.writable(runId), key, value);
   }
 
   async putIfAbsentGuarded(
@@ -40,11 +38,8 @@ export class InMemoryRunStore implements RunStore {
   ): Promise<GuardedPut> {
     // No await between the writes: atomic within the process.
     const entries = this.writable(runId);
-    if (!entries.has(guardKey)) entries.set(guardKey, guardValue);
-    const guard = entries.get(guardKey)!;
-    if (guard !== guardValue) return { guard };
-    if (!entries.has(key)) entries.set(key, value);
-    return { guard, entry: entries.get(key)! };
+    const guard = putUnlessThere(entries, guardKey, guardValue);
+    return guard === guardValue ? { guard, entry: putUnlessThere(entries, key, value) } : { guard };
   }
 
   async get(runId: string, key: string): Promise<string | undefined> {
@@ -170,4 +165,10 @@ function sortedPlace(entries: readonly OrderedIndexEntry[], entry: OrderedIndexE
     else high = middle;
   }
   return low;
+}
+
+/** Stores `value` under `key` unless something is there; answers what is there. */
+function putUnlessThere(entries: Map<string, string>, key: string, value: string): string {
+  if (!entries.has(key)) entries.set(key, value);
+  return entries.get(key)!;
 }

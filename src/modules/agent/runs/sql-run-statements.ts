@@ -19,11 +19,16 @@ export interface DialectSql {
 
 /**
  * PostgreSQL's conflict clause of an insert that stores its value unless a live one is there (an
- * expired one is replaced); `$5` is now.
+ * expired one is replaced); `now` is the parameter that holds the time.
  */
-export const POSTGRES_IF_ABSENT = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
-      value = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.value ELSE agent_run_entries.value END,
-      expires_at = CASE WHEN agent_run_entries.expires_at <= $5 THEN excluded.expires_at ELSE agent_run_entries.expires_at END`;
+function postgresIfAbsent(now: string): string {
+  return `ON CONFLICT (run_id, entry_key) DO UPDATE SET
+      value = CASE WHEN agent_run_entries.expires_at <= ${now} THEN excluded.value ELSE agent_run_entries.value END,
+      expires_at = CASE WHEN agent_run_entries.expires_at <= ${now} THEN excluded.expires_at ELSE agent_run_entries.expires_at END`;
+}
+
+/** {@link postgresIfAbsent} with `$5` as now. */
+export const POSTGRES_IF_ABSENT = postgresIfAbsent('$5');
 
 /** PostgreSQL's conflict clause of an insert that replaces what is there. */
 export const POSTGRES_REPLACING = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
@@ -35,12 +40,12 @@ export const POSTGRES_REPLACING = `ON CONFLICT (run_id, entry_key) DO UPDATE SET
  */
 export const POSTGRES_PUT_IF_ABSENT_GUARDED = `WITH guard AS (
     INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES ($1, $2, $3, $6)
-    ${POSTGRES_IF_ABSENT.replaceAll('$5', '$7')}
+    ${postgresIfAbsent('$7')}
     RETURNING value
   ), entry AS (
     INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at)
     SELECT $1, $4, $5, $6 FROM guard WHERE guard.value = $3
-    ${POSTGRES_IF_ABSENT.replaceAll('$5', '$7')}
+    ${postgresIfAbsent('$7')}
     RETURNING value
   )
   SELECT (SELECT value FROM guard) AS guard, (SELECT value FROM entry) AS entry`;

@@ -57,7 +57,7 @@ const search: MigrationDefinition = {
 /**
  * Room on each page for a record's next version: a record saved again without a change to its key,
  * expiry or indexed words is then updated in place (a heap-only tuple), with no index written. At
- * the default fill (100 %), 13–17 % of such updates were, and each other one wrote every index again,
+ * the default fill (100 %), 11–13 % of such updates were, and each other one wrote every index again,
  * the GIN index of its words included. Pages written from now on keep 30 % free; pages already
  * written change when they are rewritten (`VACUUM FULL`, or a tool like pg_repack).
  */
