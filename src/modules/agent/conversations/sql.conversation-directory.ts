@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
@@ -41,7 +42,12 @@ export class SqlConversationDirectory implements ConversationDirectory {
   private readonly execute: SqlExecutor;
   private readonly dataSource: DataSource;
   /** SQLite's handle and prepared statements (undefined on the server dialects). */
-  private readonly sqlite?: { handle: SqliteHandle; statements: SqliteStatements };
+  private readonly sqlite?: {
+    handle: SqliteHandle;
+    statements: SqliteStatements;
+    /** `touch` is committed in groups with the connection's other writes. */
+    writes: SqliteGroupCommit;
+  };
 
   constructor({ dataSource, dialect }: SqlConnection) {
     this.sql = DIRECTORY_SQL[dialect as SqlDialect];
@@ -49,7 +55,11 @@ export class SqlConversationDirectory implements ConversationDirectory {
     this.execute = createSqlExecutor(this.dataSource, dialect);
     if (dialect === 'sqlite') {
       const handle = sqliteHandle(this.dataSource);
-      this.sqlite = { handle, statements: new SqliteStatements(handle) };
+      this.sqlite = {
+        handle,
+        statements: new SqliteStatements(handle),
+        writes: SqliteGroupCommit.of(handle),
+      };
     }
   }
 
@@ -61,8 +71,10 @@ export class SqlConversationDirectory implements ConversationDirectory {
       turn.title ? `=${turn.title}` : '',
       turn.preview ?? '',
     ];
-    if (this.sqlite) this.sqlite.statements.get(this.sql.touch).run(...params);
-    else await this.execute('conversation_touch', this.sql.touch, params);
+    if (this.sqlite) {
+      const { writes, statements } = this.sqlite;
+      await writes.run(() => statements.get(this.sql.touch).run(...params));
+    } else await this.execute('conversation_touch', this.sql.touch, params);
   }
 
   async list(namespace: string, page: ConversationPage): Promise<ConversationListPage> {

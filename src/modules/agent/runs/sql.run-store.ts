@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
@@ -32,6 +33,8 @@ export class SqlRunStore implements RunStore {
   private readonly sql: DialectSql;
   private readonly execute: SqlExecutor;
   private readonly sqlite?: SqliteHandle;
+  /** SQLite's writes, committed in groups (undefined on the server dialects). */
+  private readonly sqliteWrites?: SqliteGroupCommit;
   private readonly statements?: SqliteStatements;
   private readonly dialect: SqlDialect;
 
@@ -45,12 +48,13 @@ export class SqlRunStore implements RunStore {
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
     if (dialect === 'sqlite') {
       this.sqlite = sqliteHandle(dataSource);
+      this.sqliteWrites = SqliteGroupCommit.of(this.sqlite);
       this.statements = new SqliteStatements(this.sqlite);
     }
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    if (this.sqlite) return this.sqlitePutIfAbsent(runId, key, value);
+    if (this.sqlite) return this.sqliteWrites!.run(() => this.sqlitePutIfAbsent(runId, key, value));
     return this.serverPutIfAbsent(runId, key, value);
   }
 
@@ -65,13 +69,11 @@ export class SqlRunStore implements RunStore {
     entry: readonly [string, string],
   ): Promise<GuardedPut> {
     if (this.sqlite)
-      return this.sqlite
-        .transaction((): GuardedPut => {
-          const stored = this.sqlitePutIfAbsent(runId, ...guard);
-          if (stored !== guard[1]) return { guard: stored };
-          return { guard: stored, entry: this.sqlitePutIfAbsent(runId, ...entry) };
-        })
-        .immediate();
+      return this.sqliteWrites!.run((): GuardedPut => {
+        const stored = this.sqlitePutIfAbsent(runId, ...guard);
+        if (stored !== guard[1]) return { guard: stored };
+        return { guard: stored, entry: this.sqlitePutIfAbsent(runId, ...entry) };
+      });
     if (this.dialect === 'postgres') {
       const now = this.now();
       const [row] = await this.execute<{ guard: string; entry: string | null }>(
@@ -106,7 +108,7 @@ export class SqlRunStore implements RunStore {
           this.sqlitePut(index, orderedKey({ at, runId }), ''),
         addToIndex: (index: string, runId: string) => this.sqlitePut(index, runId, ''),
       };
-      return this.sqlite.transaction(() => claimInStepsSync(ops, claim)).immediate();
+      return this.sqliteWrites!.run(() => claimInStepsSync(ops, claim));
     }
     if (this.dialect === 'postgres')
       return claimOnPostgres(
@@ -174,14 +176,17 @@ export class SqlRunStore implements RunStore {
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {
-    if (this.sqlite) this.sqlitePut(runId, key, value);
+    if (this.sqlite) await this.sqliteWrites!.run(() => this.sqlitePut(runId, key, value));
     else await this.serverPut(runId, key, value);
   }
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
     const now = this.now();
     const params = [value, now + this.retentionMs, runId, key, expected, now];
-    if (this.sqlite) return this.statements!.get(this.sql.replaceIf).run(...params).changes === 1;
+    if (this.sqlite)
+      return this.sqliteWrites!.run(
+        () => this.statements!.get(this.sql.replaceIf).run(...params).changes === 1,
+      );
     const result: unknown = await this.execute('run_replace_if', this.sql.replaceIf, params);
     // PostgreSQL returns the updated row; mysql2 a result header.
     return Array.isArray(result)
@@ -190,7 +195,10 @@ export class SqlRunStore implements RunStore {
   }
 
   async removeEntry(runId: string, key: string): Promise<void> {
-    if (this.sqlite) this.statements!.get(this.sql.removeEntry).run(runId, key);
+    if (this.sqlite)
+      await this.sqliteWrites!.run(() =>
+        this.statements!.get(this.sql.removeEntry).run(runId, key),
+      );
     else await this.execute('run_remove_entry', this.sql.removeEntry, [runId, key]);
   }
 

@@ -4,6 +4,7 @@ import type {
   ChatStoreBacking,
 } from '../interfaces/chat-store-backing.interface.js';
 import type { DataSource } from 'typeorm';
+import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
 import { storedBytes, type StoredPage } from './page-reading.js';
@@ -13,14 +14,17 @@ import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.stor
  * SQLite backend, on the one better-sqlite3 connection TypeORM holds for the file. Every write is a
  * synchronous `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock up front (other processes
  * wait up to the busy timeout) and never awaits inside, so no other work of this process can
- * interleave with it. Statements are prepared once.
+ * interleave with it. Appends are committed in groups with the connection's other writes (a
+ * savepoint each, one commit for all; see `SqliteGroupCommit`). Statements are prepared once.
  */
 export class SqliteChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
   protected readonly system = 'sqlite' as const;
   readonly backing: ChatStoreBacking;
   private readonly db: SqliteHandle;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly appendTransaction: (
+  private readonly writes: SqliteGroupCommit;
+  /** One append's statements; run in a transaction (a savepoint of its group). */
+  private readonly appendStatements: (
     conversationId: string,
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
@@ -43,7 +47,8 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     this.db = sqliteHandle(dataSource);
     const statements = prepareStatements(this.db);
     this.statements = statements;
-    this.appendTransaction = immediate(this.db, (conversationId, messages, expectedVersion) => {
+    this.writes = SqliteGroupCommit.of(this.db);
+    this.appendStatements = (conversationId, messages, expectedVersion) => {
       const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
       const fresh = messages.filter(
         (message) => statements.exists.get(conversationId, message.id) === undefined,
@@ -62,7 +67,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
       );
       statements.setVersion.run(conversationId, version + fresh.length);
       return { conflict: false, version: version + fresh.length };
-    });
+    };
     this.pageTransaction = this.db.transaction(
       (conversationId: string, end: number, count: number, maxBytes: number) => {
         const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
@@ -92,7 +97,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ): Promise<AppendOutcome> {
-    return this.appendTransaction(conversationId, messages, expectedVersion);
+    return this.writes.run(() => this.appendStatements(conversationId, messages, expectedVersion));
   }
 
   protected async readAll(conversationId: string): Promise<string[]> {

@@ -1,0 +1,103 @@
+import type { SqliteHandle } from './sqlite-handle.js';
+
+/** One write waiting for its group's commit. */
+interface QueuedWrite {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What one write of a group came to, before the group commits. */
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** One group commit per connection, however many stores write through it. */
+const groups = new WeakMap<SqliteHandle, SqliteGroupCommit>();
+
+/**
+ * Group commit on one better-sqlite3 connection. The writes asked for while the event loop handles
+ * one round of I/O run together at its end (`setImmediate`), in the order they were asked for, in
+ * one `BEGIN IMMEDIATE … COMMIT`: one sync of the write-ahead log for all of them instead of one
+ * each. Each write runs in its own savepoint, so one that throws is undone alone and rejects alone;
+ * the others commit. A write's promise settles only once its group has committed (or failed), so
+ * an awaited write is as durable as before; a lone write is its own transaction, as before.
+ *
+ * If the commit itself fails (the database locked past the busy timeout, a full disk), or SQLite
+ * ends the transaction on a failing write (an I/O error), the whole group is rolled back and every
+ * write in it rejects with that error. A write asked for inside a transaction already open on the
+ * connection runs at once, as a savepoint of it.
+ */
+export class SqliteGroupCommit {
+  private queue: QueuedWrite[] = [];
+  private scheduled = false;
+
+  private constructor(private readonly handle: SqliteHandle) {}
+
+  /** The group commit of this connection (made on first use). */
+  static of(handle: SqliteHandle): SqliteGroupCommit {
+    let group = groups.get(handle);
+    if (!group) {
+      group = new SqliteGroupCommit(handle);
+      groups.set(handle, group);
+    }
+    return group;
+  }
+
+  /**
+   * Runs `work` (synchronous statements on this connection, no `await`) in the next group and
+   * resolves with what it returned once the group committed.
+   */
+  run<R>(work: () => R): Promise<R> {
+    if (this.handle.inTransaction) {
+      try {
+        return Promise.resolve(this.handle.transaction(work)());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const group = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    if (group.length === 1) {
+      const [write] = group;
+      try {
+        write!.resolve(this.handle.transaction(write!.work).immediate());
+      } catch (error) {
+        write!.reject(error);
+      }
+      return;
+    }
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.handle
+        .transaction(() => group.map((write) => this.inSavepoint(write)))
+        .immediate();
+    } catch (error) {
+      for (const write of group) write.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, index) => {
+      if (outcome.ok) group[index]!.resolve(outcome.value);
+      else group[index]!.reject(outcome.error);
+    });
+  }
+
+  /** One write of a group in its own savepoint; throws on if SQLite ended the whole transaction. */
+  private inSavepoint(write: QueuedWrite): Outcome {
+    try {
+      return { ok: true, value: this.handle.transaction(write.work)() };
+    } catch (error) {
+      if (!this.handle.inTransaction) throw error;
+      return { ok: false, error };
+    }
+  }
+}
