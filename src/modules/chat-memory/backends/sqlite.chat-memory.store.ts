@@ -10,6 +10,9 @@ import type { PreparedMessage } from '../../../common/messages/prepared-message.
 import { storedBytes, type StoredPage } from './page-reading.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
 
+/** Most messages a page reads per statement. */
+const PAGE_CHUNK = 50;
+
 /**
  * SQLite backend, on the one better-sqlite3 connection TypeORM holds for the file. Every write is a
  * synchronous `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock up front (other processes
@@ -71,17 +74,21 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     this.pageTransaction = this.db.transaction(
       (conversationId: string, end: number, count: number, maxBytes: number) => {
         const version = (statements.version.get(conversationId) as number | undefined) ?? 0;
-        const last = Math.min(end, version);
+        let from = Math.min(end, version);
         const newestFirst: string[] = [];
         let used = 0;
-        for (const body of statements.newestInRange.iterate(
-          conversationId,
-          last - count,
-          last,
-        ) as IterableIterator<string>) {
-          newestFirst.push(body);
-          used += storedBytes(body);
-          if (used >= maxBytes) break;
+        // Whole chunks (`all` costs about half of stepping row by row), newest first.
+        while (from > 0 && newestFirst.length < count && used <= maxBytes) {
+          const size = Math.min(PAGE_CHUNK, count - newestFirst.length, from);
+          for (const body of statements.newestInRange.all(
+            conversationId,
+            from - size,
+            from,
+          ) as string[]) {
+            newestFirst.push(body);
+            used += storedBytes(body);
+          }
+          from -= size;
         }
         return { version, newestFirst };
       },
@@ -118,7 +125,8 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
 
   /**
    * The version and the newest messages in one read transaction (one snapshot, however many
-   * processes write the file), rows read one at a time until the page is full or past its budget.
+   * processes write the file), read in chunks of up to 50 until the page is full or past its
+   * budget.
    */
   protected override async readPage(
     conversationId: string,
