@@ -35,25 +35,30 @@ describe('SqliteGroupCommit', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('commits the writes asked for in one round of the event loop once, in their order', async () => {
-    const group = SqliteGroupCommit.of(db);
-    const ids = await Promise.all(['a', 'b', 'c'].map((text) => group.run(insert(text))));
-    expect(ids).toEqual([1, 2, 3]);
-    expect(texts()).toBe('a,b,c');
-    expect(commits()).toBe(1);
-    expect(trace.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(3);
-  });
-
-  it('runs a lone write as its own transaction, and a later round as another group', async () => {
+  it('commits a lone write at once, as its own transaction', async () => {
     const group = SqliteGroupCommit.of(db);
     await group.run(insert('a'));
-    expect(trace).toEqual([
-      'BEGIN IMMEDIATE',
-      'INSERT INTO notes (text) VALUES (?)'.replace('?', "'a'"),
-      'COMMIT',
-    ]);
-    await Promise.all([group.run(insert('b')), group.run(insert('c'))]);
+    expect(trace).toEqual(['BEGIN IMMEDIATE', "INSERT INTO notes (text) VALUES ('a')", 'COMMIT']);
+    await group.run(insert('b'));
     expect(commits()).toBe(2);
+    expect(texts()).toBe('a,b');
+  });
+
+  it('commits the writes after the first of a round as one group, then each round as one', async () => {
+    const group = SqliteGroupCommit.of(db);
+    const round = (names: string[]) => Promise.all(names.map((text) => group.run(insert(text))));
+    await expect(round(['a', 'b', 'c'])).resolves.toEqual([1, 2, 3]);
+    expect(commits()).toBe(2); // 'a' alone, then 'b' and 'c' together
+    expect(trace.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(2);
+    // Groups are forming: every write of the next round waits for it.
+    await expect(round(['d', 'e', 'f'])).resolves.toEqual([4, 5, 6]);
+    expect(commits()).toBe(3);
+    expect(texts()).toBe('a,b,c,d,e,f');
+    // A round of one write ends the groups: the next lone write commits at once again.
+    await group.run(insert('g'));
+    trace.length = 0;
+    await group.run(insert('h'));
+    expect(trace).toEqual(['BEGIN IMMEDIATE', "INSERT INTO notes (text) VALUES ('h')", 'COMMIT']);
   });
 
   it('is one per connection, shared by every store writing through it', () => {
@@ -67,34 +72,40 @@ describe('SqliteGroupCommit', () => {
       throw new Error('invalid note');
     };
     const outcomes = await Promise.allSettled([
+      group.run(insert('alone')),
       group.run(insert('a')),
       group.run(failing),
       group.run(insert('b')),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
       'fulfilled',
+      'fulfilled',
       'rejected',
       'fulfilled',
     ]);
-    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('invalid note'));
-    expect(texts()).toBe('a,b');
-    expect(commits()).toBe(1);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error('invalid note'));
+    expect(texts()).toBe('alone,a,b');
+    expect(commits()).toBe(2);
   });
 
   it('rejects every write of a group, and writes none, when SQLite ends the transaction', async () => {
     db.exec(`CREATE TRIGGER no_rollback BEFORE INSERT ON notes WHEN NEW.text = 'rollback'
       BEGIN SELECT RAISE(ROLLBACK, 'the whole transaction is rolled back'); END`);
     const group = SqliteGroupCommit.of(db);
-    const outcomes = await Promise.allSettled([
-      group.run(insert('a')),
-      group.run(insert('rollback')),
-      group.run(insert('b')),
+    const outcomes = await Promise.allSettled(
+      ['alone', 'a', 'rollback', 'b'].map((text) => group.run(insert(text))),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
     ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/rolled back/);
-    expect(texts()).toBe('');
+    for (const outcome of outcomes.slice(1))
+      expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/rolled back/);
+    expect(texts()).toBe('alone');
     expect(db.inTransaction).toBe(false);
-    await expect(group.run(insert('after'))).resolves.toBe(1);
+    await expect(group.run(insert('after'))).resolves.toBe(2);
   });
 
   it('rejects every write of a group when the commit cannot start (the file locked elsewhere)', async () => {
@@ -103,9 +114,16 @@ describe('SqliteGroupCommit', () => {
     other.prepare('BEGIN IMMEDIATE').run();
     try {
       const group = SqliteGroupCommit.of(db);
-      const outcomes = await Promise.allSettled([group.run(insert('a')), group.run(insert('b'))]);
-      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
-      expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_BUSY' });
+      const outcomes = await Promise.allSettled(
+        ['alone', 'a', 'b'].map((text) => group.run(insert(text))),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'rejected',
+        'rejected',
+        'rejected',
+      ]);
+      for (const outcome of outcomes)
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_BUSY' });
     } finally {
       other.prepare('ROLLBACK').run();
       other.close();
@@ -125,19 +143,28 @@ describe('SqliteGroupCommit', () => {
     expect(commits()).toBe(1);
   });
 
-  it('answers a write only once its group has committed', async () => {
+  it('answers no write of a group whose commit fails, and writes none', async () => {
+    db.pragma('foreign_keys = ON');
+    db.exec(`CREATE TABLE parents (id INTEGER PRIMARY KEY);
+      CREATE TABLE children (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)`);
     const group = SqliteGroupCommit.of(db);
-    const reader = new Database(join(dir, 'db.sqlite'), { readonly: true });
-    try {
-      const seen = await Promise.all([
-        group.run(insert('a')),
-        group
-          .run(insert('b'))
-          .then(() => reader.prepare('SELECT count(*) FROM notes').pluck().get() as number),
-      ]);
-      expect(seen[1]).toBe(2);
-    } finally {
-      reader.close();
-    }
+    // The orphan passes its own savepoint; the deferred key fails the group's COMMIT.
+    const orphan = () => db.prepare('INSERT INTO children (parent) VALUES (42)').run().changes;
+    const outcomes = await Promise.allSettled([
+      group.run(insert('alone')),
+      group.run(insert('a')),
+      group.run(orphan),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
+      code: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+    });
+    expect(texts()).toBe('alone');
+    expect(db.prepare('SELECT count(*) FROM children').pluck().get()).toBe(0);
+    expect(db.inTransaction).toBe(false);
   });
 });

@@ -14,12 +14,14 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const groups = new WeakMap<SqliteHandle, SqliteGroupCommit>();
 
 /**
- * Group commit on one better-sqlite3 connection. The writes asked for while the event loop handles
- * one round of I/O run together at its end (`setImmediate`), in the order they were asked for, in
- * one `BEGIN IMMEDIATE … COMMIT`: one sync of the write-ahead log for all of them instead of one
- * each. Each write runs in its own savepoint, so one that throws is undone alone and rejects alone;
- * the others commit. A write's promise settles only once its group has committed (or failed), so
- * an awaited write is as durable as before; a lone write is its own transaction, as before.
+ * Group commit on one better-sqlite3 connection. While writes come one at a time, each commits at
+ * once, as its own `BEGIN IMMEDIATE … COMMIT`. Once several are asked for in one round of the event
+ * loop (concurrent turns), the ones after the first wait for the end of the round (`setImmediate`)
+ * and run together, in the order they were asked for, in one transaction: one sync of the
+ * write-ahead log for all of them instead of one each; and while groups keep forming, every write
+ * waits for its round's group. Each write of a group runs in its own savepoint, so one that throws
+ * is undone alone and rejects alone; the others commit. A write's promise settles only once its
+ * transaction has committed (or failed), so an awaited write is as durable as before.
  *
  * If the commit itself fails (the database locked past the busy timeout, a full disk), or SQLite
  * ends the transaction on a failing write (an I/O error), the whole group is rolled back and every
@@ -29,6 +31,10 @@ const groups = new WeakMap<SqliteHandle, SqliteGroupCommit>();
 export class SqliteGroupCommit {
   private queue: QueuedWrite[] = [];
   private scheduled = false;
+  /** Whether a write already committed alone in this round of the event loop. */
+  private aloneThisRound = false;
+  /** How many writes the last group held: more than one means writes are coming in numbers. */
+  private lastGroupSize = 0;
 
   private constructor(private readonly handle: SqliteHandle) {}
 
@@ -54,6 +60,17 @@ export class SqliteGroupCommit {
         return Promise.reject(error);
       }
     }
+    if (!this.aloneThisRound && !this.scheduled && this.lastGroupSize <= 1) {
+      // While writes come one at a time, the round's first commits at once (no wait); the ones
+      // asked for after it in the same round wait for the group, and so do all while groups form.
+      this.aloneThisRound = true;
+      setImmediate(() => (this.aloneThisRound = false));
+      try {
+        return Promise.resolve(this.handle.transaction(work).immediate());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
@@ -67,6 +84,7 @@ export class SqliteGroupCommit {
     const group = this.queue;
     this.queue = [];
     this.scheduled = false;
+    this.lastGroupSize = group.length;
     if (group.length === 1) {
       const [write] = group;
       try {
