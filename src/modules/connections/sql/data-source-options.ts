@@ -61,6 +61,12 @@ export function buildDataSourceOptions(
         database: target.path,
         enableWAL: true,
         timeout: tuning.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
+        // Every commit synced to disk, always: SQLite's build default would give `FULL` to the
+        // process that creates the file and `NORMAL` to every later one that opens it in WAL mode
+        // (whose commits a power loss can undo).
+        prepareDatabase: (db: { pragma(source: string): unknown }) => {
+          db.pragma('synchronous = FULL');
+        },
       };
   }
 }
