@@ -13,6 +13,7 @@ import { createRedisClient, isRedisCluster, type RedisClient } from './redis/red
 import { redisTargetKey } from './redis/redis-target-key.js';
 import type { ConnectionLease } from './connection-lease.js';
 import { dialectOfDataSource } from './sql/dialect-of-data-source.js';
+import { closeDataSource } from './sql/close-data-source.js';
 import type { FeatureSchema } from './migrations/feature-schema.js';
 import { SharedResourcePool } from './shared-resource-pool.js';
 import { pendingPackageMigrations, runPackageMigrations } from './migrations/migration-runner.js';
@@ -82,7 +83,7 @@ export class ConnectionRegistry implements OnApplicationShutdown {
     const lease = await this.dataSources.acquire(
       sqlTargetKey(target),
       () => this.openDataSource(target, options),
-      ({ dataSource }) => dataSource.destroy(),
+      ({ dataSource, dialect }) => closeDataSource(dataSource, dialect),
     );
     try {
       await this.prepareSchema(lease.value, options);

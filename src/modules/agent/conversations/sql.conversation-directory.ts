@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
-import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
+import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import {
@@ -41,11 +41,10 @@ export class SqlConversationDirectory implements ConversationDirectory {
   private readonly sql: DirectorySql;
   private readonly execute: SqlExecutor;
   private readonly dataSource: DataSource;
-  /** SQLite's handle and prepared statements (undefined on the server dialects). */
+  /** SQLite's prepared statements and writes (undefined on the server dialects). */
   private readonly sqlite?: {
-    handle: SqliteHandle;
     statements: SqliteStatements;
-    /** `touch` is committed in groups with the connection's other writes. */
+    /** Every write, committed in groups with the connection's other writes (in their order). */
     writes: SqliteGroupCommit;
   };
 
@@ -56,7 +55,6 @@ export class SqlConversationDirectory implements ConversationDirectory {
     if (dialect === 'sqlite') {
       const handle = sqliteHandle(this.dataSource);
       this.sqlite = {
-        handle,
         statements: new SqliteStatements(handle),
         writes: SqliteGroupCommit.of(handle),
       };
@@ -127,13 +125,12 @@ export class SqlConversationDirectory implements ConversationDirectory {
       return [{ ...row, title, metadata: stored }, [title, stored, conversationId]];
     };
     if (this.sqlite) {
-      const { handle, statements } = this.sqlite;
-      const transaction = handle.transaction(() => {
+      const { writes, statements } = this.sqlite;
+      const row = await writes.run(() => {
         const [row, params] = apply(statements.get(this.sql.read).get(conversationId) as Row);
         if (row) statements.get(this.sql.update).run(...params);
         return row;
       });
-      const row = transaction.immediate();
       return row && toListing(row);
     }
     const row = await this.dataSource.transaction(async (manager) => {
@@ -146,8 +143,10 @@ export class SqlConversationDirectory implements ConversationDirectory {
   }
 
   async remove(conversationId: string): Promise<void> {
-    if (this.sqlite) this.sqlite.statements.get(this.sql.remove).run(conversationId);
-    else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
+    if (this.sqlite) {
+      const { writes, statements } = this.sqlite;
+      await writes.run(() => statements.get(this.sql.remove).run(conversationId));
+    } else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
   }
 }
 

@@ -247,15 +247,20 @@ export class SqlRunStore implements RunStore {
         ]);
       else {
         const sql = `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
-        if (this.sqlite) this.sqlite.prepare(sql).run(...chunk);
-        else await this.execute('run_delete', sql, chunk);
+        if (this.sqlite) {
+          const statement = this.sqlite.prepare(sql);
+          await this.sqliteWrites!.run(() => statement.run(...chunk));
+        } else await this.execute('run_delete', sql, chunk);
       }
     }
   }
 
   async sweep(limit: number): Promise<number> {
     const now = this.now();
-    if (this.sqlite) return this.statements!.get(this.sql.sweep).run(now, limit).changes;
+    if (this.sqlite)
+      return this.sqliteWrites!.run(
+        () => this.statements!.get(this.sql.sweep).run(now, limit).changes,
+      );
     const result: unknown = await this.execute('run_sweep', this.sql.sweep, [now, limit]);
     // PostgreSQL returns one row per deleted entry; mysql2 a result header.
     return Array.isArray(result)

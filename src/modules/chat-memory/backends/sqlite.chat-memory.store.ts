@@ -32,7 +32,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
     messages: PreparedMessage[],
     expectedVersion: number | undefined,
   ) => AppendOutcome;
-  private readonly clearTransaction: (conversationId: string) => void;
+  private readonly clearStatements: (conversationId: string) => void;
   private readonly pageTransaction: (
     conversationId: string,
     end: number,
@@ -78,7 +78,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
         const newestFirst: string[] = [];
         let used = 0;
         // Whole chunks (`all` costs about half of stepping row by row), newest first.
-        while (from > 0 && newestFirst.length < count && used <= maxBytes) {
+        while (from > 0 && newestFirst.length < count && used < maxBytes) {
           const size = Math.min(PAGE_CHUNK, count - newestFirst.length, from);
           for (const body of statements.newestInRange.all(
             conversationId,
@@ -93,10 +93,10 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
         return { version, newestFirst };
       },
     );
-    this.clearTransaction = immediate(this.db, (conversationId: string) => {
+    this.clearStatements = (conversationId: string) => {
       statements.deleteMessages.run(conversationId);
       statements.deleteConversation.run(conversationId);
-    });
+    };
   }
 
   protected async appendBatch(
@@ -142,7 +142,8 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
   }
 
   protected async removeConversation(conversationId: string): Promise<void> {
-    this.clearTransaction(conversationId);
+    // Through the group commit too, so it keeps its place among the writes that go through it.
+    await this.writes.run(() => this.clearStatements(conversationId));
   }
 }
 
@@ -173,13 +174,4 @@ function prepareStatements(db: SqliteHandle) {
       'DELETE FROM agent_chat_conversations WHERE conversation_id = ?',
     ),
   };
-}
-
-/** Wraps `fn` in a synchronous `BEGIN IMMEDIATE` transaction. */
-function immediate<Args extends unknown[], R>(
-  db: SqliteHandle,
-  fn: (...args: Args) => R,
-): (...args: Args) => R {
-  const transaction = db.transaction(fn);
-  return (...args: Args) => transaction.immediate(...args);
 }

@@ -167,4 +167,54 @@ describe('SqliteGroupCommit', () => {
     expect(db.prepare('SELECT count(*) FROM children').pluck().get()).toBe(0);
     expect(db.inTransaction).toBe(false);
   });
+  it('keeps the order writes were asked in, a write asked between the rounds included', async () => {
+    const group = SqliteGroupCommit.of(db);
+    const first = group.run(insert('a')); // at once
+    let third: Promise<number> | undefined;
+    // Runs after the round's reset and before its group: it must still wait behind 'b'.
+    setImmediate(() => (third = group.run(insert('c'))));
+    const second = group.run(insert('b')); // waits for the group
+    await Promise.all([first, second]);
+    await third;
+    expect(texts()).toBe('a,b,c');
+  });
+
+  it("refuses a write asked for inside a write's own work", async () => {
+    const group = SqliteGroupCommit.of(db);
+    let nested: Promise<number> | undefined;
+    await group.run(() => {
+      nested = group.run(insert('nested'));
+      return insert('outer')();
+    });
+    await expect(nested).rejects.toThrow(/asked for another write/);
+    expect(texts()).toBe('outer');
+  });
+
+  it('lets a group waiting when the app opens a transaction wait for its end, not share its fate', async () => {
+    const group = SqliteGroupCommit.of(db);
+    await group.run(insert('a')); // at once: the round's next write waits for its group
+    const waiting = group.run(insert('queued'));
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    // The app's own transaction on the shared connection (TypeORM: BEGIN, awaits, ROLLBACK).
+    db.prepare('BEGIN').run();
+    insert('the app')();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    db.prepare('ROLLBACK').run();
+    await expect(waiting).resolves.toBe(2);
+    expect(texts()).toBe('a,queued');
+  });
+
+  it('commits the writes still waiting when drained, before the connection closes', async () => {
+    const group = SqliteGroupCommit.of(db);
+    const alone = group.run(insert('a'));
+    const waiting = group.run(insert('b'));
+    SqliteGroupCommit.drain(db);
+    const path = db.name;
+    db.close();
+    await expect(Promise.all([alone, waiting])).resolves.toEqual([1, 2]);
+    db = openTraced(path, trace);
+    expect(texts()).toBe('a,b');
+  });
 });

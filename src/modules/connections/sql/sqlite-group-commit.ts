@@ -25,8 +25,10 @@ const groups = new WeakMap<SqliteHandle, SqliteGroupCommit>();
  *
  * If the commit itself fails (the database locked past the busy timeout, a full disk), or SQLite
  * ends the transaction on a failing write (an I/O error), the whole group is rolled back and every
- * write in it rejects with that error. A write asked for inside a transaction already open on the
- * connection runs at once, as a savepoint of it.
+ * write in it rejects with that error. On a connection shared with the app (its own TypeORM
+ * DataSource), a write asked for inside the app's open transaction runs at once, as part of it (as
+ * before groups); a group waiting when the app opens one waits for its end. A write's work asking
+ * for another write is refused. The order holds among the writes that go through the group.
  */
 export class SqliteGroupCommit {
   private queue: QueuedWrite[] = [];
@@ -35,6 +37,8 @@ export class SqliteGroupCommit {
   private aloneThisRound = false;
   /** How many writes the last group held: more than one means writes are coming in numbers. */
   private lastGroupSize = 0;
+  /** Whether this group commit's own transaction is running (its writes' work is). */
+  private committing = false;
 
   private constructor(private readonly handle: SqliteHandle) {}
 
@@ -48,12 +52,23 @@ export class SqliteGroupCommit {
     return group;
   }
 
+  /** Commits the writes waiting on this connection now, if any (before it is closed). */
+  static drain(handle: SqliteHandle): void {
+    const group = groups.get(handle);
+    if (group?.scheduled && !handle.inTransaction) group.flush();
+  }
+
   /**
-   * Runs `work` (synchronous statements on this connection, no `await`) in the next group and
-   * resolves with what it returned once the group committed.
+   * Runs `work` (synchronous statements on this connection, no `await`, no other `run`) at once or
+   * in its round's group, and resolves with what it returned once its transaction committed.
    */
   run<R>(work: () => R): Promise<R> {
+    if (this.committing)
+      return Promise.reject(
+        new Error('A group commit write asked for another write: run its statements directly'),
+      );
     if (this.handle.inTransaction) {
+      // Someone else's transaction on the shared connection: the write is part of it.
       try {
         return Promise.resolve(this.handle.transaction(work)());
       } catch (error) {
@@ -66,7 +81,7 @@ export class SqliteGroupCommit {
       this.aloneThisRound = true;
       setImmediate(() => (this.aloneThisRound = false));
       try {
-        return Promise.resolve(this.handle.transaction(work).immediate());
+        return Promise.resolve(this.committed(() => this.handle.transaction(work).immediate()));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -81,6 +96,13 @@ export class SqliteGroupCommit {
   }
 
   private flush(): void {
+    if (this.queue.length === 0) return;
+    if (this.handle.inTransaction) {
+      // Someone else's transaction is open on the shared connection (this one's never outlast a
+      // call): the group waits for its end rather than commit or roll back with it.
+      setTimeout(() => this.flush(), 1);
+      return;
+    }
     const group = this.queue;
     this.queue = [];
     this.scheduled = false;
@@ -88,7 +110,7 @@ export class SqliteGroupCommit {
     if (group.length === 1) {
       const [write] = group;
       try {
-        write!.resolve(this.handle.transaction(write!.work).immediate());
+        write!.resolve(this.committed(() => this.handle.transaction(write!.work).immediate()));
       } catch (error) {
         write!.reject(error);
       }
@@ -96,9 +118,9 @@ export class SqliteGroupCommit {
     }
     let outcomes: Outcome[];
     try {
-      outcomes = this.handle
-        .transaction(() => group.map((write) => this.inSavepoint(write)))
-        .immediate();
+      outcomes = this.committed(() =>
+        this.handle.transaction(() => group.map((write) => this.inSavepoint(write))).immediate(),
+      );
     } catch (error) {
       for (const write of group) write.reject(error);
       return;
@@ -107,6 +129,16 @@ export class SqliteGroupCommit {
       if (outcome.ok) group[index]!.resolve(outcome.value);
       else group[index]!.reject(outcome.error);
     });
+  }
+
+  /** Runs this group commit's own transaction, marked as running. */
+  private committed<T>(transaction: () => T): T {
+    this.committing = true;
+    try {
+      return transaction();
+    } finally {
+      this.committing = false;
+    }
   }
 
   /** One write of a group in its own savepoint; throws on if SQLite ended the whole transaction. */
