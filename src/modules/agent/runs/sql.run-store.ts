@@ -54,7 +54,8 @@ export class SqlRunStore implements RunStore {
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    if (this.sqlite) return this.sqliteWrites!.run(() => this.sqlitePutIfAbsent(runId, key, value));
+    if (this.sqliteWrites)
+      return this.sqliteWrites.run(() => this.sqlitePutIfAbsent(runId, key, value));
     return this.serverPutIfAbsent(runId, key, value);
   }
 
@@ -68,8 +69,8 @@ export class SqlRunStore implements RunStore {
     guard: readonly [string, string],
     entry: readonly [string, string],
   ): Promise<GuardedPut> {
-    if (this.sqlite)
-      return this.sqliteWrites!.run((): GuardedPut => {
+    if (this.sqliteWrites)
+      return this.sqliteWrites.run((): GuardedPut => {
         const stored = this.sqlitePutIfAbsent(runId, ...guard);
         if (stored !== guard[1]) return { guard: stored };
         return { guard: stored, entry: this.sqlitePutIfAbsent(runId, ...entry) };
@@ -99,7 +100,7 @@ export class SqlRunStore implements RunStore {
    * claims were timed, by the steps).
    */
   async claim(claim: RunClaim): Promise<RunClaimed> {
-    if (this.sqlite) {
+    if (this.sqliteWrites) {
       const ops = {
         putIfAbsent: (runId: string, key: string, value: string) =>
           this.sqlitePutIfAbsent(runId, key, value),
@@ -108,7 +109,7 @@ export class SqlRunStore implements RunStore {
           this.sqlitePut(index, orderedKey({ at, runId }), ''),
         addToIndex: (index: string, runId: string) => this.sqlitePut(index, runId, ''),
       };
-      return this.sqliteWrites!.run(() => claimInStepsSync(ops, claim));
+      return this.sqliteWrites.run(() => claimInStepsSync(ops, claim));
     }
     if (this.dialect === 'postgres')
       return claimOnPostgres(
@@ -176,15 +177,15 @@ export class SqlRunStore implements RunStore {
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {
-    if (this.sqlite) await this.sqliteWrites!.run(() => this.sqlitePut(runId, key, value));
+    if (this.sqliteWrites) await this.sqliteWrites.run(() => this.sqlitePut(runId, key, value));
     else await this.serverPut(runId, key, value);
   }
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
     const now = this.now();
     const params = [value, now + this.retentionMs, runId, key, expected, now];
-    if (this.sqlite)
-      return this.sqliteWrites!.run(
+    if (this.sqliteWrites)
+      return this.sqliteWrites.run(
         () => this.statements!.get(this.sql.replaceIf).run(...params).changes === 1,
       );
     const result: unknown = await this.execute('run_replace_if', this.sql.replaceIf, params);
@@ -195,10 +196,8 @@ export class SqlRunStore implements RunStore {
   }
 
   async removeEntry(runId: string, key: string): Promise<void> {
-    if (this.sqlite)
-      await this.sqliteWrites!.run(() =>
-        this.statements!.get(this.sql.removeEntry).run(runId, key),
-      );
+    if (this.sqliteWrites)
+      await this.sqliteWrites.run(() => this.statements!.get(this.sql.removeEntry).run(runId, key));
     else await this.execute('run_remove_entry', this.sql.removeEntry, [runId, key]);
   }
 
@@ -247,9 +246,9 @@ export class SqlRunStore implements RunStore {
         ]);
       else {
         const sql = `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
-        if (this.sqlite) {
+        if (this.sqlite && this.sqliteWrites) {
           const statement = this.sqlite.prepare(sql);
-          await this.sqliteWrites!.run(() => statement.run(...chunk));
+          await this.sqliteWrites.run(() => statement.run(...chunk));
         } else await this.execute('run_delete', sql, chunk);
       }
     }
@@ -257,8 +256,8 @@ export class SqlRunStore implements RunStore {
 
   async sweep(limit: number): Promise<number> {
     const now = this.now();
-    if (this.sqlite)
-      return this.sqliteWrites!.run(
+    if (this.sqliteWrites)
+      return this.sqliteWrites.run(
         () => this.statements!.get(this.sql.sweep).run(now, limit).changes,
       );
     const result: unknown = await this.execute('run_sweep', this.sql.sweep, [now, limit]);

@@ -24,8 +24,8 @@ export function withinBudget(newestFirst: readonly string[], maxBytes: number): 
   return taken.reverse();
 }
 
-/** Most messages read per round by the generic page reader. */
-const CHUNK = 50;
+/** Most messages a page reader reads per round (the generic one) or per statement (SQLite's). */
+export const PAGE_CHUNK = 50;
 
 /**
  * The generic page reader, for a backend without a one-round-trip one: the version, then chunks
@@ -46,7 +46,7 @@ export async function readPageInChunks(
   const newestFirst: string[] = [];
   let used = 0;
   while (from > 0 && newestFirst.length < count && used <= maxBytes) {
-    const size = Math.min(CHUNK, count - newestFirst.length, from);
+    const size = Math.min(PAGE_CHUNK, count - newestFirst.length, from);
     const chunk = await reader.readRange(from - size, size);
     if (chunk.length < size) break; // cleared meanwhile: the page ends here
     for (let i = chunk.length - 1; i >= 0; i -= 1) {

@@ -7,18 +7,16 @@ import type { DataSource } from 'typeorm';
 import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import type { PreparedMessage } from '../../../common/messages/prepared-message.js';
-import { storedBytes, type StoredPage } from './page-reading.js';
+import { PAGE_CHUNK, storedBytes, type StoredPage } from './page-reading.js';
 import { type AppendOutcome, BaseChatMemoryStore } from './base-chat-memory.store.js';
-
-/** Most messages a page reads per statement. */
-const PAGE_CHUNK = 50;
 
 /**
  * SQLite backend, on the one better-sqlite3 connection TypeORM holds for the file. Every write is a
  * synchronous `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock up front (other processes
  * wait up to the busy timeout) and never awaits inside, so no other work of this process can
- * interleave with it. Appends are committed in groups with the connection's other writes (a
- * savepoint each, one commit for all; see `SqliteGroupCommit`). Statements are prepared once.
+ * interleave with it. Appends and clears go through the connection's group commit with its other
+ * writes (a savepoint each, one commit for a round's; see `SqliteGroupCommit`). Statements are
+ * prepared once.
  */
 export class SqliteChatMemoryStore extends BaseChatMemoryStore implements BackedChatMemoryStore {
   protected readonly system = 'sqlite' as const;
@@ -125,7 +123,7 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
 
   /**
    * The version and the newest messages in one read transaction (one snapshot, however many
-   * processes write the file), read in chunks of up to 50 until the page is full or past its
+   * processes write the file), read in chunks of up to `PAGE_CHUNK` until the page is full or past its
    * budget.
    */
   protected override async readPage(

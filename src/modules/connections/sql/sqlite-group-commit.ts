@@ -69,22 +69,16 @@ export class SqliteGroupCommit {
       );
     if (this.handle.inTransaction) {
       // Someone else's transaction on the shared connection: the write is part of it.
-      try {
-        return Promise.resolve(this.handle.transaction(work)());
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      return new Promise<R>((resolve) => resolve(this.handle.transaction(work)()));
     }
     if (!this.aloneThisRound && !this.scheduled && this.lastGroupSize <= 1) {
       // While writes come one at a time, the round's first commits at once (no wait); the ones
       // asked for after it in the same round wait for the group, and so do all while groups form.
       this.aloneThisRound = true;
       setImmediate(() => (this.aloneThisRound = false));
-      try {
-        return Promise.resolve(this.committed(() => this.handle.transaction(work).immediate()));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      return new Promise<R>((resolve) =>
+        resolve(this.committed(() => this.handle.transaction(work).immediate())),
+      );
     }
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
