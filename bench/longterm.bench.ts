@@ -23,7 +23,6 @@ import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.j
 import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { prefixUpperBound } from '../src/modules/longterm/validation/prefix-range.js';
 import {
-  type Measurement,
   type Operation,
   TABLE_HEADER,
   compareRow,
@@ -32,6 +31,7 @@ import {
 } from './support/measure.js';
 import { postgresGuardedSaveMany } from './support/longterm-floors.js';
 import { LONGTERM_SCHEMA } from '../src/modules/longterm/schema/longterm.schema.js';
+import { TextAnalyzer } from '../src/modules/longterm/recall/text-analyzer.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -66,14 +66,20 @@ const batch = (entityId: string, round: number, seq: number): LongtermSaveInput[
     updatedAt: 1,
   }));
 
-async function postgres(
-  registry: ConnectionRegistry,
-): Promise<{ store: LongtermMemoryStore; floor: Floor }> {
+/** A backend's stores (text search off, the floor's work; and indexing every row's words) and floor. */
+interface Opened {
+  store: LongtermMemoryStore;
+  indexed: LongtermMemoryStore;
+  floor: Floor;
+}
+
+async function postgres(registry: ConnectionRegistry): Promise<Opened> {
   const lease = await registry.acquireSql(
     { dialect: 'postgres', url: POSTGRES_URL },
     { migrationsRun: true, schema: LONGTERM_SCHEMA },
   );
-  const store = new PostgresLongtermStore(lease.value.dataSource);
+  const store = new PostgresLongtermStore(lease.value.dataSource, { analyzer: TextAnalyzer.off });
+  const indexed = new PostgresLongtermStore(lease.value.dataSource);
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   const guarded = postgresGuardedSaveMany(client);
@@ -88,6 +94,7 @@ async function postgres(
     });
   return {
     store,
+    indexed,
     floor: {
       guardedUpsert: (rows) =>
         guarded(rows.map((r) => ({ ...r, entityId: `guarded-${r.entityId}` }))),
@@ -134,11 +141,11 @@ async function postgres(
   };
 }
 
-async function redis(
-  registry: ConnectionRegistry,
-): Promise<{ store: LongtermMemoryStore; floor: Floor }> {
+async function redis(registry: ConnectionRegistry): Promise<Opened> {
   const prefix = `${run}:lt:`;
-  const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).value, prefix);
+  const connection = (await registry.acquireRedis(REDIS_URL)).value;
+  const store = new RedisLongtermStore(connection, prefix, { analyzer: TextAnalyzer.off });
+  const indexed = new RedisLongtermStore(connection, `${run}:ix:`);
   const client = new Redis(REDIS_URL);
   // The store's own key layout (hash tags from a digest of the id), computed once per entity.
   const layouts = new Map<string, ReturnType<typeof longtermRedisKeys>>();
@@ -157,6 +164,7 @@ async function redis(
   };
   return {
     store,
+    indexed,
     floor: {
       upsert: (rows) =>
         write(
@@ -217,7 +225,7 @@ async function seedTo(floor: Floor, perEntity: number, from: number): Promise<vo
 
 async function bench(name: string, open: typeof postgres): Promise<string[]> {
   const registry = new ConnectionRegistry();
-  const { store, floor } = await open(registry);
+  const { store, indexed, floor } = await open(registry);
   const rows: string[] = [];
   try {
     for (const label of ['insert', 'update'] as const) {
@@ -231,19 +239,28 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
       };
       const operations: Record<string, Operation> = {
         library: side((rows) => store.saveMany(rows)),
+        indexed: side((rows) =>
+          indexed.saveMany(rows.map((r) => ({ ...r, entityId: `${r.entityId}-ix` }))),
+        ),
         floor: side((rows) => floor.upsert(rows)),
       };
       if (floor.guardedUpsert) operations.guarded = side((rows) => floor.guardedUpsert!(rows));
       const sides = await measureRotating(operations, BATCH_ITERATIONS);
       const name0 = `saveMany ${BATCH} rows, ${label}`;
-      rows.push(compareRow(name, name0, perRow({ library: sides.library!, floor: sides.floor! })));
+      rows.push(compareRow(name, name0, { library: sides.library!, floor: sides.floor! }));
       if (sides.guarded)
         rows.push(
-          compareRow(name, `${name0}, vs guarded floor`, {
-            library: sides.library!,
+          compareRow(name, `${name0}, indexed, vs guarded floor`, {
+            library: sides.indexed!,
             floor: sides.guarded,
           }),
         );
+      rows.push(
+        compareRow(name, `${name0}: text index, indexed vs not`, {
+          library: sides.indexed!,
+          floor: sides.library!,
+        }),
+      );
     }
     if (!SEARCH) return rows;
     const searches: Record<number, { p50: number; floorP50: number }> = {};
@@ -285,14 +302,10 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
     for (let e = 0; e < ENTITIES; e += 1)
       await store.deleteEntity(`${run}-e${e}`).catch(() => undefined);
     await store.deleteEntity(`${run}-w`);
+    await indexed.deleteEntity(`${run}-w-ix`);
     await registry.onApplicationShutdown();
   }
   return rows;
-}
-
-/** Batch timings are per call of 1,000 rows; the table shows them as they are. */
-function perRow(pair: { library: Measurement; floor: Measurement }) {
-  return pair;
 }
 
 const selected = process.argv.slice(2);

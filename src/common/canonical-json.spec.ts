@@ -2,6 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { canonicalJson, compareCodePoints } from './canonical-json.js';
 
+/** Canonical JSON written the slow, obvious way. */
+const reference = (value: unknown): string => write(JSON.parse(JSON.stringify(value)));
+const write = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(write).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort(compareCodePoints);
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${write(object[key])}`).join(',')}}`;
+};
+
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops whitespace', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
@@ -40,14 +50,6 @@ describe('canonicalJson', () => {
   it('writes what JSON.stringify writes, keys in code-point order, on either path', () => {
     // Plain data takes the fast path; a Date, a toJSON, undefined, a null prototype or deep
     // nesting sends the value down the replacer path. Both must agree with this reference.
-    const reference = (value: unknown): string => write(JSON.parse(JSON.stringify(value)));
-    const write = (value: unknown): string => {
-      if (Array.isArray(value)) return `[${value.map(write).join(',')}]`;
-      if (value === null || typeof value !== 'object') return JSON.stringify(value);
-      const object = value as Record<string, unknown>;
-      const keys = Object.keys(object).sort(compareCodePoints);
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${write(object[key])}`).join(',')}}`;
-    };
     const leaf = fc.oneof(
       fc.string({ unit: 'grapheme' }),
       fc.integer(),
@@ -75,6 +77,38 @@ describe('canonicalJson', () => {
     for (let i = 0; i < 100; i += 1) deep = { z: deep, y: [i] };
     expect(canonicalJson(deep)).toBe(reference(deep));
     expect(canonicalJson({ 10: 'ten', 9: 'nine', a: 'a' })).toBe('{"10":"ten","9":"nine","a":"a"}');
+  });
+
+  it('orders runs and mixes of values of a few shapes, each as if it came alone', () => {
+    // The order of the last out-of-order key list is reused: a value of another shape, of the
+    // same keys in another order, or of keys no object can order must not be given it.
+    const shapes = [
+      ['note', 'tags', 'score'],
+      ['tags', 'note', 'score'],
+      ['a', 'b'],
+      ['b', 'a'],
+      ['\uFFFF', '\u{1F600}', 'a'],
+      ['b', '1', 'a'],
+      ['score', 'note', 'tags'],
+      [],
+    ];
+    const valueOf = (keys: string[], depth: number): unknown => {
+      const object: Record<string, unknown> = {};
+      keys.forEach((key, i) => (object[key] = depth > 0 ? valueOf(keys.slice(i), depth - 1) : i));
+      return object;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(shapes.length - 1), fc.nat(2)), { maxLength: 30 }),
+        (picks) => {
+          for (const [shape, depth] of picks) {
+            const value = valueOf(shapes[shape]!, depth);
+            expect(canonicalJson(value)).toBe(reference(value));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('rejects what JSON cannot hold', () => {

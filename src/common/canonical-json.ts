@@ -59,16 +59,18 @@ function orderArray(items: unknown[], depth: number): unknown {
   return copy ?? items;
 }
 
+/**
+ * The last key list found out of order, and that list in order: values of one shape come in runs
+ * (a batch's records), and each after the first is put in order without sorting.
+ */
+let lastUnsorted: readonly string[] = [];
+let lastSorted: readonly string[] = [];
+
 function orderObject(object: Record<string, unknown>, depth: number): unknown {
-  const keys = Object.keys(object);
-  const sorted = isSorted(keys);
-  // A JS object always enumerates integer-like keys first: no copy could hold code-point order.
-  if (!sorted && keys.some(isIntegerLike)) return NOT_PLAIN;
-  if (!sorted) {
-    // The native sort is UTF-16 order, which differs from code-point order only around surrogates.
-    keys.sort();
-    if (!isSorted(keys)) keys.sort(compareCodePoints);
-  }
+  let keys: readonly string[] = Object.keys(object);
+  const sorted = sameKeys(keys, lastUnsorted) ? false : isSorted(keys);
+  if (!sorted) keys = inCodePointOrder(keys);
+  if (keys === NO_ORDER) return NOT_PLAIN;
   let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
@@ -82,6 +84,30 @@ function orderObject(object: Record<string, unknown>, depth: number): unknown {
     if (copy !== undefined) setOwn(copy, key, ordered);
   }
   return copy ?? object;
+}
+
+/** Marks a key list no object can enumerate in code-point order. */
+const NO_ORDER: readonly string[] = [];
+
+/**
+ * Out-of-order keys in code-point order ({@link NO_ORDER} when an integer-like key makes that
+ * impossible: a JS object always enumerates them first, so no copy could hold the order).
+ */
+function inCodePointOrder(keys: readonly string[]): readonly string[] {
+  if (sameKeys(keys, lastUnsorted)) return lastSorted;
+  if (keys.some(isIntegerLike)) return NO_ORDER;
+  // The native sort is UTF-16 order, which differs from code-point order only around surrogates.
+  const ordered = [...keys].sort();
+  if (!isSorted(ordered)) ordered.sort(compareCodePoints);
+  lastUnsorted = keys;
+  lastSorted = ordered;
+  return ordered;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -117,7 +143,7 @@ function writeSorted(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-function isSorted(keys: string[]): boolean {
+function isSorted(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i += 1)
     if (compareCodePoints(keys[i - 1]!, keys[i]!) >= 0) return false;
   return true;

@@ -140,6 +140,12 @@ export function runLongtermStoreConformance(
         [() => s.search(e, 'k\uD800', 5), 'prefix'],
         [() => s.delete(e, 'k', -1), 'seq'],
         [() => s.saveMany([row(e, 'ok', 1, 1), row(e, '', 1, 1)]), 'records[1].key'],
+        [() => s.saveMany([row(e, 'ok', 1, 1), row('', 'k', 1, 1)]), 'records[1].entityId'],
+        [() => s.saveMany([row(e, 'ok', 1, 1), row(e, 'ok', 2, 2)]), 'records[1].key'],
+        [
+          () => s.saveMany([row(e, 'a', 1, 1), row(`${e}-2`, 'a', 1, 1), row(e, 'a', 1, 1)]),
+          'records[2].key',
+        ],
       ];
       for (const [call, argument] of cases) {
         const error = await rejectionOf(call());
@@ -200,6 +206,13 @@ export function runLongtermStoreConformance(
       );
       expect(await s.load(e, 'd')).toBeNull();
       expect(await s.saveMany([])).toEqual({ applied: [] });
+      // One key in two entities, their rows interleaved, is two records.
+      const other = `${e}-other`;
+      expect(
+        await s.saveMany([row(e, 'x', 'e', 1), row(other, 'x', 'other', 1), row(e, 'y', 'e', 1)]),
+      ).toEqual({ applied: [true, true, true] });
+      expect((await s.load(other, 'x'))!.value).toBe('other');
+      expect((await s.search(e, '', 10)).map((r) => r.key)).toEqual(['a', 'b', 'c', 'x', 'y']);
     });
 
     const context = {

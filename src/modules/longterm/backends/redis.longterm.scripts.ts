@@ -30,24 +30,28 @@ for i = 1, n, 900 do
   for j = 1, #part do stored[i + j - 1] = part[j] end
 end
 local text = openIndex(KEYS[5], KEYS[6], base, fields)
+-- A hash that does not exist holds no vector to delete.
+local hadVectors = redis.call('EXISTS', KEYS[7]) == 1
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 local vectors = {}
 for i = 1, n do
   local at = i * 7 - 6
   local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
-  local ok, previous, wasLive = tonumber(seq) > erased, nil, false
+  local seqNumber = tonumber(seq)
+  local ok, previous, wasLive = seqNumber > erased, nil, false
   local record = stored[i]
   if record and ok then
     local storedSeq, storedExpiry, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
     previous = storedExpiry
     wasLive = valueAt <= #record
-    ok = tonumber(seq) >= tonumber(storedSeq) or tonumber(previous) <= now
+    ok = seqNumber >= tonumber(storedSeq) or tonumber(previous) <= now
   end
   if ok then
     records[#records + 1] = key
     records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
     setText(text, key, value ~= '' and batch[at + 5] or '')
-    vectors[key] = batch[at + 6] ~= '' and batch[at + 6]
+    local vector = batch[at + 6]
+    if vector ~= '' then vectors[key] = vector elseif hadVectors then vectors[key] = false end
     if value == '' then
       if wasLive then dead[#dead + 1] = key end
     elseif not wasLive then
@@ -71,8 +75,7 @@ each('ZREM', KEYS[2], dead, 1)
 each('ZADD', KEYS[3], expiring, 2)
 each('ZREM', KEYS[3], lasting, 1)
 flushIndex(text)
--- A hash that does not exist holds no vector to delete.
-writeHash(KEYS[7], vectors, redis.call('EXISTS', KEYS[7]) == 1)
+writeHash(KEYS[7], vectors)
 return table.concat(applied)
 `);
 

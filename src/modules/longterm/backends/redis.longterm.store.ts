@@ -245,14 +245,17 @@ export class RedisLongtermStore extends BaseLongtermStore {
 }
 
 function parse(entityId: string, key: string, record: string): StoredRow {
-  const match = /^(\d+):(\d+):(\d+):([\s\S]*)$/.exec(record)!;
-  const expiresAt = Number(match[3]);
+  // `seq:updatedAt:expiresAt:value`, as the scripts write it: the first three colons split it.
+  const afterSeq = record.indexOf(':');
+  const afterUpdated = record.indexOf(':', afterSeq + 1);
+  const afterExpiry = record.indexOf(':', afterUpdated + 1);
+  const expiresAt = Number(record.slice(afterUpdated + 1, afterExpiry));
   return {
     entityId,
     key,
-    value: match[4]!,
-    seq: Number(match[1]),
-    updatedAt: Number(match[2]),
+    value: record.slice(afterExpiry + 1),
+    seq: Number(record.slice(0, afterSeq)),
+    updatedAt: Number(record.slice(afterSeq + 1, afterUpdated)),
     expiresAt: expiresAt >= NEVER_EXPIRES ? null : expiresAt,
   };
 }

@@ -16,8 +16,8 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
  * nothing; otherwise only its words are written, gathered per word across the batch (one `HSET`
  * and one `HDEL` per word, however many rows hold it), its docs entry and the totals once per
  * batch. `each(command, key, items, width)` sends a long argument list in chunks;
- * `writeHash(key, changes, deletes)` sets each field of `changes` whose value is a string and deletes
- * each whose value is `false` (unless `deletes` is `false`).
+ * `writeHash(key, changes)` sets each field of `changes` whose value is a string and deletes each
+ * whose value is `false`.
  */
 export const TEXT_INDEX_LUA = `
 local function each(command, key, items, width)
@@ -26,7 +26,7 @@ local function each(command, key, items, width)
     redis.call(command, key, unpack(items, i, math.min(i + chunk - 1, #items)))
   end
 end
-local function writeHash(key, changes, deletes)
+local function writeHash(key, changes)
   local set, unset = {}, {}
   for field, value in pairs(changes) do
     if value then
@@ -37,7 +37,7 @@ local function writeHash(key, changes, deletes)
     end
   end
   each('HSET', key, set, 2)
-  if deletes ~= false then each('HDEL', key, unset, 1) end
+  each('HDEL', key, unset, 1)
 end
 local function openIndex(docs, totals, base, keys)
   local current = {}
@@ -62,6 +62,7 @@ local function posting(index, word, key, value)
 end
 local function setText(index, key, text)
   local old, new = index.current[key], nil
+  if text == '' and not old then return end
   local _, length = string.gsub(text, '%S+', '')
   if length > 0 then new = length .. ' ' .. text end
   if old == new then return end

@@ -42,8 +42,13 @@ export function assertKey(value: unknown, argument = 'key'): asserts value is st
   assertText(value, argument, MAX_LONGTERM_KEY_BYTES);
 }
 
+/** Whether a value is a valid seq (a safe integer ≥ 0). */
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 export function assertSeq(value: unknown, argument = 'seq'): asserts value is number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+  if (!isSeq(value)) {
     throw new InvalidArgumentError(argument, `must be an integer ≥ 0, got ${String(value)}`);
   }
 }
@@ -94,14 +99,30 @@ export function prepareRecord(
   input: LongtermSaveInput,
   now: number,
   rules: RecordRules,
-  path = 'record',
+): PreparedRecord {
+  return prepareAt(input, now, rules, undefined, undefined);
+}
+
+/**
+ * {@link prepareRecord} for the record at `index` of a batch (`undefined`: a lone record), its
+ * arguments named in errors only (a valid row builds no names). `checkedEntity` is an entity id
+ * this batch has already validated.
+ */
+function prepareAt(
+  input: LongtermSaveInput,
+  now: number,
+  rules: RecordRules,
+  index: number | undefined,
+  checkedEntity: string | undefined,
 ): PreparedRecord {
   const { defaultTtlMs, maxValueBytes, recordText, analyzer = TextAnalyzer.english } = rules;
+  const path = index === undefined ? 'record' : `records[${index}]`;
   if (typeof input !== 'object' || input === null)
     throw new InvalidArgumentError(path, 'must be an object');
-  assertEntityId(input.entityId, `${path}.entityId`);
-  assertKey(input.key, `${path}.key`);
-  assertSeq(input.seq, `${path}.seq`);
+  if (input.entityId !== checkedEntity || checkedEntity === undefined)
+    throwIfProblem(textProblem(input.entityId, MAX_ENTITY_ID_BYTES), path, 'entityId');
+  throwIfProblem(textProblem(input.key, MAX_LONGTERM_KEY_BYTES), path, 'key');
+  if (!isSeq(input.seq)) assertSeq(input.seq, `${path}.seq`);
   const updatedAt = input.updatedAt ?? now;
   if (!Number.isSafeInteger(updatedAt) || updatedAt < 0)
     throw new InvalidArgumentError(
@@ -125,9 +146,8 @@ export function prepareRecord(
   } catch (error) {
     throw new InvalidArgumentError(`${path}.value`, (error as Error).message);
   }
-  const valueBytes = Buffer.byteLength(value);
-  if (valueBytes > maxValueBytes)
-    throw new ValueTooLargeError(`${path}.value`, valueBytes, maxValueBytes);
+  if (exceedsUtf8Bytes(value, maxValueBytes))
+    throw new ValueTooLargeError(`${path}.value`, utf8ByteLength(value), maxValueBytes);
   return {
     entityId: input.entityId,
     key: input.key,
@@ -180,33 +200,46 @@ function textOf(
 /** Validates a batch: every row first, and no (entity, key) twice. */
 export function prepareBatch(inputs: unknown, now: number, rules: RecordRules): PreparedRecord[] {
   if (!Array.isArray(inputs)) throw new InvalidArgumentError('records', 'must be an array');
-  const seen = new Set<string>();
+  // A batch's rows mostly share one entity: its id is checked once, its keys kept in one set.
+  const keysByEntity = new Map<string, Set<string>>();
+  let entity: string | undefined;
+  let keys: Set<string> | undefined;
   return inputs.map((input: LongtermSaveInput, index) => {
-    const prepared = prepareRecord(input, now, rules, `records[${index}]`);
-    const identity = `${prepared.entityId}\u0000${prepared.key}`; // U+0000 is in no id
-    if (seen.has(identity))
+    const prepared = prepareAt(input, now, rules, index, entity);
+    if (prepared.entityId !== entity) {
+      entity = prepared.entityId;
+      keys = keysByEntity.get(entity);
+      if (!keys) keysByEntity.set(entity, (keys = new Set()));
+    }
+    if (keys!.has(prepared.key))
       throw new InvalidArgumentError(
         `records[${index}].key`,
         `"${prepared.key}" appears twice in the batch`,
       );
-    seen.add(identity);
+    keys!.add(prepared.key);
     return prepared;
   });
 }
 
 function assertText(value: unknown, argument: string, maxBytes: number): void {
+  const problem = textProblem(value, maxBytes);
+  if (problem !== undefined) throw new InvalidArgumentError(argument, problem);
+}
+
+/** Throws the problem, if any, as the named field's of the record at `path`. */
+function throwIfProblem(problem: string | undefined, path: string, field: string): void {
+  if (problem !== undefined) throw new InvalidArgumentError(`${path}.${field}`, problem);
+}
+
+/** What is wrong with an id or key, or `undefined` when nothing is. */
+function textProblem(value: unknown, maxBytes: number): string | undefined {
   if (typeof value !== 'string' || value.length === 0)
-    throw new InvalidArgumentError(
-      argument,
-      `must be a non-empty string, got ${JSON.stringify(value)}`,
-    );
+    return `must be a non-empty string, got ${JSON.stringify(value)}`;
   if (exceedsUtf8Bytes(value, maxBytes))
-    throw new InvalidArgumentError(
-      argument,
-      `must be at most ${maxBytes} UTF-8 bytes, got ${utf8ByteLength(value)}`,
-    );
-  if (containsNul(value)) throw new InvalidArgumentError(argument, 'must not hold U+0000');
-  if (hasLoneSurrogate(value)) throw new InvalidArgumentError(argument, LONE_SURROGATE_MESSAGE);
+    return `must be at most ${maxBytes} UTF-8 bytes, got ${utf8ByteLength(value)}`;
+  if (containsNul(value)) return 'must not hold U+0000';
+  if (hasLoneSurrogate(value)) return LONE_SURROGATE_MESSAGE;
+  return undefined;
 }
 
 const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (it holds a lone surrogate)';
