@@ -230,18 +230,19 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
   try {
     for (const label of ['insert', 'update'] as const) {
       // Each side counts its own batches: a new round of keys (insert) or a higher seq (update).
-      const side = (write: (rows: LongtermSaveInput[]) => Promise<unknown>) => {
+      const side = (
+        write: (rows: LongtermSaveInput[]) => Promise<unknown>,
+        entityId = `${run}-w`,
+      ) => {
         let n = 0;
         return async () => {
           n += 1;
-          return write(label === 'insert' ? batch(`${run}-w`, n, 1) : batch(`${run}-w`, 0, n + 1));
+          return write(label === 'insert' ? batch(entityId, n, 1) : batch(entityId, 0, n + 1));
         };
       };
       const operations: Record<string, Operation> = {
         library: side((rows) => store.saveMany(rows)),
-        indexed: side((rows) =>
-          indexed.saveMany(rows.map((r) => ({ ...r, entityId: `${r.entityId}-ix` }))),
-        ),
+        indexed: side((rows) => indexed.saveMany(rows), `${run}-w-ix`),
         floor: side((rows) => floor.upsert(rows)),
       };
       if (floor.guardedUpsert) operations.guarded = side((rows) => floor.guardedUpsert!(rows));

@@ -60,16 +60,18 @@ function orderArray(items: unknown[], depth: number): unknown {
 }
 
 /**
- * The last key list found out of order, and that list in order: values of one shape come in runs
- * (a batch's records), and each after the first is put in order without sorting.
+ * Per depth, the last key list found out of order and that list in order: values of one shape come
+ * in runs (a batch's records), and each after the first is put in order without sorting.
  */
-let lastUnsorted: readonly string[] = [];
-let lastSorted: readonly string[] = [];
+const lastUnsorted: Array<readonly string[] | undefined> = [];
+const lastSorted: Array<readonly string[]> = [];
 
 function orderObject(object: Record<string, unknown>, depth: number): unknown {
   let keys: readonly string[] = Object.keys(object);
-  const sorted = sameKeys(keys, lastUnsorted) ? false : isSorted(keys);
-  if (!sorted) keys = inCodePointOrder(keys);
+  let sorted = false;
+  if (keys.length > 1 && sameKeys(keys, lastUnsorted[depth])) keys = lastSorted[depth]!;
+  else if (keys.length < 2 || isSorted(keys)) sorted = true;
+  else keys = inCodePointOrder(keys, depth);
   if (keys === NO_ORDER) return NOT_PLAIN;
   let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
   for (let i = 0; i < keys.length; i += 1) {
@@ -90,22 +92,22 @@ function orderObject(object: Record<string, unknown>, depth: number): unknown {
 const NO_ORDER: readonly string[] = [];
 
 /**
- * Out-of-order keys in code-point order ({@link NO_ORDER} when an integer-like key makes that
- * impossible: a JS object always enumerates them first, so no copy could hold the order).
+ * Out-of-order keys in code-point order, remembered for their depth ({@link NO_ORDER} when an
+ * integer-like key makes that impossible: a JS object always enumerates them first, so no copy
+ * could hold the order).
  */
-function inCodePointOrder(keys: readonly string[]): readonly string[] {
-  if (sameKeys(keys, lastUnsorted)) return lastSorted;
+function inCodePointOrder(keys: readonly string[], depth: number): readonly string[] {
   if (keys.some(isIntegerLike)) return NO_ORDER;
   // The native sort is UTF-16 order, which differs from code-point order only around surrogates.
   const ordered = [...keys].sort();
   if (!isSorted(ordered)) ordered.sort(compareCodePoints);
-  lastUnsorted = keys;
-  lastSorted = ordered;
+  lastUnsorted[depth] = keys;
+  lastSorted[depth] = ordered;
   return ordered;
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
+function sameKeys(a: readonly string[], b: readonly string[] | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -206,11 +206,16 @@ export function runLongtermStoreConformance(
       );
       expect(await s.load(e, 'd')).toBeNull();
       expect(await s.saveMany([])).toEqual({ applied: [] });
-      // One key in two entities, their rows interleaved, is two records.
-      const other = `${e}-other`;
+      // One key in two entities, their rows interleaved, is two records; each verdict is its row's.
+      const other = entity('batch-other');
       expect(
-        await s.saveMany([row(e, 'x', 'e', 1), row(other, 'x', 'other', 1), row(e, 'y', 'e', 1)]),
-      ).toEqual({ applied: [true, true, true] });
+        await s.saveMany([
+          row(e, 'x', 'e', 1),
+          row(other, 'x', 'other', 1),
+          row(e, 'b', 'stale again', 3),
+          row(e, 'y', 'e', 1),
+        ]),
+      ).toEqual({ applied: [true, true, false, true] });
       expect((await s.load(other, 'x'))!.value).toBe('other');
       expect((await s.search(e, '', 10)).map((r) => r.key)).toEqual(['a', 'b', 'c', 'x', 'y']);
     });
