@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json.js';
-import { InvalidArgumentError } from '../common/errors/invalid-argument.error.js';
 import type {
   LongtermMemoryStore,
   LongtermSaveInput,
@@ -8,8 +7,9 @@ import type {
 import { registerSearchAndExpiryConformance } from './longterm-search.conformance.js';
 import { registerTextSearchConformance } from './longterm-text-search.conformance.js';
 import { registerVectorConformance } from './longterm-vector.conformance.js';
+import { registerArgumentConformance } from './longterm-arguments.conformance.js';
 import { registerConcurrencyAndDurabilityConformance } from './longterm-concurrency.conformance.js';
-import { type ConformanceHooks, type InstanceUnderTest, rejectionOf } from './conformance-hooks.js';
+import type { ConformanceHooks, InstanceUnderTest } from './conformance-hooks.js';
 
 /** What a long-term backend can promise. */
 export interface LongtermStoreCapabilities {
@@ -119,42 +119,6 @@ export function runLongtermStoreConformance(
       }
     });
 
-    it('rejects invalid arguments before any I/O, naming them', async () => {
-      const s = await store();
-      const e = entity('invalid');
-      const cases: Array<[() => Promise<unknown>, string]> = [
-        [() => s.save(row(e, '', 1, 1)), 'record.key'],
-        [() => s.save(row(e, 'k', 1, -1)), 'record.seq'],
-        [() => s.save(row(e, 'k', 1, 1.5)), 'record.seq'],
-        [() => s.save(row('', 'k', 1, 1)), 'record.entityId'],
-        [() => s.save(row(e, 'x'.repeat(513), 1, 1)), 'record.key'],
-        [() => s.save(row(e, 'k', undefined, 1)), 'record.value'],
-        [() => s.save(row(e, 'k', Number.NaN, 1)), 'record.value'],
-        [() => s.save(row(e, 'k', 1, 1, { ttlMs: 0 })), 'record.ttlMs'],
-        [() => s.search(e, 'a', 0), 'limit'],
-        [() => s.search(e, 'a', -3), 'limit'],
-        [() => s.search(e, 'a', 1_001), 'limit'],
-        [() => s.load(e, 'k\u0000'), 'key'],
-        [() => s.load(e, 'k\uDC00'), 'key'],
-        [() => s.save(row('e\uD800', 'k', 1, 1)), 'record.entityId'],
-        [() => s.search(e, 'k\uD800', 5), 'prefix'],
-        [() => s.delete(e, 'k', -1), 'seq'],
-        [() => s.saveMany([row(e, 'ok', 1, 1), row(e, '', 1, 1)]), 'records[1].key'],
-        [() => s.saveMany([row(e, 'ok', 1, 1), row('', 'k', 1, 1)]), 'records[1].entityId'],
-        [() => s.saveMany([row(e, 'ok', 1, 1), row(e, 'ok', 2, 2)]), 'records[1].key'],
-        [
-          () => s.saveMany([row(e, 'a', 1, 1), row(`${e}-2`, 'a', 1, 1), row(e, 'a', 1, 1)]),
-          'records[2].key',
-        ],
-      ];
-      for (const [call, argument] of cases) {
-        const error = await rejectionOf(call());
-        expect(error).toBeInstanceOf(InvalidArgumentError);
-        expect((error as InvalidArgumentError).argument).toBe(argument);
-      }
-      expect(await s.search(e, '', 10)).toEqual([]);
-    });
-
     it('converges on a replayed save: both apply, the row is the same bytes', async () => {
       const s = await store();
       const e = entity('replay');
@@ -186,40 +150,6 @@ export function runLongtermStoreConformance(
       expect(await s.load(e, 'k')).toMatchObject({ value: 'six', seq: 6 });
     });
 
-    it('saves a batch in one call, with a verdict per row; a key twice is refused before any write', async () => {
-      const s = await store();
-      const e = entity('batch');
-      await s.save(row(e, 'b', 'kept', 9));
-      const { applied } = await s.saveMany([
-        row(e, 'a', 1, 1),
-        row(e, 'b', 'stale', 2),
-        row(e, 'c', 3, 3),
-      ]);
-      expect(applied).toEqual([true, false, true]);
-      expect((await s.search(e, '', 10)).map((r) => [r.key, r.value])).toEqual([
-        ['a', 1],
-        ['b', 'kept'],
-        ['c', 3],
-      ]);
-      expect(await rejectionOf(s.saveMany([row(e, 'd', 1, 1), row(e, 'd', 2, 1)]))).toBeInstanceOf(
-        InvalidArgumentError,
-      );
-      expect(await s.load(e, 'd')).toBeNull();
-      expect(await s.saveMany([])).toEqual({ applied: [] });
-      // One key in two entities, their rows interleaved, is two records; each verdict is its row's.
-      const other = entity('batch-other');
-      expect(
-        await s.saveMany([
-          row(e, 'x', 'e', 1),
-          row(other, 'x', 'other', 1),
-          row(e, 'b', 'stale again', 3),
-          row(e, 'y', 'e', 1),
-        ]),
-      ).toEqual({ applied: [true, true, false, true] });
-      expect((await s.load(other, 'x'))!.value).toBe('other');
-      expect((await s.search(e, '', 10)).map((r) => r.key)).toEqual(['a', 'b', 'c', 'x', 'y']);
-    });
-
     const context = {
       store,
       entity,
@@ -229,6 +159,7 @@ export function runLongtermStoreConformance(
     registerSearchAndExpiryConformance(hooks, context);
     registerTextSearchConformance(hooks, context);
     registerVectorConformance(hooks, context);
+    registerArgumentConformance(hooks, context);
 
     it('keeps a delete tombstone that a stale save cannot undo', async () => {
       const s = await store();
