@@ -26,6 +26,7 @@ import { deleteRedisKeys } from '../test/support/redis-cleanup.js';
 import { ConnectionRegistry } from '../src/modules/connections/connection-registry.js';
 import { longtermRedisKeys } from '../src/modules/longterm/backends/redis-keys.js';
 import { NEVER_EXPIRES } from '../src/modules/longterm/backends/sql-row-format.js';
+import { TextAnalyzer } from '../src/modules/longterm/recall/text-analyzer.js';
 import {
   type Measurement,
   type Operation,
@@ -242,7 +243,10 @@ const longtermValue = (i: number) => ({
 async function redisLongterm() {
   const registry = new ConnectionRegistry();
   const prefix = `${run}:lt:`;
-  const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).value, prefix);
+  // Text search off: the floors index no words (bench:longterm gives the index its own row).
+  const store = new RedisLongtermStore((await registry.acquireRedis(REDIS_URL)).value, prefix, {
+    analyzer: TextAnalyzer.off,
+  });
   const [plainClient, guardedClient] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
   return {
     store,
