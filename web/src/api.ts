@@ -24,10 +24,15 @@ export function setApiKey(key: string): void {
   localStorage.removeItem(KEY_STORAGE);
 }
 
-/** The `Authorization` header of the page's key, if it has one. */
-export function authHeaders(): Record<string, string> {
-  const key = apiKey();
+/** The `Authorization` header of `key` (default: the page's key), if there is one. */
+export function authHeaders(key = apiKey()): Record<string, string> {
   return key ? { Authorization: `Bearer ${key}` } : {};
+}
+
+/** The key a request's headers carry (`''` for none). */
+export function keyOf(headers: HeadersInit | undefined): string {
+  const authorization = new Headers(headers).get('Authorization') ?? '';
+  return authorization.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
 }
 
 /** The query parameter naming the conversation a chat tab shows: `/?conversation=<id>`. */
@@ -64,19 +69,26 @@ export function newConversationId(): string {
   return `chat-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/** An error answer of the API (`{ statusCode, error, message }`), with its status. */
+/**
+ * An error answer of the API (`{ statusCode, error, message }`), with its status and the key the
+ * request carried (`''` for none): a refusal of an earlier key says nothing about the current one.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly sentKey: string,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-/** The error of a failed answer: its status and the server's message (never the raw body). */
-export async function apiErrorOf(response: Response): Promise<ApiError> {
+/**
+ * The error of a failed answer: its status, the server's message (never the raw body) and the key
+ * the request was sent with.
+ */
+export async function apiErrorOf(response: Response, sentKey: string): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   let message = response.statusText;
   try {
@@ -86,20 +98,21 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   } catch {
     if (text && !text.trimStart().startsWith('<')) message = text.slice(0, 300);
   }
-  return new ApiError(response.status, message);
+  return new ApiError(response.status, message, sentKey);
 }
 
 /** Calls the API with the page's key; resolves with the JSON answer (`undefined` for a 204). */
 export async function callApi<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+  const key = apiKey();
   const response = await fetch(path, {
     method,
     headers: {
-      ...authHeaders(),
+      ...authHeaders(key),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  if (!response.ok) throw await apiErrorOf(response);
+  if (!response.ok) throw await apiErrorOf(response, key);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

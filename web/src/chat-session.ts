@@ -1,7 +1,7 @@
 import { Chat, useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type FileUIPart, type UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { apiErrorOf, authHeaders, getJson, seg } from './api.js';
+import { apiErrorOf, authHeaders, getJson, keyOf, seg } from './api.js';
 import { plainMessage, reportFailure } from './errors.js';
 import { askStop } from './stop-turn.js';
 import type { MessageMark } from './message-view.js';
@@ -33,7 +33,7 @@ const chatFetch: typeof fetch = async (input, init) => {
   if (response.ok) return response;
   if ((init?.method ?? 'GET') === 'GET' && response.status === 404)
     return new Response(null, { status: 204 });
-  throw await apiErrorOf(response);
+  throw await apiErrorOf(response, keyOf(init?.headers));
 };
 
 /**

@@ -47,15 +47,18 @@ export function plainMessage(failure: unknown): string {
 }
 
 /** Whether a failure is the server refusing the page's key (or its lack of one). */
-export function isAuthFailure(failure: unknown): boolean {
+export function isAuthFailure(failure: unknown): failure is ApiError {
   return failure instanceof ApiError && failure.status === 401;
 }
 
 /**
- * {@link plainMessage}, and after a 401 asks the header to open and focus the key field: the
- * sentence says where the key goes, the focus takes the user there.
+ * {@link plainMessage}, and after a 401 of the key the page holds now (or of no key, while it has
+ * none) asks the header to open and focus the key field: the sentence says where the key goes, the
+ * focus takes the user there. A late refusal of a request sent before another key was saved asks
+ * nothing (it would take the focus from wherever the user now is).
  */
 export function reportFailure(failure: unknown): string {
-  if (isAuthFailure(failure)) window.dispatchEvent(new Event(NEED_KEY_EVENT));
+  if (isAuthFailure(failure) && failure.sentKey === apiKey())
+    window.dispatchEvent(new Event(NEED_KEY_EVENT));
   return plainMessage(failure);
 }
