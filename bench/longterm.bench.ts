@@ -66,7 +66,10 @@ const batch = (entityId: string, round: number, seq: number): LongtermSaveInput[
     updatedAt: 1,
   }));
 
-/** A backend's stores (text search off, the floor's work; and indexing every row's words) and floor. */
+/**
+ * A backend's floor and two stores: text search off (the floor's work) and indexing every row's
+ * words (the default).
+ */
 interface Opened {
   store: LongtermMemoryStore;
   indexed: LongtermMemoryStore;

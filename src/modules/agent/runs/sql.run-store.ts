@@ -32,10 +32,12 @@ const DELETE_CHUNK = 500;
 export class SqlRunStore implements RunStore {
   private readonly sql: DialectSql;
   private readonly execute: SqlExecutor;
-  private readonly sqlite?: SqliteHandle;
-  /** SQLite's writes, committed in groups (undefined on the server dialects). */
-  private readonly sqliteWrites?: SqliteGroupCommit;
-  private readonly statements?: SqliteStatements;
+  /** SQLite's handle, prepared statements and writes, committed in groups (undefined elsewhere). */
+  private readonly sqlite?: {
+    handle: SqliteHandle;
+    statements: SqliteStatements;
+    writes: SqliteGroupCommit;
+  };
   private readonly dialect: SqlDialect;
 
   constructor(
@@ -47,15 +49,17 @@ export class SqlRunStore implements RunStore {
     this.sql = { postgres: POSTGRES, mysql: MYSQL, sqlite: SQLITE }[dialect];
     this.execute = createSqlExecutor(dataSource as DataSource, dialect);
     if (dialect === 'sqlite') {
-      this.sqlite = sqliteHandle(dataSource);
-      this.sqliteWrites = SqliteGroupCommit.of(this.sqlite);
-      this.statements = new SqliteStatements(this.sqlite);
+      const handle = sqliteHandle(dataSource);
+      this.sqlite = {
+        handle,
+        statements: new SqliteStatements(handle),
+        writes: SqliteGroupCommit.of(handle),
+      };
     }
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
-    if (this.sqliteWrites)
-      return this.sqliteWrites.run(() => this.sqlitePutIfAbsent(runId, key, value));
+    if (this.sqlite) return this.sqlite.writes.run(() => this.sqlitePutIfAbsent(runId, key, value));
     return this.serverPutIfAbsent(runId, key, value);
   }
 
@@ -69,8 +73,8 @@ export class SqlRunStore implements RunStore {
     guard: readonly [string, string],
     entry: readonly [string, string],
   ): Promise<GuardedPut> {
-    if (this.sqliteWrites)
-      return this.sqliteWrites.run((): GuardedPut => {
+    if (this.sqlite)
+      return this.sqlite.writes.run((): GuardedPut => {
         const stored = this.sqlitePutIfAbsent(runId, ...guard);
         if (stored !== guard[1]) return { guard: stored };
         return { guard: stored, entry: this.sqlitePutIfAbsent(runId, ...entry) };
@@ -100,7 +104,7 @@ export class SqlRunStore implements RunStore {
    * claims were timed, by the steps).
    */
   async claim(claim: RunClaim): Promise<RunClaimed> {
-    if (this.sqliteWrites) {
+    if (this.sqlite) {
       const ops = {
         putIfAbsent: (runId: string, key: string, value: string) =>
           this.sqlitePutIfAbsent(runId, key, value),
@@ -109,7 +113,7 @@ export class SqlRunStore implements RunStore {
           this.sqlitePut(index, orderedKey({ at, runId }), ''),
         addToIndex: (index: string, runId: string) => this.sqlitePut(index, runId, ''),
       };
-      return this.sqliteWrites.run(() => claimInStepsSync(ops, claim));
+      return this.sqlite.writes.run(() => claimInStepsSync(ops, claim));
     }
     if (this.dialect === 'postgres')
       return claimOnPostgres(
@@ -123,20 +127,26 @@ export class SqlRunStore implements RunStore {
     return claimInSteps(this, claim);
   }
 
+  /** SQLite's prepared statements (only called on SQLite). */
+  private get statements(): SqliteStatements {
+    return this.sqlite!.statements;
+  }
+
   private sqlitePutIfAbsent(runId: string, key: string, value: string): string {
     const now = this.now();
-    return this.statements!.get(this.sql.putIfAbsent)
+    return this.statements
+      .get(this.sql.putIfAbsent)
       .pluck(true)
       .get(runId, key, value, now + this.retentionMs, now, now) as string;
   }
 
   private sqliteGet(runId: string, key: string): string | undefined {
-    return this.statements!.get(this.sql.get).pluck(true).get(runId, key, this.now()) as
+    return this.statements.get(this.sql.get).pluck(true).get(runId, key, this.now()) as
       string | undefined;
   }
 
   private sqlitePut(runId: string, key: string, value: string): void {
-    this.statements!.get(this.sql.put).run(runId, key, value, this.now() + this.retentionMs);
+    this.statements.get(this.sql.put).run(runId, key, value, this.now() + this.retentionMs);
   }
 
   private async serverPutIfAbsent(runId: string, key: string, value: string): Promise<string> {
@@ -171,22 +181,22 @@ export class SqlRunStore implements RunStore {
     const now = this.now();
     type Row = { entry_key: unknown; value: string };
     const rows = this.sqlite
-      ? (this.statements!.get(this.sql.entries).all(runId, now) as Row[])
+      ? (this.statements.get(this.sql.entries).all(runId, now) as Row[])
       : await this.execute<Row>('run_entries', this.sql.entries, [runId, now]);
     return rows.map((row) => [String(row.entry_key), row.value]);
   }
 
   async put(runId: string, key: string, value: string): Promise<void> {
-    if (this.sqliteWrites) await this.sqliteWrites.run(() => this.sqlitePut(runId, key, value));
+    if (this.sqlite) await this.sqlite.writes.run(() => this.sqlitePut(runId, key, value));
     else await this.serverPut(runId, key, value);
   }
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
     const now = this.now();
     const params = [value, now + this.retentionMs, runId, key, expected, now];
-    if (this.sqliteWrites)
-      return this.sqliteWrites.run(
-        () => this.statements!.get(this.sql.replaceIf).run(...params).changes === 1,
+    if (this.sqlite)
+      return this.sqlite.writes.run(
+        () => this.statements.get(this.sql.replaceIf).run(...params).changes === 1,
       );
     const result: unknown = await this.execute('run_replace_if', this.sql.replaceIf, params);
     // PostgreSQL returns the updated row; mysql2 a result header.
@@ -196,8 +206,8 @@ export class SqlRunStore implements RunStore {
   }
 
   async removeEntry(runId: string, key: string): Promise<void> {
-    if (this.sqliteWrites)
-      await this.sqliteWrites.run(() => this.statements!.get(this.sql.removeEntry).run(runId, key));
+    if (this.sqlite)
+      await this.sqlite.writes.run(() => this.statements.get(this.sql.removeEntry).run(runId, key));
     else await this.execute('run_remove_entry', this.sql.removeEntry, [runId, key]);
   }
 
@@ -209,7 +219,7 @@ export class SqlRunStore implements RunStore {
   async indexed(index: string): Promise<string[]> {
     const now = this.now();
     const rows = this.sqlite
-      ? (this.statements!.get(this.sql.keys).all(index, now) as Array<{ entry_key: unknown }>)
+      ? (this.statements.get(this.sql.keys).all(index, now) as Array<{ entry_key: unknown }>)
       : await this.execute<{ entry_key: unknown }>('run_keys', this.sql.keys, [index, now]);
     // Binary columns (MariaDB) come back as buffers.
     return rows.map((row) => String(row.entry_key));
@@ -227,7 +237,7 @@ export class SqlRunStore implements RunStore {
     // Keys start with digits: `~` sorts after every one.
     const params = [index, this.now(), before ? orderedKey(before) : '~', limit];
     const rows = this.sqlite
-      ? (this.statements!.get(this.sql.orderedPage).all(...params) as Array<{ entry_key: unknown }>)
+      ? (this.statements.get(this.sql.orderedPage).all(...params) as Array<{ entry_key: unknown }>)
       : await this.execute<{ entry_key: unknown }>(
           'run_ordered_page',
           this.sql.orderedPage,
@@ -246,9 +256,9 @@ export class SqlRunStore implements RunStore {
         ]);
       else {
         const sql = `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
-        if (this.sqlite && this.sqliteWrites) {
-          const statement = this.sqlite.prepare(sql);
-          await this.sqliteWrites.run(() => statement.run(...chunk));
+        if (this.sqlite) {
+          const statement = this.sqlite.handle.prepare(sql);
+          await this.sqlite.writes.run(() => statement.run(...chunk));
         } else await this.execute('run_delete', sql, chunk);
       }
     }
@@ -256,9 +266,9 @@ export class SqlRunStore implements RunStore {
 
   async sweep(limit: number): Promise<number> {
     const now = this.now();
-    if (this.sqliteWrites)
-      return this.sqliteWrites.run(
-        () => this.statements!.get(this.sql.sweep).run(now, limit).changes,
+    if (this.sqlite)
+      return this.sqlite.writes.run(
+        () => this.statements.get(this.sql.sweep).run(now, limit).changes,
       );
     const result: unknown = await this.execute('run_sweep', this.sql.sweep, [now, limit]);
     // PostgreSQL returns one row per deleted entry; mysql2 a result header.

@@ -123,8 +123,8 @@ export class SqliteChatMemoryStore extends BaseChatMemoryStore implements Backed
 
   /**
    * The version and the newest messages in one read transaction (one snapshot, however many
-   * processes write the file), read in chunks of up to `PAGE_CHUNK` until the page is full or past its
-   * budget.
+   * processes write the file), read in chunks of up to `PAGE_CHUNK` until the page is full or past
+   * its budget.
    */
   protected override async readPage(
     conversationId: string,
