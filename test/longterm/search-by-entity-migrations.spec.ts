@@ -159,6 +159,7 @@ describe('MariaDB text search partitioned by entity', () => {
     expect(await runPackageMigrations(maria, 'mysql', LONGTERM_MYSQL_MIGRATIONS)).toEqual([
       'LongtermSearchTerms1797292800000',
       'LongtermSearchTermsOnly1797292800001',
+      'LongtermTermsWithoutUpdateTime1797379200000',
     ]);
     expect(
       await maria.query(
@@ -188,31 +189,42 @@ describe('MariaDB text search partitioned by entity', () => {
       ['bo', 'bo', 'job', 1, 2],
       ['bo', 'works', 'job', 1, 2],
     ]);
-    // Each term row carries its record's update time and expiry.
+    // Each term row carries its record's expiry, not its update time (a search by it reads the record).
     expect(
-      await maria.query(
-        'SELECT DISTINCT updated_at AS updatedAt, expires_at AS expiresAt FROM agent_longterm_terms',
-      ),
-    ).toEqual([{ updatedAt: '0', expiresAt: String(NEVER) }]);
-    const columns = (await maria.query(
-      "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'agent_longterm_records'",
-    )) as Array<{ name: string }>;
-    expect(columns.map((column) => column.name)).not.toContain('search_text');
+      await maria.query('SELECT DISTINCT expires_at AS expiresAt FROM agent_longterm_terms'),
+    ).toEqual([{ expiresAt: String(NEVER) }]);
+    const columns = async (table: string) =>
+      (
+        (await maria!.query(
+          'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?',
+          [table],
+        )) as Array<{ name: string }>
+      ).map((column) => column.name);
+    expect(await columns('agent_longterm_records')).not.toContain('search_text');
+    expect(await columns('agent_longterm_terms')).not.toContain('updated_at');
     const store = new MysqlLongtermStore(maria);
     const found = async (entityId: string, query: string) =>
       (await store.searchText(entityId, query)).map((hit) => hit.record.key);
     expect(await found('ada', 'works')).toEqual(['job']);
     expect(await found('bo', 'works')).toEqual(['job']);
     expect(await found('ada', 'cafe')).toEqual([]); // stored as written: "café" (a new save folds it)
-    await store.save({ entityId: 'ada', key: 'job', value: 'Ada bakes', seq: 2 });
+    const saved = 1_700_000_000_000;
+    await store.save({ entityId: 'ada', key: 'job', value: 'Ada bakes', seq: 2, updatedAt: saved });
     expect(await found('ada', 'bakes')).toEqual(['job']);
     expect(await found('ada', 'works')).toEqual([]);
-    // Down gives the tagged text of each record back (terms in order, each as often as it occurs).
-    const last = LONGTERM_MYSQL_MIGRATIONS.at(-1)!;
-    for (const statement of last.down) await maria.query(statement);
+    const [fill, termsOnly, withoutUpdateTime] = LONGTERM_MYSQL_MIGRATIONS.slice(3);
+    // Down gives the terms their records' update times back…
+    for (const statement of withoutUpdateTime!.down) await maria.query(statement);
+    expect(
+      await maria.query(
+        "SELECT DISTINCT updated_at AS updatedAt FROM agent_longterm_terms WHERE `key` = 'job' AND entity_id = 'ada'",
+      ),
+    ).toEqual([{ updatedAt: String(saved) }]);
+    // …and the tagged text of each record (terms in order, each as often as it occurs).
+    for (const statement of termsOnly!.down) await maria.query(statement);
     // A fill run again (a start that stopped before recording it) adds nothing twice.
     const before = await terms();
-    for (const statement of LONGTERM_MYSQL_MIGRATIONS.at(-2)!.up) await maria.query(statement);
+    for (const statement of fill!.up) await maria.query(statement);
     expect(await terms()).toEqual(before);
     const texts = (await maria.query(
       'SELECT entity_id, `key`, search_text FROM agent_longterm_records ORDER BY entity_id, `key`',
@@ -223,7 +235,8 @@ describe('MariaDB text search partitioned by entity', () => {
       ['bo', 'gone', ''],
       ['bo', 'job', tagged('bo', 'bo works')],
     ]);
-    for (const statement of last.up) await maria.query(statement);
+    for (const statement of [...termsOnly!.up, ...withoutUpdateTime!.up])
+      await maria.query(statement);
     expect(await found('ada', 'bakes')).toEqual(['job']);
     expect(await found('bo', 'works')).toEqual(['job']);
   });

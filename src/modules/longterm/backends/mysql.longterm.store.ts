@@ -8,7 +8,7 @@ import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
 import { type TextMatch, rangeParams } from '../recall/text-match.js';
 import type { ScoredRow } from './stored-row.js';
 import { EntityCounts } from './entity-record-counts.js';
-import { appliedRows, deleteRecordRows, replaceTerms, termMatchesSql } from './mysql-text-terms.js';
+import { appliedRows, deleteRecordRows, termMatchesSql, updateTerms } from './mysql-text-terms.js';
 import type { PreparedEmbedding } from '../recall/vector-match.js';
 import {
   ERASURE_MARK_KEY,
@@ -102,8 +102,8 @@ const SQL = {
 /**
  * Long-term store on MariaDB ≥ 10.5 (binary `VARBINARY` keys: byte, i.e. code-point, order; no
  * pad). `saveMany` is one `INSERT … ON DUPLICATE KEY UPDATE` with `IF(guard, …)` per column and
- * MariaDB's `RETURNING` for the per-row verdict, and the applied records' terms replaced in the same
- * transaction; a text search ranks by BM25 over `agent_longterm_terms` (see `termMatchesSql`). MySQL
+ * MariaDB's `RETURNING` for the per-row verdict, and the applied records' terms brought up to date
+ * in the same transaction; a text search ranks by BM25 over `agent_longterm_terms` (see `termMatchesSql`). MySQL
  * has no `INSERT … RETURNING`: the module
  * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
  */
@@ -158,7 +158,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
             Number(row.seq),
           ]),
         );
-        await replaceTerms(manager, appliedRows(rows, seqs));
+        await updateTerms(manager, appliedRows(rows, seqs));
         return seqs;
       }),
     );
@@ -171,8 +171,15 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
     now: number,
   ): Promise<ScoredRow[]> {
     const known = this.counts.get(entityId, Date.now());
-    const rows = await this.sql<Record<string, unknown>>(null, termMatchesSql(match.words.length), [
-      ...rangeParams(match),
+    const [lower, upper, upperAgain, updatedFrom, updatedTo] = rangeParams(match);
+    // Without a time filter (the defaults), the terms alone answer.
+    const byTime = updatedFrom !== 0 || updatedTo !== Number.MAX_SAFE_INTEGER;
+    const sql = termMatchesSql(match.words.length, byTime);
+    const rows = await this.sql<Record<string, unknown>>(null, sql, [
+      lower,
+      upper,
+      upperAgain,
+      ...(byTime ? [updatedFrom, updatedTo] : []),
       known,
       entityId,
       now,

@@ -112,13 +112,12 @@ function termsEntitySchema(): EntitySchemaOptions<unknown> {
       term: { type: 'varbinary', length: 256, ...primary, name: 'term' },
       tf: { type: 'int', name: 'tf' },
       length: { type: 'int', name: 'length' },
-      updatedAt: { type: 'bigint', name: 'updated_at' },
       expiresAt: { type: 'bigint', name: 'expires_at' },
     },
     indices: [
       {
         name: 'idx_agent_longterm_terms_search',
-        columns: ['entityId', 'term', 'tf', 'length', 'updatedAt', 'expiresAt'],
+        columns: ['entityId', 'term', 'tf', 'length', 'expiresAt'],
       },
     ],
   };

@@ -155,6 +155,32 @@ const dropFullText: MigrationDefinition = {
   ],
 };
 
+/**
+ * Term rows without the record's update time: saving a record again with its text then writes no
+ * term (the update time changes with every save); a search by update time reads it from the record.
+ * One `ALTER` (atomic). Down gives the terms their records' update times back.
+ */
+const termsWithoutUpdateTime: MigrationDefinition = {
+  name: 'LongtermTermsWithoutUpdateTime1797379200000',
+  up: [
+    `ALTER TABLE agent_longterm_terms
+      DROP INDEX IF EXISTS idx_agent_longterm_terms_search,
+      DROP COLUMN IF EXISTS updated_at,
+      ADD INDEX idx_agent_longterm_terms_search (entity_id, term, tf, length, expires_at)`,
+  ],
+  down: [
+    'ALTER TABLE agent_longterm_terms ADD COLUMN IF NOT EXISTS updated_at BIGINT NOT NULL DEFAULT 0',
+    `UPDATE agent_longterm_terms t JOIN agent_longterm_records r
+      ON r.entity_id = t.entity_id AND r.\`key\` = t.\`key\`
+      SET t.updated_at = r.updated_at`,
+    `ALTER TABLE agent_longterm_terms
+      ALTER COLUMN updated_at DROP DEFAULT,
+      DROP INDEX IF EXISTS idx_agent_longterm_terms_search,
+      ADD INDEX idx_agent_longterm_terms_search
+        (entity_id, term, tf, length, updated_at, expires_at)`,
+  ],
+};
+
 /** This feature's mysql migrations, oldest first. */
 export const LONGTERM_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
   longterm,
@@ -162,4 +188,5 @@ export const LONGTERM_MYSQL_MIGRATIONS: readonly MigrationDefinition[] = [
   searchByEntity,
   searchTerms,
   dropFullText,
+  termsWithoutUpdateTime,
 ];
