@@ -118,6 +118,26 @@ describe('MariaDB long-term store: term writes', () => {
     expect(await found('lake')).toEqual(['b']);
   });
 
+  it('replaces the terms of a record whose rows disagree, and removes them with text search off', async () => {
+    await store.save({ entityId: 'e', key: 'c', value: 'canoe paddle', seq: 1, updatedAt: 5_000 });
+    expect(await writes()).toEqual({ insert: 2, update: 0, delete: 0 });
+    // A row left inconsistent (say, by a hand-made change): the record's terms are written anew.
+    await maria.query(
+      "UPDATE agent_longterm_terms SET length = 7 WHERE entity_id = 'e' AND `key` = 'c' AND term = 'canoe'",
+    );
+    await writes();
+    await store.save({ entityId: 'e', key: 'c', value: 'canoe paddle', seq: 2, updatedAt: 6_000 });
+    expect(await writes()).toEqual({ insert: 2, update: 0, delete: 2 });
+    expect(
+      await maria.query("SELECT DISTINCT length FROM agent_longterm_terms WHERE `key` = 'c'"),
+    ).toEqual([{ length: 2 }]);
+    // Text search off: the record's earlier terms go, none are written.
+    const off = new MysqlLongtermStore(maria, { analyzer: TextAnalyzer.off });
+    await off.save({ entityId: 'e', key: 'c', value: 'canoe paddle', seq: 3, updatedAt: 7_000 });
+    expect(await writes()).toEqual({ insert: 0, update: 0, delete: 2 });
+    expect(await found('canoe')).toEqual([]);
+  });
+
   it('removes the terms of a deleted record, and writes none for a save that does not apply', async () => {
     await store.save({ entityId: 'e', key: 'a', value: 'kayak river', seq: 1, updatedAt: 9_000 });
     expect(await writes()).toEqual({ insert: 0, update: 0, delete: 0 });

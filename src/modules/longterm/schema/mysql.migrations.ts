@@ -169,7 +169,8 @@ const termsWithoutUpdateTime: MigrationDefinition = {
       ADD INDEX idx_agent_longterm_terms_search (entity_id, term, tf, length, expires_at)`,
   ],
   down: [
-    'ALTER TABLE agent_longterm_terms ADD COLUMN IF NOT EXISTS updated_at BIGINT NOT NULL DEFAULT 0',
+    `ALTER TABLE agent_longterm_terms
+      ADD COLUMN IF NOT EXISTS updated_at BIGINT NOT NULL DEFAULT 0 AFTER length`,
     `UPDATE agent_longterm_terms t JOIN agent_longterm_records r
       ON r.entity_id = t.entity_id AND r.\`key\` = t.\`key\`
       SET t.updated_at = r.updated_at`,
