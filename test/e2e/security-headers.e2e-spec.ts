@@ -60,6 +60,7 @@ describe('security headers', () => {
       '/conversations/c/messages',
       '/runs/unknown',
       '/health',
+      '/metrics', // written on Node's response (a hijacked reply on Fastify)
     ]) {
       const response = await fetchWhole(`${app.url}${path}`);
       expect([path, response.headers.get('cache-control')]).toEqual([
@@ -69,6 +70,27 @@ describe('security headers', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-powered-by')).toBeNull();
     }
+    // The MCP endpoint writes its answer on Node's response itself (a hijacked reply on Fastify).
+    const mcp = await fetchWhole(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'headers-test', version: '1' },
+        },
+      }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(mcp.headers.get('cache-control')).toContain('no-store');
     const bundle = await fetchWhole(`${app.url}/assets/app.js`);
     expect(bundle.headers.get('cache-control')).toMatch(/max-age=3600/);
   });

@@ -65,11 +65,16 @@ export function streamingResponse(response: PlatformResponse): SseResponse {
 
 /**
  * Node's `ServerResponse` for a handler that writes it itself (the MCP transport). On Fastify the
- * reply is hijacked now: call it once nothing can still fail as a JSON error.
+ * reply is hijacked now, its headers set so far kept: call it once nothing can still fail as a JSON
+ * error.
  */
 export function rawResponse(response: PlatformResponse): ServerResponse {
   if (!isFastifyReply(response)) return response as ServerResponse;
+  // Headers set through the reply so far (the app's hooks, guards) go out with the handler's.
+  const earlier = Object.entries(response.getHeaders());
   response.hijack();
+  for (const [name, value] of earlier)
+    if (value !== undefined) response.raw.setHeader(name, value as string | number | string[]);
   return response.raw;
 }
 
