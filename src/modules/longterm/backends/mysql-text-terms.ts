@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
-import { NEVER_EXPIRES } from './sql-row-format.js';
+import { NEVER_EXPIRES, columnText } from './sql-row-format.js';
 
 /**
  * One row of `agent_longterm_terms`: entity, term, key, how often the term occurs, the record's
@@ -84,8 +84,8 @@ export async function updateTerms(
     } else if (!sameTerms(old, fresh)) {
       replaced.push(record);
       for (const row of fresh) inserted.push(row);
-    } else if (fresh.length > 0 && old.expiresAt !== fresh[0]![5]) {
-      const expiresAt = fresh[0]![5];
+    } else if (fresh.length > 0 && old.expiresAt !== (record.expiresAt ?? NEVER_EXPIRES)) {
+      const expiresAt = record.expiresAt ?? NEVER_EXPIRES;
       const group = JSON.stringify([record.entityId, expiresAt]);
       const keys = expiries.get(group)?.keys;
       if (keys) keys.push(record.key);
@@ -134,15 +134,19 @@ async function storedTerms(
       [entityId, ...keys],
     )) as Array<{ key: unknown; term: unknown; tf: unknown; length: unknown; expires_at: unknown }>;
     for (const row of rows) {
-      const id = JSON.stringify([entityId, utf8(row.key)]);
+      const id = JSON.stringify([entityId, columnText(row.key)]);
       const length = Number(row.length);
       const expiresAt = Number(row.expires_at);
       const terms = stored.get(id);
       if (terms === undefined) {
-        stored.set(id, { counts: new Map([[utf8(row.term), Number(row.tf)]]), length, expiresAt });
+        stored.set(id, {
+          counts: new Map([[columnText(row.term), Number(row.tf)]]),
+          length,
+          expiresAt,
+        });
         continue;
       }
-      terms.counts.set(utf8(row.term), Number(row.tf));
+      terms.counts.set(columnText(row.term), Number(row.tf));
       if (terms.length !== length || terms.expiresAt !== expiresAt) terms.length = NaN;
     }
   }
@@ -159,18 +163,13 @@ function sameTerms(old: StoredTerms, fresh: TermRow[]): boolean {
 
 /** The keys of `records` per entity, in order. */
 function keysByEntity(records: Array<{ entityId: string; key: string }>): Map<string, string[]> {
-  const keysByEntity = new Map<string, string[]>();
+  const byEntity = new Map<string, string[]>();
   for (const { entityId, key } of records) {
-    const keys = keysByEntity.get(entityId);
+    const keys = byEntity.get(entityId);
     if (keys) keys.push(key);
-    else keysByEntity.set(entityId, [key]);
+    else byEntity.set(entityId, [key]);
   }
-  return keysByEntity;
-}
-
-/** A `VARBINARY` column's UTF-8 text. */
-function utf8(value: unknown): string {
-  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+  return byEntity;
 }
 
 /**

@@ -5,7 +5,7 @@ import { MysqlPacketLimit, escapedByteLength } from '../../connections/sql/mysql
 import type { PreparedRecord } from '../validation/longterm-arguments.js';
 import type { LongtermStoreSettings } from './base-longterm.store.js';
 import { SqlExecutorLongtermStore } from './sql-executor.longterm.store.js';
-import { type TextMatch, rangeParams } from '../recall/text-match.js';
+import { type TextMatch, filtersByTime, rangeParams } from '../recall/text-match.js';
 import type { ScoredRow } from './stored-row.js';
 import { EntityCounts } from './entity-record-counts.js';
 import { appliedRows, deleteRecordRows, termMatchesSql, updateTerms } from './mysql-text-terms.js';
@@ -14,6 +14,7 @@ import {
   ERASURE_MARK_KEY,
   NEVER_EXPIRES,
   TOMBSTONE,
+  columnText,
   fromColumns,
   toColumns,
 } from './sql-row-format.js';
@@ -103,9 +104,9 @@ const SQL = {
  * Long-term store on MariaDB ≥ 10.5 (binary `VARBINARY` keys: byte, i.e. code-point, order; no
  * pad). `saveMany` is one `INSERT … ON DUPLICATE KEY UPDATE` with `IF(guard, …)` per column and
  * MariaDB's `RETURNING` for the per-row verdict, and the applied records' terms brought up to date
- * in the same transaction; a text search ranks by BM25 over `agent_longterm_terms` (see `termMatchesSql`). MySQL
- * has no `INSERT … RETURNING`: the module
- * refuses a MySQL server at bootstrap (`UnsupportedDatabaseError`).
+ * in the same transaction; a text search ranks by BM25 over `agent_longterm_terms` (see
+ * `termMatchesSql`). MySQL has no `INSERT … RETURNING`: the module refuses a MySQL server at
+ * bootstrap (`UnsupportedDatabaseError`).
  */
 export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   protected readonly system = 'mysql' as const;
@@ -154,7 +155,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
         ])) as Array<Record<string, unknown>>;
         const seqs = new Map(
           returned.map((row) => [
-            JSON.stringify([text(row.entity_id), text(row.key)]),
+            JSON.stringify([columnText(row.entity_id), columnText(row.key)]),
             Number(row.seq),
           ]),
         );
@@ -172,8 +173,7 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
   ): Promise<ScoredRow[]> {
     const known = this.counts.get(entityId, Date.now());
     const [lower, upper, upperAgain, updatedFrom, updatedTo] = rangeParams(match);
-    // Without a time filter (the defaults), the terms alone answer.
-    const byTime = updatedFrom !== 0 || updatedTo !== Number.MAX_SAFE_INTEGER;
+    const byTime = filtersByTime(match);
     const sql = termMatchesSql(match.words.length, byTime);
     const rows = await this.sql<Record<string, unknown>>(null, sql, [
       lower,
@@ -235,8 +235,8 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
         >;
         if (expired.length === 0) return 0;
         const records = expired.map((row) => ({
-          entityId: text(row.entity_id),
-          key: text(row.key),
+          entityId: columnText(row.entity_id),
+          key: columnText(row.key),
         }));
         await deleteRecordRows(manager, 'agent_longterm_terms', records);
         await deleteRecordRows(manager, 'agent_longterm_records', records);
@@ -247,7 +247,3 @@ export class MysqlLongtermStore extends SqlExecutorLongtermStore {
 }
 
 const EMPTY = Buffer.alloc(0);
-
-function text(value: unknown): string {
-  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-}

@@ -4,16 +4,11 @@ import {
   type LongtermStoreSettings,
   type StoredRow,
 } from './base-longterm.store.js';
-import { fromColumns } from './sql-row-format.js';
+import { columnText, fromColumns } from './sql-row-format.js';
 import type { VectorMatch } from '../recall/vector-match.js';
 import { rangeParams } from '../recall/text-match.js';
 import { pageAfter, startAfter } from './row-cursor.js';
 import type { VectorCandidate } from './vector-scan.js';
-
-/** A key as a driver returns it (MariaDB may give a binary column's bytes). */
-function keyText(key: unknown): string {
-  return Buffer.isBuffer(key) ? key.toString('utf8') : String(key);
-}
 
 /** The read statements of a server dialect (parameters: see each). */
 export interface LongtermReadSql {
@@ -88,7 +83,7 @@ export abstract class SqlExecutorLongtermStore extends BaseLongtermStore {
       this.reads.vectors,
       [entityId, match.model, now, ...rangeParams(match)],
     );
-    return rows.map((row) => ({ key: keyText(row.key), embedding: row.embedding }));
+    return rows.map((row) => ({ key: columnText(row.key), embedding: row.embedding }));
   }
 
   protected async readMany(entityId: string, keys: string[], now: number): Promise<StoredRow[]> {

@@ -40,15 +40,16 @@ export function toColumns(
 export function fromColumns(row: Record<string, unknown>): StoredRow {
   const expiresAt = Number(row.expires_at);
   return {
-    entityId: text(row.entity_id),
-    key: text(row.key),
-    value: text(row.value),
+    entityId: columnText(row.entity_id),
+    key: columnText(row.key),
+    value: columnText(row.value),
     seq: Number(row.seq),
     updatedAt: Number(row.updated_at),
     expiresAt: expiresAt >= NEVER_EXPIRES ? null : expiresAt,
   };
 }
 
-function text(value: unknown): string {
+/** A text column as a driver returns it: MariaDB gives a binary (`VARBINARY`) column's bytes. */
+export function columnText(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
 }

@@ -57,6 +57,11 @@ export function textMatch(
 const DEFAULT_TEXT_SEARCH_LIMIT = 10;
 const NEVER = Number.MAX_SAFE_INTEGER;
 
+/** Whether a search filters by update time (not the defaults: from 0, to never). */
+export function filtersByTime(match: Pick<TextMatch, 'updatedFrom' | 'updatedTo'>): boolean {
+  return match.updatedFrom !== 0 || match.updatedTo !== NEVER;
+}
+
 /**
  * The key-range and time-range parameters of a search, in the order the SQL stores bind them:
  * lower, upper, upper (`NULL` twice when there is none: `? IS NULL OR key < ?`), updatedFrom,
