@@ -2,7 +2,7 @@
  * HTTP benchmark (`npm run bench:http`): the example app built as `main.ts` builds it (`createApp`),
  * on loopback, with the offline echo model (a stub answering at once), on the embedded default
  * (SQLite, inline queue) and on PostgreSQL + Redis (Bull), on each HTTP platform
- * (`BENCH_HTTP_PLATFORMS`, default `fastify,express`).
+ * (`BENCH_HTTP_PLATFORMS`, default `fastify,express`); `BENCH_HTTP_ROUTES` picks the load routes.
  *
  * 1. Load (autocannon in its own process) at 1, 8 and 32 keep-alive connections on four routes —
  *    `GET …/messages?last=20` of a 10,000-message history, a working-memory write, a memory search
@@ -40,6 +40,8 @@ const PLATFORMS = (process.env.BENCH_HTTP_PLATFORMS ?? 'fastify,express').split(
   ',',
 ) as HttpPlatform[];
 const LAYOUTS = (process.env.BENCH_HTTP_LAYOUTS ?? 'sqlite,postgres').split(',');
+/** The load routes to run, by key (`read,write,search,turn`); the sequential pairs always run. */
+const ROUTES = (process.env.BENCH_HTTP_ROUTES ?? 'read,write,search,turn').split(',');
 const HISTORY = 10_000;
 const RECORDS = 1_000;
 
@@ -119,14 +121,17 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
   const floor = await startFloorApp(platform);
 
   const routes: Array<{
+    key: string;
     name: string;
     job: Omit<LoadJob, 'url' | 'connections' | 'durationSeconds'>;
   }> = [
     {
+      key: 'read',
       name: 'GET messages?last=20 (10k history)',
       job: { method: 'GET', paths: [`/conversations/${long}/messages?last=20`], expectStatus: 200 },
     },
     {
+      key: 'write',
       name: 'PUT working-memory entry',
       job: {
         method: 'PUT',
@@ -139,6 +144,7 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
       },
     },
     {
+      key: 'search',
       name: 'GET memories?prefix (20 of 1,000)',
       job: {
         method: 'GET',
@@ -147,6 +153,7 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
       },
     },
     {
+      key: 'turn',
       name: 'POST turn (echo model)',
       job: {
         method: 'POST',
@@ -156,7 +163,7 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
       },
     },
   ];
-  for (const route of routes) {
+  for (const route of routes.filter(({ key }) => ROUTES.includes(key))) {
     console.error(`… ${label}: ${route.name}`);
     // Warm both up (JIT, pools, caches) before the first measured run.
     for (const target of [url, floor.url])

@@ -3,6 +3,11 @@ import { ConnectionRegistry } from '../../src/modules/connections/connection-reg
 import { RedisLongtermStore } from '../../src/modules/longterm/backends/redis.longterm.store.js';
 import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
 import { NEVER_EXPIRES } from '../../src/modules/longterm/backends/sql-row-format.js';
+import { packRows } from '../../src/modules/longterm/backends/redis-write-batch.js';
+import {
+  DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+  prepareBatch,
+} from '../../src/modules/longterm/validation/longterm-arguments.js';
 import { TextAnalyzer } from '../../src/modules/longterm/recall/text-analyzer.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
 
@@ -107,6 +112,34 @@ describe('Redis long-term store: the text index', () => {
       totals: { n: '1', words: '1' },
       postings: { delta: { a: '1:1' } },
     });
+    await store.deleteEntity('e');
+  });
+
+  it('applies a batch sent in several parts row by row, in order, with its index', async () => {
+    const { client, store, keys } = await open();
+    const note = (i: number, word: string) => `${word} ${'filler '.repeat(20)}${i}`;
+    const rows = (seq: number, word: string) =>
+      Array.from({ length: 600 }, (_, i) => ({
+        entityId: 'e',
+        key: `k${String(i).padStart(3, '0')}`,
+        value: note(i, word),
+        seq,
+      }));
+    // The batch is large enough to go in several parts (the point of this test).
+    const rules = { defaultTtlMs: undefined, maxValueBytes: DEFAULT_MAX_LONGTERM_VALUE_BYTES };
+    expect(packRows(prepareBatch(rows(1, 'kayak'), 1, rules)).length).toBeGreaterThan(3);
+    expect((await store.saveMany(rows(5, 'kayak'))).applied.every(Boolean)).toBe(true);
+    // Rows of every part refused by the seq guard (odd keys hold seq 5), the others applied.
+    const next = rows(4, 'river').map((r, i) => (i % 2 === 0 ? { ...r, seq: 6 } : r));
+    const { applied } = await store.saveMany(next);
+    expect(applied).toEqual(next.map((_, i) => i % 2 === 0));
+    const kayak = await client.hgetall(`${keys.wordBase}kayak`);
+    const river = await client.hgetall(`${keys.wordBase}river`);
+    expect(Object.keys(kayak).sort()).toEqual(next.filter((_, i) => i % 2 === 1).map((r) => r.key));
+    expect(Object.keys(river).sort()).toEqual(next.filter((_, i) => i % 2 === 0).map((r) => r.key));
+    expect(await client.hget(keys.docs, 'k599')).toBe(`22 kayak ${'filler '.repeat(20)}599`);
+    expect(await client.hgetall(keys.totals)).toEqual({ n: '600', words: String(600 * 22) });
+    expect((await store.load('e', 'k598'))?.value).toBe(note(598, 'river'));
     await store.deleteEntity('e');
   });
 });

@@ -8,22 +8,26 @@ import { TEXT_INDEX_LUA } from './redis.text-index.scripts.js';
  *
  * KEYS: records hash, live-keys sorted set (all scores 0: ZRANGEBYLEX order is byte order), expiry
  * sorted set (only rows that expire), erasure mark (a seq every write must exceed, if set), the text
- * index's docs and totals, the vectors hash. ARGV: now, never, then the batch packed as one JSON
- * array of strings, seven per row: key, seq, updatedAt, expiresAt, value, indexed text, vector (''
- * or `<model length>:<model><base64 float32>`) — one argument decoded by cjson costs far less, on
- * both ends, than seven thousand — then the text index's word base. A row that applies replaces its
- * key's entry in the text index (a text as stored costs nothing; otherwise only its words, gathered
- * per word across the batch) and its vector. Reads every stored row and indexed text at once,
- * decides each row with the seq guard, then writes in a few batched commands. Returns one '1'
+ * index's docs and totals, the vectors hash. ARGV: now, never, the text index's word base, then the
+ * batch packed as JSON arrays of strings (one or more parts, in order), seven per row: key, seq,
+ * updatedAt, expiresAt, value, index entry (`<word count> <words>` as the docs hash holds it, or
+ * ''), vector ('' or `<model length>:<model><base64 float32>`) — a few arguments decoded by cjson
+ * cost far less, on both ends, than seven thousand. A row that applies replaces its key's entry in
+ * the text index (an entry as stored costs nothing; otherwise only its words, gathered per word
+ * across the batch) and its vector. Reads every stored row and index entry at once, decides each
+ * row with the seq guard, then writes in a few batched commands. Returns one '1'
  * (applied) or '0' per row.
  */
 export const WRITE = new RedisScript(`${TEXT_INDEX_LUA}
-local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[4]
+local now, never, base = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local erased = tonumber(redis.call('GET', KEYS[4]) or '-1')
-local batch = cjson.decode(ARGV[3])
-local n = #batch / 7
-local fields = {}
-for i = 1, n do fields[i] = batch[i * 7 - 6] end
+local parts, fields = {}, {}
+for c = 4, #ARGV do
+  local part = cjson.decode(ARGV[c])
+  parts[#parts + 1] = part
+  for at = 1, #part, 7 do fields[#fields + 1] = part[at] end
+end
+local n = #fields
 local stored = {}
 for i = 1, n, 900 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 899, n)))
@@ -34,39 +38,42 @@ local text = openIndex(KEYS[5], KEYS[6], base, fields)
 local hadVectors = redis.call('EXISTS', KEYS[7]) == 1
 local applied, records, live, dead, expiring, lasting = {}, {}, {}, {}, {}, {}
 local vectors = {}
-for i = 1, n do
-  local at = i * 7 - 6
-  local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
-  local seqNumber = tonumber(seq)
-  local ok, previous, wasLive = seqNumber > erased, nil, false
-  local record = stored[i]
-  if record and ok then
-    local storedSeq, storedExpiry, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
-    previous = storedExpiry
-    wasLive = valueAt <= #record
-    ok = seqNumber >= tonumber(storedSeq) or tonumber(previous) <= now
-  end
-  if ok then
-    records[#records + 1] = key
-    records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
-    setText(text, key, value ~= '' and batch[at + 5] or '')
-    local vector = batch[at + 6]
-    if vector ~= '' then vectors[key] = vector elseif hadVectors then vectors[key] = false end
-    if value == '' then
-      if wasLive then dead[#dead + 1] = key end
-    elseif not wasLive then
-      live[#live + 1] = 0
-      live[#live + 1] = key
+local i = 0
+for _, batch in ipairs(parts) do
+  for at = 1, #batch, 7 do
+    i = i + 1
+    local key, seq, expires, value = batch[at], batch[at + 1], batch[at + 3], batch[at + 4]
+    local seqNumber = tonumber(seq)
+    local ok, previous, wasLive = seqNumber > erased, nil, false
+    local record = stored[i]
+    if record and ok then
+      local storedSeq, storedExpiry, valueAt = string.match(record, '^(%d+):%d+:(%d+):()')
+      previous = storedExpiry
+      wasLive = valueAt <= #record
+      ok = seqNumber >= tonumber(storedSeq) or tonumber(previous) <= now
     end
-    if expires ~= never then
-      expiring[#expiring + 1] = expires
-      expiring[#expiring + 1] = key
-    elseif previous and previous ~= never then
-      lasting[#lasting + 1] = key
+    if ok then
+      records[#records + 1] = key
+      records[#records + 1] = seq .. ':' .. batch[at + 2] .. ':' .. expires .. ':' .. value
+      setText(text, key, value ~= '' and batch[at + 5] or '')
+      local vector = batch[at + 6]
+      if vector ~= '' then vectors[key] = vector elseif hadVectors then vectors[key] = false end
+      if value == '' then
+        if wasLive then dead[#dead + 1] = key end
+      elseif not wasLive then
+        live[#live + 1] = 0
+        live[#live + 1] = key
+      end
+      if expires ~= never then
+        expiring[#expiring + 1] = expires
+        expiring[#expiring + 1] = key
+      elseif previous and previous ~= never then
+        lasting[#lasting + 1] = key
+      end
+      applied[i] = '1'
+    else
+      applied[i] = '0'
     end
-    applied[i] = '1'
-  else
-    applied[i] = '0'
   end
 end
 each('HSET', KEYS[1], records, 2)

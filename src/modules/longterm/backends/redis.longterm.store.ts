@@ -5,7 +5,6 @@ import { RECALL } from './redis.text-index.scripts.js';
 import type { TextMatch } from '../recall/text-match.js';
 import type { PreparedEmbedding, VectorMatch } from '../recall/vector-match.js';
 import {
-  packRedisVector,
   readRedisRows,
   readRedisVectors,
   scanRedisUnembedded,
@@ -21,7 +20,7 @@ import {
 } from './base-longterm.store.js';
 import { NEVER_EXPIRES, TOMBSTONE } from './sql-row-format.js';
 import { DEFAULT_LONGTERM_REDIS_PREFIX, longtermRedisKeys } from './redis-keys.js';
-import { type EntityRows, NumberText, groupByEntity, verdicts } from './redis-write-batch.js';
+import { type EntityRows, groupByEntity, packRows, verdicts } from './redis-write-batch.js';
 
 /** Default most postings a text search reads in full (see {@link RedisLongtermStoreSettings}). */
 export const DEFAULT_POSTING_BUDGET = 20_000;
@@ -89,22 +88,7 @@ export class RedisLongtermStore extends BaseLongtermStore {
 
   /** The WRITE script's arguments for one entity's rows. */
   private writeArgs(group: EntityRows, now: number): Array<string | number> {
-    const packed: string[] = [];
-    // A batch's rows mostly share their timestamps (epoch ms, beyond V8's small integers, whose
-    // conversion to text costs more than the rest of a row): each distinct one is written once.
-    const updatedAt = new NumberText();
-    const expiresAt = new NumberText();
-    for (const row of group.rows)
-      packed.push(
-        row.key,
-        String(row.seq),
-        updatedAt.of(row.updatedAt),
-        expiresAt.of(row.expiresAt ?? NEVER_EXPIRES),
-        row.value ?? TOMBSTONE,
-        row.text ?? '',
-        packRedisVector(row.embedding),
-      );
-    return [now, NEVER_EXPIRES, JSON.stringify(packed), this.entityKeys(group.entityId).wordBase];
+    return [now, NEVER_EXPIRES, this.entityKeys(group.entityId).wordBase, ...packRows(group.rows)];
   }
 
   protected async readOne(entityId: string, key: string, now: number): Promise<StoredRow | null> {

@@ -11,9 +11,10 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
  *
  * This Lua is prepended to the scripts that change records. They change the index as one batch:
  * `openIndex(docs, totals, base, keys)` reads the stored docs of the keys a script may change (one
- * `HMGET` per 900), `setText(index, key, text)` records a row's new text (`''`: none, e.g. a
- * tombstone), and `flushIndex(index)` writes what changed: a row whose text is as stored costs
- * nothing; otherwise only its words are written, gathered per word across the batch (one `HSET`
+ * `HMGET` per 900), `setText(index, key, entry)` records a row's new entry (`<length> <words>` as
+ * the docs hash stores it, made by the client; `''`: none, e.g. a tombstone), and
+ * `flushIndex(index)` writes what changed: a row whose entry is as stored costs one comparison of
+ * two interned strings; otherwise only its words are written, gathered per word across the batch (one `HSET`
  * and one `HDEL` per word, however many rows hold it), its docs entry and the totals once per
  * batch. `each(command, key, items, width)` sends a long argument list in chunks;
  * `writeHash(key, changes)` sets each field of `changes` whose value is a string and deletes each
@@ -60,27 +61,26 @@ local function posting(index, word, key, value)
   end
   postings[key] = value
 end
-local function setText(index, key, text)
-  local old, new = index.current[key], nil
-  if text == '' and not old then return end
-  local _, length = string.gsub(text, '%S+', '')
-  if length > 0 then new = length .. ' ' .. text end
-  if old == new then return end
+local function setText(index, key, entry)
+  local old = index.current[key]
+  if entry == '' then entry = nil end
+  if old == entry then return end
   if old then
     local oldLength, oldWords = string.match(old, '^(%d+) ?(.*)$')
     for word in string.gmatch(oldWords, '%S+') do posting(index, word, key, false) end
     index.n = index.n - 1
     index.length = index.length - tonumber(oldLength)
   end
-  if new then
+  if entry then
+    local length, text = string.match(entry, '^(%d+) (.*)$')
     local counts = {}
     for word in string.gmatch(text, '%S+') do counts[word] = (counts[word] or 0) + 1 end
     for word, count in pairs(counts) do posting(index, word, key, count .. ':' .. length) end
     index.n = index.n + 1
-    index.length = index.length + length
+    index.length = index.length + tonumber(length)
   end
-  index.current[key] = new
-  index.changedDocs[key] = new or false
+  index.current[key] = entry
+  index.changedDocs[key] = entry or false
 end
 local function flushIndex(index)
   for word, postings in pairs(index.postings) do writeHash(index.base .. word, postings) end
