@@ -75,7 +75,11 @@ local function setText(index, key, entry)
     local length, text = string.match(entry, '^(%d+) (.*)$')
     local counts = {}
     for word in string.gmatch(text, '%S+') do counts[word] = (counts[word] or 0) + 1 end
-    for word, count in pairs(counts) do posting(index, word, key, count .. ':' .. length) end
+    -- Most words occur once: their posting is made once per row (a number made text costs).
+    local once = '1:' .. length
+    for word, count in pairs(counts) do
+      posting(index, word, key, count == 1 and once or count .. ':' .. length)
+    end
     index.n = index.n + 1
     index.length = index.length + tonumber(length)
   end
