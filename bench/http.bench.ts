@@ -41,7 +41,11 @@ const PLATFORMS = (process.env.BENCH_HTTP_PLATFORMS ?? 'fastify,express').split(
 ) as HttpPlatform[];
 const LAYOUTS = (process.env.BENCH_HTTP_LAYOUTS ?? 'sqlite,postgres').split(',');
 /** The load routes to run, by key (`read,write,search,turn`); the sequential pairs always run. */
-const ROUTES = (process.env.BENCH_HTTP_ROUTES ?? 'read,write,search,turn').split(',');
+const ROUTE_KEYS = ['read', 'write', 'search', 'turn'];
+const ROUTES = (process.env.BENCH_HTTP_ROUTES ?? ROUTE_KEYS.join(',')).split(',');
+const unknownRoutes = ROUTES.filter((key) => !ROUTE_KEYS.includes(key));
+if (unknownRoutes.length > 0)
+  throw new Error(`BENCH_HTTP_ROUTES: unknown ${unknownRoutes.join(', ')} (known: ${ROUTE_KEYS})`);
 const HISTORY = 10_000;
 const RECORDS = 1_000;
 

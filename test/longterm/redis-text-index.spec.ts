@@ -118,28 +118,46 @@ describe('Redis long-term store: the text index', () => {
   it('applies a batch sent in several parts row by row, in order, with its index', async () => {
     const { client, store, keys } = await open();
     const note = (i: number, word: string) => `${word} ${'filler '.repeat(20)}${i}`;
-    const rows = (seq: number, word: string) =>
-      Array.from({ length: 600 }, (_, i) => ({
-        entityId: 'e',
-        key: `k${String(i).padStart(3, '0')}`,
-        value: note(i, word),
-        seq,
-      }));
+    const row = (i: number, seq: number, word: string) => ({
+      entityId: 'e',
+      key: `k${String(i).padStart(3, '0')}`,
+      value: note(i, word),
+      seq,
+    });
+    const all = Array.from({ length: 600 }, (_, i) => i);
     // The batch is large enough to go in several parts (the point of this test).
     const rules = { defaultTtlMs: undefined, maxValueBytes: DEFAULT_MAX_LONGTERM_VALUE_BYTES };
-    expect(packRows(prepareBatch(rows(1, 'kayak'), 1, rules)).length).toBeGreaterThan(3);
-    expect((await store.saveMany(rows(5, 'kayak'))).applied.every(Boolean)).toBe(true);
-    // Rows of every part refused by the seq guard (odd keys hold seq 5), the others applied.
-    const next = rows(4, 'river').map((r, i) => (i % 2 === 0 ? { ...r, seq: 6 } : r));
-    const { applied } = await store.saveMany(next);
-    expect(applied).toEqual(next.map((_, i) => i % 2 === 0));
-    const kayak = await client.hgetall(`${keys.wordBase}kayak`);
-    const river = await client.hgetall(`${keys.wordBase}river`);
-    expect(Object.keys(kayak).sort()).toEqual(next.filter((_, i) => i % 2 === 1).map((r) => r.key));
-    expect(Object.keys(river).sort()).toEqual(next.filter((_, i) => i % 2 === 0).map((r) => r.key));
+    const batch = all.map((i) => row(i, 12, 'river'));
+    expect(packRows(prepareBatch(batch, 1, rules)).length).toBeGreaterThan(3);
+    // Stored state that differs from row to row: two rows in three stored, at seq 10 to 13, some
+    // with a TTL; so a row checked against another row's stored state gets another verdict.
+    const stored = all.filter((i) => i % 3 !== 0);
+    await store.saveMany(
+      stored.map((i) => ({
+        ...row(i, 10 + (i % 4), 'kayak'),
+        ...(i % 5 === 0 ? { ttlMs: 60_000 } : {}),
+      })),
+    );
+    const { applied } = await store.saveMany(batch);
+    const expected = all.map((i) => i % 3 === 0 || 10 + (i % 4) <= 12);
+    expect(applied).toEqual(expected);
+    const river = all.filter((i) => expected[i]).map((i) => row(i, 12, 'river').key);
+    const kayak = all.filter((i) => !expected[i]).map((i) => row(i, 12, 'river').key);
+    expect(Object.keys(await client.hgetall(`${keys.wordBase}river`)).sort()).toEqual(river);
+    expect(Object.keys(await client.hgetall(`${keys.wordBase}kayak`)).sort()).toEqual(kayak);
+    expect(await client.hget(keys.docs, 'k598')).toBe(`22 river ${'filler '.repeat(20)}598`);
     expect(await client.hget(keys.docs, 'k599')).toBe(`22 kayak ${'filler '.repeat(20)}599`);
     expect(await client.hgetall(keys.totals)).toEqual({ n: '600', words: String(600 * 22) });
-    expect((await store.load('e', 'k598'))?.value).toBe(note(598, 'river'));
+    const records = await store.search('e', 'k', 1000);
+    expect(records.map((record) => record.key)).toEqual(all.map((i) => row(i, 0, '').key));
+    expect(records.map((record) => record.value)).toEqual(
+      all.map((i) => note(i, expected[i] ? 'river' : 'kayak')),
+    );
+    // The rows that applied no longer expire; the refused ones keep their TTL.
+    const expiring = (await client.zrange(keys.expiry, 0, -1)).sort();
+    expect(expiring).toEqual(
+      stored.filter((i) => i % 5 === 0 && !expected[i]).map((i) => row(i, 0, '').key),
+    );
     await store.deleteEntity('e');
   });
 });

@@ -14,9 +14,9 @@ import { RedisScript } from '../../connections/redis/redis-script.js';
  * `HMGET` per 900), `setText(index, key, entry)` records a row's new entry (`<length> <words>` as
  * the docs hash stores it, made by the client; `''`: none, e.g. a tombstone), and
  * `flushIndex(index)` writes what changed: a row whose entry is as stored costs one comparison of
- * two interned strings; otherwise only its words are written, gathered per word across the batch (one `HSET`
- * and one `HDEL` per word, however many rows hold it), its docs entry and the totals once per
- * batch. `each(command, key, items, width)` sends a long argument list in chunks;
+ * two interned strings; otherwise only its words are written, gathered per word across the batch
+ * (one `HSET` and one `HDEL` per word, however many rows hold it), its docs entry and the totals
+ * once per batch. `each(command, key, items, width)` sends a long argument list in chunks;
  * `writeHash(key, changes)` sets each field of `changes` whose value is a string and deletes each
  * whose value is `false`.
  */
