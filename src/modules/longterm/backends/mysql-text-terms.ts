@@ -155,10 +155,9 @@ async function storedTerms(
 
 /** Whether a record's stored terms are exactly `fresh` (counts and length; the expiry aside). */
 function sameTerms(old: StoredTerms, fresh: TermRow[]): boolean {
-  if (old.counts.size !== fresh.length) return false;
-  for (const [, term, , tf, length] of fresh)
-    if (old.counts.get(term) !== tf || old.length !== length) return false;
-  return true;
+  // Every fresh row holds the record's length: the first one's stands for all.
+  if (old.counts.size !== fresh.length || old.length !== fresh[0]?.[4]) return false;
+  return fresh.every(([, term, , tf]) => old.counts.get(term) === tf);
 }
 
 /** The keys of `records` per entity, in order. */

@@ -48,7 +48,7 @@ export function verdicts(flags: string): boolean[] {
 }
 
 /** `String(n)`, remembering the last number it converted. */
-export class NumberText {
+class NumberText {
   private last = Number.NaN;
   private text = '';
 
