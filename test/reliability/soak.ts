@@ -263,7 +263,8 @@ try {
       );
   });
   end.postgresConnections.forEach((n, i) => {
-    if (n > 12) problems.push(`instance ${i} holds ${n} PostgreSQL connections (its pool: 10)`);
+    if (n > 12)
+      problems.push(`instance ${i} holds ${n} PostgreSQL connections (its pool: 10, pipelined: 2)`);
   });
   rest.postgresConnections.forEach((n, i) => {
     if (n > Math.max(start.postgresConnections[i]!, 2))

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { PgPipelineLanes, type PgPoolLike } from './pg-pipeline-lanes.js';
 import type { SqlDialect } from './sql-target.js';
 
 /**
@@ -11,14 +12,6 @@ export type SqlExecutor = <Row>(
   params: readonly unknown[],
 ) => Promise<Row[]>;
 
-interface PgPool {
-  query(config: {
-    name?: string;
-    text: string;
-    values: readonly unknown[];
-  }): Promise<{ rows: unknown[] }>;
-}
-
 interface Mysql2Pool {
   execute(
     sql: string,
@@ -30,13 +23,15 @@ interface Mysql2Pool {
 /**
  * The hot-path executor of a DataSource: statements go straight to the pool TypeORM opened, as
  * server-side prepared statements (PostgreSQL named statements, mysql2 `execute`), so a hot query
- * is parsed and planned once per connection instead of on every call. Falls back to
- * `dataSource.query` where the pool is not a plain one (e.g. MySQL replication).
+ * is parsed and planned once per connection instead of on every call. On PostgreSQL with `pg`
+ * 8.23 or later they go over the pool's pipelined lanes (`PgPipelineLanes`) instead: concurrent
+ * statements no longer wait for each other's round trips. Falls back to `dataSource.query` where
+ * the pool is not a plain one (e.g. MySQL replication).
  */
 export function createSqlExecutor(dataSource: DataSource, dialect: SqlDialect): SqlExecutor {
-  const driver = dataSource.driver as unknown as { master?: PgPool; pool?: Mysql2Pool };
+  const driver = dataSource.driver as unknown as { master?: PgPoolLike; pool?: Mysql2Pool };
   if (dialect === 'postgres' && driver.master) {
-    const pool = driver.master;
+    const pool = PgPipelineLanes.of(driver.master) ?? driver.master;
     return async <Row>(name: string | null, text: string, values: readonly unknown[]) =>
       (
         await pool.query(

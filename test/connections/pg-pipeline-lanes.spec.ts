@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { PgPipelineLanes } from '../../src/modules/connections/sql/pg-pipeline-lanes.js';
+import {
+  type SqlExecutor,
+  createSqlExecutor,
+} from '../../src/modules/connections/sql/sql-executor.js';
+import { TEST_POSTGRES_URL } from '../support/test-databases.js';
+
+/** A DataSource on the test database whose connections carry their own application name. */
+async function openDataSource(extra: Record<string, unknown> = {}) {
+  const name = `agent-memory-lanes-${randomUUID().slice(0, 8)}`;
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('application_name', name);
+  const dataSource = await new DataSource({
+    type: 'postgres',
+    url: url.toString(),
+    extra,
+  }).initialize();
+  return { name, dataSource, execute: createSqlExecutor(dataSource, 'postgres') };
+}
+
+interface PoolCounts {
+  totalCount: number;
+}
+
+describe('PostgreSQL statements over pipelined lanes', () => {
+  let admin: DataSource;
+  const opened: DataSource[] = [];
+
+  beforeAll(async () => {
+    admin = await new DataSource({ type: 'postgres', url: TEST_POSTGRES_URL }).initialize();
+  });
+  afterAll(async () => {
+    for (const dataSource of opened) if (dataSource.isInitialized) await dataSource.destroy();
+    await admin?.destroy();
+  });
+
+  /** Backends open under `name` now, by pid. */
+  async function backends(name: string): Promise<number[]> {
+    const rows = (await admin.query(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [name],
+    )) as Array<{ pid: number }>;
+    return rows.map((row) => row.pid);
+  }
+
+  /** Polls (at most 3 s) until no backend runs under `name`. */
+  async function gone(name: string): Promise<number[]> {
+    let left = await backends(name);
+    for (let i = 0; i < 60 && left.length > 0; i += 1) {
+      await sleep(50);
+      left = await backends(name);
+    }
+    return left;
+  }
+
+  async function open(extra?: Record<string, unknown>) {
+    const made = await openDataSource(extra);
+    opened.push(made.dataSource);
+    return made;
+  }
+
+  const pidOf = (execute: SqlExecutor, n: number) =>
+    execute<{ n: number; pid: number }>(
+      'lanes_echo',
+      'SELECT $1::int AS n, pg_backend_pid() AS pid',
+      [n],
+    );
+
+  it('answers 300 concurrent statements each with its own rows, over two connections beside the pool', async () => {
+    const { dataSource, execute } = await open();
+    const pool = (dataSource.driver as unknown as { master: PoolCounts }).master;
+    const poolBefore = pool.totalCount;
+    const rows = await Promise.all(Array.from({ length: 300 }, (_, n) => pidOf(execute, n)));
+    expect(rows.map(([row]) => row!.n)).toEqual(Array.from({ length: 300 }, (_, n) => n));
+    expect(new Set(rows.map(([row]) => row!.pid)).size).toBe(2);
+    // Through the pool these would have spread over up to 10 pooled connections.
+    expect(pool.totalCount).toBe(poolBefore);
+  });
+
+  it('keeps to one connection while statements come one at a time', async () => {
+    const { execute } = await open();
+    const pids = new Set<number>();
+    for (let n = 0; n < 20; n += 1) pids.add((await pidOf(execute, n))[0]!.pid);
+    expect(pids.size).toBe(1);
+  });
+
+  it('fails a failing statement alone: the ones written before and after it on its lane succeed', async () => {
+    const { execute } = await open();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, n) =>
+        n % 10 === 5
+          ? execute('lanes_divide', 'SELECT 1 / ($1::int - $1::int) AS never', [n])
+          : pidOf(execute, n),
+      ),
+    );
+    results.forEach((result, n) => {
+      if (n % 10 === 5) {
+        expect(result.status).toBe('rejected');
+        expect((result as PromiseRejectedResult).reason).toMatchObject({ code: '22012' });
+      } else {
+        expect(result.status).toBe('fulfilled');
+        expect((result as PromiseFulfilledResult<Array<{ n: number }>>).value[0]!.n).toBe(n);
+      }
+    });
+  });
+
+  it('fails the statements in flight on a terminated connection, then serves on a new one', async () => {
+    const { name, execute } = await open();
+    const { pid } = (await pidOf(execute, 1))[0]!;
+    const sleeping = execute('lanes_sleep', 'SELECT pg_sleep(5)', []);
+    for (let i = 0; i < 60; i += 1) {
+      const rows = (await admin.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'SELECT pg_sleep%'",
+        [name],
+      )) as unknown[];
+      if (rows.length > 0) break;
+      await sleep(50);
+    }
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [name],
+    );
+    await expect(sleeping).rejects.toThrow();
+    await sleep(100); // the client sees its socket close
+    const { pid: after } = (await pidOf(execute, 2))[0]!;
+    expect(after).not.toBe(pid);
+  });
+
+  it('ends its connections when the DataSource is destroyed; later statements are refused', async () => {
+    const { name, dataSource, execute } = await open();
+    await Promise.all(Array.from({ length: 50 }, (_, n) => pidOf(execute, n)));
+    expect((await backends(name)).length).toBeGreaterThanOrEqual(2);
+    await dataSource.destroy();
+    expect(await gone(name)).toEqual([]);
+    await expect(pidOf(execute, 1)).rejects.toThrow(/pool/i);
+  });
+
+  it("closes lanes idle for the pool's idle timeout", async () => {
+    const { name, execute } = await open({ idleTimeoutMillis: 200 });
+    await Promise.all(Array.from({ length: 50 }, (_, n) => pidOf(execute, n)));
+    expect((await backends(name)).length).toBeGreaterThanOrEqual(2);
+    expect(await gone(name)).toEqual([]);
+    // And opens again when needed.
+    expect((await pidOf(execute, 7))[0]!.n).toBe(7);
+  });
+
+  it('leaves a pool whose pg has no pipeline mode (before 8.23) to the pool', () => {
+    class OldClient {}
+    const pool = {
+      Client: OldClient,
+      options: {},
+      query: () => Promise.resolve({ rows: [] }),
+      end: () => undefined,
+    };
+    expect(PgPipelineLanes.of(pool as never)).toBeUndefined();
+  });
+});
