@@ -8,8 +8,6 @@ export interface PgQueryConfig {
 /** What the lanes need of a `pg` client. */
 interface PgClient {
   pipeline?: boolean;
-  /** The client's socket (`pg`'s `Connection`), corked while a tick's statements are written. */
-  readonly connection?: { readonly stream?: { cork?(): void; uncork?(): void } };
   connect(): Promise<unknown>;
   query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
   end(): Promise<unknown>;
@@ -39,8 +37,6 @@ interface Lane {
   pending: number;
   idleSince: number;
   closed: boolean;
-  /** True while the socket holds this tick's statements, to be sent as one write. */
-  corked: boolean;
 }
 
 /**
@@ -92,7 +88,6 @@ export class PgPipelineLanes {
     lane.pending += 1;
     try {
       await lane.ready;
-      this.cork(lane);
       return await lane.client.query(config);
     } finally {
       lane.pending -= 1;
@@ -108,22 +103,6 @@ export class PgPipelineLanes {
     this.closed = true;
     clearInterval(this.sweeper);
     for (const lane of [...this.lanes]) if (lane.pending === 0) this.drop(lane);
-  }
-
-  /**
-   * Holds the lane's socket writes until the current tick's callbacks have run, so statements that
-   * several callers send in one tick (answers arrive together, and each caller sends its next
-   * statement) leave in one write: fewer system calls here, fewer reads and wake-ups for the server.
-   */
-  private cork(lane: Lane): void {
-    const stream = lane.client.connection?.stream;
-    if (lane.corked || !stream?.cork || !stream.uncork) return;
-    lane.corked = true;
-    stream.cork();
-    process.nextTick(() => {
-      lane.corked = false;
-      stream.uncork!();
-    });
   }
 
   /** An idle lane, else a new one while fewer than `size` are open, else the least busy. */
@@ -147,7 +126,6 @@ export class PgPipelineLanes {
       pending: 0,
       idleSince: Date.now(),
       closed: false,
-      corked: false,
     };
     // A failed connection's statements fail with its error; the lane is replaced on next use.
     lane.ready.catch(() => this.drop(lane));
