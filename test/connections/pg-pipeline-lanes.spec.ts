@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { PgPipelineLanes } from '../../src/modules/connections/sql/pg-pipeline-lanes.js';
+import {
+  PgPipelineLanes,
+  STALLED_AFTER_MS,
+} from '../../src/modules/connections/sql/pg-pipeline-lanes.js';
 import {
   type SqlExecutor,
   createSqlExecutor,
@@ -146,6 +149,63 @@ describe('PostgreSQL statements over pipelined lanes', () => {
     expect(await gone(name)).toEqual([]);
     // And opens again when needed.
     expect((await pidOf(execute, 7))[0]!.n).toBe(7);
+  });
+
+  it('sends new statements past stalled lanes to the pool', async () => {
+    const { execute } = await open();
+    let sleptOut = false;
+    const sleeps = Promise.all([
+      execute('lanes_sleep_half', 'SELECT pg_sleep(0.5)', []),
+      execute('lanes_sleep_half', 'SELECT pg_sleep(0.5)', []),
+    ]).then(() => (sleptOut = true));
+    await sleep(STALLED_AFTER_MS + 30); // both lanes hold a statement older than the stall bound
+    const rows = await Promise.all(Array.from({ length: 10 }, (_, n) => pidOf(execute, n)));
+    expect(sleptOut).toBe(false); // answered while both lanes were still busy
+    expect(rows.map(([row]) => row!.n)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    await sleeps;
+  });
+
+  it('opens one lane where the pool allows one connection', async () => {
+    const { dataSource, execute } = await open({ max: 1 });
+    const pool = (dataSource.driver as unknown as { master: PoolCounts }).master;
+    const rows = await Promise.all(Array.from({ length: 100 }, (_, n) => pidOf(execute, n)));
+    expect(new Set(rows.map(([row]) => row!.pid)).size).toBe(1);
+    expect(pool.totalCount).toBeLessThanOrEqual(1);
+  });
+
+  it("runs the pool's onConnect hook on a lane before its statements", async () => {
+    const { execute } = await open({
+      onConnect: (client: { query(sql: string): Promise<unknown> }) =>
+        client.query('SET statement_timeout = 12345'),
+    });
+    const rows = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        execute<{ statement_timeout: string }>('lanes_show', 'SHOW statement_timeout', []),
+      ),
+    );
+    expect(rows.map(([row]) => row!.statement_timeout)).toEqual(Array(5).fill('12345ms'));
+  });
+
+  it('is not used where the pool sets query_timeout (it would count the wait in the pipeline)', async () => {
+    const { dataSource, execute } = await open({ query_timeout: 5_000 });
+    expect(
+      PgPipelineLanes.of((dataSource.driver as unknown as { master: never }).master),
+    ).toBeUndefined();
+    const rows = await Promise.all(Array.from({ length: 100 }, (_, n) => pidOf(execute, n)));
+    expect(new Set(rows.map(([row]) => row!.pid)).size).toBeGreaterThan(2);
+  });
+
+  it("lets the DataSource's destroy finish the lanes' statements and end them before it resolves", async () => {
+    const { name, dataSource, execute } = await open();
+    await Promise.all(Array.from({ length: 50 }, (_, n) => pidOf(execute, n)));
+    let answered = false;
+    const slow = execute('lanes_sleep_short', 'SELECT pg_sleep(0.2)', []).then(
+      () => (answered = true),
+    );
+    await dataSource.destroy();
+    expect(answered).toBe(true);
+    await slow;
+    expect(await gone(name)).toEqual([]);
   });
 
   it('leaves a pool whose pg has no pipeline mode (before 8.23) to the pool', () => {

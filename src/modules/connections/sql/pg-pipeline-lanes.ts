@@ -14,14 +14,25 @@ interface PgClient {
   on(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
 }
 
+/** The pool options the lanes follow. */
+interface PgPoolOptions {
+  idleTimeoutMillis?: number;
+  max?: number;
+  /** Client-side timeout: in pipeline mode it would count the wait behind earlier statements. */
+  query_timeout?: number;
+  /** pg-pool's awaited hook for a new connection (e.g. `SET search_path`). */
+  onConnect?: (client: PgClient) => unknown;
+}
+
 /** What the lanes need of a `pg-pool` pool: its client class and the options it opens them with. */
 export interface PgPoolLike {
   readonly Client?: new (options: unknown) => PgClient;
-  readonly options?: { idleTimeoutMillis?: number; max?: number };
+  readonly options?: PgPoolOptions;
   readonly ending?: boolean;
   query(config: PgQueryConfig): Promise<{ rows: unknown[] }>;
-  end(...args: unknown[]): unknown;
+  end(callback?: (error?: unknown) => void): unknown;
   emit?(event: string, ...args: unknown[]): boolean;
+  listenerCount?(event: string): number;
 }
 
 /**
@@ -30,25 +41,36 @@ export interface PgPoolLike {
  */
 export const PIPELINE_LANES = 2;
 
+/**
+ * A lane whose oldest statement has waited this long is stalled (a slow read, a lock wait): new
+ * statements go to another lane, or to the pool, instead of queueing behind it.
+ */
+export const STALLED_AFTER_MS = 50;
+
 interface Lane {
   readonly client: PgClient;
-  /** Settles once the connection is open and the pool's `connect` listeners have run. */
+  /** Settles once the connection is open and the pool's connect hook and listeners have run. */
   readonly ready: Promise<void>;
-  pending: number;
+  /** When each outstanding statement was sent, oldest first. */
+  readonly outstanding: Set<{ readonly at: number }>;
   idleSince: number;
   closed: boolean;
+  /** Settles when the connection has ended. */
+  ended?: Promise<unknown>;
 }
 
 /**
  * The package's own PostgreSQL statements over a few pipelined connections (`pg`'s pipeline mode,
- * pg 8.23 or later) opened beside the pool with its options: a statement is written at once on
- * the lane with the fewest statements outstanding, without waiting for a pool connection or for
- * the lane's earlier answers; the server runs each lane's statements in order, each its own
- * transaction, and one that fails fails alone. Only single, self-contained statements may go here
- * (nothing that relies on a session or a transaction spanning calls), which is all the hot paths
- * send. Lanes open when needed (one while statements come one at a time), close after the pool's
- * idle timeout, are replaced when a connection fails (the statements in flight on it fail, as on a
- * pooled connection), and end when the pool ends.
+ * pg 8.23 or later) opened beside the pool with its options: a statement is written at once on an
+ * idle lane, else the one with the fewest statements outstanding, without waiting for a pool
+ * connection or for the lane's earlier answers; the server runs each lane's statements in order,
+ * each its own transaction, and one that fails fails alone. Only single, self-contained statements
+ * may go here (nothing that relies on a session or on a transaction spanning calls), which is all
+ * the stores' executor sends. A statement queues behind the ones before it on its lane: once a
+ * lane's oldest has waited {@link STALLED_AFTER_MS}, new statements avoid it, and go to the pool
+ * when every lane is stalled. Lanes open when needed (one while statements come one at a time),
+ * close after about the pool's idle timeout, are replaced when a connection fails (every statement
+ * in flight on it fails), and end with the pool. Not used where the pool sets `query_timeout`.
  */
 export class PgPipelineLanes {
   private readonly lanes: Lane[] = [];
@@ -60,59 +82,81 @@ export class PgPipelineLanes {
     private readonly Client: new (options: unknown) => PgClient,
     private readonly size: number,
   ) {
-    const end = pool.end.bind(pool);
-    // The pool's end (TypeORM's `destroy`) ends the lanes too: no connection outlives its pool.
-    (pool as { end: PgPoolLike['end'] }).end = (...args: unknown[]) => {
-      this.close();
-      return end(...args);
+    const end = pool.end.bind(pool) as () => Promise<void>;
+    // The pool's end (TypeORM's `destroy`) ends the lanes too, and reports done once they have.
+    (pool as { end: PgPoolLike['end'] }).end = (callback?: (error?: unknown) => void) => {
+      const lanesEnded = this.close();
+      const ended = end().then(() => lanesEnded);
+      if (typeof callback !== 'function') return ended;
+      ended.then(() => callback(), callback);
+      return undefined;
     };
   }
 
-  /** The lanes of `pool` (made once per pool), or undefined where `pg` cannot pipeline. */
+  /**
+   * The lanes of `pool` (made once per pool), or undefined where `pg` cannot pipeline or the pool
+   * sets `query_timeout`.
+   */
   static of(pool: PgPoolLike, size = PIPELINE_LANES): PgPipelineLanes | undefined {
-    const known = LANES.get(pool);
-    if (known !== undefined || LANES.has(pool)) return known;
+    if (LANES.has(pool)) return LANES.get(pool);
     const Client = pool.Client;
     const lanes =
-      Client !== undefined && typeof Client.prototype === 'object' && supportsPipeline(Client)
+      Client !== undefined && !pool.options?.query_timeout && supportsPipeline(Client)
         ? new PgPipelineLanes(pool, Client, Math.max(1, Math.min(size, pool.options?.max ?? size)))
         : undefined;
     LANES.set(pool, lanes);
     return lanes;
   }
 
-  /** Runs one statement on a lane (on the pool itself once the pool is ending). */
+  /** Runs one statement on a lane (on the pool itself when every lane is stalled or the pool ends). */
   async query(config: PgQueryConfig): Promise<{ rows: unknown[] }> {
-    if (this.closed || this.pool.ending) return this.pool.query(config);
-    const lane = this.pick();
-    lane.pending += 1;
+    const lane = this.closed || this.pool.ending ? undefined : this.pick();
+    if (lane === undefined) return this.pool.query(config);
+    const statement = { at: Date.now() };
+    lane.outstanding.add(statement);
     try {
       await lane.ready;
       return await lane.client.query(config);
     } finally {
-      lane.pending -= 1;
-      if (lane.pending === 0) {
+      lane.outstanding.delete(statement);
+      if (lane.outstanding.size === 0) {
         lane.idleSince = Date.now();
         if (this.closed) this.drop(lane);
       }
     }
   }
 
-  /** Ends every lane once its statements in flight have settled; later statements go to the pool. */
-  close(): void {
+  /** Ends every lane once its statements in flight have settled; settles when all have ended. */
+  close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
-    for (const lane of [...this.lanes]) if (lane.pending === 0) this.drop(lane);
+    const lanes = [...this.lanes];
+    for (const lane of lanes) if (lane.outstanding.size === 0) this.drop(lane);
+    return Promise.all(
+      lanes.map(
+        (lane) =>
+          new Promise<unknown>((resolve) => {
+            if (lane.ended) return resolve(lane.ended);
+            lane.client.on('end', () => resolve(undefined));
+          }),
+      ),
+    ).then(() => undefined);
   }
 
-  /** An idle lane, else a new one while fewer than `size` are open, else the least busy. */
-  private pick(): Lane {
+  /**
+   * An idle lane; else a new one while fewer than `size` are open; else the least busy lane that is
+   * not stalled; else none (the pool takes the statement).
+   */
+  private pick(): Lane | undefined {
+    const now = Date.now();
     let best: Lane | undefined;
     for (const lane of this.lanes) {
-      if (lane.pending === 0) return lane;
-      if (best === undefined || lane.pending < best.pending) best = lane;
+      if (lane.outstanding.size === 0) return lane;
+      const oldest = lane.outstanding.values().next().value!;
+      if (now - oldest.at >= STALLED_AFTER_MS) continue;
+      if (best === undefined || lane.outstanding.size < best.outstanding.size) best = lane;
     }
-    return best !== undefined && this.lanes.length >= this.size ? best : this.open();
+    return this.lanes.length < this.size ? this.open() : best;
   }
 
   private open(): Lane {
@@ -120,16 +164,21 @@ export class PgPipelineLanes {
     client.pipeline = true;
     const lane: Lane = {
       client,
-      ready: client.connect().then(() => {
+      ready: client.connect().then(async () => {
+        await this.pool.options?.onConnect?.(client);
         this.pool.emit?.('connect', client);
       }),
-      pending: 0,
+      outstanding: new Set(),
       idleSince: Date.now(),
       closed: false,
     };
     // A failed connection's statements fail with its error; the lane is replaced on next use.
     lane.ready.catch(() => this.drop(lane));
-    client.on('error', () => this.drop(lane));
+    client.on('error', (error) => {
+      this.drop(lane);
+      // As pg-pool reports an idle client's error (TypeORM logs it); never an unhandled 'error'.
+      if ((this.pool.listenerCount?.('error') ?? 0) > 0) this.pool.emit?.('error', error, client);
+    });
     client.on('end', () => this.drop(lane));
     this.lanes.push(lane);
     this.sweepIdle();
@@ -141,7 +190,7 @@ export class PgPipelineLanes {
     if (lane.closed) return;
     lane.closed = true;
     this.lanes.splice(this.lanes.indexOf(lane), 1);
-    lane.client.end().catch(() => undefined);
+    lane.ended = lane.client.end().catch(() => undefined);
     if (this.lanes.length === 0) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
@@ -156,7 +205,7 @@ export class PgPipelineLanes {
       () => {
         const now = Date.now();
         for (const lane of [...this.lanes])
-          if (lane.pending === 0 && now - lane.idleSince >= idleMs) this.drop(lane);
+          if (lane.outstanding.size === 0 && now - lane.idleSince >= idleMs) this.drop(lane);
       },
       Math.max(10, idleMs / 2),
     );
