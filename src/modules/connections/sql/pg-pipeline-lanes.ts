@@ -54,8 +54,7 @@ interface Lane {
   /** When each outstanding statement was sent, oldest first. */
   readonly outstanding: Set<{ readonly at: number }>;
   idleSince: number;
-  closed: boolean;
-  /** Settles when the connection has ended. */
+  /** Set once the lane is dropped: settles when its connection has ended. */
   ended?: Promise<unknown>;
 }
 
@@ -170,7 +169,6 @@ export class PgPipelineLanes {
       }),
       outstanding: new Set(),
       idleSince: Date.now(),
-      closed: false,
     };
     // A failed connection's statements fail with its error; the lane is replaced on next use.
     lane.ready.catch(() => this.drop(lane));
@@ -187,10 +185,12 @@ export class PgPipelineLanes {
 
   /** Forgets a lane and ends its connection (once). */
   private drop(lane: Lane): void {
-    if (lane.closed) return;
-    lane.closed = true;
+    if (lane.ended) return;
+    // Marked before the connection's end runs, so its 'end' event finds the lane dropped already.
+    lane.ended = Promise.resolve()
+      .then(() => lane.client.end())
+      .catch(() => undefined);
     this.lanes.splice(this.lanes.indexOf(lane), 1);
-    lane.ended = lane.client.end().catch(() => undefined);
     if (this.lanes.length === 0) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
