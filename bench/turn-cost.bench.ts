@@ -112,12 +112,18 @@ async function benchLayout(layout: string): Promise<void> {
     for (const inFlight of IN_FLIGHT) {
       // Each of the turns in flight in a conversation of its own (a conversation's turns are
       // serialized: a second one at once is refused as a version conflict).
+      const sentBefore = { ...sent };
       const times = await timedTurns(
         (i, worker) => turn(i, `t-${run}-${inFlight}-${worker}`),
         inFlight,
       );
+      // Concurrent turns may share statements (batched writes), so count them at each level.
+      const statements =
+        layout === 'postgres'
+          ? `, PostgreSQL queries ${perTurn(sent.postgres - sentBefore.postgres)} per turn`
+          : `, SQLite statements ${perTurn(sent.sqlite - sentBefore.sqlite)} per turn`;
       rows.push(
-        `  - ${inFlight} in flight: ${times.perSecond.toFixed(0)} turns/s, p50 ${times.p50.toFixed(2)} ms, p99 ${times.p99.toFixed(2)} ms, the app's CPU ${times.cpuMsPerTurn.toFixed(2)} ms per turn`,
+        `  - ${inFlight} in flight: ${times.perSecond.toFixed(0)} turns/s, p50 ${times.p50.toFixed(2)} ms, p99 ${times.p99.toFixed(2)} ms, the app's CPU ${times.cpuMsPerTurn.toFixed(2)} ms per turn${statements}`,
       );
     }
   } finally {

@@ -96,4 +96,28 @@ describe.each(backends)('conversation directory on %s', (_name, pair) => {
       { conversationId: `${ns}/shared`, lastActiveAt: Math.max(...times) },
     ]);
   });
+
+  it('gives a burst of touches the rows they give one at a time, in call order', async () => {
+    const [directory, sequential] = await pair();
+    const [burstNs, oneByOneNs] = [namespace(), namespace()];
+    // 30 conversations, each touched three or four times: titles (the first one stays), previews
+    // (the newest time's wins), and times that go back (an older touch moves nothing).
+    const touches = Array.from({ length: 100 }, (_, i) => ({
+      id: `c${i % 30}`,
+      at: 1_000 + ((i * 37) % 11),
+      turn: {
+        ...(i % 3 === 0 ? { title: `title ${i}` } : {}),
+        ...(i % 4 !== 1 ? { preview: `preview ${i}` } : {}),
+      },
+    }));
+    await Promise.all(touches.map((t) => directory.touch(`${burstNs}/${t.id}`, t.at, t.turn)));
+    for (const t of touches) await sequential.touch(`${oneByOneNs}/${t.id}`, t.at, t.turn);
+    const listed = async (ns: string) =>
+      (await allPages(directory, ns, { limit: 50 }))
+        .map((entry) => ({ ...entry, conversationId: entry.conversationId.slice(ns.length) }))
+        .sort((a, b) => a.conversationId.localeCompare(b.conversationId));
+    const burst = await listed(burstNs);
+    expect(burst).toHaveLength(30);
+    expect(burst).toEqual(await listed(oneByOneNs));
+  });
 });

@@ -1,10 +1,16 @@
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { FILTER_SCAN_BUDGET } from './conversation-directory.interface.js';
+import type { TouchRow } from './touch-batcher.js';
 
 /** The statements of the SQL conversation directory on one dialect. */
 export interface DirectorySql {
   /** conversation id, namespace, time, default title (`=title`, or `''`), preview (or `''`) */
   touch: string;
+  /**
+   * Several touches of distinct conversations in one statement, with the touch's conflict rule per
+   * row: the statement for `count` rows, and its parameters.
+   */
+  touchMany: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
   /**
    * A page: namespace, then (after a cursor) time, time, conversation id, then the filter's
    * parameters ({@link filterParams}), then the row limit.
@@ -33,6 +39,8 @@ interface DialectParts {
   placeholder: (index: number) => string;
   /** The conflict clause of the touch, given the placeholder of the time. */
   upsert: string;
+  /** The rows of a multi-row touch, for `count` rows, and their parameters. */
+  touchRows: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
   /** The filter's conditions; `next` gives each next placeholder. */
   filter: (pairs: number, next: () => string) => string;
   filterParams: (filter: Record<string, string>) => unknown[];
@@ -47,6 +55,12 @@ function directorySql(parts: DialectParts): DirectorySql {
     touch: `INSERT INTO agent_conversations
       (conversation_id, namespace, last_active_at, title, preview)
       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ${parts.upsert}`,
+    touchMany: {
+      sql: (count) => `INSERT INTO agent_conversations
+        (conversation_id, namespace, last_active_at, title, preview)
+        ${parts.touchRows.sql(count)} ${parts.upsert}`,
+      params: parts.touchRows.params,
+    },
     page(after, filterPairs) {
       const key = `${after}:${filterPairs}`;
       let sql = pages.get(key);
@@ -89,6 +103,13 @@ function directorySql(parts: DialectParts): DirectorySql {
   };
 }
 
+/** A multi-row touch's rows as a `VALUES` list of `?` placeholders (MariaDB/MySQL, SQLite). */
+const valuesRows: DialectParts['touchRows'] = {
+  sql: (count) => `VALUES ${Array.from({ length: count }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+  params: (rows) =>
+    rows.flatMap((row) => [row.conversationId, row.namespace, row.at, row.title, row.preview]),
+};
+
 /** The filter as one JSON object, for a containment test (PostgreSQL `@>`, MariaDB `JSON_CONTAINS`). */
 const asJson = (filter: Record<string, string>) => [JSON.stringify(filter)];
 
@@ -112,6 +133,18 @@ export const DIRECTORY_SQL: Record<SqlDialect, DirectorySql> = {
   postgres: directorySql({
     placeholder: (i) => `$${i}`,
     upsert: onConflictUpsert('GREATEST'),
+    // One statement text whatever the count: the rows as five arrays.
+    touchRows: {
+      sql: () =>
+        'SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])',
+      params: (rows) => [
+        rows.map((row) => row.conversationId),
+        rows.map((row) => row.namespace),
+        rows.map((row) => row.at),
+        rows.map((row) => row.title),
+        rows.map((row) => row.preview),
+      ],
+    },
     filter: (_pairs, next) => `NULLIF(metadata, '')::jsonb @> ${next()}::jsonb`,
     filterParams: asJson,
     lock: ' FOR UPDATE',
@@ -123,6 +156,7 @@ export const DIRECTORY_SQL: Record<SqlDialect, DirectorySql> = {
         VALUES(preview), preview),
       title = IF(title = '', VALUES(title), title),
       last_active_at = GREATEST(last_active_at, VALUES(last_active_at))`,
+    touchRows: valuesRows,
     filter: (_pairs, next) => `JSON_CONTAINS(NULLIF(metadata, ''), ${next()})`,
     filterParams: asJson,
     lock: ' FOR UPDATE',
@@ -130,6 +164,7 @@ export const DIRECTORY_SQL: Record<SqlDialect, DirectorySql> = {
   sqlite: directorySql({
     placeholder: () => '?',
     upsert: onConflictUpsert('max'),
+    touchRows: valuesRows,
     // One `json_extract(metadata, '$."key"') = value` per pair (keys hold no `"`).
     filter: (pairs, next) =>
       Array.from(

@@ -20,6 +20,7 @@ import {
   positionOf,
 } from './conversation-directory.interface.js';
 import { type DirectorySql, DIRECTORY_SQL } from './sql.conversation-directory.statements.js';
+import { type TouchRow, TouchBatcher } from './touch-batcher.js';
 
 interface Row {
   conversation_id: unknown;
@@ -47,6 +48,8 @@ export class SqlConversationDirectory implements ConversationDirectory {
     /** Every write, committed in groups with the connection's other writes (in their order). */
     writes: SqliteGroupCommit;
   };
+  /** The server dialects' touches, written in batches while one is in flight. */
+  private readonly touches?: TouchBatcher;
 
   constructor({ dataSource, dialect }: SqlConnection) {
     this.sql = DIRECTORY_SQL[dialect as SqlDialect];
@@ -58,21 +61,31 @@ export class SqlConversationDirectory implements ConversationDirectory {
         statements: new SqliteStatements(handle),
         writes: SqliteGroupCommit.of(handle),
       };
-    }
+    } else this.touches = new TouchBatcher((rows) => this.writeTouches(rows));
   }
 
   async touch(conversationId: string, at: number, turn: ConversationTurnText = {}): Promise<void> {
-    const params = [
+    const row: TouchRow = {
       conversationId,
-      conversationNamespace(conversationId),
+      namespace: conversationNamespace(conversationId),
       at,
-      turn.title ? `=${turn.title}` : '',
-      turn.preview ?? '',
-    ];
-    if (this.sqlite) {
-      const { writes, statements } = this.sqlite;
-      await writes.run(() => statements.get(this.sql.touch).run(...params));
-    } else await this.execute('conversation_touch', this.sql.touch, params);
+      title: turn.title ? `=${turn.title}` : '',
+      preview: turn.preview ?? '',
+    };
+    if (this.touches) return this.touches.touch(row);
+    const { writes, statements } = this.sqlite!;
+    await writes.run(() => statements.get(this.sql.touch).run(...touchParams(row)));
+  }
+
+  /** One touch as the prepared single-row statement; several as one multi-row statement. */
+  private async writeTouches(rows: readonly TouchRow[]): Promise<void> {
+    if (rows.length === 1)
+      await this.execute('conversation_touch', this.sql.touch, touchParams(rows[0]!));
+    else {
+      const many = this.sql.touchMany;
+      // One text for every count on PostgreSQL (the rows as arrays), so it is prepared once.
+      await this.execute('conversation_touch_many', many.sql(rows.length), many.params(rows));
+    }
   }
 
   async list(namespace: string, page: ConversationPage): Promise<ConversationListPage> {
@@ -148,6 +161,10 @@ export class SqlConversationDirectory implements ConversationDirectory {
       await writes.run(() => statements.get(this.sql.remove).run(conversationId));
     } else await this.execute('conversation_remove', this.sql.remove, [conversationId]);
   }
+}
+
+function touchParams(row: TouchRow): unknown[] {
+  return [row.conversationId, row.namespace, row.at, row.title, row.preview];
 }
 
 /** A row as a listing. Binary columns (MariaDB) come back as buffers, bigints as strings. */
