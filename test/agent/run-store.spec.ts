@@ -175,6 +175,32 @@ describe.each(backends)('run store on %s', (_name, factory, { clock: usesClock }
     expect(await store.get(id, 'status')).toBeUndefined();
   });
 
+  it('gives concurrent compare-and-sets of many runs each its own outcome', async () => {
+    const clock = new Clock();
+    const store = await factory(clock, 60_000);
+    const ids = Array.from({ length: 40 }, () => runId());
+    // With a clock, the first ten expire before the burst.
+    const expired = usesClock ? 10 : 0;
+    const value = (i: number) => `{"v":${i}}`;
+    await Promise.all(ids.slice(0, expired).map((id, i) => store.put(id, 'status', value(i))));
+    clock.at += 30_000;
+    await Promise.all(
+      ids.slice(expired).map((id, i) => store.put(id, 'status', value(i + expired))),
+    );
+    clock.at += 30_001;
+    // Every third expects what is stored, the others a neighbour's value.
+    const succeeds = (i: number) => i >= expired && i % 3 === 0;
+    const outcomes = await Promise.all(
+      ids.map((id, i) =>
+        store.replaceIf(id, 'status', value(i % 3 === 0 ? i : i + 1), `{"v":${i},"n":1}`),
+      ),
+    );
+    expect(outcomes).toEqual(ids.map((_, i) => succeeds(i)));
+    expect(await Promise.all(ids.map((id) => store.get(id, 'status')))).toEqual(
+      ids.map((_, i) => (i < expired ? undefined : succeeds(i) ? `{"v":${i},"n":1}` : value(i))),
+    );
+  });
+
   it('forgets entries after the retention, and sweeps them', async () => {
     const clock = new Clock();
     const store = await factory(clock, usesClock ? 1_000 : 150);

@@ -1,6 +1,15 @@
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { FILTER_SCAN_BUDGET } from './conversation-directory.interface.js';
-import type { TouchRow } from './touch-batcher.js';
+
+/** One touch as the directory's table stores it (`''` for no title or preview). */
+export interface TouchRow {
+  readonly conversationId: string;
+  readonly namespace: string;
+  readonly at: number;
+  /** `=title` for the default title, else `''`. */
+  readonly title: string;
+  readonly preview: string;
+}
 
 /** The statements of the SQL conversation directory on one dialect. */
 export interface DirectorySql {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
+import { KeyedWriteBatcher } from '../../../common/keyed-write-batcher.js';
 import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { sqliteHandle } from '../../connections/sql/sqlite-handle.js';
 import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
@@ -19,8 +20,11 @@ import {
   conversationNamespace,
   positionOf,
 } from './conversation-directory.interface.js';
-import { type DirectorySql, DIRECTORY_SQL } from './sql.conversation-directory.statements.js';
-import { type TouchRow, TouchBatcher } from './touch-batcher.js';
+import {
+  type DirectorySql,
+  type TouchRow,
+  DIRECTORY_SQL,
+} from './sql.conversation-directory.statements.js';
 
 interface Row {
   conversation_id: unknown;
@@ -49,7 +53,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
     writes: SqliteGroupCommit;
   };
   /** The server dialects' touches, written in batches while one is in flight. */
-  private readonly touches?: TouchBatcher;
+  private readonly touches?: KeyedWriteBatcher<TouchRow, void>;
 
   constructor({ dataSource, dialect }: SqlConnection) {
     this.sql = DIRECTORY_SQL[dialect as SqlDialect];
@@ -61,7 +65,11 @@ export class SqlConversationDirectory implements ConversationDirectory {
         statements: new SqliteStatements(handle),
         writes: SqliteGroupCommit.of(handle),
       };
-    } else this.touches = new TouchBatcher((rows) => this.writeTouches(rows));
+    } else
+      this.touches = new KeyedWriteBatcher({
+        key: (row) => row.conversationId,
+        write: (rows) => this.writeTouches(rows),
+      });
   }
 
   async touch(conversationId: string, at: number, turn: ConversationTurnText = {}): Promise<void> {
@@ -72,13 +80,17 @@ export class SqlConversationDirectory implements ConversationDirectory {
       title: turn.title ? `=${turn.title}` : '',
       preview: turn.preview ?? '',
     };
-    if (this.touches) return this.touches.touch(row);
+    if (this.touches) return this.touches.submit(row);
     const { writes, statements } = this.sqlite!;
     await writes.run(() => statements.get(this.sql.touch).run(...touchParams(row)));
   }
 
-  /** One touch as the prepared single-row statement; several as one multi-row statement. */
-  private async writeTouches(rows: readonly TouchRow[]): Promise<void> {
+  /**
+   * One touch as the prepared single-row statement; several, of distinct conversations, as one
+   * multi-row statement (one commit): while a touch is in flight, the ones that come meanwhile wait
+   * and go together.
+   */
+  private async writeTouches(rows: readonly TouchRow[]): Promise<void[]> {
     if (rows.length === 1)
       await this.execute('conversation_touch', this.sql.touch, touchParams(rows[0]!));
     else {
@@ -86,6 +98,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
       // One text for every count on PostgreSQL (the rows as arrays), so it is prepared once.
       await this.execute('conversation_touch_many', many.sql(rows.length), many.params(rows));
     }
+    return rows.map(() => undefined);
   }
 
   async list(namespace: string, page: ConversationPage): Promise<ConversationListPage> {

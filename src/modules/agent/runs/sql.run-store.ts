@@ -7,6 +7,7 @@ import { SqliteStatements } from '../../connections/sql/sqlite-statements.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { orderedKey, parseOrderedKey } from './ordered-index.js';
 import { claimOnPostgres } from './postgres-run-claim.js';
+import { type ReplaceRow, postgresReplaces } from './postgres-replace-batch.js';
 import {
   type DialectSql,
   MYSQL,
@@ -39,6 +40,8 @@ export class SqlRunStore implements RunStore {
     writes: SqliteGroupCommit;
   };
   private readonly dialect: SqlDialect;
+  /** PostgreSQL's compare-and-sets, several runs' in one statement while one is in flight. */
+  private readonly replaces?: (row: ReplaceRow) => Promise<boolean>;
 
   constructor(
     { dataSource, dialect }: SqlConnection,
@@ -56,6 +59,7 @@ export class SqlRunStore implements RunStore {
         writes: SqliteGroupCommit.of(handle),
       };
     }
+    if (dialect === 'postgres') this.replaces = postgresReplaces(this.execute);
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
@@ -193,16 +197,16 @@ export class SqlRunStore implements RunStore {
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
     const now = this.now();
+    if (this.replaces)
+      return this.replaces({ runId, key, expected, value, expiresAt: now + this.retentionMs, now });
     const params = [value, now + this.retentionMs, runId, key, expected, now];
     if (this.sqlite)
       return this.sqlite.writes.run(
         () => this.statements.get(this.sql.replaceIf).run(...params).changes === 1,
       );
     const result: unknown = await this.execute('run_replace_if', this.sql.replaceIf, params);
-    // PostgreSQL returns the updated row; mysql2 a result header.
-    return Array.isArray(result)
-      ? result.length === 1
-      : (result as { affectedRows?: number }).affectedRows === 1;
+    // mysql2 answers a result header.
+    return (result as { affectedRows?: number }).affectedRows === 1;
   }
 
   async removeEntry(runId: string, key: string): Promise<void> {
