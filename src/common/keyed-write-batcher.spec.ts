@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_WRITE_BATCH, KeyedWriteBatcher, type KeyedWrites } from './keyed-write-batcher.js';
+import {
+  MAX_BATCHES_IN_FLIGHT,
+  MAX_WRITE_BATCH,
+  KeyedWriteBatcher,
+  type KeyedWrites,
+} from './keyed-write-batcher.js';
 
 interface Row {
   readonly id: string;
@@ -9,7 +14,9 @@ const row = (id: string, at = 1): Row => ({ id, at });
 const batcher = (
   write: (rows: readonly Row[]) => Promise<readonly string[]>,
   rewriteAlone?: KeyedWrites<Row, string>['rewriteAlone'],
-) => new KeyedWriteBatcher<Row, string>({ key: (r) => r.id, write, rewriteAlone });
+  // Never stalled unless a test says so: a slow machine must not change what goes together.
+  stalledAfterMs = 600_000,
+) => new KeyedWriteBatcher<Row, string>({ key: (r) => r.id, write, rewriteAlone, stalledAfterMs });
 
 /** A writer that records each call's rows and settles when the test says. */
 function gatedWriter(fail: (rows: readonly Row[]) => boolean = () => false) {
@@ -131,5 +138,67 @@ describe('KeyedWriteBatcher', () => {
     });
     await expect(batches.submit(row('a'))).rejects.toThrow('thrown');
     await expect(batches.submit(row('b'))).resolves.toBe('ok');
+  });
+
+  it('sends the next batch beside one that has stalled, keeping its keys back', async () => {
+    const writer = gatedWriter();
+    const batches = batcher(writer.write, undefined, 20);
+    const first = batches.submit(row('slow'));
+    const later = [row('slow', 2), row('a'), row('b')].map((r) => batches.submit(r));
+    expect(writer.calls).toEqual([['slow@1']]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The stalled batch still holds `slow`: its second row waits for it.
+    expect(writer.calls).toEqual([['slow@1'], ['a@1', 'b@1']]);
+    for (let i = 0; i < 3; i += 1) await writer.release();
+    await first;
+    await Promise.all(later);
+    expect(writer.calls).toEqual([['slow@1'], ['a@1', 'b@1'], ['slow@2']]);
+  });
+
+  it(`keeps at most ${MAX_BATCHES_IN_FLIGHT} batches in flight however long they stall`, async () => {
+    const writer = gatedWriter();
+    const batches = batcher(writer.write, undefined, 5);
+    const all: Array<Promise<string>> = [];
+    for (let i = 0; i < 10; i += 1) {
+      all.push(batches.submit(row(`k${i}`)));
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    expect(writer.calls).toHaveLength(MAX_BATCHES_IN_FLIGHT);
+    for (let i = 0; i < 6 && writer.calls.length < 10; i += 1) await writer.release();
+    await writer.release();
+    await Promise.all(all);
+    expect(writer.calls.flat().sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `k${i}@1`).sort(),
+    );
+  });
+
+  it('drains a large backlog, and a long one of a single key, without wedging', async () => {
+    const batches = batcher(async (rows) => rows.map((r) => r.id));
+    const many = Array.from({ length: 150_000 }, (_, i) => batches.submit(row(`k${i}`)));
+    const hot = Array.from({ length: 20_000 }, (_, i) => batches.submit(row('hot', i)));
+    expect(await Promise.all(many)).toHaveLength(150_000);
+    expect(await Promise.all(hot)).toHaveLength(20_000);
+    await expect(batches.submit(row('after'))).resolves.toBe('after');
+  });
+
+  it('rejects the callers of a batch whose rewriteAlone throws, and stays usable', async () => {
+    let calls = 0;
+    const batches = batcher(
+      async (rows) => {
+        calls += 1;
+        if (calls === 2) throw new Error('batch failed');
+        return rows.map((r) => r.id);
+      },
+      () => {
+        throw new Error('rewriteAlone threw');
+      },
+    );
+    const all = Promise.allSettled(['a', 'b', 'c'].map((id) => batches.submit(row(id))));
+    expect((await all).map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
+    await expect(batches.submit(row('d'))).resolves.toBe('d');
   });
 });

@@ -17,10 +17,16 @@ export interface KeyedWrites<Row, Result> {
    * (the server refused the statement), not for a lost connection, after which it may be.
    */
   rewriteAlone?(error: unknown): boolean;
+  /** After how long a batch in flight is passed over; {@link BATCH_STALLED_AFTER_MS} by default. */
+  stalledAfterMs?: number;
 }
 
 /** A batch holds at most this many rows; more wait for the next one. */
 export const MAX_WRITE_BATCH = 100;
+/** A batch in flight this long is passed over: the next one goes without waiting for it. */
+export const BATCH_STALLED_AFTER_MS = 50;
+/** At most this many batches in flight at once (more only while the earlier ones are stalled). */
+export const MAX_BATCHES_IN_FLIGHT = 4;
 
 interface Waiting<Row, Result> {
   readonly row: Row;
@@ -33,16 +39,23 @@ interface Waiting<Row, Result> {
 
 /**
  * Group commit of one process's small writes to a server database. While a write is in flight,
- * later rows wait; when it settles, the waiting ones go as one statement of distinct keys, in
- * arrival order, sorted by key in the statement (so batches of several processes lock rows in one
- * order). A key written again while its row waits gets its later row in a later batch, so each
- * key's writes apply in the order they came. Alone, a row is written at once: nothing waits on a
- * timer. A failed batch is written again row by row, or fails each of its callers, as
- * {@link KeyedWrites.rewriteAlone} says.
+ * later rows wait; when it settles, the waiting ones go as one statement of distinct keys (the
+ * oldest first), sorted by key in the statement. A key written again while its row waits or is in
+ * flight gets its later row in a later batch, so each key's writes apply in the order they came.
+ * Alone, a row is written at once: nothing waits on a timer. A batch that has been in flight for
+ * {@link BATCH_STALLED_AFTER_MS} (a row waiting for a lock, a slow server) no longer holds the
+ * others back: the next batch goes beside it. A failed batch is written again row by row, or fails
+ * each of its callers, as {@link KeyedWrites.rewriteAlone} says.
  */
 export class KeyedWriteBatcher<Row, Result> {
-  private readonly waiting: Array<Waiting<Row, Result>> = [];
-  private writing = false;
+  /** Waiting rows by key, keys in the order their oldest row came. */
+  private readonly waiting = new Map<string, Array<Waiting<Row, Result>>>();
+  /** The keys of the batches in flight. */
+  private readonly inFlightKeys = new Set<string>();
+  /** When each batch in flight started (`performance.now()`), oldest first. */
+  private readonly inFlightSince: number[] = [];
+  /** Set while rows wait behind a batch that is not stalled yet: looks again once it would be. */
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly writes: KeyedWrites<Row, Result>) {}
 
@@ -50,34 +63,70 @@ export class KeyedWriteBatcher<Row, Result> {
   submit(row: Row): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       const key = this.writes.key(row);
-      this.waiting.push({ row, key, resolve, reject, context: context.active() });
-      if (!this.writing) this.next();
+      const waiting = { row, key, resolve, reject, context: context.active() };
+      const queue = this.waiting.get(key);
+      if (queue) queue.push(waiting);
+      else this.waiting.set(key, [waiting]);
+      this.pump();
     });
   }
 
-  /** Sends the next batch, or marks the batcher idle. */
-  private next(): void {
-    if (this.waiting.length === 0) {
-      this.writing = false;
-      return;
+  /** Starts batches while rows wait, none is in flight or the newest one has stalled, and keys allow. */
+  private pump(): void {
+    if (this.waiting.size === 0 && this.stallTimer !== undefined) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
     }
-    this.writing = true;
-    void this.settle(this.takeBatch()).then(() => this.next());
+    const stalledAfter = this.writes.stalledAfterMs ?? BATCH_STALLED_AFTER_MS;
+    while (this.waiting.size > 0 && this.inFlightSince.length < MAX_BATCHES_IN_FLIGHT) {
+      const newest = this.inFlightSince.at(-1);
+      const waited = newest === undefined ? Infinity : performance.now() - newest;
+      if (waited < stalledAfter) {
+        this.lookAgainIn(stalledAfter - waited);
+        return;
+      }
+      const batch = this.takeBatch();
+      if (batch.length === 0) return; // every waiting key is in flight: its batch's end pumps
+      this.start(batch);
+    }
   }
 
-  /** The first waiting row of each key, in arrival order, up to the batch's size. */
+  /** Pumps again after `ms`, unless a timer is already set (it never keeps the process alive). */
+  private lookAgainIn(ms: number): void {
+    if (this.stallTimer !== undefined) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      this.pump();
+    }, Math.ceil(ms));
+    this.stallTimer.unref?.();
+  }
+
+  /** The oldest waiting row of each key not in flight, oldest keys first, up to the batch's size. */
   private takeBatch(): Array<Waiting<Row, Result>> {
     const batch: Array<Waiting<Row, Result>> = [];
-    const taken = new Set<string>();
-    const rest: Array<Waiting<Row, Result>> = [];
-    for (const waiting of this.waiting) {
-      if (batch.length < MAX_WRITE_BATCH && !taken.has(waiting.key)) {
-        taken.add(waiting.key);
-        batch.push(waiting);
-      } else rest.push(waiting);
+    for (const [key, queue] of this.waiting) {
+      if (batch.length >= MAX_WRITE_BATCH) break;
+      if (this.inFlightKeys.has(key)) continue;
+      batch.push(queue.shift()!);
+      if (queue.length === 0) this.waiting.delete(key);
     }
-    this.waiting.splice(0, this.waiting.length, ...rest);
     return batch;
+  }
+
+  /** Writes `batch`; once it settles, lets its keys go and pumps again. */
+  private start(batch: Array<Waiting<Row, Result>>): void {
+    const since = performance.now();
+    this.inFlightSince.push(since);
+    for (const waiting of batch) this.inFlightKeys.add(waiting.key);
+    void this.settle(batch)
+      .catch((error: unknown) => {
+        for (const waiting of batch) waiting.reject(error); // a throwing rewriteAlone, say
+      })
+      .finally(() => {
+        this.inFlightSince.splice(this.inFlightSince.indexOf(since), 1);
+        for (const waiting of batch) this.inFlightKeys.delete(waiting.key);
+        this.pump();
+      });
   }
 
   /** Writes one batch (one row alone) and settles each of its callers. */

@@ -17,9 +17,10 @@ export interface DirectorySql {
   touch: string;
   /**
    * Several touches of distinct conversations in one statement, with the touch's conflict rule per
-   * row: the statement for `count` rows, and its parameters.
+   * row: the statement for `count` rows, and its parameters (the server dialects; SQLite commits
+   * a connection's writes in groups already).
    */
-  touchMany: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
+  touchMany?: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
   /**
    * A page: namespace, then (after a cursor) time, time, conversation id, then the filter's
    * parameters ({@link filterParams}), then the row limit.
@@ -49,7 +50,7 @@ interface DialectParts {
   /** The conflict clause of the touch, given the placeholder of the time. */
   upsert: string;
   /** The rows of a multi-row touch, for `count` rows, and their parameters. */
-  touchRows: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
+  touchRows?: { sql(count: number): string; params(rows: readonly TouchRow[]): unknown[] };
   /** The filter's conditions; `next` gives each next placeholder. */
   filter: (pairs: number, next: () => string) => string;
   filterParams: (filter: Record<string, string>) => unknown[];
@@ -64,12 +65,14 @@ function directorySql(parts: DialectParts): DirectorySql {
     touch: `INSERT INTO agent_conversations
       (conversation_id, namespace, last_active_at, title, preview)
       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ${parts.upsert}`,
-    touchMany: {
-      sql: (count) => `INSERT INTO agent_conversations
-        (conversation_id, namespace, last_active_at, title, preview)
-        ${parts.touchRows.sql(count)} ${parts.upsert}`,
-      params: parts.touchRows.params,
-    },
+    ...(parts.touchRows && {
+      touchMany: {
+        sql: (count: number) => `INSERT INTO agent_conversations
+          (conversation_id, namespace, last_active_at, title, preview)
+          ${parts.touchRows!.sql(count)} ${parts.upsert}`,
+        params: parts.touchRows.params,
+      },
+    }),
     page(after, filterPairs) {
       const key = `${after}:${filterPairs}`;
       let sql = pages.get(key);
@@ -112,11 +115,23 @@ function directorySql(parts: DialectParts): DirectorySql {
   };
 }
 
-/** A multi-row touch's rows as a `VALUES` list of `?` placeholders (MariaDB/MySQL, SQLite). */
+/** The row counts a multi-row `VALUES` touch is sent with (padded up to the next one). */
+const VALUES_SHAPES = [2, 4, 8, 16, 32, 64, 100];
+const valuesShape = (count: number) => VALUES_SHAPES.find((shape) => shape >= count) ?? count;
+
+/**
+ * MariaDB's multi-row touch: a `VALUES` list of `?` rows. mysql2 prepares each distinct text on the
+ * server (per connection, against the server-wide `max_prepared_stmt_count`), so a batch is padded
+ * to one of a few sizes by repeating its last row, which the upsert applies twice to one effect.
+ */
 const valuesRows: DialectParts['touchRows'] = {
-  sql: (count) => `VALUES ${Array.from({ length: count }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+  sql: (count) =>
+    `VALUES ${Array.from({ length: valuesShape(count) }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
   params: (rows) =>
-    rows.flatMap((row) => [row.conversationId, row.namespace, row.at, row.title, row.preview]),
+    Array.from(
+      { length: valuesShape(rows.length) },
+      (_, i) => rows[Math.min(i, rows.length - 1)]!,
+    ).flatMap((row) => [row.conversationId, row.namespace, row.at, row.title, row.preview]),
 };
 
 /** The filter as one JSON object, for a containment test (PostgreSQL `@>`, MariaDB `JSON_CONTAINS`). */
@@ -173,7 +188,6 @@ export const DIRECTORY_SQL: Record<SqlDialect, DirectorySql> = {
   sqlite: directorySql({
     placeholder: () => '?',
     upsert: onConflictUpsert('max'),
-    touchRows: valuesRows,
     // One `json_extract(metadata, '$."key"') = value` per pair (keys hold no `"`).
     filter: (pairs, next) =>
       Array.from(

@@ -94,7 +94,7 @@ export class SqlConversationDirectory implements ConversationDirectory {
     if (rows.length === 1)
       await this.execute('conversation_touch', this.sql.touch, touchParams(rows[0]!));
     else {
-      const many = this.sql.touchMany;
+      const many = this.sql.touchMany!;
       // One text for every count on PostgreSQL (the rows as arrays), so it is prepared once.
       await this.execute('conversation_touch_many', many.sql(rows.length), many.params(rows));
     }

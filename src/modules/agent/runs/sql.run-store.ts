@@ -59,7 +59,8 @@ export class SqlRunStore implements RunStore {
         writes: SqliteGroupCommit.of(handle),
       };
     }
-    if (dialect === 'postgres') this.replaces = postgresReplaces(this.execute);
+    if (dialect === 'postgres')
+      this.replaces = postgresReplaces(this.execute, { now, retentionMs });
   }
 
   async putIfAbsent(runId: string, key: string, value: string): Promise<string> {
@@ -196,9 +197,9 @@ export class SqlRunStore implements RunStore {
   }
 
   async replaceIf(runId: string, key: string, expected: string, value: string): Promise<boolean> {
+    // PostgreSQL's take their time when their batch is sent (a row may wait for one in flight).
+    if (this.replaces) return this.replaces({ runId, key, expected, value });
     const now = this.now();
-    if (this.replaces)
-      return this.replaces({ runId, key, expected, value, expiresAt: now + this.retentionMs, now });
     const params = [value, now + this.retentionMs, runId, key, expected, now];
     if (this.sqlite)
       return this.sqlite.writes.run(
