@@ -149,6 +149,19 @@ export function registerTextSearchConformance(
     expect(keys(await s.searchText(e, 'windmill'))).toEqual(['j']);
   });
 
+  it('finds a record by the words of what it holds now, after changes and back', async () => {
+    const s = await store();
+    const e = entity('text-back');
+    for (const [seq, text] of [
+      [1, 'quiet lighthouse'],
+      [2, 'busy harbour'],
+      [3, 'quiet lighthouse'],
+    ] as const)
+      await s.save(row(e, 'k', text, seq));
+    expect(keys(await s.searchText(e, 'lighthouse'))).toEqual(['k']);
+    expect(await s.searchText(e, 'harbour')).toEqual([]);
+  });
+
   it('ranks by how often a word occurs, after re-saves that change only that', async () => {
     const s = await store();
     const e = entity('text-counts');

@@ -155,22 +155,40 @@ function prepareAt(
     seq: input.seq,
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
-    // Both see the value as `load` will return it (the default walks plain input without parsing).
     // With text search off, no text is made: `recordText` is not called.
-    text: analyzer.enabled
-      ? analyzer.indexedText(
-          isDerivedEntity(input.entityId)
-            ? derivedRecordText(input.value)
-            : recordText
-              ? textOf(recordText, JSON.parse(value) as JsonValue, input.key, path)
-              : defaultTextOfInput(input.value, value),
-        )
-      : '',
+    text: analyzer.enabled ? indexedTextOf(analyzer, input, value, recordText, path) : '',
     embedding:
       input.embedding === undefined
         ? null
         : packEmbedding(input.embedding?.model, input.embedding?.vector, `${path}.embedding`),
   };
+}
+
+/**
+ * The record's indexed text. The default text is a function of the value alone, so it is
+ * remembered by the value's canonical JSON (a record saved again with the same value is neither
+ * walked nor analyzed again; the same value with its keys in another order has its words in another
+ * order, which indexes the same words as often); a derived entity's text and `recordText`'s answer
+ * by the text itself.
+ */
+function indexedTextOf(
+  analyzer: TextAnalyzer,
+  input: LongtermSaveInput,
+  value: string,
+  recordText: RecordTextFunction | undefined,
+  path: string,
+): string {
+  const { entityId, key } = input;
+  if (isDerivedEntity(entityId))
+    return analyzer.indexedTextOf(entityId, key, derivedRecordText(input.value));
+  if (recordText)
+    return analyzer.indexedTextOf(
+      entityId,
+      key,
+      textOf(recordText, JSON.parse(value) as JsonValue, key, path),
+    );
+  // The text as `load` will return the value (the default walks plain input without parsing).
+  return analyzer.indexedTextOf(entityId, key, value, () => defaultTextOfInput(input.value, value));
 }
 
 /** The record's text, a user function's failure or non-string answer reported as a bad value. */
