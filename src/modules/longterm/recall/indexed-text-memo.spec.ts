@@ -14,25 +14,40 @@ function counted() {
 }
 
 describe('IndexedTextMemo', () => {
-  it('analyzes a record again only when its source changes', () => {
+  it('remembers a record from its second save, and analyzes it again when its source changes', () => {
     const memo = new IndexedTextMemo();
     const { calls, analyze } = counted();
-    expect(memo.indexedText('e', 'k', 'one', analyze)).toBe('ONE');
-    expect(memo.indexedText('e', 'k', 'one', analyze)).toBe('ONE');
-    expect(memo.indexedText('e', 'k', 'two', analyze)).toBe('TWO');
-    expect(memo.indexedText('e', 'k', 'one', analyze)).toBe('ONE');
-    expect(calls).toEqual(['one', 'two', 'one']);
+    for (const source of ['one', 'one', 'one', 'two', 'two', 'one'])
+      expect(memo.indexedText('e', 'k', source, analyze)).toBe(source.toUpperCase());
+    expect(calls).toEqual(['one', 'one', 'two', 'one']);
+  });
+
+  it('does not let records saved once (an import) push out the ones saved again', () => {
+    const memo = new IndexedTextMemo();
+    const { calls, analyze } = counted();
+    memo.indexedText('e', 'kept', 'text', analyze);
+    memo.indexedText('e', 'kept', 'text', analyze);
+    for (let i = 0; i < 5 * MEMO_RECORDS; i += 1) memo.indexedText('e', `once${i}`, 'x', analyze);
+    calls.length = 0;
+    memo.indexedText('e', 'kept', 'text', analyze);
+    expect(calls).toEqual([]);
   });
 
   it('keeps records apart: by entity and by key, with no pair taken for another', () => {
     const memo = new IndexedTextMemo();
     const { calls, analyze } = counted();
     memo.indexedText('e1', 'k', 'same', analyze);
-    memo.indexedText('e2', 'k', 'same', analyze);
-    memo.indexedText('e1', 'k2', 'same', analyze);
-    memo.indexedText('e', '1\u0001k', 'same', analyze);
-    memo.indexedText('e\u00011', 'k', 'same', analyze);
-    expect(calls).toHaveLength(5);
+    memo.indexedText('e1', 'k', 'same', analyze); // remembered
+    calls.length = 0;
+    for (const [entity, key] of [
+      ['e2', 'k'],
+      ['e1', 'k2'],
+      ['e', '1\u0000k'],
+      ['e1\u0000', 'k'],
+    ])
+      memo.indexedText(entity!, key!, 'same', analyze);
+    memo.indexedText('e1', 'k', 'same', analyze);
+    expect(calls).toHaveLength(4);
   });
 
   it('makes the text from the source only when it analyzes', () => {
@@ -40,10 +55,11 @@ describe('IndexedTextMemo', () => {
     const { calls, analyze } = counted();
     let made = 0;
     const text = () => `text ${++made}`;
-    expect(memo.indexedText('e', 'k', '{"a":1}', analyze, text)).toBe('TEXT 1');
-    expect(memo.indexedText('e', 'k', '{"a":1}', analyze, text)).toBe('TEXT 1');
-    expect(memo.indexedText('e', 'k', '{"a":2}', analyze, text)).toBe('TEXT 2');
-    expect([made, calls]).toEqual([2, ['text 1', 'text 2']]);
+    memo.indexedText('e', 'k', '{"a":1}', analyze, text); // seen once: not remembered
+    expect(memo.indexedText('e', 'k', '{"a":1}', analyze, text)).toBe('TEXT 2');
+    expect(memo.indexedText('e', 'k', '{"a":1}', analyze, text)).toBe('TEXT 2');
+    expect(memo.indexedText('e', 'k', '{"a":2}', analyze, text)).toBe('TEXT 3');
+    expect([made, calls]).toEqual([3, ['text 1', 'text 2', 'text 3']]);
   });
 
   it(`analyzes sources over ${MEMO_MAX_SOURCE_LENGTH} characters every time`, () => {
@@ -59,6 +75,8 @@ describe('IndexedTextMemo', () => {
     const memo = new IndexedTextMemo();
     const { calls, analyze } = counted();
     const save = (i: number) => memo.indexedText('e', `k${i}`, `text ${i}`, analyze);
+    // Each saved twice: remembered from its second save.
+    for (let i = 0; i <= 2 * MEMO_RECORDS; i += 1) memo.indexedText('e', `k${i}`, 'first', analyze);
     // One more than a generation holds: the first ones move to the older generation.
     for (let i = 0; i <= MEMO_RECORDS; i += 1) save(i);
     save(0); // found in the older generation, and moved to the newer one
