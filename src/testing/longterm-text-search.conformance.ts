@@ -152,14 +152,15 @@ export function registerTextSearchConformance(
   it('finds a record by the words of what it holds now, after changes and back', async () => {
     const s = await store();
     const e = entity('text-back');
-    for (const [seq, text] of [
-      [1, 'quiet lighthouse'],
-      [2, 'busy harbour'],
-      [3, 'quiet lighthouse'],
-    ] as const)
-      await s.save(row(e, 'k', text, seq));
-    expect(keys(await s.searchText(e, 'lighthouse'))).toEqual(['k']);
-    expect(await s.searchText(e, 'harbour')).toEqual([]);
+    // Each text saved more than once: the later saves may be answered from what a store remembers.
+    const texts = ['quiet lighthouse', 'quiet lighthouse', 'busy harbour', 'busy harbour'];
+    for (const [i, text] of [...texts, 'quiet lighthouse', 'quiet lighthouse'].entries()) {
+      await s.save(row(e, 'k', text, i + 1));
+      const now = text.includes('harbour') ? 'harbour' : 'lighthouse';
+      const before = now === 'harbour' ? 'lighthouse' : 'harbour';
+      expect(keys(await s.searchText(e, now))).toEqual(['k']);
+      expect(await s.searchText(e, before)).toEqual([]);
+    }
   });
 
   it('ranks by how often a word occurs, after re-saves that change only that', async () => {

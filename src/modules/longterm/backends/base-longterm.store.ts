@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { IndexedTextMemo } from '../recall/indexed-text-memo.js';
 import {
   type LongtermMemoryStore,
   type LongtermRecord,
@@ -84,6 +85,8 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
       maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
       recordText: settings.recordText,
       analyzer: settings.analyzer,
+      // Per store: its records' sources mean one thing (its own recordText, or none).
+      memo: settings.analyzer?.enabled === false ? undefined : new IndexedTextMemo(),
     };
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }

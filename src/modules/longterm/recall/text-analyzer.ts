@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import porter2 from 'wink-porter2-stemmer';
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import { IndexedTextMemo } from './indexed-text-memo.js';
 import {
   MAX_INDEXED_WORDS,
   MAX_QUERY_WORDS,
@@ -79,7 +78,6 @@ export class TextAnalyzer {
   private readonly stemWord: StemFunction | undefined;
   private readonly stopWords: ReadonlySet<string>;
   private readonly stems = new Map<string, string>();
-  private readonly recent = new IndexedTextMemo();
   private warned = false;
 
   /** @param options how text becomes terms; `false`: text search off (prefer {@link TextAnalyzer.off}) */
@@ -106,16 +104,6 @@ export class TextAnalyzer {
     const all = words(text);
     const kept = all.length > MAX_INDEXED_WORDS ? all.slice(0, MAX_INDEXED_WORDS) : all;
     return this.withStems(kept).join(' ');
-  }
-
-  /**
-   * {@link indexedText} of a record's text, remembered per record with the source it came from
-   * (the text, or the canonical JSON of a value the text is a function of; `text` makes the text
-   * from it): saved again with the same source, the record is not analyzed again.
-   */
-  indexedTextOf(entityId: string, key: string, source: string, text?: () => string): string {
-    if (!this.enabled) return '';
-    return this.recent.indexedText(entityId, key, source, (t) => this.indexedText(t), text);
   }
 
   /**

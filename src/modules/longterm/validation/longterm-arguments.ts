@@ -10,6 +10,7 @@ import {
 import { FORMED_PREFIX, derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput } from '../recall/search-text.js';
+import type { IndexedTextMemo } from '../recall/indexed-text-memo.js';
 import { TextAnalyzer } from '../recall/text-analyzer.js';
 import {
   type JsonValue,
@@ -89,6 +90,8 @@ export interface RecordRules {
   recordText?: RecordTextFunction;
   /** How that text becomes search terms (default: English stems). */
   analyzer?: TextAnalyzer;
+  /** The store's memo of its records' indexed texts (none: every save is analyzed). */
+  memo?: IndexedTextMemo;
 }
 
 /** Default most bytes of one long-term value's JSON: 256 KiB. */
@@ -115,7 +118,7 @@ function prepareAt(
   index: number | undefined,
   checkedEntity: string | undefined,
 ): PreparedRecord {
-  const { defaultTtlMs, maxValueBytes, recordText, analyzer = TextAnalyzer.english } = rules;
+  const { defaultTtlMs, maxValueBytes, analyzer = TextAnalyzer.english } = rules;
   const path = index === undefined ? 'record' : `records[${index}]`;
   if (typeof input !== 'object' || input === null)
     throw new InvalidArgumentError(path, 'must be an object');
@@ -156,7 +159,7 @@ function prepareAt(
     updatedAt,
     expiresAt: ttlMs === undefined ? null : updatedAt + ttlMs,
     // With text search off, no text is made: `recordText` is not called.
-    text: analyzer.enabled ? indexedTextOf(analyzer, input, value, recordText, path) : '',
+    text: analyzer.enabled ? indexedTextOf(rules, analyzer, input, value, path) : '',
     embedding:
       input.embedding === undefined
         ? null
@@ -165,30 +168,33 @@ function prepareAt(
 }
 
 /**
- * The record's indexed text. The default text is a function of the value alone, so it is
- * remembered by the value's canonical JSON (a record saved again with the same value is neither
- * walked nor analyzed again; the same value with its keys in another order has its words in another
- * order, which indexes the same words as often); a derived entity's text and `recordText`'s answer
- * by the text itself.
+ * The record's indexed text, through the store's memo. The default text is a function of the
+ * value alone, so it is remembered by the value's canonical JSON: a record saved again with the
+ * same value is neither walked nor analyzed again (the same value with its keys in another order
+ * has its words in another order, which indexes the same words as often). A derived entity's text
+ * and `recordText`'s answer are remembered by the text itself.
  */
 function indexedTextOf(
+  { memo, recordText }: RecordRules,
   analyzer: TextAnalyzer,
   input: LongtermSaveInput,
   value: string,
-  recordText: RecordTextFunction | undefined,
   path: string,
 ): string {
   const { entityId, key } = input;
-  if (isDerivedEntity(entityId))
-    return analyzer.indexedTextOf(entityId, key, derivedRecordText(input.value));
-  if (recordText)
-    return analyzer.indexedTextOf(
-      entityId,
-      key,
-      textOf(recordText, JSON.parse(value) as JsonValue, key, path),
-    );
-  // The text as `load` will return the value (the default walks plain input without parsing).
-  return analyzer.indexedTextOf(entityId, key, value, () => defaultTextOfInput(input.value, value));
+  // No closures here: this runs for every record of every batch.
+  const ownText = isDerivedEntity(entityId)
+    ? derivedRecordText(input.value)
+    : recordText
+      ? textOf(recordText, JSON.parse(value) as JsonValue, key, path)
+      : undefined;
+  const source = ownText ?? value;
+  const remembered = memo?.recall(entityId, key, source);
+  if (remembered !== undefined) return remembered;
+  // The default text as `load` will return the value (walking plain input without parsing).
+  const indexed = analyzer.indexedText(ownText ?? defaultTextOfInput(input.value, value));
+  memo?.remember(entityId, key, source, indexed);
+  return indexed;
 }
 
 /** The record's text, a user function's failure or non-string answer reported as a bad value. */
