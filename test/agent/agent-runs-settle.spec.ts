@@ -25,8 +25,8 @@ const LEASE_MS = 300;
  * (a store fault is what these tests are about; the backends themselves are checked in
  * run-store.spec and over HTTP in test/reliability).
  */
-async function agentWithFaults(llm: ScriptedLlm) {
-  harness = await bootAgent({ llm, runLeaseMs: LEASE_MS }, [
+async function agentWithFaults(llm: ScriptedLlm, leaseMs = LEASE_MS) {
+  harness = await bootAgent({ llm, runLeaseMs: leaseMs }, [
     ChatMemoryModule.forRoot({ backend: 'memory' }),
   ]);
   const runs = harness.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
@@ -146,17 +146,20 @@ describe('every run settles', () => {
   });
 
   it('renews the lease while a run goes: a slow turn is never taken over', async () => {
+    // A longer lease here: renewed every third of it, a 300 ms lease expired behind a 200 ms stall
+    // of a loaded machine's event loop, which is not what this test is about.
+    const leaseMs = 1_000;
     const llm = new ScriptedLlm([{ content: 'slow' }]);
     const chat = llm.chat.bind(llm);
     llm.chat = async (request) => {
-      await sleep(LEASE_MS * 3);
+      await sleep(leaseMs * 3);
       return chat(request);
     };
-    const { agent } = await agentWithFaults(llm);
+    const { agent } = await agentWithFaults(llm, leaseMs);
     const input = { runId: unique('slow'), conversationId: unique('c'), message: 'hi' };
     expect(await agent.reserveRun(input)).toBeUndefined();
     const running = agent.run(input);
-    await sleep(LEASE_MS * 2);
+    await sleep(leaseMs * 2);
     expect(await agent.reserveRun(input)).toMatchObject({ status: 'running' });
     await running;
     expect(await agent.getRun(input.runId)).toMatchObject({ status: 'completed', attempts: 1 });

@@ -49,11 +49,14 @@ async function lockRow(id: string): Promise<() => Promise<unknown>> {
   return () => (released ??= other.query('ROLLBACK'));
 }
 
-/** Waits (bounded) for a backend of this database to wait on a lock; answers its pid. */
+/**
+ * Waits (bounded) for a backend to wait for the lock the other session holds; answers its pid.
+ * Only that one: the suite runs beside others that wait on locks of their own.
+ */
 async function backendWaitingOnLock(): Promise<number> {
   for (let i = 0; i < 100; i += 1) {
     const { rows } = await other.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+      'SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
     );
     if (rows[0]) return rows[0].pid;
     await sleep(20);

@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import { IndexedTextMemo } from '../recall/indexed-text-memo.js';
 import {
   type LongtermMemoryStore,
   type LongtermRecord,
@@ -31,7 +30,7 @@ import {
   prepareBatch,
   prepareRecord,
   type RecordRules,
-  DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+  storeRecordRules,
 } from '../validation/longterm-arguments.js';
 import { prefixUpperBound } from '../validation/prefix-range.js';
 import type { StoreSystem } from '../../../common/telemetry/attributes.js';
@@ -80,14 +79,12 @@ export abstract class BaseLongtermStore implements LongtermMemoryStore {
 
   protected constructor(settings: LongtermStoreSettings = {}) {
     this.now = settings.now ?? Date.now;
-    this.rules = {
+    this.rules = storeRecordRules({
       defaultTtlMs: settings.defaultTtlMs,
-      maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+      maxValueBytes: settings.maxValueBytes,
       recordText: settings.recordText,
       analyzer: settings.analyzer,
-      // Per store: its records' sources mean one thing (its own recordText, or none).
-      memo: settings.analyzer?.enabled === false ? undefined : new IndexedTextMemo(),
-    };
+    });
     this.tombstoneTtlMs = settings.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
   }
 

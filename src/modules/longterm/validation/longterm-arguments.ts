@@ -10,7 +10,7 @@ import {
 import { FORMED_PREFIX, derivedRecordText, isDerivedEntity } from '../recall/derived-entities.js';
 import { type StoredEmbedding, packEmbedding } from '../recall/embedding/embedding-bytes.js';
 import { type RecordTextFunction, defaultTextOfInput } from '../recall/search-text.js';
-import type { IndexedTextMemo } from '../recall/indexed-text-memo.js';
+import { IndexedTextMemo } from '../recall/indexed-text-memo.js';
 import { TextAnalyzer } from '../recall/text-analyzer.js';
 import {
   type JsonValue,
@@ -92,6 +92,21 @@ export interface RecordRules {
   analyzer?: TextAnalyzer;
   /** The store's memo of its records' indexed texts (none: every save is analyzed). */
   memo?: IndexedTextMemo;
+}
+
+/**
+ * One store's rules (`maxValueBytes` by default {@link DEFAULT_MAX_LONGTERM_VALUE_BYTES}), with a
+ * memo of its records' indexed texts of its own unless text search is off: per store, since a
+ * source means one thing in a store (its own `recordText`, or none).
+ */
+export function storeRecordRules(
+  settings: Omit<RecordRules, 'memo' | 'maxValueBytes'> & { maxValueBytes?: number },
+): RecordRules {
+  const rules = {
+    ...settings,
+    maxValueBytes: settings.maxValueBytes ?? DEFAULT_MAX_LONGTERM_VALUE_BYTES,
+  };
+  return rules.analyzer?.enabled === false ? rules : { ...rules, memo: new IndexedTextMemo() };
 }
 
 /** Default most bytes of one long-term value's JSON: 256 KiB. */
