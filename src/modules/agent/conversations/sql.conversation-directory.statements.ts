@@ -1,3 +1,4 @@
+import { MAX_WRITE_BATCH } from '../../../common/keyed-write-batcher.js';
 import type { SqlDialect } from '../../connections/sql/sql-target.js';
 import { FILTER_SCAN_BUDGET } from './conversation-directory.interface.js';
 
@@ -60,19 +61,18 @@ interface DialectParts {
 
 function directorySql(parts: DialectParts): DirectorySql {
   const p = parts.placeholder;
+  const touchRows = parts.touchRows;
   const pages = new Map<string, string>();
   return {
     touch: `INSERT INTO agent_conversations
       (conversation_id, namespace, last_active_at, title, preview)
       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ${parts.upsert}`,
-    ...(parts.touchRows && {
-      touchMany: {
-        sql: (count: number) => `INSERT INTO agent_conversations
-          (conversation_id, namespace, last_active_at, title, preview)
-          ${parts.touchRows!.sql(count)} ${parts.upsert}`,
-        params: parts.touchRows.params,
-      },
-    }),
+    touchMany: touchRows && {
+      sql: (count: number) => `INSERT INTO agent_conversations
+        (conversation_id, namespace, last_active_at, title, preview)
+        ${touchRows.sql(count)} ${parts.upsert}`,
+      params: touchRows.params,
+    },
     page(after, filterPairs) {
       const key = `${after}:${filterPairs}`;
       let sql = pages.get(key);
@@ -116,7 +116,7 @@ function directorySql(parts: DialectParts): DirectorySql {
 }
 
 /** The row counts a multi-row `VALUES` touch is sent with (padded up to the next one). */
-const VALUES_SHAPES = [2, 4, 8, 16, 32, 64, 100];
+const VALUES_SHAPES = [2, 4, 8, 16, 32, 64, MAX_WRITE_BATCH];
 const valuesShape = (count: number) => VALUES_SHAPES.find((shape) => shape >= count) ?? count;
 
 /**
