@@ -1,5 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { SqlConnection } from '../../connections/connection-registry.js';
+import {
+  INNODB_DEADLOCK,
+  POSTGRES_DEADLOCK,
+  retryTransaction,
+} from '../../connections/sql/retry-on-deadlock.js';
 import { type SqlExecutor, createSqlExecutor } from '../../connections/sql/sql-executor.js';
 import { SqliteGroupCommit } from '../../connections/sql/sqlite-group-commit.js';
 import { type SqliteHandle, sqliteHandle } from '../../connections/sql/sqlite-handle.js';
@@ -255,17 +260,22 @@ export class SqlRunStore implements RunStore {
     // Ranges on the (run_id, entry_key) primary key, a bounded number of runs per statement.
     for (let i = 0; i < runIds.length; i += DELETE_CHUNK) {
       const chunk = runIds.slice(i, i + DELETE_CHUNK);
-      if (this.dialect === 'postgres')
-        await this.execute('run_delete', 'DELETE FROM agent_run_entries WHERE run_id = ANY($1)', [
-          chunk,
-        ]);
-      else {
-        const sql = `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
-        if (this.sqlite) {
-          const statement = this.sqlite.handle.prepare(sql);
-          await this.sqlite.writes.run(() => statement.run(...chunk));
-        } else await this.execute('run_delete', sql, chunk);
+      const sql =
+        this.dialect === 'postgres'
+          ? 'DELETE FROM agent_run_entries WHERE run_id = ANY($1)'
+          : `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
+      if (this.sqlite) {
+        const statement = this.sqlite.handle.prepare(sql);
+        await this.sqlite.writes.run(() => statement.run(...chunk));
+        continue;
       }
+      // A deletion locks its runs' rows in key order while a claim or a batch of compare-and-sets
+      // may hold one and wait for another: the server ends one side of that deadlock, and a
+      // deletion it ends runs again (each chunk commits alone; deleting twice is safe).
+      const retry = this.dialect === 'postgres' ? POSTGRES_DEADLOCK : INNODB_DEADLOCK;
+      await retryTransaction(retry, () =>
+        this.execute('run_delete', sql, this.dialect === 'postgres' ? [chunk] : chunk),
+      );
     }
   }
 

@@ -45,9 +45,12 @@ describe('retryTransaction', () => {
     expect(run.tries()).toBe(POSTGRES_DEADLOCK.attempts);
   });
 
-  it("recognises InnoDB's deadlock as TypeORM raises it, and only it", () => {
+  it("recognises InnoDB's deadlock as TypeORM and mysql2 raise it, and only it", () => {
     expect(INNODB_DEADLOCK.retries({ driverError: { errno: 1213 } })).toBe(true);
+    expect(INNODB_DEADLOCK.retries({ errno: 1213 })).toBe(true);
     expect(INNODB_DEADLOCK.retries({ driverError: { errno: 1205 } })).toBe(false);
+    expect(INNODB_DEADLOCK.retries({ errno: 1205 })).toBe(false);
+    expect(INNODB_DEADLOCK.retries(undefined)).toBe(false);
     expect(INNODB_DEADLOCK.retries({ code: '40P01' })).toBe(false);
     expect(POSTGRES_DEADLOCK.retries({ driverError: { errno: 1213 } })).toBe(false);
   });

@@ -12,11 +12,15 @@ export interface TransactionRetry {
 
 /**
  * InnoDB's "Deadlock found when trying to get lock" (errno 1213) as TypeORM raises it
- * (`driverError.errno`), for transactions run through `DataSource.transaction`: up to 10 tries,
- * backing off with jitter (writers that met in one gap of an index meet again if they retry at once).
+ * (`driverError.errno`, for transactions run through `DataSource.transaction`) or as mysql2 does
+ * (`errno`, for statements sent to its pool): up to 10 tries, backing off with jitter (writers that
+ * met in one gap of an index meet again if they retry at once).
  */
 export const INNODB_DEADLOCK: TransactionRetry = {
-  retries: (error) => (error as { driverError?: { errno?: number } }).driverError?.errno === 1213,
+  retries: (error) => {
+    const failure = (error ?? {}) as { errno?: unknown; driverError?: { errno?: unknown } };
+    return (failure.driverError?.errno ?? failure.errno) === 1213;
+  },
   attempts: 10,
   delayMs: (attempt) => Math.random() * Math.min(200, 5 * 2 ** attempt),
 };
