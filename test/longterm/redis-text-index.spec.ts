@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import { RedisLongtermStore } from '../../src/modules/longterm/backends/redis.longterm.store.js';
 import { longtermRedisKeys } from '../../src/modules/longterm/backends/redis-keys.js';
@@ -159,5 +160,64 @@ describe('Redis long-term store: the text index', () => {
       stored.filter((i) => i % 5 === 0 && !expected[i]).map((i) => row(i, 0, '').key),
     );
     await store.deleteEntity('e');
+  });
+  it('matches a model of the index after random batches of saves, re-saves and deletes', async () => {
+    const vocabulary = ['kayak', 'river', 'delta', 'lake', 'reed'];
+    const keyNames = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
+    // A batch: per key at most once, a text of 1–5 words (repeats likely), or a delete.
+    const batch = fc.uniqueArray(
+      fc.record({
+        key: fc.constantFrom(...keyNames),
+        words: fc.option(fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 5 })),
+      }),
+      { minLength: 1, maxLength: keyNames.length, selector: (row) => row.key },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 6 }), async (batches) => {
+        const { client, store, keys } = await open();
+        const model = new Map<string, string[]>();
+        let seq = 0;
+        for (const rows of batches) {
+          seq += 1;
+          const saves = rows.filter((row) => row.words !== null);
+          if (saves.length > 0)
+            await store.saveMany(
+              saves.map((row) => ({
+                entityId: 'e',
+                key: row.key,
+                value: row.words!.join(' '),
+                seq,
+              })),
+            );
+          for (const row of rows.filter((row) => row.words === null))
+            await store.delete('e', row.key, seq);
+          for (const row of rows)
+            if (row.words === null) model.delete(row.key);
+            else model.set(row.key, row.words);
+          const postings: Record<string, Record<string, string>> = {};
+          let words = 0;
+          for (const [key, text] of model) {
+            words += text.length;
+            for (const word of new Set(text)) {
+              const tf = text.filter((w) => w === word).length;
+              (postings[word] ??= {})[key] = `${tf}:${text.length}`;
+            }
+          }
+          const index = await indexOf(client, keys, vocabulary);
+          expect(index.docs).toEqual(
+            Object.fromEntries(
+              [...model].map(([key, text]) => [key, `${text.length} ${text.join(' ')}`]),
+            ),
+          );
+          expect(index.postings).toEqual(postings);
+          expect([Number(index.totals.n ?? 0), Number(index.totals.words ?? 0)]).toEqual([
+            model.size,
+            words,
+          ]);
+        }
+        await store.deleteEntity('e');
+      }),
+      { numRuns: 40 },
+    );
   });
 });
