@@ -1,7 +1,8 @@
 /**
  * Long-term memory benchmark (`npm run bench:longterm`; `-- postgres` or `-- redis` for one).
  * Against raw-driver floors on the same data layout, calls alternating:
- * - `saveMany` of 1,000 rows, insert pass and update pass, vs a raw `unnest` upsert (PostgreSQL) or
+ * - `saveMany` of 1,000 rows, an insert pass, an update pass (the same texts) and a change pass (one
+ *   word of each text changed), vs a raw `unnest` upsert (PostgreSQL) or
  *   a raw pipeline of HSET+ZADD (Redis) — the floors write the same rows without the seq guard;
  *   on PostgreSQL also vs a guarded floor (bench/support/longterm-floors.ts) that carries the
  *   store's write guarantees (erasure lock and mark, seq guard, canonical JSON, text index);
@@ -52,16 +53,17 @@ interface Floor {
   clear(): Promise<void>;
 }
 
-const value = (i: number) => ({
-  note: `fact number ${i}`,
+/** Record `i`'s value; a later `version` changes one word of its note (the rest stay). */
+const value = (i: number, version = 0) => ({
+  note: version === 0 ? `fact number ${i}` : `fact number ${i} v${version}`,
   tags: ['bench', 'memory'],
   score: i % 97,
 });
-const batch = (entityId: string, round: number, seq: number): LongtermSaveInput[] =>
+const batch = (entityId: string, round: number, seq: number, version = 0): LongtermSaveInput[] =>
   Array.from({ length: BATCH }, (_, i) => ({
     entityId,
     key: `batch/${round}/${String(i).padStart(4, '0')}`,
-    value: value(i),
+    value: value(i, version),
     seq,
     updatedAt: 1,
   }));
@@ -231,8 +233,8 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
   const { store, indexed, floor } = await open(registry);
   const rows: string[] = [];
   try {
-    for (const label of ['insert', 'update'] as const) {
-      // Each side counts its own batches: a new round of keys (insert) or a higher seq (update).
+    for (const label of ['insert', 'update', 'change'] as const) {
+      // Each side counts its own batches: a new round of keys (insert) or a higher seq.
       const side = (
         write: (rows: LongtermSaveInput[]) => Promise<unknown>,
         entityId = `${run}-w`,
@@ -240,7 +242,12 @@ async function bench(name: string, open: typeof postgres): Promise<string[]> {
         let n = 0;
         return async () => {
           n += 1;
-          return write(label === 'insert' ? batch(entityId, n, 1) : batch(entityId, 0, n + 1));
+          if (label === 'insert') return write(batch(entityId, n, 1));
+          // Saved again: the same texts (update), or one word of each changed (change).
+          // The change pass takes the first insert round's keys (seq 1 there), so its rows apply.
+          return write(
+            label === 'change' ? batch(entityId, 1, n + 1, n) : batch(entityId, 0, n + 1),
+          );
         };
       };
       const operations: Record<string, Operation> = {

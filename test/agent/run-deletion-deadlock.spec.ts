@@ -10,13 +10,12 @@ import { TEST_MYSQL_URL, TEST_POSTGRES_URL } from '../support/test-databases.js'
 
 /**
  * A deletion of runs that the server ends as one side of a deadlock runs again instead of failing
- * its caller. The deadlock is made on purpose: another session holds the second run's row, the
- * deletion takes the first run's and waits for the second, then the other session asks for the
- * first (checked to be locked by then, so the test cannot pass without a deadlock). Each server is
- * made to end the deletion: PostgreSQL checks for a deadlock first in the session that has waited
- * longest (the other session's check comes 5 s later), and InnoDB ends the transaction that has
- * changed fewer rows (the other session first changes 50). A MariaDB statement waiting for a row
- * lock shows as `Updating` in the process list.
+ * its caller. The deadlock is made on purpose: another session holds one run's row, the deletion
+ * takes the other run's and waits for the first, then the other session asks for the row the
+ * deletion holds (checked to be held by then, so the test cannot pass without a deadlock). Each
+ * server is made to end the deletion: PostgreSQL checks for a deadlock first in the session that
+ * has waited longest (the other session's check comes 5 s later), and InnoDB ends the transaction
+ * that has changed fewer rows (the other session first changes 50).
  */
 const registry = new ConnectionRegistry();
 afterAll(() => registry.onApplicationShutdown());
@@ -25,8 +24,10 @@ afterAll(() => registry.onApplicationShutdown());
 interface OtherSession {
   begin(): Promise<void>;
   query(sql: string, params?: unknown[]): Promise<unknown>;
-  /** The ids of the sessions waiting for a lock this session holds. */
-  waitingOnMe(): Promise<unknown[]>;
+  /** Whether another session waits for a lock this session holds. */
+  isWaitedOn(): Promise<boolean>;
+  /** Whether `error` says a row is locked (`FOR UPDATE NOWAIT`). */
+  isLockedError(error: unknown): boolean;
   end(): Promise<void>;
 }
 
@@ -45,12 +46,13 @@ async function postgresSession(): Promise<OtherSession> {
         params,
       );
     },
-    waitingOnMe: async () =>
+    isWaitedOn: async () =>
       (
-        await client.query<{ pid: number }>(
-          'SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
+        await client.query(
+          'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
         )
-      ).rows.map((row) => row.pid),
+      ).rows.length > 0,
+    isLockedError: (error) => (error as { code?: unknown }).code === '55P03',
     end: () => client.end(),
   };
 }
@@ -60,13 +62,16 @@ async function mysqlSession(): Promise<OtherSession> {
   return {
     begin: () => connection.query('BEGIN').then(() => undefined),
     query: (sql, params) => connection.query(sql, params),
-    waitingOnMe: async () => {
+    isWaitedOn: async () => {
       const [rows] = await connection.query(
-        `SELECT id FROM information_schema.PROCESSLIST
-         WHERE id <> CONNECTION_ID() AND state = 'Updating' AND info LIKE 'DELETE FROM agent_run_entries%'`,
+        `SELECT 1 FROM information_schema.INNODB_LOCK_WAITS w
+           JOIN information_schema.INNODB_TRX t ON t.trx_id = w.blocking_trx_id
+         WHERE t.trx_mysql_thread_id = CONNECTION_ID()`,
       );
-      return rows as unknown[];
+      return (rows as unknown[]).length > 0;
     },
+    // MariaDB answers NOWAIT with "lock wait timeout" (1205), MySQL with ER_LOCK_NOWAIT (3572).
+    isLockedError: (error) => [1205, 3572].includes((error as { errno?: number }).errno ?? 0),
     end: () => connection.end(),
   };
 }
@@ -78,12 +83,22 @@ async function lockedElsewhere(session: OtherSession, runId: string): Promise<bo
     await session.query('SELECT 1 FROM agent_run_entries WHERE run_id = ? FOR UPDATE NOWAIT', [
       runId,
     ]);
-  } catch {
-    await session.query('ROLLBACK TO SAVEPOINT probe');
+    return false;
+  } catch (error) {
+    if (!session.isLockedError(error)) throw error;
     return true;
+  } finally {
+    await session.query('ROLLBACK TO SAVEPOINT probe');
   }
-  await session.query('ROLLBACK TO SAVEPOINT probe');
-  return false;
+}
+
+/** Waits (bounded) for the deletion to wait on the other session's lock. */
+async function untilWaitedOn(session: OtherSession): Promise<void> {
+  // InnoDB's lock tables are a cache refreshed only when not read for 0.1 s: ask less often.
+  for (let i = 0; !(await session.isWaitedOn()); i += 1) {
+    if (i === 30) throw new Error('the deletion did not wait for the lock within 4.5 s');
+    await sleep(150);
+  }
 }
 
 describe.each([
@@ -100,42 +115,48 @@ describe.each([
       ).value,
       60_000,
     );
-    const prefix = `deadlock-${randomUUID()}`;
-    // In key order: the deletion takes the first row's lock, then waits for the second's.
-    const [first, second] = [`${prefix}-a`, `${prefix}-b`];
-    for (const id of [first, second]) await store.put(id, 'status', 'v');
-    const other = await openSession();
-    let deleted: Promise<unknown> | undefined;
-    try {
-      await other.begin();
-      // Weight for InnoDB's choice of the side it ends (ignored by PostgreSQL, rolled back below).
-      for (let i = 0; i < 50; i += 1)
+    // The deletion locks its rows in the order its plan reads them (key order on an index, the
+    // table's order on a scan): a try where it reads the held row first holds nothing while it
+    // waits, so there is no deadlock to make; then it runs to its end and the next try starts.
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const prefix = `deadlock-${randomUUID()}`;
+      const [first, held] = [`${prefix}-a`, `${prefix}-b`];
+      for (const id of [first, held]) await store.put(id, 'status', 'v');
+      const other = await openSession();
+      let deleted: Promise<unknown> | undefined;
+      let deadlocked = false;
+      try {
+        await other.begin();
+        // Weight for InnoDB's choice of the side it ends (PostgreSQL ignores it; rolled back).
+        for (let i = 0; i < 50; i += 1)
+          await other.query(
+            'INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)',
+            [`${prefix}-weight`, `k${i}`, 'x', Date.now() + 60_000],
+          );
         await other.query(
-          'INSERT INTO agent_run_entries (run_id, entry_key, value, expires_at) VALUES (?, ?, ?, ?)',
-          [`${prefix}-weight`, `k${i}`, 'x', Date.now() + 60_000],
+          "SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = 'status' FOR UPDATE",
+          [held],
         );
-      await other.query(
-        "SELECT value FROM agent_run_entries WHERE run_id = ? AND entry_key = 'status' FOR UPDATE",
-        [second],
-      );
-      deleted = store.deleteRuns([first, second]);
-      for (let i = 0; (await other.waitingOnMe()).length === 0; i += 1) {
-        if (i === 100) throw new Error('the deletion did not wait for the lock within 2 s');
-        await sleep(20);
+        deleted = store.deleteRuns([first, held]);
+        await untilWaitedOn(other);
+        if (await lockedElsewhere(other, first)) {
+          // Closes the cycle: the server ends the deletion, which lets this update through.
+          await other.query("UPDATE agent_run_entries SET value = 'w' WHERE run_id = ?", [first]);
+          deadlocked = true;
+        }
+        await other.query('ROLLBACK');
+        await deleted;
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+        await deleted?.catch(() => undefined);
       }
-      expect(await lockedElsewhere(other, first)).toBe(true);
-      // Closes the cycle: the server ends the deletion, which lets this update through.
-      await other.query("UPDATE agent_run_entries SET value = 'w' WHERE run_id = ?", [first]);
-      await other.query('ROLLBACK');
-      await deleted;
-    } finally {
-      await other.query('ROLLBACK').catch(() => undefined);
-      await other.end();
-      await deleted?.catch(() => undefined);
+      expect([await store.get(first, 'status'), await store.get(held, 'status')]).toEqual([
+        undefined,
+        undefined,
+      ]);
+      if (deadlocked) return;
     }
-    expect([await store.get(first, 'status'), await store.get(second, 'status')]).toEqual([
-      undefined,
-      undefined,
-    ]);
-  }, 30_000);
+    throw new Error('no try made the deletion hold one row while it waited for the other');
+  }, 60_000);
 });

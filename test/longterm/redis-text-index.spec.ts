@@ -13,12 +13,26 @@ import { TextAnalyzer } from '../../src/modules/longterm/recall/text-analyzer.js
 import { TEST_REDIS_URL } from '../support/test-databases.js';
 
 const registry = new ConnectionRegistry();
-afterAll(() => registry.onApplicationShutdown());
+/** The prefixes this file wrote under: their keys are deleted at the end (marks and counters too). */
+const prefixes: string[] = [];
+afterAll(async () => {
+  const client = (await registry.acquireRedis(TEST_REDIS_URL)).value;
+  for (const prefix of prefixes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  }
+  await registry.onApplicationShutdown();
+});
 
 /** A store under a prefix of its own, the Redis client, and the keys of entity `e`. */
 async function open() {
   const client = (await registry.acquireRedis(TEST_REDIS_URL)).value;
   const prefix = `test:text-index:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+  prefixes.push(prefix);
   return {
     client,
     // The stemmer off, so that the indexed words are the record's words.

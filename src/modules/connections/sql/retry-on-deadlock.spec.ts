@@ -51,6 +51,7 @@ describe('retryTransaction', () => {
     expect(INNODB_DEADLOCK.retries({ driverError: { errno: 1205 } })).toBe(false);
     expect(INNODB_DEADLOCK.retries({ errno: 1205 })).toBe(false);
     expect(INNODB_DEADLOCK.retries(undefined)).toBe(false);
+    expect(POSTGRES_DEADLOCK.retries(undefined)).toBe(false);
     expect(INNODB_DEADLOCK.retries({ code: '40P01' })).toBe(false);
     expect(POSTGRES_DEADLOCK.retries({ driverError: { errno: 1213 } })).toBe(false);
   });

@@ -31,7 +31,7 @@ export const INNODB_DEADLOCK: TransactionRetry = {
  */
 export const POSTGRES_DEADLOCK: TransactionRetry = {
   retries: (error) => {
-    const code = (error as { code?: unknown }).code;
+    const code = ((error ?? {}) as { code?: unknown }).code;
     return code === '40P01' || code === '40001';
   },
   attempts: 5,
