@@ -260,21 +260,21 @@ export class SqlRunStore implements RunStore {
     // Ranges on the (run_id, entry_key) primary key, a bounded number of runs per statement.
     for (let i = 0; i < runIds.length; i += DELETE_CHUNK) {
       const chunk = runIds.slice(i, i + DELETE_CHUNK);
-      const sql =
-        this.dialect === 'postgres'
-          ? 'DELETE FROM agent_run_entries WHERE run_id = ANY($1)'
-          : `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
+      const postgres = this.dialect === 'postgres';
+      const sql = postgres
+        ? 'DELETE FROM agent_run_entries WHERE run_id = ANY($1)'
+        : `DELETE FROM agent_run_entries WHERE run_id IN (${chunk.map(() => '?').join(', ')})`;
       if (this.sqlite) {
         const statement = this.sqlite.handle.prepare(sql);
         await this.sqlite.writes.run(() => statement.run(...chunk));
         continue;
       }
-      // A deletion locks its runs' rows in key order while a claim or a batch of compare-and-sets
-      // may hold one and wait for another: the server ends one side of that deadlock, and a
-      // deletion it ends runs again (each chunk commits alone; deleting twice is safe).
-      const retry = this.dialect === 'postgres' ? POSTGRES_DEADLOCK : INNODB_DEADLOCK;
-      await retryTransaction(retry, () =>
-        this.execute('run_delete', sql, this.dialect === 'postgres' ? [chunk] : chunk),
+      // A deletion locks its runs' rows in the order its plan reads them, while a claim or a batch
+      // of compare-and-sets may hold one and wait for another: the server ends one side of that
+      // deadlock, and a deletion it ends runs again (each chunk commits alone; deleting twice is
+      // safe).
+      await retryTransaction(postgres ? POSTGRES_DEADLOCK : INNODB_DEADLOCK, () =>
+        this.execute('run_delete', sql, postgres ? [chunk] : chunk),
       );
     }
   }
