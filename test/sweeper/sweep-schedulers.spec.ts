@@ -71,13 +71,24 @@ describe('BullSweepScheduler (real Redis)', () => {
   const admin = new Redis(TEST_REDIS_URL, { lazyConnect: true }); // no socket unless a test runs
   const shared: Redis[] = [];
 
-  /** One app instance's scheduler: its own shared client, as the connection registry would give. */
-  function instance(): BullSweepScheduler {
+  /**
+   * One app instance's scheduler: its own shared client, as the connection registry would give.
+   * `onJob` hears the id of each job this instance's worker takes (Bull's repeat job ids end in the
+   * tick's time), so a test can tell a tick run twice from a late tick.
+   */
+  function instance(onJob?: (jobId: string) => void): BullSweepScheduler {
     const client = new Redis(TEST_REDIS_URL);
     shared.push(client);
-    return new BullSweepScheduler((queueName) =>
-      openBullQueue(queueName, { redisUrl: TEST_REDIS_URL, prefix }, client, 'the test'),
-    );
+    return new BullSweepScheduler(async (queueName) => {
+      const opened = await openBullQueue(
+        queueName,
+        { redisUrl: TEST_REDIS_URL, prefix },
+        client,
+        'the test',
+      );
+      opened.queue.on('active', (job) => onJob?.(String(job.id)));
+      return opened;
+    });
   }
 
   const repeatables = () => admin.zrange(`${prefix}:sweep-ticks:repeat`, 0, -1);
@@ -90,16 +101,14 @@ describe('BullSweepScheduler (real Redis)', () => {
 
   it('runs each tick once across two instances, and keeps the job for others when one stops', async () => {
     const everyMs = 250;
-    const runs: Array<{ by: string; tick: number }> = [];
-    const task = (by: string) => ({
-      name: 'ticks',
-      everyMs,
-      run: async () => {
-        runs.push({ by, tick: Math.floor(Date.now() / everyMs) });
-      },
-    });
-    const a = await instance().schedule(task('a'));
-    const b = await instance().schedule(task('b'));
+    // Bull emits `active` right after it calls the handler: one entry per pass, with its tick's job.
+    // (A tick read from the clock would not do: a pass that starts late lands in the next tick's
+    // window, beside that tick's own pass.)
+    const runs: Array<{ by: string; job: string }> = [];
+    let passes = 0;
+    const task = { name: 'ticks', everyMs, run: async () => void (passes += 1) };
+    const a = await instance((job) => runs.push({ by: 'a', job })).schedule(task);
+    const b = await instance((job) => runs.push({ by: 'b', job })).schedule(task);
     stops.push(a, b);
     expect(await repeatables()).toHaveLength(1); // both registered the same job: Bull keeps one
     await waitFor(
@@ -108,8 +117,10 @@ describe('BullSweepScheduler (real Redis)', () => {
       10_000,
       'six ticks',
     );
-    const ticks = runs.map((run) => run.tick);
-    expect(new Set(ticks).size).toBe(ticks.length); // no tick ran twice
+    expect(passes).toBe(runs.length);
+    const jobs = runs.map((run) => run.job);
+    expect(jobs.every((job) => /^repeat:\w+:\d+$/.test(job))).toBe(true);
+    expect(new Set(jobs).size).toBe(jobs.length); // no tick ran twice
     await a.stop();
     const before = runs.length;
     await waitFor(
