@@ -225,11 +225,6 @@ describe('the packed package in a fresh app (only the SQLite peers installed)', 
       ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
       dir,
     );
-    cpSync(
-      join(ROOT, 'node_modules/better-sqlite3/build'),
-      join(dir, 'node_modules/better-sqlite3/build'),
-      { recursive: true },
-    );
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
     const app = await bootApp({ SQLITE_PATH: join(dir, 'app.sqlite') }, join(dir, 'dist/main.js'));
     try {

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './test-databases.js';
@@ -28,8 +28,8 @@ export function run(command: string, args: string[], cwd: string): string {
 /**
  * A scratch app that installs the packed tarball as a user would, with only the SQLite peers
  * (typeorm, better-sqlite3): no ioredis, bull, pg or mysql2. Installed from the npm cache, the
- * registry only for what it lacks; better-sqlite3's native build is copied from this checkout
- * (same Node, same ABI). With `typescript7`, the current TypeScript 7 (the native compiler) beside
+ * registry only for what it lacks (install scripts off: better-sqlite3 13 ships its native parts
+ * built for each platform, on Node-API). With `typescript7`, the current TypeScript 7 (the native compiler) beside
  * the repository's 6, as `typescript7` (only the app that builds with both needs it: its install
  * is some twenty platform packages' metadata and a native binary).
  */
@@ -67,11 +67,6 @@ export function scratchApp(
       ...(typescript7 ? ['typescript7@npm:typescript@^7.0.2'] : []),
     ],
     dir,
-  );
-  cpSync(
-    join(ROOT, 'node_modules/better-sqlite3/build'),
-    join(dir, 'node_modules/better-sqlite3/build'),
-    { recursive: true },
   );
   return dir;
 }
