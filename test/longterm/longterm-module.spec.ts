@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { join } from 'node:path';
+import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
+import { ValueTooLargeError } from '../../src/common/errors/value-too-large.error.js';
 import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import { LongtermMemoryDisabledError } from '../../src/modules/longterm/errors/longterm.errors.js';
 import type { LongtermMemoryStore } from '../../src/modules/longterm/interfaces/longterm-store.interface.js';
@@ -168,6 +170,23 @@ describe('LongtermMemoryModule', () => {
     expect((await custom.store.searchText(other, 'works')).map((hit) => hit.record.key)).toEqual([
       'worked',
     ]);
+  });
+
+  it('names a bad record of save() as the lone record it is, and of saveMany() by its row', async () => {
+    const moduleRef = await boot({ uri: 'memory://', maxValueBytes: 100 });
+    const service = moduleRef.get(LongtermMemoryService);
+    const big = { entityId: 'e', key: 'k', value: 'x'.repeat(200), seq: 1 };
+    const lone = await rejectionOf(service.save(big));
+    expect(lone).toBeInstanceOf(ValueTooLargeError);
+    expect(lone).toMatchObject({ argument: 'record.value', sizeBytes: 202, maxBytes: 100 });
+    expect(await rejectionOf(service.save({ ...big, value: 1, seq: -1 }))).toMatchObject({
+      constructor: InvalidArgumentError,
+      argument: 'record.seq',
+    });
+    expect(await rejectionOf(service.saveMany([big]))).toMatchObject({
+      argument: 'records[0].value',
+    });
+    expect(await service.store.load('e', 'k')).toBeNull();
   });
 
   it('keeps tombstones for tombstoneTtlMs', async () => {

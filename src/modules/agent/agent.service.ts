@@ -37,7 +37,7 @@ import type {
 import type { AgentQueue } from './queue/agent-queue.interface.js';
 import { RunLifecycle } from './run-lifecycle.js';
 import { BullAgentQueue } from './queue/bull.agent-queue.js';
-import { assertRunId } from './runs/run-id.js';
+import { assertRunEntityId, assertRunId } from './runs/run-id.js';
 import { listConversations, pageRunsOf, readRun } from './runs/run-queries.js';
 
 /**
@@ -168,6 +168,7 @@ export class AgentService
   }): Promise<AgentRunRecord | undefined> {
     assertConversationId(input.conversationId);
     assertRunId(input.runId);
+    assertRunEntityId(input.entityId);
     return this.lifecycle.reserve(input);
   }
 

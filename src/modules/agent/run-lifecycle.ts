@@ -16,7 +16,7 @@ import type {
 } from './interfaces/agent-run.interface.js';
 import type { AgentQueue, AgentRunJob, JobAttempt } from './queue/agent-queue.interface.js';
 import { RUN_SPAN, recordRunResult, runSpanAttributes } from './run-span.js';
-import { assertRunId } from './runs/run-id.js';
+import { assertRunEntityId, assertRunId } from './runs/run-id.js';
 import { RunLeaseKeeper } from './runs/run-lease-keeper.js';
 import type { ConversationTitler } from './conversations/conversation-titler.js';
 import type { TurnFormation } from './turn-formation.js';
@@ -100,6 +100,7 @@ export class RunLifecycle {
     const { conversationId } = input;
     assertConversationId(conversationId);
     assertRunId(runId);
+    assertRunEntityId(input.entityId);
     const release = this.leases.hold(runId);
     let result: AgentRunResult;
     // What this execution knows of the run's record: its writes compare against it (one read less).
@@ -154,6 +155,7 @@ export class RunLifecycle {
     assertConversationId(input.conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
+    assertRunEntityId(input.entityId);
     const { conversationId } = input;
     const release = this.leases.hold(runId);
     let known: RunSnapshot = {};

@@ -5,18 +5,17 @@ import { validateMessages } from '../../common/messages/message-validation.js';
 import type { AgentRunInput } from './interfaces/agent-run.interface.js';
 
 /**
- * The user message a turn starts with: text or a user `ChatMessage` (text or content parts), validated as the store will,
- * with the run's first id (`runId:0`). The same for a run now and a queued run.
+ * The user message a turn starts with: text, content parts, or a user `ChatMessage`, validated as
+ * the store will, with the run's first id (`runId:0`). The same for a run now and a queued run.
  */
 export function turnUserMessage(message: AgentRunInput['message'], runId: string): ChatMessage {
   // A body without a message (`{}` posted to a controller that passes `body.message` on).
   if (typeof message !== 'string' && (typeof message !== 'object' || message === null))
     throw new InvalidArgumentError(
       'message',
-      `required (a text, or a user message { role: 'user', content }), got ${message === null ? 'null' : typeof message}`,
+      `required (a text, an array of parts, or a user message { role: 'user', content }), got ${message === null ? 'null' : typeof message}`,
     );
-  const candidate: ChatMessage =
-    typeof message === 'string' ? { role: 'user', content: message } : { ...message };
+  const candidate = userMessage(message);
   if (candidate.role !== 'user')
     throw new InvalidArgumentError(
       'message.role',
@@ -38,4 +37,11 @@ export function turnUserMessage(message: AgentRunInput['message'], runId: string
     throw error;
   }
   return stamped;
+}
+
+/** A turn's message as a user `ChatMessage`: text and parts become its content. */
+export function userMessage(message: AgentRunInput['message']): ChatMessage {
+  if (typeof message === 'string' || Array.isArray(message))
+    return { role: 'user', content: message };
+  return { ...message };
 }

@@ -22,6 +22,7 @@ import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.i
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
+import { throwAsLoneRecord } from './validation/lone-record-error.js';
 import type { RecallHit, RecallOptions, RecordRecallHit } from './recall/recall.interface.js';
 import {
   type IndexedMessage,
@@ -142,7 +143,7 @@ export class LongtermMemoryService
 
   /** One record through {@link saveMany}. */
   async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
-    const { applied } = await this.saveMany([record]);
+    const { applied } = await this.saveMany([record]).catch(throwAsLoneRecord);
     return { applied: applied[0]! };
   }
 

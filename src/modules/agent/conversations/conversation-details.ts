@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
-import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { AgentRunInput } from '../interfaces/agent-run.interface.js';
 
 /** The limits of a conversation's metadata (like Stripe's and OpenAI's). */
 export const CONVERSATION_METADATA_LIMITS = {
@@ -52,8 +52,9 @@ export function cutText(text: string, max: number): string {
 }
 
 /** The text of a user turn's message: its text parts, else `[image]` or `[file]`. */
-function messageText(message: string | ChatMessage): string {
+function messageText(message: AgentRunInput['message']): string {
   if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return messageText({ role: 'user', content: message });
   if (!message || typeof message !== 'object' || message.role !== 'user') return '';
   const { content } = message;
   if (typeof content === 'string') return content;
@@ -70,7 +71,7 @@ function messageText(message: string | ChatMessage): string {
  * The default title (the first 80 characters, cut at a word) and the preview (120) of a turn whose
  * user message is `message`: its text on one line. Empty for a message without text or attachment.
  */
-export function conversationTurnText(message: string | ChatMessage): ConversationTurnText {
+export function conversationTurnText(message: AgentRunInput['message']): ConversationTurnText {
   const text = singleLine(messageText(message));
   if (!text) return {};
   return { title: cutText(text, TITLE_LENGTH), preview: cutText(text, PREVIEW_LENGTH) };

@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { AgentRunInput } from '../interfaces/agent-run.interface.js';
 import { contentText } from '../../../common/messages/content-parts.js';
 import type { KernelEngine } from '../../kernel/kernel-engine.js';
+import { userMessage } from '../turn-message.js';
 import { conversationTurnText, cutText } from './conversation-details.js';
 import type { ConversationDirectory } from './conversation-directory.interface.js';
 
@@ -41,7 +43,11 @@ export class ConversationTitler {
   ) {}
 
   /** Starts titling a conversation whose first turn (`message` → `reply`) just committed. */
-  titleAfterFirstTurn(conversationId: string, message: string | ChatMessage, reply: ChatMessage) {
+  titleAfterFirstTurn(
+    conversationId: string,
+    message: AgentRunInput['message'],
+    reply: ChatMessage,
+  ) {
     const work = this.title(conversationId, message, reply).finally(() =>
       this.pending.delete(work),
     );
@@ -55,13 +61,13 @@ export class ConversationTitler {
 
   private async title(
     conversationId: string,
-    message: string | ChatMessage,
+    message: AgentRunInput['message'],
     reply: ChatMessage,
   ): Promise<void> {
     const fallback = conversationTurnText(message).title;
     let title: string | undefined;
     try {
-      const user = typeof message === 'string' ? message : contentText(message.content);
+      const user = contentText(userMessage(message).content);
       const result = await this.engine().invoke(
         [
           {

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../../common/messages/chat-message.interface.js';
+import type { ContentPart } from '../../../common/messages/content-parts.js';
 import type { KernelStreamEvent } from '../../kernel/interfaces/kernel-invoke.interface.js';
 import type { Usage } from '../../llm/interfaces/llm.interface.js';
 
@@ -6,8 +7,8 @@ import type { Usage } from '../../llm/interfaces/llm.interface.js';
 export interface AgentRunInput {
   conversationId: string;
   entityId?: string;
-  /** The user's message: its text, or a `user` message. */
-  message: string | ChatMessage;
+  /** The user's message: its text, its parts (text, image, file), or a `user` message. */
+  message: string | ContentPart[] | ChatMessage;
   /** Names the run; every attempt of one run shares it (default: a new UUID). */
   runId?: string;
   /** Aborting it fails the run (nothing is stored). */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
+import { assertEntityId } from '../../longterm/validation/longterm-arguments.js';
 
 /** What a run id may be: 1–200 characters of letters, digits and `_ - . : @` (a UUID fits). */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,200}$/;
@@ -10,4 +11,13 @@ export function assertRunId(runId: unknown): asserts runId is string {
       'runId',
       'must be 1–200 characters of letters, digits and _ - . : @',
     );
+}
+
+/**
+ * Throws `InvalidArgumentError` naming `entityId` when a run names one that no store takes (not a
+ * string of 1–255 UTF-8 bytes without U+0000): an empty id would otherwise run the turn without
+ * the person's memory, silently. Absent (`undefined` or `null`): a run without long-term memory.
+ */
+export function assertRunEntityId(entityId: unknown): void {
+  if (entityId !== undefined && entityId !== null) assertEntityId(entityId);
 }

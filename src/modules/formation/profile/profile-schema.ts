@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InvalidModuleOptionsError } from '../../../common/errors/invalid-module-options.error.js';
 import { isJsonObject } from './merge-patch.js';
@@ -62,9 +62,17 @@ export class ProfileSchema {
     if (bytes > this.maxBytes)
       return `the profile would take ${bytes} bytes, more than formation.profile.maxBytes (${this.maxBytes})`;
     if (this.validate(document)) return undefined;
-    const problems = (this.validate.errors ?? [])
-      .slice(0, 3)
-      .map((error) => `${error.instancePath || '(the profile)'} ${error.message ?? 'is invalid'}`);
+    const problems = (this.validate.errors ?? []).slice(0, 3).map(describeProblem);
     return `the profile would not fit its schema: ${problems.join('; ')}`;
   }
+}
+
+/** One of Ajv's errors as a phrase, naming the member a schema has no room for. */
+function describeProblem(error: ErrorObject): string {
+  const where = error.instancePath || '(the profile)';
+  const what = `${where} ${error.message ?? 'is invalid'}`;
+  const extra: unknown = error.params['additionalProperty'];
+  return error.keyword === 'additionalProperties' && typeof extra === 'string'
+    ? `${what} (${JSON.stringify(extra)} is not in the schema)`
+    : what;
 }
