@@ -45,6 +45,26 @@ describe('the published package', () => {
     expect(missing).toEqual([]);
   });
 
+  it('holds what its README and guides link to, so the links work in node_modules', () => {
+    const broken: string[] = [];
+    const pages = [...files].filter((file) =>
+      /^(README|CHANGELOG)\.md$|^docs\/[^/]+\.md$/.test(file),
+    );
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'docs/agent.md']));
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, link] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(link!)) continue;
+        const target = normalize(join(dirname(page), link!));
+        // Links into the repository's own folders (the example app, the tests) are for its readers.
+        if (/^(src|test|bench|examples|scripts|web)\//.test(target) || target.startsWith('..'))
+          continue;
+        if (!files.has(target)) broken.push(`${page} → ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('publishes the library only: no example app, tests or specs', () => {
     const unwanted = [...files].filter((file) =>
       /^dist\/(main|app\.module|app\/|config\/)|\.spec\.|^test\//.test(file),

@@ -27,7 +27,7 @@ export function schemesOf(backend: 'postgres' | 'mysql' | 'redis'): string[] {
 
 /** The accepted grammar, for error messages and docs. */
 export const STORE_URI_GRAMMAR =
-  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | redis://host… | rediss://host… | redis+cluster://host:port,… | rediss+cluster://host:port,… (schemes in any case)';
+  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | mariadb://host/… | redis://host… | rediss://host… | redis+cluster://host:port,… | rediss+cluster://host:port,… (schemes in any case)';
 
 /**
  * Parses a store URI — the one form every store module accepts besides its `backend` options —
