@@ -50,7 +50,7 @@ describe('docs/getting-started.md, step 3', () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(
-      /^Invalid message: required \(a text, or a user message/,
+      /^Invalid message: required \(a text, an array of parts, or a user message/,
     );
   });
 });

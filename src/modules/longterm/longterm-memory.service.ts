@@ -102,9 +102,8 @@ export class LongtermMemoryService
   }
 
   /**
-   * A run's staging session: saves are staged and written by `flush()` with the run's seq and time.
-   * With an embedder, the flush gives the rows vectors, each call through `cachedStep` when given
-   * (the agent's run cache: a retried run replays the vectors instead of paying for them again).
+   * A run's staging session: saves are staged and written by `flush()` with the run's seq and time;
+   * with an embedder, its vectors go through `cachedStep` (a retried run replays them, unpaid).
    */
   session(
     entityId: string,
