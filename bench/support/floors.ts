@@ -84,9 +84,14 @@ export async function mysqlFloor(url: string): Promise<Floor> {
   };
 }
 
-/** Raw `better-sqlite3` on a connection of its own to the same file: prepared INSERT and SELECT. */
+/**
+ * Raw `better-sqlite3` on a connection of its own to the same file: prepared INSERT and SELECT,
+ * each commit as durable as the store's (`synchronous = FULL`, one sync of the write-ahead log per
+ * commit; a later opener of a WAL file would get NORMAL, which skips it).
+ */
 export async function sqliteFloor(path: string): Promise<Floor> {
   const db = new BetterSqlite3(path, { timeout: 5000 });
+  db.pragma('synchronous = FULL');
   const insert = db.prepare(
     `INSERT INTO agent_chat_messages (conversation_id, seq, message_id, role, body) VALUES (?, ?, ?, 'user', ?)`,
   );
