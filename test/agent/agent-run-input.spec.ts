@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
+import { AGENT_QUEUE } from '../../src/modules/agent/agent.constants.js';
+import type { AgentQueue } from '../../src/modules/agent/queue/agent-queue.interface.js';
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import { type AgentHarness, bootAgent } from '../support/agent-harness.js';
 import { ScriptedLlm } from '../support/scripted-llm.js';
@@ -49,6 +51,7 @@ describe('what a run takes as its message and entity', () => {
 
   it.each([
     ['empty', ''],
+    ['null', null],
     ['not a string', 42],
     ['over 255 bytes', 'é'.repeat(128)],
     ['holding U+0000', 'a\u0000b'],
@@ -73,4 +76,17 @@ describe('what a run takes as its message and entity', () => {
       expect(await store.version('who')).toBe(0);
     },
   );
+
+  it('runs a job an earlier version queued with an empty entityId, as it ran then', async () => {
+    const { store } = await agentAnsweringOk();
+    const queue = harness!.moduleRef.get<{ value: AgentQueue }>(AGENT_QUEUE).value;
+    const runId = 'queued-before-the-check';
+    const message = { role: 'user' as const, content: 'hi', id: `${runId}:0` };
+    await queue.submit({ runId, conversationId: 'legacy', entityId: '', message });
+    const deadline = Date.now() + 5_000;
+    while ((await harness!.agent.getRun(runId))?.status !== 'completed' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await harness!.agent.getRun(runId))?.status).toBe('completed');
+    expect(await store.version('legacy')).toBe(2);
+  });
 });

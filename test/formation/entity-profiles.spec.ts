@@ -159,6 +159,21 @@ describe('a profile schema', () => {
     expect(schema.check({ tags: 'a' })).toMatch(/\/tags must be array/);
   });
 
+  it('names the member a 2020-12 schema has no room for (unevaluatedProperties)', () => {
+    const schema = new ProfileSchema({
+      schema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        unevaluatedProperties: false,
+      },
+    });
+    expect(schema.check({ name: 'Ada' })).toBeUndefined();
+    expect(schema.check({ name: 'Ada', age: 3 })).toMatch(
+      /^the profile would not fit its schema: \(the profile\) must NOT have unevaluated properties \("age" is not in the schema\)$/,
+    );
+  });
+
   it('is refused at start when it is not an object schema Ajv compiles', () => {
     expect(() => new ProfileSchema({ schema: { type: 'string' } })).toThrow(
       InvalidModuleOptionsError,

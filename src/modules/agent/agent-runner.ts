@@ -17,7 +17,7 @@ import type {
 import { FirstAttemptOvertakenError, type ReplayCache } from './runs/replay-cache.js';
 import { historyAtBase, providerHistory, toolTiers } from './turn-context.js';
 import { RecordedSteps } from './runs/recorded-steps.js';
-import { assertRunEntityId, assertRunId } from './runs/run-id.js';
+import { assertRunId } from './runs/run-id.js';
 import { turnUserMessage } from './turn-message.js';
 import type { LongtermMemoryService } from '../longterm/longterm-memory.service.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
@@ -80,7 +80,6 @@ export class AgentRunner {
     assertConversationId(conversationId);
     const runId = input.runId ?? randomUUID();
     assertRunId(runId);
-    assertRunEntityId(input.entityId);
     const message = turnUserMessage(input.message, runId);
     const base: AgentEventBase = { runId, conversationId };
     const maxScope = this.deps.conflictPolicy === 'retry' ? this.deps.maxConflictRetries : 0;

@@ -15,9 +15,11 @@ export function assertRunId(runId: unknown): asserts runId is string {
 
 /**
  * Throws `InvalidArgumentError` naming `entityId` when a run names one that no store takes (not a
- * string of 1–255 UTF-8 bytes without U+0000): an empty id would otherwise run the turn without
- * the person's memory, silently. Absent (`undefined` or `null`): a run without long-term memory.
+ * string of 1–255 UTF-8 bytes without U+0000; `null` and an empty string included): an empty id
+ * would otherwise run the turn without the person's memory, silently. `undefined`: a run without
+ * long-term memory. Checked where a run comes in (run, stream, submit, reserveRun), not when a
+ * queued job runs, so a job queued by an earlier version with an empty id runs as it did.
  */
 export function assertRunEntityId(entityId: unknown): void {
-  if (entityId !== undefined && entityId !== null) assertEntityId(entityId);
+  if (entityId !== undefined) assertEntityId(entityId);
 }

@@ -71,8 +71,9 @@ export class ProfileSchema {
 function describeProblem(error: ErrorObject): string {
   const where = error.instancePath || '(the profile)';
   const what = `${where} ${error.message ?? 'is invalid'}`;
-  const extra: unknown = error.params['additionalProperty'];
-  return error.keyword === 'additionalProperties' && typeof extra === 'string'
+  // `additionalProperties: false`, or 2020-12's `unevaluatedProperties: false`.
+  const extra: unknown = error.params['additionalProperty'] ?? error.params['unevaluatedProperty'];
+  return typeof extra === 'string'
     ? `${what} (${JSON.stringify(extra)} is not in the schema)`
     : what;
 }
