@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import type { AgentRunInput } from '../interfaces/agent-run.interface.js';
+import { userMessage } from '../turn-message.js';
 
 /** The limits of a conversation's metadata (like Stripe's and OpenAI's). */
 export const CONVERSATION_METADATA_LIMITS = {
@@ -53,10 +54,9 @@ export function cutText(text: string, max: number): string {
 
 /** The text of a user turn's message: its text parts, else `[image]` or `[file]`. */
 function messageText(message: AgentRunInput['message']): string {
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message)) return messageText({ role: 'user', content: message });
-  if (!message || typeof message !== 'object' || message.role !== 'user') return '';
-  const { content } = message;
+  if (!message || typeof message !== 'object') return typeof message === 'string' ? message : '';
+  const { role, content } = userMessage(message);
+  if (role !== 'user') return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const texts = content.filter((part) => part?.type === 'text').map((part) => part.text);
