@@ -22,6 +22,7 @@ import type { JsonValue, LongtermSaveInput } from './interfaces/longterm-store.i
 import type { LongtermBackend, LongtermTier } from './longterm-backend.factory.js';
 import type { LongtermMemoryModuleOptions } from './longterm.options.js';
 import { LongtermSession } from './session/longterm-session.js';
+import { throwAsLoneRecord } from './validation/lone-record-error.js';
 import type { RecallHit, RecallOptions, RecordRecallHit } from './recall/recall.interface.js';
 import {
   type IndexedMessage,
@@ -139,12 +140,10 @@ export class LongtermMemoryService
     return store.saveMany(await withVectors(records, embedder, this.recordTextOf, this.logger));
   }
 
-  /** `store.save`, the record's vector made first as {@link saveMany} makes them. */
+  /** One record through {@link saveMany}. */
   async save(record: LongtermSaveInput): Promise<{ applied: boolean }> {
-    const { store } = this.require();
-    if (!this.embedder) return store.save(record);
-    const [row] = await withVectors([record], this.embedder, this.recordTextOf, this.logger);
-    return store.save(row!);
+    const { applied } = await this.saveMany([record]).catch(throwAsLoneRecord);
+    return { applied: applied[0]! };
   }
 
   /** The embedding model recall's vector list uses, if one is configured. */
@@ -181,7 +180,10 @@ export class LongtermMemoryService
     return hybridRecall(this.recallContext(), entityId, query, options);
   }
 
-  /** Recall over the memories formed for the entity (their active versions' text), as `recall`. */
+  /**
+   * Recall over the memories formed for the entity (the text of their active versions), with the
+   * lists and fusion of `recall` over its records.
+   */
   async recallFormed(
     entityId: string,
     query: string,
