@@ -5,7 +5,10 @@
 # `node` user and keeps its SQLite files in /app/data.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+# No compiler: every native module here comes prebuilt for linux x64 and arm64. Python 3 and make
+# stay because `npm ci` runs better-sqlite3's node-gyp step (npm drops its `gypfile: false` from
+# the lock file, npm/cli#3341); with its prebuilt binary present, that step builds nothing.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
