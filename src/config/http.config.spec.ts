@@ -14,6 +14,7 @@ describe('HTTP configuration', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       sendTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
       pageBytes: 1_048_576,
       allowedHosts: [],
     });
@@ -66,11 +67,16 @@ describe('HTTP configuration', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       sendTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
       pageBytes: 1_048_576,
       allowedHosts: ['memory.example.com', '[::1]'],
     });
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBe(false);
     expect(loadHttpConfig({ HTTP_SEND_TIMEOUT_MS: '0' }).sendTimeoutMs).toBe(0);
+    expect(loadHttpConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000' }).keepAliveTimeoutMs).toBe(65_000);
+    expect(variableAtFault(() => loadHttpConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }))).toBe(
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    );
     expect(loadHttpConfig({ HTTP_PAGE_BYTES: '64kb' }).pageBytes).toBe(65_536);
     expect(loadHttpConfig({ RATE_LIMIT_MAX: '0' }).turnsRateLimit).toBe(false);
     expect(loadHttpConfig({ RATE_LIMIT_TURNS_MAX: '0' }).turnsRateLimit).toBe(false);

@@ -45,6 +45,12 @@ export interface HttpConfig {
    * waiting, none taken) before its connection is cut and the answer's memory released.
    */
   sendTimeoutMs: number;
+  /**
+   * `HTTP_KEEP_ALIVE_TIMEOUT_MS` (72000, Fastify's own default): how long a kept-alive connection
+   * may wait idle for its next request. Keep it above the idle timeout of any proxy in front of the
+   * app (60 s on many), or the proxy may send a request on a connection the app is closing.
+   */
+  keepAliveTimeoutMs: number;
   /** `HTTP_PAGE_BYTES` (`1mb`): most bytes of JSON one page of a list holds. */
   pageBytes: number;
   /** `ALLOWED_HOSTS` (none): host names served besides loopback ones (comma-separated). */
@@ -62,8 +68,8 @@ export interface HttpConfig {
  * (10000), `RATE_LIMIT_TTL_MS` (60000), `RATE_LIMIT_MAX` (120; 0 turns the limit off),
  * `RATE_LIMIT_TURNS_MAX` (20; 0: off), `AUTH_FAILURES_MAX` (20 a minute; 0: off),
  * `HTTP_HEADERS_TIMEOUT_MS` (10000), `HTTP_REQUEST_TIMEOUT_MS` (30000; at least the headers
- * timeout), `HTTP_SEND_TIMEOUT_MS` (10000; 0: off), `HTTP_PAGE_BYTES` (`1mb`) and `ALLOWED_HOSTS`
- * (none).
+ * timeout), `HTTP_SEND_TIMEOUT_MS` (10000; 0: off), `HTTP_KEEP_ALIVE_TIMEOUT_MS` (72000),
+ * `HTTP_PAGE_BYTES` (`1mb`) and `ALLOWED_HOSTS` (none).
  */
 export function loadHttpConfig(env: Env = process.env): HttpConfig {
   const ttlMs = readInteger(env, 'RATE_LIMIT_TTL_MS', 60_000, 1, 86_400_000);
@@ -92,6 +98,7 @@ export function loadHttpConfig(env: Env = process.env): HttpConfig {
       readInteger(env, 'HTTP_SEND_TIMEOUT_MS', 10_000, 0, 3_600_000),
       1_000,
     ),
+    keepAliveTimeoutMs: readInteger(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
     pageBytes: readByteSize(env, 'HTTP_PAGE_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 ** 3),
     allowedHosts: readAllowedHosts(env),
     ...readTrustProxy(env),

@@ -9,6 +9,8 @@ export interface RequestTimeouts {
   requestTimeoutMs: number;
   /** How long a client may leave an answer unread before the connection is cut (0: never). */
   sendTimeoutMs: number;
+  /** How long a kept-alive connection may wait idle for its next request before it is closed. */
+  keepAliveTimeoutMs: number;
 }
 
 /**
@@ -16,7 +18,9 @@ export interface RequestTimeouts {
  * headers and its whole request (slow-loris clients are cut off: 408, then the socket closes), and
  * checks those bounds every second or more often (Node's default check runs every 30 s). Responses
  * are not bounded in time (a streamed turn may run as long as it needs), but a client that stops
- * reading one is cut after the send timeout ({@link StalledReaderGuard}).
+ * reading one is cut after the send timeout ({@link StalledReaderGuard}). An idle kept-alive
+ * connection stays open for the keep-alive timeout (Node's own default is 5 s, shorter than most
+ * proxies keep theirs: a proxy reusing one the app had just closed would fail its request).
  */
 export class HardenedExpressAdapter extends ExpressAdapter {
   constructor(private readonly timeouts: RequestTimeouts) {
@@ -26,7 +30,7 @@ export class HardenedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     super.initHttpServer(options);
     if (options.httpsOptions) return;
-    const { headersTimeoutMs, requestTimeoutMs, sendTimeoutMs } = this.timeouts;
+    const { headersTimeoutMs, requestTimeoutMs, sendTimeoutMs, keepAliveTimeoutMs } = this.timeouts;
     this.httpServer = createServer(
       {
         headersTimeout: headersTimeoutMs,
@@ -35,6 +39,7 @@ export class HardenedExpressAdapter extends ExpressAdapter {
       },
       this.getInstance(),
     );
+    this.httpServer.keepAliveTimeout = keepAliveTimeoutMs;
     if (sendTimeoutMs > 0) new StalledReaderGuard(sendTimeoutMs).attach(this.httpServer);
   }
 }

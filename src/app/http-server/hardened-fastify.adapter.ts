@@ -26,7 +26,7 @@ const REFUSED = Symbol('bodyRefused');
  * 415 before any parser runs.
  */
 export function hardenedFastifyAdapter(settings: FastifyHttpSettings): FastifyAdapter {
-  const { headersTimeoutMs, requestTimeoutMs, sendTimeoutMs } = settings;
+  const { headersTimeoutMs, requestTimeoutMs, sendTimeoutMs, keepAliveTimeoutMs } = settings;
   const adapter = new FastifyAdapter({
     // Nest's own logger and the app's pino one log; Fastify's would log every request again.
     logger: false,
@@ -48,6 +48,8 @@ export function hardenedFastifyAdapter(settings: FastifyHttpSettings): FastifyAd
         },
         handler,
       );
+      // Fastify sets its keep-alive timeout (72 s) only on a server it builds itself.
+      server.keepAliveTimeout = keepAliveTimeoutMs;
       if (sendTimeoutMs > 0) new StalledReaderGuard(sendTimeoutMs).attach(server);
       return server;
     },
