@@ -54,10 +54,18 @@ function handleShutdown(
     }, timeoutMs + 5_000);
     force.unref();
     const server = app.getHttpServer() as import('node:http').Server;
+    // A request that arrives from here on (on a connection kept alive from before) is answered with
+    // `Connection: close`: kept alive, the connection would stay open idle for the keep-alive
+    // timeout (72 s by default) after its answer and hold `app.close()` past the bound.
+    server.prependListener('request', (_request, response) => {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
+    });
     server.close();
     server.closeIdleConnections?.();
     const drained = await app.get(InFlightRequests).drained(timeoutMs);
     if (!drained) logger.warn('Some requests were still running at the shutdown bound');
+    // The connections whose answers ended meanwhile (kept alive, now idle).
+    server.closeIdleConnections?.();
     await app.close();
     // The spans of the last turns, to the OTLP endpoint if one is set.
     await flushTelemetry().catch(() => undefined);

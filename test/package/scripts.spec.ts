@@ -22,6 +22,7 @@ describe('package scripts', () => {
     );
     expect(manifest.scripts.pretest).toBe('node scripts/build-if-stale.mjs');
     expect(manifest.scripts['pretest:runtime']).toBe('node scripts/build-if-stale.mjs');
+    expect(manifest.scripts['pretest:sqlite']).toBe('node scripts/build-if-stale.mjs');
     const { isStale, STAMP } = (await import(join(ROOT, 'scripts/build-if-stale.mjs'))) as {
       isStale: (root: string) => boolean;
       STAMP: string;

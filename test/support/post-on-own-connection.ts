@@ -12,7 +12,7 @@ export interface WholeAnswer {
  * sends the next one on the previous one's kept-alive connection, and the server's idle clock
  * starts when it has handed its answer to the kernel, the client's only once it has read it all. A
  * client slow to read a large answer (a loaded machine) can then send on a connection the server
- * is closing after its keep-alive timeout (5 s), and the request fails (`other side closed`, or
+ * is closing after its keep-alive timeout, and the request fails (`other side closed`, or
  * `write EPIPE` while its body is still being sent). Nothing is reused here, so nothing can race.
  */
 export function postOnOwnConnection(url: string, json: string): Promise<WholeAnswer> {
