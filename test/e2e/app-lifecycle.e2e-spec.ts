@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type Socket } from 'node:net';
 import request from 'supertest';
 import { bootApp, embeddedEnv } from '../support/app-harness.js';
+import { HEALTH_REQUEST, RawConnection } from '../support/raw-connection.js';
 import { FakeLlmServer, openAiCompletion, openAiStream } from '../support/fake-llm-server.js';
 import { tempDir } from '../support/test-databases.js';
 
@@ -66,23 +66,6 @@ describe('the example app across restarts and shutdowns (SQLite files)', () => {
   }, 60_000);
 });
 
-/** Sends a raw HTTP/1.1 request on `socket` and resolves with the answer's head (status, headers). */
-function answerHead(socket: Socket, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    const onData = (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      socket.off('data', onData);
-      resolve(received.slice(0, end));
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-    socket.write(text);
-  });
-}
-
 describe('a connection kept alive across SIGTERM', () => {
   it('is answered with Connection: close after the signal, so the app still exits 0', async () => {
     const env = { ...embeddedEnv(tempDir()), ...llmEnv };
@@ -91,26 +74,25 @@ describe('a connection kept alive across SIGTERM', () => {
     llm.enqueue({ ...openAiCompletion('Slow.'), delayMs: 4_000 } as never);
     llm.enqueue({ ...openAiCompletion('Quick.'), delayMs: 500 } as never);
     const app = await bootApp(env);
-    const { port } = new URL(app.url);
-    const [slow, quick] = [connect(Number(port), '127.0.0.1'), connect(Number(port), '127.0.0.1')];
+    const slow = await RawConnection.open(app.url);
+    const quick = await RawConnection.open(app.url);
     try {
       const turn = (conversation: string) =>
         `POST /conversations/${conversation}/turns HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
         'Content-Type: application/json\r\nContent-Length: 17\r\n\r\n{"message":"hi"}\n';
-      const slowAnswer = answerHead(slow, turn('a'));
+      const slowAnswer = slow.exchange(turn('a'), 30_000);
       while (llm.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
-      const quickAnswer = answerHead(quick, turn('b'));
+      const quickAnswer = quick.exchange(turn('b'), 30_000);
       while (llm.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       app.kill('SIGTERM');
       // Answered after the signal, on a connection opened before it: kept alive (no close header).
       expect(await quickAnswer).toMatch(/^HTTP\/1\.1 201/);
       // The first turn still runs: a request sent now on the kept-alive connection is served,
       // and its answer closes the connection.
-      const closed = new Promise<void>((resolve) => quick.once('close', () => resolve()));
-      const late = await answerHead(quick, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const late = await quick.exchange(HEALTH_REQUEST);
       expect(late).toMatch(/^HTTP\/1\.1 200/);
       expect(late).toMatch(/\r\nconnection: close/i);
-      await closed;
+      await quick.whenClosed;
       expect(await slowAnswer).toMatch(/^HTTP\/1\.1 201/);
       expect(await app.exited).toEqual({ code: 0, signal: null });
     } finally {

@@ -1,45 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
-
-/** A kept-alive connection to the app, its answers' bytes as they come, and whether it closed. */
-interface Connection {
-  socket: Socket;
-  received(): string;
-  closed(): boolean;
-}
-
-function open(app: RunningApp): Promise<Connection> {
-  const { port } = new URL(app.url);
-  const socket = connect(Number(port), '127.0.0.1');
-  let text = '';
-  let closed = false;
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (text += chunk));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => (closed = true));
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve({ socket, received: () => text, closed: () => closed }));
-    socket.once('error', reject);
-  });
-}
-
-/** Sends `GET /health` on the connection and waits (up to 10 s) for its whole answer. */
-async function health(connection: Connection): Promise<string> {
-  const before = connection.received().length;
-  connection.socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    const answer = connection.received().slice(before);
-    const end = answer.indexOf('\r\n\r\n');
-    const length = /content-length: (\d+)/i.exec(answer)?.[1];
-    if (end >= 0 && length !== undefined && answer.length >= end + 4 + Number(length))
-      return answer;
-    if (connection.closed()) return answer;
-    await sleep(20);
-  }
-  return connection.received().slice(before);
-}
+import { HEALTH_REQUEST, RawConnection } from '../support/raw-connection.js';
 
 /**
  * How long an idle kept-alive connection stays open. Node's server closes one after 5 s, shorter
@@ -66,21 +28,21 @@ describe('an idle kept-alive connection', () => {
   });
 
   it('serves its next request after 7 s idle, and is closed by then with the timeout at 1 s', async () => {
-    const kept = await open(byDefault);
-    const cut = await open(short).catch((error: unknown) => {
-      kept.socket.destroy();
+    const kept = await RawConnection.open(byDefault.url);
+    const cut = await RawConnection.open(short.url).catch((error: unknown) => {
+      kept.destroy();
       throw error;
     });
     try {
-      expect(await health(kept)).toMatch(/^HTTP\/1\.1 200/);
-      expect(await health(cut)).toMatch(/^HTTP\/1\.1 200/);
+      expect(await kept.exchange(HEALTH_REQUEST)).toMatch(/^HTTP\/1\.1 200/);
+      expect(await cut.exchange(HEALTH_REQUEST)).toMatch(/^HTTP\/1\.1 200/);
       await sleep(7_000);
-      expect(cut.closed()).toBe(true);
-      expect(kept.closed()).toBe(false);
-      expect(await health(kept)).toMatch(/^HTTP\/1\.1 200/);
+      expect(cut.isClosed).toBe(true);
+      expect(kept.isClosed).toBe(false);
+      expect(await kept.exchange(HEALTH_REQUEST)).toMatch(/^HTTP\/1\.1 200/);
     } finally {
-      kept.socket.destroy();
-      cut.socket.destroy();
+      kept.destroy();
+      cut.destroy();
     }
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, bootApp, embeddedEnv } from '../support/app-harness.js';
-import { postOnOwnConnection } from '../support/post-on-own-connection.js';
+import { rawRequest } from '../reliability/raw-http.js';
 
 /**
  * Asks for a conversation's whole history (tens of MB here), reads its first bytes, then reads
@@ -54,12 +54,16 @@ beforeAll(async () => {
   try {
     const big = 'y'.repeat(6_000_000);
     for (let i = 0; i < 4; i += 1) {
-      // Each on a connection of its own, read whole: the answers are up to 18 MB, and a kept-alive
-      // connection could be closed by the app while this process, slow on a loaded machine, was
-      // still reading the previous one (`write EPIPE`, seen once in a randomized run).
-      const answer = await postOnOwnConnection(
-        `${writer.url}/conversations/stalled/turns`,
+      // Each on a connection of its own (`Connection: close`), read whole. On a kept-alive one,
+      // this process, slow on a loaded machine to read the previous answer (up to 18 MB), could
+      // send as the app closed it after its keep-alive timeout (`write EPIPE`, seen once).
+      const answer = await rawRequest(
+        writer.url,
+        'POST',
+        '/conversations/stalled/turns',
         JSON.stringify({ message: big }),
+        { connection: 'close' },
+        60_000,
       );
       expect(answer.status).toBe(201);
     }

@@ -54,7 +54,6 @@ export function cutText(text: string, max: number): string {
 
 /** The text of a user turn's message: its text parts, else `[image]` or `[file]`. */
 function messageText(message: AgentRunInput['message']): string {
-  if (!message || typeof message !== 'object') return typeof message === 'string' ? message : '';
   const { role, content } = userMessage(message);
   if (role !== 'user') return '';
   if (typeof content === 'string') return content;
