@@ -112,6 +112,39 @@ describe.each(STORAGE_LAYOUTS)('formed memories over HTTP on %s', (_label, layou
     ).toHaveLength(4);
   });
 
+  it('finds the active memories by their words (q), best match first, per tenant', async () => {
+    const entity = `fm-${randomUUID().slice(0, 8)}`;
+    const conversation = `fmc-${randomUUID().slice(0, 8)}`;
+    await say(conversation, entity, 'My name is Ada. I live in Paris.');
+    await activeOnce(entity, 2);
+    await say(conversation, entity, 'Actually I moved to Lyon.');
+    await activeOnce(entity, 2, (m) => !m.text.includes('Paris'));
+    const search = async (query: string, headers = A) =>
+      (
+        (await http().get(`/entities/${entity}/formed-memories?${query}`).set(headers).expect(200))
+          .body.memories as Memory[]
+      ).map((m) => m.text);
+
+    expect((await search('q=where%20do%20I%20live'))[0]).toBe('The user lives in Lyon');
+    expect(await search('q=Lyon')).toEqual(['The user lives in Lyon']);
+    expect(await search('q=ada')).toEqual(["The user's name is Ada"]);
+    expect(await search('q=user&limit=1')).toHaveLength(1);
+    // The superseded version is history, not an answer.
+    expect(await search('q=Paris')).toEqual([]);
+    expect(await search('q=Lyon', B)).toEqual([]);
+    for (const [query, problem] of [
+      ['q=%20%20', 'q must hold the words to look for'],
+      ['q=Lyon&state=all', 'leave out state'],
+      ['q=Lyon&asOf=2026-01-01T00:00:00Z&cursor=x', 'leave out asOf, cursor'],
+      ['q=Lyon&limit=101', 'limit must be at most 100 with q'],
+      [`q=${'a'.repeat(2_001)}`, 'q must be at most 2000 characters'],
+    ] as const) {
+      const answer = await http().get(`/entities/${entity}/formed-memories?${query}`).set(A);
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(answer.body.message)).toContain(problem);
+    }
+  });
+
   it('answers bad input with 400 and unknown memories with 404; another tenant sees nothing', async () => {
     const entity = `fm-${randomUUID().slice(0, 8)}`;
     await say(`fmc-${randomUUID().slice(0, 8)}`, entity, 'I like tea.');

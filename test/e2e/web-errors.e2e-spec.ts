@@ -156,6 +156,10 @@ describe('errors and empty states in plain words', () => {
     const page = await web.open();
     await openWithKey(page, web.app().url, KEYS[3]!);
     await page.getByTestId('no-conversations').getByText('No conversations yet').waitFor();
+    // The new conversation the list shows above it is not stored until its first message.
+    expect(await page.getByTestId('no-conversations').innerText()).toContain(
+      'the new one above is kept once you send its first message',
+    );
     const welcome = page.getByTestId('welcome');
     await welcome.getByText('Ask anything.').waitFor();
     expect(await welcome.innerText()).toContain('This conversation is remembered');

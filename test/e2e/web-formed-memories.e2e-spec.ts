@@ -111,4 +111,44 @@ describe('the inspector shows formed memories: what holds, every version, histor
     },
     60_000,
   );
+
+  it('Recall by content finds formed memories, and says a refused search under its own form', async () => {
+    const page = await web.open(VIEWPORTS[0]);
+    await openWithKey(page, web.app().url, KEY, '/inspector');
+    await page.getByTestId('formed-memories').getByText('The user lives in Porto').waitFor();
+    await page.getByLabel('Words').fill('zanzibar');
+    await page.getByTestId('recall').click();
+    await page.getByTestId('recall-none').waitFor();
+    // No embedder here: the server refuses a vector-only search, and the page says so by the
+    // button, not in the banner at the top, with the previous answer gone.
+    await page.getByTestId('recall-mode').selectOption('vector');
+    await page.getByTestId('recall').click();
+    const refused = page.getByTestId('recall-error');
+    await refused.getByText(/vector needs an embedder/).waitFor();
+    expect(await page.getByTestId('recall-none').count()).toBe(0);
+    expect(await page.getByTestId('inspector-error').count()).toBe(0);
+    const button = (await page.getByTestId('recall').boundingBox())!;
+    const error = (await refused.boundingBox())!;
+    expect(error.y - button.y).toBeLessThan(200);
+
+    // Formed memories: the active ones that best match, with the source they rest on.
+    await page.getByTestId('recall-scope').selectOption('memories');
+    expect(await page.getByTestId('recall-mode').isDisabled()).toBe(true);
+    await page.getByLabel('Words').fill('where do I live');
+    await page.getByTestId('recall').click();
+    const found = page.getByTestId('recall-memories');
+    await found.getByText('The user lives in Porto').waitFor();
+    expect(await found.locator('tbody tr').count()).toBe(1);
+    expect(await refused.count()).toBe(0);
+    await page.getByLabel('Words').fill('Lisbon');
+    await page.getByTestId('recall').click();
+    await page
+      .getByTestId('recall-none')
+      .getByText('no active formed memory matches these words')
+      .waitFor();
+    await page.getByLabel('Words').fill('live');
+    await page.getByTestId('recall').click();
+    await found.getByTestId('formed-source').click();
+    await page.getByTestId('found-message').getByText('Actually I moved to Porto.').waitFor();
+  }, 60_000);
 });

@@ -145,6 +145,7 @@ export function ConversationList({
       {items?.length === 0 && (
         <p className="empty" data-testid="no-conversations">
           No conversations yet
+          {shown.length > 0 && ': the new one above is kept once you send its first message'}
         </p>
       )}
       {cursor && (

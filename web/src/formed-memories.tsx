@@ -132,7 +132,8 @@ export function FormedMemories({
   );
 }
 
-function MemoryTable({
+/** Formed memories as a table: text, kind, since when, status, and a source that opens its message. */
+export function MemoryTable({
   label,
   testId,
   memories,
@@ -186,6 +187,7 @@ function MemoryTable({
                   {source && messageId && source.conversationId && (
                     <button
                       type="button"
+                      className="source"
                       data-testid="formed-source"
                       title={`Open ${source.conversationId} at the message this rests on`}
                       onClick={() => onOpenMessage(source.conversationId, messageId)}

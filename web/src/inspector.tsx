@@ -77,6 +77,12 @@ export function Inspector() {
       );
     });
 
+  /** Opens a conversation at a message named by id (a formed memory's source). */
+  const openAtMessage = (id: string, messageId: string) => {
+    setConversationId(id);
+    void openConversation(id, undefined, messageId);
+  };
+
   // The conversation the chat showed last opens with the page: no Open press.
   useEffect(() => {
     if (conversationId.trim()) void openConversation();
@@ -133,18 +139,15 @@ export function Inspector() {
           entityId={entityId}
           conversationId={view?.page.conversationId}
           onError={setError}
-          onOpenMessage={(id, messageId) => {
-            setConversationId(id);
-            void openConversation(id, undefined, messageId);
-          }}
+          onOpenMessage={openAtMessage}
         />
         <RecallSearch
           entityId={entityId}
-          onError={setError}
           onOpenMessage={(id, position) => {
             setConversationId(id);
             void openConversation(id, position);
           }}
+          onOpenSource={openAtMessage}
         />
       </section>
     </main>

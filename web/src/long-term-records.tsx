@@ -98,7 +98,8 @@ export function LongTermRecords({
       )}
       {records?.length === 0 && (
         <p className="empty" data-testid="no-records">
-          No records
+          No records: this entity holds no long-term records (what the app and its tools save by
+          key). Formed memories are kept apart, below.
         </p>
       )}
     </>

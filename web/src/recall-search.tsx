@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { getJson, seg } from './api.js';
 import { reportFailure } from './errors.js';
-import type { MemoryRecord } from './types.js';
+import { MemoryTable } from './formed-memories.js';
+import type { FormedMemory, MemoryRecord } from './types.js';
 
 /** Where a hit stood in one list, and its score there. */
 interface RecallRank {
@@ -34,40 +35,65 @@ const SCOPE_NONE: Record<string, string> = {
   records: 'No matches: no record matches these words.',
   messages: 'No matches: no message matches these words.',
   all: 'No matches: no record or message matches these words.',
+  memories: 'No matches: no active formed memory matches these words.',
 };
+
+/** What one search found: recall hits, or formed memories (scope `memories`). */
+interface Answer {
+  scope: string;
+  hits?: RecallHit[];
+  memories?: FormedMemory[];
+}
 
 const rank = (name: string, found?: RecallRank) =>
   found ? `${name} #${found.rank} (${found.score.toFixed(3)})` : undefined;
 
 /**
- * Recall by content for the inspector: an entity's records, or the messages of its conversations,
- * that best match some words, best first, with the fused score and where each list (full-text,
- * vector) ranked it; a message hit opens its conversation at that message; "no match" said plainly.
+ * Recall by content for the inspector: an entity's records, the messages of its conversations, or
+ * its active formed memories that best match some words, best first — a hit with the fused score
+ * and where each list (full-text, vector) ranked it, a memory with its source; a message or a
+ * source opens its conversation at that message; "no match" said plainly, and a refused search
+ * said under its own form (the previous answer cleared).
  */
 export function RecallSearch({
   entityId,
-  onError,
   onOpenMessage,
+  onOpenSource,
 }: {
   entityId: string;
-  onError(message?: string): void;
   onOpenMessage(conversationId: string, position: number): void;
+  /** Opens the conversation a formed memory rests on, at that message. */
+  onOpenSource(conversationId: string, messageId: string): void;
 }) {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('hybrid');
   const [scope, setScope] = useState('records');
-  const [answer, setAnswer] = useState<{ hits: RecallHit[]; scope: string }>();
+  const [answer, setAnswer] = useState<Answer>();
+  const [failure, setFailure] = useState<string>();
   const hits = answer?.hits;
+  const found = answer?.hits ?? answer?.memories;
 
+  const search = (): Promise<Answer> => {
+    const entity = seg(entityId);
+    const words = encodeURIComponent(query);
+    if (scope === 'memories')
+      return getJson<{ memories: FormedMemory[] }>(
+        `/entities/${entity}/formed-memories?q=${words}&limit=20`,
+      ).then(({ memories }) => ({ scope, memories }));
+    return getJson<{ hits: RecallHit[] }>(
+      `/entities/${entity}/recall?q=${words}&k=20&mode=${mode}&scope=${scope}`,
+    ).then(({ hits: recalled }) => ({ scope, hits: recalled }));
+  };
   const recall = () =>
-    getJson<{ hits: RecallHit[] }>(
-      `/entities/${seg(entityId)}/recall?q=${encodeURIComponent(query)}&k=20&mode=${mode}&scope=${scope}`,
-    )
-      .then((found) => {
-        setAnswer({ hits: found.hits, scope });
-        onError(undefined);
+    search()
+      .then((next) => {
+        setAnswer(next);
+        setFailure(undefined);
       })
-      .catch((failure: unknown) => onError(reportFailure(failure)));
+      .catch((refused: unknown) => {
+        setAnswer(undefined);
+        setFailure(reportFailure(refused));
+      });
 
   return (
     <div className="recall">
@@ -93,6 +119,12 @@ export function RecallSearch({
           <select
             data-testid="recall-mode"
             value={mode}
+            disabled={scope === 'memories'}
+            title={
+              scope === 'memories'
+                ? 'Formed memories are searched by full-text, and by vector with an embedder'
+                : 'The vector list needs an embedder (LongtermMemoryModule recall.embedder)'
+            }
             onChange={(event) => setMode(event.target.value)}
           >
             <option value="hybrid">full-text and vector</option>
@@ -110,16 +142,30 @@ export function RecallSearch({
             <option value="records">records</option>
             <option value="messages">messages</option>
             <option value="all">records and messages</option>
+            <option value="memories">formed memories</option>
           </select>
         </label>
         <button data-testid="recall" type="submit" disabled={query.trim() === ''}>
           Recall
         </button>
       </form>
-      {answer && answer.hits.length === 0 && (
-        <p className="empty" data-testid="recall-none">
-          {SCOPE_NONE[answer.scope]}
+      {failure && (
+        <p className="error" role="alert" data-testid="recall-error">
+          {failure}
         </p>
+      )}
+      {found?.length === 0 && (
+        <p className="empty" data-testid="recall-none">
+          {SCOPE_NONE[answer!.scope]}
+        </p>
+      )}
+      {answer?.memories && answer.memories.length > 0 && (
+        <MemoryTable
+          label="Formed memories found"
+          testId="recall-memories"
+          memories={answer.memories}
+          onOpenMessage={onOpenSource}
+        />
       )}
       {hits && hits.length > 0 && (
         <div className="table-scroll" tabIndex={0} role="region" aria-label="Recalled">

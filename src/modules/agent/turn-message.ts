@@ -23,7 +23,10 @@ export function turnUserMessage(message: AgentRunInput['message'], runId: string
     );
   const { content } = candidate;
   if (!(typeof content === 'string' ? content.length > 0 : Array.isArray(content)))
-    throw new InvalidArgumentError('message', 'must be a non-empty text or an array of parts');
+    throw new InvalidArgumentError(
+      'message',
+      'must be a non-empty text or a non-empty array of parts',
+    );
   const stamped = { ...candidate, id: `${runId}:0` };
   try {
     validateMessages([stamped]);

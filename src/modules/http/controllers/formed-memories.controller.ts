@@ -48,6 +48,9 @@ import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
+/** Default and highest `limit` of a search (`q`): a recall ranks at most 100 hits. */
+const DEFAULT_SEARCH_LIMIT = 10;
+const MAX_SEARCH_LIMIT = 100;
 
 /**
  * The memories formed from an entity's conversations: list them (active, every version, or as of
@@ -62,7 +65,10 @@ export class FormedMemoriesController {
   constructor(private readonly services: AgentMemoryHttpServices) {}
 
   @Get('formed-memories')
-  @ApiOperation({ summary: "A page of the entity's formed memories, in id order" })
+  @ApiOperation({
+    summary:
+      "A page of the entity's formed memories in id order, or (q) the active ones that best match some words",
+  })
   @ApiOkResponse({ type: FormedMemoriesDto })
   async list(
     @RequestTenant() scope: TenantScope,
@@ -70,6 +76,7 @@ export class FormedMemoriesController {
     @Query() query: FormedMemoryListQueryDto,
   ): Promise<FormedMemoriesDto> {
     const id = scope.scoped(entityId, 'entityId');
+    if (query.q !== undefined) return this.search(scope, entityId, id, query);
     if (query.cursor !== undefined && !MEMORY_ID.test(query.cursor))
       throw new BadRequestException('cursor is not one this route gave');
     const asOf = query.asOf === undefined ? undefined : Date.parse(query.asOf);
@@ -85,6 +92,29 @@ export class FormedMemoriesController {
       memories: memories.map((memory) => formedMemoryShown(memory, entityId, scope)),
       ...(next ? { cursor: next } : {}),
     };
+  }
+
+  /** The `q` form of the list: the active memories that best match some words, best first. */
+  private async search(
+    scope: TenantScope,
+    entityId: string,
+    id: string,
+    query: FormedMemoryListQueryDto,
+  ): Promise<FormedMemoriesDto> {
+    const words = query.q!.trim();
+    if (words === '') throw new BadRequestException('q must hold the words to look for');
+    const others = (['state', 'asOf', 'cursor'] as const).filter(
+      (name) => query[name] !== undefined,
+    );
+    if (others.length > 0)
+      throw new BadRequestException(
+        `q searches the active memories, best match first: leave out ${others.join(', ')}`,
+      );
+    const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (limit > MAX_SEARCH_LIMIT)
+      throw new BadRequestException(`limit must be at most ${MAX_SEARCH_LIMIT} with q`);
+    const memories = await this.memories().nearest(id, words, limit, Date.now());
+    return { memories: memories.map((memory) => formedMemoryShown(memory, entityId, scope)) };
   }
 
   @Get('formed-memories/:memoryId')

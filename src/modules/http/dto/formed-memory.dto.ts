@@ -5,6 +5,16 @@ import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } fro
 /** `GET /entities/:entityId/formed-memories` query. */
 export class FormedMemoryListQueryDto {
   @ApiPropertyOptional({
+    description:
+      'Words to look for: the active memories that best match them, best first (full-text, fused with vectors when the long-term tier has an embedder), at most `limit` (10 by default, 100 at most), with no cursor; not with `state`, `asOf` or `cursor`',
+    example: 'where does she live',
+  })
+  @IsOptional()
+  @MaxLength(2_000, { message: 'q must be at most 2000 characters' })
+  @IsString({ message: 'q must be a string: the words to look for' })
+  q?: string;
+
+  @ApiPropertyOptional({
     enum: ['active', 'all'],
     default: 'active',
     description: 'Active memories (what holds now), or every version',

@@ -59,7 +59,7 @@ function IsMessageContent(): PropertyDecorator {
       validate: (value: unknown) =>
         (typeof value === 'string' && value.length > 0) ||
         (Array.isArray(value) && value.length > 0),
-      defaultMessage: () => 'message must be a non-empty string or a non-empty array of parts',
+      defaultMessage: () => 'message must be a non-empty text or a non-empty array of parts',
     },
   });
 }

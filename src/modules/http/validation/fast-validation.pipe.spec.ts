@@ -149,7 +149,7 @@ describe('FastValidationPipe', () => {
         (error: BadRequestException) => error.getResponse(),
       );
     expect(await body({ message: '' }, TurnRequestDto)).toMatchObject({
-      message: ['message must be a non-empty string or a non-empty array of parts'],
+      message: ['message must be a non-empty text or a non-empty array of parts'],
     });
     expect(await body({ message: 'hi', extra: 1 }, TurnRequestDto)).toMatchObject({
       message: ['property extra should not exist'],
