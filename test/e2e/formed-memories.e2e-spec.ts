@@ -128,16 +128,27 @@ describe.each(STORAGE_LAYOUTS)('formed memories over HTTP on %s', (_label, layou
     expect((await search('q=where%20do%20I%20live'))[0]).toBe('The user lives in Lyon');
     expect(await search('q=Lyon')).toEqual(['The user lives in Lyon']);
     expect(await search('q=ada')).toEqual(["The user's name is Ada"]);
+    // Both match "user"; the one that matches both words first, whichever way round they come.
+    expect(await search('q=user%20lives')).toEqual([
+      'The user lives in Lyon',
+      "The user's name is Ada",
+    ]);
+    expect(await search('q=name%20of%20the%20user')).toEqual([
+      "The user's name is Ada",
+      'The user lives in Lyon',
+    ]);
     expect(await search('q=user&limit=1')).toHaveLength(1);
     // The superseded version is history, not an answer.
     expect(await search('q=Paris')).toEqual([]);
     expect(await search('q=Lyon', B)).toEqual([]);
     for (const [query, problem] of [
-      ['q=%20%20', 'q must hold the words to look for'],
+      ['q=%20%20', 'must hold at least one word'],
+      ['q=%3F%21', 'must hold at least one word'],
+      ['q=Lyon&limit=300', 'limit must be at most 200 (100 with q)'],
       ['q=Lyon&state=all', 'leave out state'],
       ['q=Lyon&asOf=2026-01-01T00:00:00Z&cursor=x', 'leave out asOf, cursor'],
       ['q=Lyon&limit=101', 'limit must be at most 100 with q'],
-      [`q=${'a'.repeat(2_001)}`, 'q must be at most 2000 characters'],
+      [`q=${'a'.repeat(2_001)}`, 'q must be shorter than or equal to 2000 characters'],
     ] as const) {
       const answer = await http().get(`/entities/${entity}/formed-memories?${query}`).set(A);
       expect(answer.status).toBe(400);

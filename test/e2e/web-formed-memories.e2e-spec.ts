@@ -131,9 +131,17 @@ describe('the inspector shows formed memories: what holds, every version, histor
     const error = (await refused.boundingBox())!;
     expect(error.y - button.y).toBeLessThan(200);
 
+    // No match among messages says where messages come from.
+    await page.getByTestId('recall-mode').selectOption('hybrid');
+    await page.getByTestId('recall-scope').selectOption('messages');
+    await page.getByTestId('recall').click();
+    await page.getByTestId('recall-none').getByText('AGENT_RECALL_MESSAGES=true').waitFor();
+    expect(await refused.count()).toBe(0);
+
     // Formed memories: the active ones that best match, with the source they rest on.
     await page.getByTestId('recall-scope').selectOption('memories');
-    expect(await page.getByTestId('recall-mode').isDisabled()).toBe(true);
+    // Searched by full-text, and by vector with an embedder: no lists to choose.
+    expect(await page.getByTestId('recall-mode').count()).toBe(0);
     await page.getByLabel('Words').fill('where do I live');
     await page.getByTestId('recall').click();
     const found = page.getByTestId('recall-memories');
@@ -150,5 +158,8 @@ describe('the inspector shows formed memories: what holds, every version, histor
     await page.getByTestId('recall').click();
     await found.getByTestId('formed-source').click();
     await page.getByTestId('found-message').getByText('Actually I moved to Porto.').waitFor();
+    // Another entity: this one's answer goes.
+    await page.getByLabel('Entity').fill('someone-else');
+    await found.waitFor({ state: 'detached' });
   }, 60_000);
 });

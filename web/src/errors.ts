@@ -17,9 +17,16 @@ function byStatus(status: number, server: string): string {
   if (status === 413)
     return 'That is too large for the server: send less text, or fewer or smaller images.';
   if (status === 429) return 'Too many requests for now. Wait a moment, then try again.';
+  // A 503 from the app says what is off (the long-term tier, say): its own words, when plain.
+  if (status === 503 && isPlainSentence(server)) return `The server can't do that now. ${server}`;
   if (status >= 500)
     return `The server had a problem (error ${status}). Try again in a moment; if it keeps happening, check the server's log.`;
   return server && !looksLikeJson(server) ? server : 'The server could not accept this request.';
+}
+
+/** A short text that is neither JSON nor HTML (a proxy's error page). */
+function isPlainSentence(text: string): boolean {
+  return text.length > 0 && text.length <= 400 && !looksLikeJson(text) && !/^\s*</.test(text);
 }
 
 function looksLikeJson(text: string): boolean {

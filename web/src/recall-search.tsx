@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { getJson, seg } from './api.js';
 import { reportFailure } from './errors.js';
 import { MemoryTable } from './formed-memories.js';
@@ -31,10 +31,14 @@ interface RecallHit {
   vector?: RecallRank;
 }
 
+/** Where messages come from: only an agent that indexes them puts them in recall. */
+const MESSAGES_INDEXED =
+  ' Messages are indexed by an agent with recall.messages on (in the example app, AGENT_RECALL_MESSAGES=true).';
+
 const SCOPE_NONE: Record<string, string> = {
   records: 'No matches: no record matches these words.',
-  messages: 'No matches: no message matches these words.',
-  all: 'No matches: no record or message matches these words.',
+  messages: `No matches: no indexed message matches these words.${MESSAGES_INDEXED}`,
+  all: `No matches: no record or indexed message matches these words.${MESSAGES_INDEXED}`,
   memories: 'No matches: no active formed memory matches these words.',
 };
 
@@ -70,6 +74,13 @@ export function RecallSearch({
   const [scope, setScope] = useState('records');
   const [answer, setAnswer] = useState<Answer>();
   const [failure, setFailure] = useState<string>();
+  /** Bumped by each search and each change of entity: only the latest search's answer shows. */
+  const latest = useRef(0);
+  useEffect(() => {
+    latest.current += 1;
+    setAnswer(undefined);
+    setFailure(undefined);
+  }, [entityId]);
   const hits = answer?.hits;
   const found = answer?.hits ?? answer?.memories;
 
@@ -84,16 +95,20 @@ export function RecallSearch({
       `/entities/${entity}/recall?q=${words}&k=20&mode=${mode}&scope=${scope}`,
     ).then(({ hits: recalled }) => ({ scope, hits: recalled }));
   };
-  const recall = () =>
-    search()
+  const recall = () => {
+    const asked = (latest.current += 1);
+    return search()
       .then((next) => {
+        if (asked !== latest.current) return;
         setAnswer(next);
         setFailure(undefined);
       })
       .catch((refused: unknown) => {
+        if (asked !== latest.current) return;
         setAnswer(undefined);
         setFailure(reportFailure(refused));
       });
+  };
 
   return (
     <div className="recall">
@@ -114,24 +129,21 @@ export function RecallSearch({
             onChange={(event) => setQuery(event.target.value)}
           />
         </label>
-        <label>
-          Lists
-          <select
-            data-testid="recall-mode"
-            value={mode}
-            disabled={scope === 'memories'}
-            title={
-              scope === 'memories'
-                ? 'Formed memories are searched by full-text, and by vector with an embedder'
-                : 'The vector list needs an embedder (LongtermMemoryModule recall.embedder)'
-            }
-            onChange={(event) => setMode(event.target.value)}
-          >
-            <option value="hybrid">full-text and vector</option>
-            <option value="lexical">full-text only</option>
-            <option value="vector">vector only</option>
-          </select>
-        </label>
+        {scope !== 'memories' && (
+          <label>
+            Lists
+            <select
+              data-testid="recall-mode"
+              value={mode}
+              title="The vector list needs an embedder (LongtermMemoryModule recall.embedder)"
+              onChange={(event) => setMode(event.target.value)}
+            >
+              <option value="hybrid">full-text and vector</option>
+              <option value="lexical">full-text only</option>
+              <option value="vector">vector only</option>
+            </select>
+          </label>
+        )}
         <label>
           Search in
           <select

@@ -9,6 +9,7 @@ import {
   Param,
   Post,
   Query,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -18,6 +19,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
@@ -101,8 +103,6 @@ export class FormedMemoriesController {
     id: string,
     query: FormedMemoryListQueryDto,
   ): Promise<FormedMemoriesDto> {
-    const words = query.q!.trim();
-    if (words === '') throw new BadRequestException('q must hold the words to look for');
     const others = (['state', 'asOf', 'cursor'] as const).filter(
       (name) => query[name] !== undefined,
     );
@@ -113,7 +113,16 @@ export class FormedMemoriesController {
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     if (limit > MAX_SEARCH_LIMIT)
       throw new BadRequestException(`limit must be at most ${MAX_SEARCH_LIMIT} with q`);
-    const memories = await this.memories().nearest(id, words, limit, Date.now());
+    const memories = await this.memories()
+      .nearest(id, query.q!, limit, Date.now())
+      .catch((error: unknown) => {
+        // No list to search by: text search off and no embedder (a setup formation refuses).
+        if (error instanceof InvalidArgumentError && error.argument === 'mode')
+          throw new ServiceUnavailableException(
+            'Searching formed memories needs text search or an embedder on the long-term tier, and neither is on',
+          );
+        throw error;
+      });
     return { memories: memories.map((memory) => formedMemoryShown(memory, entityId, scope)) };
   }
 

@@ -10,7 +10,7 @@ export class FormedMemoryListQueryDto {
     example: 'where does she live',
   })
   @IsOptional()
-  @MaxLength(2_000, { message: 'q must be at most 2000 characters' })
+  @MaxLength(2_000)
   @IsString({ message: 'q must be a string: the words to look for' })
   q?: string;
 
@@ -31,10 +31,15 @@ export class FormedMemoryListQueryDto {
   @IsISO8601({ strict: true }, { message: 'asOf must be an ISO 8601 date or time' })
   asOf?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    description: 'Most memories in the page: 1–200 (default 50); with `q`, 1–100 (default 10)',
+  })
   @IsOptional()
   @Type(() => Number)
-  @Max(200)
+  @Max(200, { message: 'limit must be at most 200 (100 with q)' })
   @Min(1)
   @IsInt()
   limit?: number;
