@@ -61,6 +61,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       'memory_list',
       'memory_recall',
       'formed_memory_list',
+      'formed_memory_search',
       'formed_memory_get',
       'memory_correct',
       'memory_forget',
@@ -254,6 +255,21 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       'The user lives in Oslo',
     ]);
     const oslo = listed.memories.find((m) => m.text.includes('Oslo'))!;
+    // By words, best first: what holds now, with ids as the tenant knows them.
+    const found = (await callOk(alice, 'formed_memory_search', {
+      entityId: 'formed-1',
+      query: 'where does she live',
+    })) as { memories: Array<{ id: string; entityId: string }> };
+    expect(found.memories[0]).toMatchObject({ id: oslo.id, entityId: 'formed-1' });
+    expect(
+      await callOk(bob, 'formed_memory_search', { entityId: 'formed-1', query: 'Oslo' }),
+    ).toEqual({ memories: [] });
+    const tooMany = await callTool(alice, 'formed_memory_search', {
+      entityId: 'formed-1',
+      query: 'Oslo',
+      limit: 101,
+    });
+    expect(tooMany.isError).toBe(true);
     // Ids as the tenant knows them.
     expect(oslo).toMatchObject({
       entityId: 'formed-1',
@@ -284,6 +300,10 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       memories: Array<{ text: string }>;
     };
     expect(left.memories.map((m) => m.text)).toEqual(['The user likes skiing']);
+    // A forgotten memory is found no more.
+    expect(
+      await callOk(alice, 'formed_memory_search', { entityId: 'formed-1', query: 'Bergen Oslo' }),
+    ).toEqual({ memories: [] });
     // Another tenant: the same entity id is another entity.
     expect(await callOk(bob, 'formed_memory_list', { entityId: 'formed-1' })).toEqual({
       memories: [],

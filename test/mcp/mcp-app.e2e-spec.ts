@@ -83,6 +83,7 @@ describe.each(STORAGE_LAYOUTS.slice(0, 2))(
         'formation_rerun',
         'formed_memory_get',
         'formed_memory_list',
+        'formed_memory_search',
         'memory_correct',
         'memory_delete',
         'memory_forget',

@@ -46,6 +46,7 @@ describe('README and guide examples', () => {
       'examples/memory-formation.module.ts',
       'examples/memory-tiers.module.ts',
       'examples/models-config.module.ts',
+      'examples/openai-agents-session.ts',
       'examples/recall-rerank.module.ts',
       'examples/recall.module.ts',
       'examples/support-agent.module.ts',

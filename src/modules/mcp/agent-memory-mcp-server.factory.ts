@@ -21,7 +21,8 @@ const INSTRUCTIONS =
   "Durable memory. Long-term memory holds an entity's records (a user's facts, preferences…) under keys: " +
   'memory_save, memory_get, memory_delete, memory_list (by key prefix) and memory_recall (by words and ' +
   "meaning). Memories formed from an entity's conversations are versioned, with their sources: " +
-  'formed_memory_list, formed_memory_get (with its history), memory_correct and memory_forget; ' +
+  'formed_memory_list, formed_memory_search (by words), formed_memory_get (with its history), ' +
+  'memory_correct and memory_forget; ' +
   'the jobs that formed them: formation_jobs, formation_failures and formation_rerun. An entity ' +
   'profile (when configured): profile_get and profile_patch. ' +
   "Working memory is a conversation's short-lived scratchpad: working_memory_list and " +

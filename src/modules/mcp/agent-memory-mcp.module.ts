@@ -12,7 +12,7 @@ import { McpMemoryServices } from './mcp-memory.services.js';
  * The app's memory as Model Context Protocol tools over Streamable HTTP, opt-in:
  * `AgentMemoryMcpModule.forRoot({ path?, tenantResolver? })` serves `POST /mcp` with the tools
  * `memory_save`, `memory_get`, `memory_delete`, `memory_list`, `memory_recall`,
- * `formed_memory_list`, `formed_memory_get`, `memory_correct`, `memory_forget`,
+ * `formed_memory_list`, `formed_memory_search`, `formed_memory_get`, `memory_correct`, `memory_forget`,
  * `working_memory_list` and `working_memory_get`, on whatever `LongtermMemoryModule` and
  * `WorkingMemoryModule` the app configured. It brings no auth of its own (the app's guards apply)
  * and scopes every id to the request's tenant exactly as `AgentMemoryHttpModule` does. Needs the

@@ -9,7 +9,6 @@ import {
   Param,
   Post,
   Query,
-  ServiceUnavailableException,
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -19,7 +18,6 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { InvalidArgumentError } from '../../../common/errors/invalid-argument.error.js';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import { AgentMemoryHttpServices } from '../agent-memory-http.services.js';
@@ -41,6 +39,7 @@ import {
   isRunId,
   rerunShown,
 } from '../tenancy/formation-job-views.js';
+import { searchFormedMemories, MAX_FORMED_MEMORY_SEARCH } from '../tenancy/formed-memory-search.js';
 import { formedMemoryShown } from '../tenancy/formed-memory-view.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
@@ -50,9 +49,8 @@ import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
-/** Default and highest `limit` of a search (`q`): a recall ranks at most 100 hits. */
+/** Default `limit` of a search (`q`). */
 const DEFAULT_SEARCH_LIMIT = 10;
-const MAX_SEARCH_LIMIT = 100;
 
 /**
  * The memories formed from an entity's conversations: list them (active, every version, or as of
@@ -77,8 +75,8 @@ export class FormedMemoriesController {
     @Param('entityId') entityId: string,
     @Query() query: FormedMemoryListQueryDto,
   ): Promise<FormedMemoriesDto> {
+    if (query.q !== undefined) return this.search(scope, entityId, query);
     const id = scope.scoped(entityId, 'entityId');
-    if (query.q !== undefined) return this.search(scope, entityId, id, query);
     if (query.cursor !== undefined && !MEMORY_ID.test(query.cursor))
       throw new BadRequestException('cursor is not one this route gave');
     const asOf = query.asOf === undefined ? undefined : Date.parse(query.asOf);
@@ -97,10 +95,9 @@ export class FormedMemoriesController {
   }
 
   /** The `q` form of the list: the active memories that best match some words, best first. */
-  private async search(
+  private search(
     scope: TenantScope,
     entityId: string,
-    id: string,
     query: FormedMemoryListQueryDto,
   ): Promise<FormedMemoriesDto> {
     const others = (['state', 'asOf', 'cursor'] as const).filter(
@@ -111,19 +108,9 @@ export class FormedMemoriesController {
         `q searches the active memories, best match first: leave out ${others.join(', ')}`,
       );
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-    if (limit > MAX_SEARCH_LIMIT)
-      throw new BadRequestException(`limit must be at most ${MAX_SEARCH_LIMIT} with q`);
-    const memories = await this.memories()
-      .nearest(id, query.q!, limit, Date.now())
-      .catch((error: unknown) => {
-        // No list to search by: text search off and no embedder (a setup formation refuses).
-        if (error instanceof InvalidArgumentError && error.argument === 'mode')
-          throw new ServiceUnavailableException(
-            'Searching formed memories needs text search or an embedder on the long-term tier, and neither is on',
-          );
-        throw error;
-      });
-    return { memories: memories.map((memory) => formedMemoryShown(memory, entityId, scope)) };
+    if (limit > MAX_FORMED_MEMORY_SEARCH)
+      throw new BadRequestException(`limit must be at most ${MAX_FORMED_MEMORY_SEARCH} with q`);
+    return searchFormedMemories(this.services.longterm, scope, entityId, query.q!, limit);
   }
 
   @Get('formed-memories/:memoryId')

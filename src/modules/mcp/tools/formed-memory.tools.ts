@@ -2,6 +2,10 @@ import { NotFoundException } from '@nestjs/common';
 import * as z from 'zod/v4';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
+import {
+  MAX_FORMED_MEMORY_SEARCH,
+  searchFormedMemories,
+} from '../../http/tenancy/formed-memory-search.js';
 import { formedMemoryShown } from '../../http/tenancy/formed-memory-view.js';
 import { defineMemoryTool } from './memory-tool.js';
 import { entityIdInput } from './tool-input.schemas.js';
@@ -45,6 +49,24 @@ export const formedMemoryListTool = defineMemoryTool({
       ...(page.next ? { cursor: page.next } : {}),
     };
   },
+});
+
+/** `formed_memory_search`: the REST API's `GET /entities/:entityId/formed-memories?q=`. */
+export const formedMemorySearchTool = defineMemoryTool({
+  name: 'formed_memory_search',
+  title: "Search an entity's formed memories by words",
+  description:
+    'The memories formed from the entity’s conversations that best match `query`, best first: ' +
+    'only what holds now (full-text, fused with vectors when an embedder is configured). Each has ' +
+    'its id (to correct or forget it), text, kind and sources. `limit` 1–100 (default 10).',
+  input: z.strictObject({
+    entityId: entityIdInput,
+    query: z.string().min(1).max(2_000).describe('The words to look for'),
+    limit: z.int().min(1).max(MAX_FORMED_MEMORY_SEARCH).optional(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: ({ entityId, query, limit }, { scope, services }) =>
+    searchFormedMemories(services.longterm, scope, entityId, query, limit ?? 10),
 });
 
 /** `formed_memory_get`: the REST API's `GET /entities/:entityId/formed-memories/:memoryId`. */

@@ -8,6 +8,7 @@ import {
 import {
   formedMemoryGetTool,
   formedMemoryListTool,
+  formedMemorySearchTool,
   memoryCorrectTool,
   memoryForgetTool,
 } from './formed-memory.tools.js';
@@ -29,6 +30,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryListTool,
   memoryRecallTool,
   formedMemoryListTool,
+  formedMemorySearchTool,
   formedMemoryGetTool,
   memoryCorrectTool,
   memoryForgetTool,
