@@ -24,7 +24,9 @@ export class NotebookTools {
     },
   })
   remember({ key, fact }: { key: string; fact: string }, context: ToolContext) {
-    // Long-term memory is kept per entity: a run without one has nobody to remember this for.
+    // Nobody to remember this for: a run without an entity, or no agent run at all (a plain kernel
+    // invoke has no `longterm`). With the tier off, `save` throws an error naming it, which the
+    // model reads as the tool's answer.
     if (!context.entityId || !context.longterm) return 'not remembered: this run has no user';
     // Staged now, written once the turn commits, with the run's seq: a retried run writes the same bytes.
     context.longterm.save(`facts/${key}`, { fact });

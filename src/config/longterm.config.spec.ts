@@ -83,7 +83,7 @@ describe('recall configuration', () => {
       LONGTERM_MEMORY_URI: 'memory://',
       RECALL_EMBEDDER: 'hashing',
     });
-    expect((hashing.recall!.embedder as { id: string }).id).toBe('hashing-v1-256');
+    expect((hashing.recall!.embedder as { id: string }).id).toBe('hashing-v2-256');
     expect(
       loadLongtermConfig({
         LONGTERM_MEMORY_URI: 'memory://',

@@ -39,4 +39,19 @@ describe('guide example: RecallModule (recall by words and by meaning)', () => {
       .run({ conversationId: 'c1', entityId: 'ada', message: 'my cats?' });
     expect(result.version).toBe(2);
   });
+
+  it('ranks "Ada works at the aquarium" first for "where does she work?", on both lists', async () => {
+    const longterm = moduleRef.get(LongtermMemoryService);
+    const seq = await longterm.nextSeq('ada-2');
+    await longterm.saveMany([
+      { entityId: 'ada-2', key: 'facts/hobby', value: 'She painted the fence blue', seq },
+      { entityId: 'ada-2', key: 'facts/job', value: 'Ada works at the aquarium', seq },
+    ]);
+    const hits = await moduleRef
+      .get(PeopleRecallController)
+      .recall('ada-2', 'where does she work?');
+    // The question's function words ("where", "does", "she") count on neither list.
+    expect(hits.map((hit) => hit.record.key)).toEqual(['facts/job']);
+    expect(hits[0]).toMatchObject({ lexical: { rank: 1 }, vector: { rank: 1 } });
+  });
 });

@@ -15,7 +15,8 @@ export class MigrationsNotRunError extends AgentMemoryError {
         'Either let the module run them (migrationsRun: true, the default), or add ' +
         `agentMemoryMigrations('${dialect}') to your DataSource's migrations and run them as you ` +
         'run your own (migrationsRun: true on your DataSource, or ' +
-        '`npx typeorm migration:run -d <your data source file>`)',
+        '`npx typeorm migration:run -d <your data source file>`). A module given a url or uri of ' +
+        "its own looks for them in agent_memory_migrations: a data source file that runs them for it sets migrationsTableName: 'agent_memory_migrations'",
     );
   }
 }

@@ -92,18 +92,23 @@ function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): voi
     if (problem) fail('url', problem);
     return;
   }
-  let protocol: string;
+  let parsed: URL;
   try {
-    protocol = new URL(value as string).protocol;
+    parsed = new URL(value as string);
   } catch {
     fail('url', `must be a valid ${backend} URL (${schemes.join('//…, ')}//…)`);
   }
+  const { protocol } = parsed;
   if (!schemes.includes(protocol)) {
     fail(
       'url',
       `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`,
     );
   }
+  // As for `uri`: the driver would default a missing host (postgres:///db), then fail on what it
+  // guessed; name it instead.
+  if (!parsed.hostname)
+    fail('url', `has no host: write ${protocol}//[user[:password]@]host[:port]/…`);
 }
 
 function assertKeyPrefix(value: unknown): void {
@@ -116,6 +121,7 @@ function assertKeyPrefix(value: unknown): void {
 }
 
 function assertNonEmptyString(value: unknown, option: string, expected: string): void {
+  if (value === undefined) fail(option, `is required: ${expected}`);
   if (typeof value !== 'string' || value.length === 0) fail(option, `must be ${expected}`);
 }
 

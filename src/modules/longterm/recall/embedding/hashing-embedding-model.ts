@@ -1,4 +1,8 @@
 import { words } from '../search-text.js';
+import { ENGLISH_QUERY_STOP_WORDS } from '../text-analyzer.js';
+
+/** Words that say nothing of a text's subject ("she", "does", "the"): left out of its features. */
+const STOP_WORDS = new Set(ENGLISH_QUERY_STOP_WORDS);
 import type { EmbeddingModel } from './embedding-model.interface.js';
 
 /** Settings of {@link HashingEmbeddingModel}. */
@@ -10,8 +14,11 @@ export interface HashingEmbeddingOptions {
 /**
  * An offline, deterministic embedder for tests and demos — **not a semantic model**: it hashes each
  * word (the package's tokenizer) and each word's character trigrams into a signed bag of features
- * (the "hashing trick"), L2-normalized. Texts that share words or word stems come out close;
- * synonyms do not. Same text, same bytes, on every machine.
+ * (the "hashing trick"), L2-normalized. English function and question words
+ * (`ENGLISH_QUERY_STOP_WORDS`: "she", "does", "where"…) are left out unless a text has nothing
+ * else, as full-text recall leaves them out of a query: "where does she work?" comes out close to
+ * "Ada works at the aquarium", not to every text about "she". Texts that share words or word stems
+ * come out close; synonyms do not. Same text, same bytes, on every machine.
  */
 export class HashingEmbeddingModel implements EmbeddingModel {
   readonly id: string;
@@ -21,7 +28,7 @@ export class HashingEmbeddingModel implements EmbeddingModel {
     this.dimensions = options.dimensions ?? 256;
     if (!Number.isInteger(this.dimensions) || this.dimensions < 8 || this.dimensions > 4_096)
       throw new RangeError('dimensions must be an integer from 8 to 4096');
-    this.id = `hashing-v1-${this.dimensions}`;
+    this.id = `hashing-v2-${this.dimensions}`;
   }
 
   async embed(texts: string[]): Promise<number[][]> {
@@ -30,7 +37,9 @@ export class HashingEmbeddingModel implements EmbeddingModel {
 
   private vector(text: string): number[] {
     const vector = new Float64Array(this.dimensions);
-    for (const word of words(text)) {
+    const all = words(text);
+    const telling = all.filter((word) => !STOP_WORDS.has(word));
+    for (const word of telling.length > 0 ? telling : all) {
       this.add(vector, `w:${word}`, 1);
       const padded = `#${word}#`;
       for (let i = 0; i + 3 <= padded.length; i += 1)
