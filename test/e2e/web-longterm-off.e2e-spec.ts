@@ -26,4 +26,26 @@ describe('the inspector with the long-term tier off', () => {
       .getByText(/LONGTERM_MEMORY_URI/)
       .waitFor();
   }, 60_000);
+
+  it('keeps "try again" for a 503 that only names its status (a server shutting down)', async () => {
+    const page = await web.open(VIEWPORTS[0]);
+    // What Fastify answers while the app closes: the status text and nothing more.
+    await page.route('**/entities/**', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'Service Unavailable',
+        }),
+      }),
+    );
+    await openWithKey(page, web.app().url, KEYS[0]!, '/inspector');
+    await page.getByLabel('Entity').fill('someone');
+    await page
+      .getByTestId('inspector-error')
+      .getByText('The server had a problem (error 503). Try again in a moment')
+      .waitFor();
+  }, 60_000);
 });

@@ -45,3 +45,32 @@ describe('formed-memories?q= with text search off and no embedder', () => {
       .expect(200, { memories: [] });
   });
 });
+
+describe('formed-memories?q= with the long-term tier off', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ChatMemoryModule.forRoot({ backend: 'memory' }),
+        AgentModule.forRoot({ llm: { provider: 'echo' } }),
+        AgentMemoryHttpModule.forRoot(),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    app.useGlobalFilters(new AgentMemoryExceptionFilter());
+    await app.init();
+  });
+  afterAll(() => app?.close());
+
+  it('answers a bad entity id 400 before the tier 503, as the list does', async () => {
+    const tooLong = encodeURIComponent('é'.repeat(128));
+    for (const query of ['?q=Lyon', '']) {
+      const bad = await request(app.getHttpServer())
+        .get(`/entities/${tooLong}/formed-memories${query}`)
+        .expect(400);
+      expect(JSON.stringify(bad.body.message)).toContain('entityId');
+      await request(app.getHttpServer()).get(`/entities/u1/formed-memories${query}`).expect(503);
+    }
+  });
+});

@@ -24,9 +24,18 @@ function byStatus(status: number, server: string): string {
   return server && !looksLikeJson(server) ? server : 'The server could not accept this request.';
 }
 
-/** A short text that is neither JSON nor HTML (a proxy's error page). */
+/**
+ * A short text that says something: neither JSON, nor HTML (a proxy's error page), nor the bare
+ * status text ("Service Unavailable", what a server shutting down answers).
+ */
 function isPlainSentence(text: string): boolean {
-  return text.length > 0 && text.length <= 400 && !looksLikeJson(text) && !/^\s*</.test(text);
+  return (
+    text.length > 0 &&
+    text.length <= 400 &&
+    !looksLikeJson(text) &&
+    !/^\s*</.test(text) &&
+    !/^\s*service unavailable\.?\s*$/i.test(text)
+  );
 }
 
 function looksLikeJson(text: string): boolean {

@@ -7,15 +7,16 @@ describe('validateChatMemoryOptions: url', () => {
       ['postgres', 'postgres://app@db.internal:5432/chat'],
       ['mysql', 'mariadb://root@127.0.0.1/test'],
       ['redis', 'redis://127.0.0.1:6379/2'],
+      // ioredis connects to localhost:6379, as it always did here.
+      ['redis', 'redis:///0'],
     ] as const)
       expect(validateChatMemoryOptions({ backend, url })).toMatchObject({ url });
   });
 
-  it('refuses a URL without a host, as the uri form does, instead of letting the driver guess', () => {
+  it('refuses a SQL URL without a host, as the uri form does, instead of letting the driver guess', () => {
     for (const [backend, url] of [
       ['postgres', 'postgres:///chat'],
       ['mysql', 'mysql:///chat'],
-      ['redis', 'redis:///0'],
     ] as const)
       expect(() => validateChatMemoryOptions({ backend, url })).toThrow(
         /ChatMemoryModule.*"url".*has no host: write \w+:\/\/\[user\[:password\]@\]host\[:port\]/,

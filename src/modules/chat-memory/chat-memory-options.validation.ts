@@ -105,9 +105,10 @@ function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): voi
       `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`,
     );
   }
-  // As for `uri`: the driver would default a missing host (postgres:///db), then fail on what it
-  // guessed; name it instead.
-  if (!parsed.hostname)
+  // As for `uri`: a SQL driver would default a missing host (postgres:///db), then fail on what it
+  // guessed (no user name, access denied); name it instead. ioredis's localhost default works, and
+  // `redis:///0` stays accepted as it always was.
+  if (!parsed.hostname && backend !== 'redis')
     fail('url', `has no host: write ${protocol}//[user[:password]@]host[:port]/…`);
 }
 

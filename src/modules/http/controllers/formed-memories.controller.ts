@@ -39,7 +39,11 @@ import {
   isRunId,
   rerunShown,
 } from '../tenancy/formation-job-views.js';
-import { searchFormedMemories, MAX_FORMED_MEMORY_SEARCH } from '../tenancy/formed-memory-search.js';
+import {
+  DEFAULT_FORMED_MEMORY_SEARCH,
+  MAX_FORMED_MEMORY_SEARCH,
+  searchFormedMemories,
+} from '../tenancy/formed-memory-search.js';
 import { formedMemoryShown } from '../tenancy/formed-memory-view.js';
 import { RequestTenant } from '../tenancy/request-tenant.decorator.js';
 import type { TenantScope } from '../tenancy/tenant-scope.js';
@@ -49,8 +53,6 @@ import { AgentMemoryRoutes } from './agent-memory-http.decorators.js';
 const MEMORY_ID = /^m[A-Za-z0-9_-]{22}$/;
 /** Default `limit` of a list. */
 const DEFAULT_LIMIT = 50;
-/** Default `limit` of a search (`q`). */
-const DEFAULT_SEARCH_LIMIT = 10;
 
 /**
  * The memories formed from an entity's conversations: list them (active, every version, or as of
@@ -107,10 +109,10 @@ export class FormedMemoriesController {
       throw new BadRequestException(
         `q searches the active memories, best match first: leave out ${others.join(', ')}`,
       );
-    const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+    const limit = query.limit ?? DEFAULT_FORMED_MEMORY_SEARCH;
     if (limit > MAX_FORMED_MEMORY_SEARCH)
       throw new BadRequestException(`limit must be at most ${MAX_FORMED_MEMORY_SEARCH} with q`);
-    return searchFormedMemories(this.services.longterm, scope, entityId, query.q!, limit);
+    return searchFormedMemories(this.services, scope, entityId, query.q!, limit);
   }
 
   @Get('formed-memories/:memoryId')

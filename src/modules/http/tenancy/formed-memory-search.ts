@@ -8,6 +8,8 @@ import type { TenantScope } from './tenant-scope.js';
 
 /** Most memories one search returns: a recall ranks at most 100 hits. */
 export const MAX_FORMED_MEMORY_SEARCH = 100;
+/** Memories a search returns when the caller names no limit. */
+export const DEFAULT_FORMED_MEMORY_SEARCH = 10;
 
 /**
  * A tenant's search of an entity's formed memories, as the REST route (`?q=`) and the MCP tool
@@ -16,14 +18,15 @@ export const MAX_FORMED_MEMORY_SEARCH = 100;
  * embedder, a setup formation refuses at start) is a 503 saying so.
  */
 export async function searchFormedMemories(
-  longterm: LongtermMemoryService,
+  services: { readonly longterm: LongtermMemoryService },
   scope: TenantScope,
   entityId: string,
   words: string,
   limit: number,
 ): Promise<{ memories: FormedMemory[] }> {
+  // The id first: a bad one is a 400 even while the tier is off (whose getter throws a 503).
   const id = scope.scoped(entityId, 'entityId');
-  const memories = await new FormedMemories(longterm)
+  const memories = await new FormedMemories(services.longterm)
     .nearest(id, words, limit, Date.now())
     .catch((error: unknown) => {
       if (error instanceof InvalidArgumentError && error.argument === 'mode')

@@ -3,6 +3,7 @@ import * as z from 'zod/v4';
 import { FormedMemories } from '../../formation/formed-memories.js';
 import { correctMemory, forgetMemory } from '../../formation/memory-curation.js';
 import {
+  DEFAULT_FORMED_MEMORY_SEARCH,
   MAX_FORMED_MEMORY_SEARCH,
   searchFormedMemories,
 } from '../../http/tenancy/formed-memory-search.js';
@@ -58,15 +59,24 @@ export const formedMemorySearchTool = defineMemoryTool({
   description:
     'The memories formed from the entity’s conversations that best match `query`, best first: ' +
     'only what holds now (full-text, fused with vectors when an embedder is configured). Each has ' +
-    'its id (to correct or forget it), text, kind and sources. `limit` 1–100 (default 10).',
+    'its id (to correct or forget it), text, kind and sources.',
   input: z.strictObject({
     entityId: entityIdInput,
-    query: z.string().min(1).max(2_000).describe('The words to look for'),
-    limit: z.int().min(1).max(MAX_FORMED_MEMORY_SEARCH).optional(),
+    query: z
+      .string()
+      .min(1, 'query must not be empty')
+      .max(2_000)
+      .describe('What to look for (at most 2,000 characters; the first 32 distinct words count)'),
+    limit: z
+      .int()
+      .min(1)
+      .max(MAX_FORMED_MEMORY_SEARCH)
+      .optional()
+      .describe(`Most memories in the answer (default ${DEFAULT_FORMED_MEMORY_SEARCH})`),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ entityId, query, limit }, { scope, services }) =>
-    searchFormedMemories(services.longterm, scope, entityId, query, limit ?? 10),
+    searchFormedMemories(services, scope, entityId, query, limit ?? DEFAULT_FORMED_MEMORY_SEARCH),
 });
 
 /** `formed_memory_get`: the REST API's `GET /entities/:entityId/formed-memories/:memoryId`. */

@@ -1,9 +1,12 @@
 import { words } from '../search-text.js';
 import { ENGLISH_QUERY_STOP_WORDS } from '../text-analyzer.js';
-
-/** Words that say nothing of a text's subject ("she", "does", "the"): left out of its features. */
-const STOP_WORDS = new Set(ENGLISH_QUERY_STOP_WORDS);
 import type { EmbeddingModel } from './embedding-model.interface.js';
+
+/**
+ * Words that say nothing of a text's subject ("she", "does", "the"): left out of its features. The
+ * default English list, whatever a store's `textSearch.queryStopWords` says.
+ */
+const STOP_WORDS = new Set(ENGLISH_QUERY_STOP_WORDS);
 
 /** Settings of {@link HashingEmbeddingModel}. */
 export interface HashingEmbeddingOptions {
