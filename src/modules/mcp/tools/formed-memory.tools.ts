@@ -9,7 +9,7 @@ import {
 } from '../../http/tenancy/formed-memory-search.js';
 import { formedMemoryShown } from '../../http/tenancy/formed-memory-view.js';
 import { defineMemoryTool } from './memory-tool.js';
-import { entityIdInput } from './tool-input.schemas.js';
+import { entityIdInput, queryInput } from './tool-input.schemas.js';
 
 /** A formed memory's id: `m` and 22 base64url characters. */
 const memoryIdInput = z
@@ -62,11 +62,7 @@ export const formedMemorySearchTool = defineMemoryTool({
     'its id (to correct or forget it), text, kind and sources.',
   input: z.strictObject({
     entityId: entityIdInput,
-    query: z
-      .string()
-      .min(1, 'query must not be empty')
-      .max(2_000)
-      .describe('What to look for (at most 2,000 characters; the first 32 distinct words count)'),
+    query: queryInput,
     limit: z
       .int()
       .min(1)

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { MAX_RECALL_DEPTH, tenantRecall } from '../../http/controllers/tenant-recall.js';
 import { defineMemoryTool } from './memory-tool.js';
-import { conversationIdInput, entityIdInput } from './tool-input.schemas.js';
+import { conversationIdInput, entityIdInput, queryInput } from './tool-input.schemas.js';
 
 /** The default page size (the REST API's). */
 const DEFAULT_K = 10;
@@ -17,11 +17,7 @@ export const memoryRecallTool = defineMemoryTool({
     'search, fused by reciprocal rank fusion. Paged: pass the answer’s cursor back for more (100 hits at most).',
   input: z.strictObject({
     entityId: entityIdInput,
-    query: z
-      .string()
-      .min(1, 'query must not be empty')
-      .max(2_000)
-      .describe('What to look for (at most 2,000 characters; the first 32 distinct words count)'),
+    query: queryInput,
     k: z
       .int()
       .min(1)

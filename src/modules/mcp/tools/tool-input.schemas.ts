@@ -16,6 +16,13 @@ export const conversationIdInput = z
   .regex(HTTP_ID_PATTERN, `conversationId must be ${ID_RULE}`)
   .describe(`The conversation: ${ID_RULE}`);
 
+/** The words a recall or a search looks for, as the REST API's `q` takes them. */
+export const queryInput = z
+  .string()
+  .min(1, 'query must not be empty')
+  .max(2_000)
+  .describe('What to look for (at most 2,000 characters; the first 32 distinct words count)');
+
 /** A record's or entry's key (the store checks its length and characters). */
 export const keyInput = z.string().min(1, 'key must not be empty').describe('The key');
 
