@@ -1,3 +1,4 @@
+import { serverUrlProblem } from '../connections/server-url.js';
 import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import { checkFormation } from '../formation/formation.options.js';
@@ -150,8 +151,16 @@ function checkRuns(check: OptionChecker, runs: Record<string, unknown>): Record<
   check.oneOf('backend', runs.backend, Object.keys(RUN_KEYS));
   check.keys(runs, RUN_KEYS[runs.backend as string]!);
   const source = runs.backend === 'sqlite' ? 'path' : 'url';
-  if (runs.backend !== 'memory' && runs.dataSource === undefined && runs.client === undefined)
+  if (runs.backend !== 'memory' && runs.dataSource === undefined && runs.client === undefined) {
     check.string(source, runs[source] ?? '');
+    if (source === 'url') {
+      const problem = serverUrlProblem(
+        runs.url as string,
+        runs.backend as 'postgres' | 'mysql' | 'redis',
+      );
+      if (problem) check.fail('url', problem);
+    }
+  }
   assertDataSourceOption(runs.dataSource, 'AgentModule', 'runs.dataSource');
   check.integer('retentionMs', runs.retentionMs, 1);
   check.boolean('migrationsRun', runs.migrationsRun);

@@ -1,11 +1,8 @@
 import { assertDataSourceOption } from '../connections/sql/data-source-option.js';
 import { InvalidModuleOptionsError } from '../../common/errors/invalid-module-options.error.js';
 import { assertKnownOptionKeys } from '../../common/options/known-option-keys.js';
-import { schemesOf, storeOptionsFromUri } from '../connections/store-uri.js';
-import {
-  isRedisClusterUrl,
-  redisClusterUrlProblem,
-} from '../connections/redis/redis-cluster-url.js';
+import { serverUrlProblem } from '../connections/server-url.js';
+import { storeOptionsFromUri } from '../connections/store-uri.js';
 import type {
   ChatMemoryBackend,
   ChatMemoryModuleOptions,
@@ -85,31 +82,9 @@ function fromUri(options: Record<string, unknown>): Record<string, unknown> {
 }
 
 function assertUrl(value: unknown, backend: 'postgres' | 'mysql' | 'redis'): void {
-  const schemes = schemesOf(backend);
   assertNonEmptyString(value, 'url', `a ${backend} URL`);
-  if (backend === 'redis' && isRedisClusterUrl(value as string)) {
-    const problem = redisClusterUrlProblem(value as string);
-    if (problem) fail('url', problem);
-    return;
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(value as string);
-  } catch {
-    fail('url', `must be a valid ${backend} URL (${schemes.join('//…, ')}//…)`);
-  }
-  const { protocol } = parsed;
-  if (!schemes.includes(protocol)) {
-    fail(
-      'url',
-      `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`,
-    );
-  }
-  // As for `uri`: a SQL driver would default a missing host (postgres:///db), then fail on what it
-  // guessed (no user name, access denied); name it instead. ioredis's localhost default works, and
-  // `redis:///0` stays accepted as it always was.
-  if (!parsed.hostname && backend !== 'redis')
-    fail('url', `has no host: write ${protocol}//[user[:password]@]host[:port]/…`);
+  const problem = serverUrlProblem(value as string, backend);
+  if (problem) fail('url', problem);
 }
 
 function assertKeyPrefix(value: unknown): void {

@@ -1,3 +1,4 @@
+import { serverUrlProblem } from '../connections/server-url.js';
 import { OptionChecker } from '../../common/options/option-checker.js';
 import { DropOldestCompactor } from './compactors/drop-oldest.compactor.js';
 import { SummarizeCompactor } from './compactors/summarize.compactor.js';
@@ -41,6 +42,8 @@ export function validateWorkingMemoryOptions(value: unknown): WorkingMemoryModul
     if (options.client === undefined) {
       check.required('url', options.url);
       check.string('url', options.url);
+      const problem = serverUrlProblem(options.url as string, 'redis');
+      if (problem) check.fail('url', problem);
     }
     check.string('keyPrefix', options.keyPrefix);
   }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { validateAgentOptions } from '../agent/agent-options.validation.js';
+import { validateWorkingMemoryOptions } from '../working-memory/working-memory-options.validation.js';
+import { serverUrlProblem } from './server-url.js';
+
+describe('serverUrlProblem: a module url, checked at bootstrap', () => {
+  it('takes server URLs with a host, IPv6, TLS and Redis Cluster seeds', () => {
+    for (const [url, backend] of [
+      ['postgres://app@db.internal:5432/chat', 'postgres'],
+      ['postgresql://app@[::1]/chat', 'postgres'],
+      ['mariadb://root@127.0.0.1/test', 'mysql'],
+      ['rediss://:pw@cache:6380/1', 'redis'],
+      ['redis+cluster://h1:7000,h2:7001', 'redis'],
+      // ioredis reads no host as localhost.
+      ['redis:///0', 'redis'],
+    ] as const)
+      expect(serverUrlProblem(url, backend)).toBeUndefined();
+  });
+
+  it('names what is wrong: not a URL, another scheme, no SQL host, a cluster URL with a path', () => {
+    expect(serverUrlProblem('db.internal:5432', 'postgres')).toMatch(/must start with postgres:/);
+    expect(serverUrlProblem('not a url', 'mysql')).toMatch(/must be a valid mysql URL/);
+    expect(serverUrlProblem('postgres://h/db', 'redis')).toMatch(/must start with redis:/);
+    expect(serverUrlProblem('postgres:///chat', 'postgres')).toMatch(
+      /has no host: write postgres:/,
+    );
+    expect(serverUrlProblem('redis+cluster://h1:7000/1', 'redis')).toMatch(/a path/);
+  });
+
+  it("is WorkingMemoryModule's url check and the agent's runs.url check", () => {
+    expect(() =>
+      validateWorkingMemoryOptions({ backend: 'redis', url: 'postgres://h/db' }),
+    ).toThrow(/WorkingMemoryModule.*"url".*must start with redis: or rediss:/);
+    expect(validateWorkingMemoryOptions({ backend: 'redis', url: 'redis://h:6379' })).toMatchObject(
+      { url: 'redis://h:6379' },
+    );
+    expect(() =>
+      validateAgentOptions({
+        llm: { provider: 'echo' },
+        runs: { backend: 'postgres', url: 'postgres:///runs' },
+      }),
+    ).toThrow(/AgentModule.*"runs\.url".*has no host/);
+    expect(() =>
+      validateAgentOptions({
+        llm: { provider: 'echo' },
+        runs: { backend: 'redis', url: 'http://cache:6379' },
+      }),
+    ).toThrow(/AgentModule.*"runs\.url".*must start with redis:/);
+  });
+});
