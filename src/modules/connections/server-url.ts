@@ -1,4 +1,4 @@
-import { schemesOf } from './store-uri.js';
+import { noHostProblem, schemesOf } from './store-uri.js';
 import { isRedisClusterUrl, redisClusterUrlProblem } from './redis/redis-cluster-url.js';
 
 /**
@@ -22,7 +22,6 @@ export function serverUrlProblem(
   const { protocol } = parsed;
   if (!schemes.includes(protocol))
     return `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`;
-  if (!parsed.hostname && backend !== 'redis')
-    return `has no host: write ${protocol}//[user[:password]@]host[:port]/…`;
+  if (!parsed.hostname && backend !== 'redis') return noHostProblem(protocol);
   return undefined;
 }

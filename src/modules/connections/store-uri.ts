@@ -87,13 +87,15 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
   if (!dialect) return fail(`unknown scheme "${parsed.protocol}"`);
   // TypeORM hands the URL's parts to the driver, so a host is required here even where a bare
   // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db.
-  if (!parsed.hostname)
-    return fail(
-      `"${redactUrl(uri)}" has no host: write ${parsed.protocol}//[user[:password]@]host[:port]/…`,
-    );
+  if (!parsed.hostname) return fail(`"${redactUrl(uri)}" ${noHostProblem(parsed.protocol)}`);
   return dialect === 'redis'
     ? { kind: 'redis', url: uri }
     : { kind: 'sql', target: { dialect, url: uri } };
+}
+
+/** What a server URL without a host is told (`postgres:///db`), for `uri` and `url` alike. */
+export function noHostProblem(protocol: string): string {
+  return `has no host: write ${protocol}//[user[:password]@]host[:port]/…`;
 }
 
 /** The URL schemes of the server backends, by backend (`postgresql:` is `postgres`, …). */
