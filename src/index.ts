@@ -67,6 +67,7 @@ export type {
   AddMessagesResult,
   ChatMemoryStore,
   ChatPage,
+  ChatPageJson,
   ChatPageOptions,
 } from './modules/chat-memory/interfaces/chat-memory-store.interface.js';
 export {

@@ -368,6 +368,20 @@ describe.each([
       .expect(200);
     expect(older.body.messages.map((m: { content: string }) => m.content)).toEqual(['m1', 'ok']);
     expect(older.body).toMatchObject({ version: 8, before: 3 });
+    // Written as JSON text (the stored messages spliced in): the same type and shape as any answer.
+    const all = await http().get(`/conversations/${c}/messages`).expect(200);
+    expect(all.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Object.keys(all.body)).toEqual(['conversationId', 'version', 'messages']);
+    expect(all.body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'm0',
+      'ok',
+      'm1',
+      'ok',
+      'm2',
+      'ok',
+      'm3',
+      'ok',
+    ]);
     await http().get(`/conversations/${c}/messages?last=0`).expect(400);
   });
 

@@ -59,6 +59,7 @@ const PUBLIC_API = [
   'ChatMemoryStore',
   'ChatMessage',
   'ChatPage',
+  'ChatPageJson',
   'ChatPageOptions',
   'ChatRole',
   'ConflictPolicy',

@@ -4,6 +4,7 @@ import type {
   AddMessagesResult,
   ChatMemoryStore,
   ChatPage,
+  ChatPageJson,
   ChatPageOptions,
 } from '../interfaces/chat-memory-store.interface.js';
 import type {
@@ -149,6 +150,29 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
   }
 
   async page(conversationId: string, options: ChatPageOptions): Promise<ChatPage> {
+    return this.readPageBodies(conversationId, options, (bodies) => decodeAll(bodies));
+  }
+
+  async pageJson(conversationId: string, options: ChatPageOptions): Promise<ChatPageJson> {
+    const page = await this.readPageBodies(
+      conversationId,
+      options,
+      (bodies) => `[${bodies.join(',')}]`,
+    );
+    return { version: page.version, messagesJson: page.messages, from: page.from };
+  }
+
+  async version(conversationId: string): Promise<number> {
+    assertConversationId(conversationId);
+    return this.traced('version', conversationId, () => this.readVersion(conversationId));
+  }
+
+  /** A page's stored JSON, oldest first, within its count and budget, made into `messages`. */
+  private readPageBodies<T>(
+    conversationId: string,
+    options: ChatPageOptions,
+    present: (bodies: string[]) => T,
+  ): Promise<{ version: number; messages: T; from: number }> {
     assertConversationId(conversationId);
     const { before, count, maxBytes } = options;
     if (before !== undefined) assertInteger(before, 'before', 1);
@@ -159,13 +183,8 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
       const { version, newestFirst } = await this.readPage(conversationId, end, count, maxBytes);
       const bodies = withinBudget(newestFirst.slice(0, count), maxBytes);
       const last = end === undefined ? version : Math.min(end, version);
-      return { version, messages: decodeAll(bodies), from: last - bodies.length };
+      return { version, messages: present(bodies), from: last - bodies.length };
     });
-  }
-
-  async version(conversationId: string): Promise<number> {
-    assertConversationId(conversationId);
-    return this.traced('version', conversationId, () => this.readVersion(conversationId));
   }
 
   /** `add`'s append: through the coalescer if the backend appends groups, else alone. */

@@ -44,6 +44,16 @@ export interface ChatPage {
   from: number;
 }
 
+/** {@link ChatPage} with its messages left as the stored JSON: for a caller that sends them on. */
+export interface ChatPageJson {
+  /** The conversation's version when the page was read (0: unknown conversation). */
+  version: number;
+  /** The page's messages, oldest first, as the text of one JSON array made of their stored JSON. */
+  messagesJson: string;
+  /** The 0-based position of the page's first message (its `before` cursor is `from + 1`). */
+  from: number;
+}
+
 /**
  * The storage layer of conversation memory: dumb, policy-free, ordered and idempotent storage of
  * the messages of each conversation. Every backend passes the shared conformance suite
@@ -90,4 +100,11 @@ export interface ChatMemoryStore {
    * HTTP read route uses it (and reads `version` then `range` chunks from a store without it).
    */
   page?(conversationId: string, options: ChatPageOptions): Promise<ChatPage>;
+
+  /**
+   * Optional: the same page as `page`, its messages as the JSON array their stored JSON makes, not
+   * parsed. The HTTP read route sends it as it is (every built-in store has it): a page of 1,000
+   * messages is not parsed and serialized again on its way out.
+   */
+  pageJson?(conversationId: string, options: ChatPageOptions): Promise<ChatPageJson>;
 }
