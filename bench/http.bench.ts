@@ -8,6 +8,8 @@
  *    `GET …/messages?last=20` of a 10,000-message history, a working-memory write, a memory search
  *    (prefix, 20 of 1,000 records) and a turn — each beside its **floor**: a bare Nest route of the
  *    same platform answering the same JSON bytes. Library and floor alternate per connection count.
+ *    Each run also gives the server's CPU time per request (this process's, the load generator
+ *    running apart), which moves less with the machine's hour than requests/s do.
  * 2. Sequential pairs, one request in flight, alternating call by call: a turn over HTTP against
  *    `AgentService.run` in process (the difference is the HTTP layer's overhead per turn), and the
  *    read route against the store's `tail(20)` — each also beside the floor's bare route called
@@ -65,8 +67,8 @@ const layoutEnv: Record<string, Record<string, string>> = {
 
 const load = new LoadClient();
 const loadRows: string[] = [
-  '| layout | platform | route | conns | lib req/s | lib p50 ms | lib p99 ms | floor req/s | floor p50 ms | floor p99 ms | p50 ratio | req/s ratio |',
-  '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| layout | platform | route | conns | lib req/s | lib p50 ms | lib p99 ms | lib CPU µs/req | floor req/s | floor p50 ms | floor p99 ms | floor CPU µs/req | p50 ratio | req/s ratio |',
+  '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const pairRows: string[] = [TABLE_HEADER];
 
@@ -173,13 +175,12 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
     for (const target of [url, floor.url])
       await load.run({ ...route.job, url: target, connections: 8, durationSeconds: 1 });
     for (const connections of CONNECTIONS) {
-      const lib = await load.run({ ...route.job, url, connections, durationSeconds: SECONDS });
-      const bare = await load.run({
-        ...route.job,
-        url: floor.url,
-        connections,
-        durationSeconds: SECONDS,
-      });
+      const lib = await withServerCpu(() =>
+        load.run({ ...route.job, url, connections, durationSeconds: SECONDS }),
+      );
+      const bare = await withServerCpu(() =>
+        load.run({ ...route.job, url: floor.url, connections, durationSeconds: SECONDS }),
+      );
       loadRows.push(loadRow(layout, platform, route.name, connections, lib, bare));
     }
   }
@@ -232,18 +233,31 @@ async function benchOne(layout: string, platform: HttpPlatform): Promise<void> {
   await app.close();
 }
 
+/**
+ * A load run's result with this process's CPU time per request: the app's and the floor's servers
+ * run here, the load generator in its own process.
+ */
+async function withServerCpu(
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuMicros: number }> {
+  const start = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(start);
+  return { ...result, cpuMicros: (used.user + used.system) / Math.max(1, result.requests) };
+}
+
 function loadRow(
   layout: string,
   platform: string,
   route: string,
   connections: number,
-  lib: LoadResult,
-  floor: LoadResult,
+  lib: LoadResult & { cpuMicros: number },
+  floor: LoadResult & { cpuMicros: number },
 ): string {
   if (lib.errors > 0 || floor.errors > 0)
     throw new Error(`${route}: ${lib.errors} library / ${floor.errors} floor errors`);
   const f = (ms: number) => ms.toFixed(3);
-  return `| ${layout} | ${platform} | ${route} | ${connections} | ${lib.requestsPerSecond.toFixed(0)} | ${f(lib.p50Ms)} | ${f(lib.p99Ms)} | ${floor.requestsPerSecond.toFixed(0)} | ${f(floor.p50Ms)} | ${f(floor.p99Ms)} | ${(lib.p50Ms / floor.p50Ms).toFixed(2)}× | ${(lib.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} |`;
+  return `| ${layout} | ${platform} | ${route} | ${connections} | ${lib.requestsPerSecond.toFixed(0)} | ${f(lib.p50Ms)} | ${f(lib.p99Ms)} | ${lib.cpuMicros.toFixed(0)} | ${floor.requestsPerSecond.toFixed(0)} | ${f(floor.p50Ms)} | ${f(floor.p99Ms)} | ${floor.cpuMicros.toFixed(0)} | ${(lib.p50Ms / floor.p50Ms).toFixed(2)}× | ${(lib.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} |`;
 }
 
 /** `VACUUM (ANALYZE)` of the chat table, on a connection of its own. */
