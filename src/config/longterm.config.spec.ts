@@ -43,6 +43,9 @@ describe('long-term memory configuration', () => {
       'redis+cluster://c1:7000,c2:7001',
     ])
       expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({ uri });
+    // A PostgreSQL Unix socket needs no host (the module's own rule).
+    const socket = 'postgres:///app?host=/var/run/postgresql&user=app';
+    expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: socket })).toMatchObject({ uri: socket });
   });
 
   it('names LONGTERM_MEMORY_URI for an invalid value', () => {
@@ -52,6 +55,7 @@ describe('long-term memory configuration', () => {
       'sqlite://',
       'memory://host',
       'postgres:///app',
+      'mysql:///app?socketPath=/run/mysqld/mysqld.sock',
       './relative.sqlite',
       'http://example.com',
       'redis+cluster://c1:7000/0',

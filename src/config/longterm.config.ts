@@ -1,5 +1,9 @@
 import { registerAs } from '@nestjs/config';
-import { isRedisClusterUrl, type LongtermMemoryModuleOptions } from 'nest-agent-memory';
+import {
+  isRedisClusterUrl,
+  type LongtermMemoryModuleOptions,
+  storeUriProblem,
+} from 'nest-agent-memory';
 import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readByteSize, readString } from './env.js';
@@ -48,7 +52,7 @@ export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModule
     : { uri, ...extra };
 }
 
-/** Checks a store URI as the module reads it; errors never show it (it may hold a password). */
+/** Checks a store URI as the module reads it; errors show it with its password hidden. */
 function kindOfUri(uri: string): UriKind {
   const fail = (problem: string): never => {
     throw new ConfigValidationError(VARIABLE, `${problem}; accepted: ${LONGTERM_URI_FORMS}`);
@@ -65,14 +69,9 @@ function kindOfUri(uri: string): UriKind {
     checkRedisClusterUrl(uri, VARIABLE);
     return kind;
   }
-  let host: string;
-  try {
-    host = new URL(uri).hostname;
-  } catch {
-    return fail('the value given is not a URL');
-  }
-  if (!host) fail(`has no host: write ${scheme}://[user[:password]@]host[:port]/…`);
-  return kind;
+  // The rest as the module reads it: a URL, with a host or (SQL) a Unix socket.
+  const problem = storeUriProblem(uri);
+  return problem === undefined ? kind : fail(problem);
 }
 
 /** The `longterm` config namespace. */

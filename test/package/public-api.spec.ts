@@ -302,6 +302,7 @@ const PUBLIC_API = [
   'httpStatusOfError',
   'isMemoryContext',
   'isRedisClusterUrl',
+  'storeUriProblem',
   'memoryFilter',
   'parseRedisClusterUrl',
   'replaceKernelRequest',

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { validateAgentOptions } from '../agent/agent-options.validation.js';
 import { validateWorkingMemoryOptions } from '../working-memory/working-memory-options.validation.js';
 import { serverUrlProblem } from './server-url.js';
+import { storeUriProblem } from './store-uri.js';
 
 describe('serverUrlProblem: a module url, checked at bootstrap', () => {
   it('takes server URLs with a host, IPv6, TLS and Redis Cluster seeds', () => {
@@ -13,6 +14,10 @@ describe('serverUrlProblem: a module url, checked at bootstrap', () => {
       ['redis+cluster://h1:7000,h2:7001', 'redis'],
       // ioredis reads no host as localhost.
       ['redis:///0', 'redis'],
+      // PostgreSQL's Unix socket in the query (pg reads the user there too), with or without a host.
+      ['postgres:///chat?host=/var/run/postgresql&user=app', 'postgres'],
+      ['postgres://app@localhost/chat?host=/var/run/postgresql', 'postgres'],
+      ['mysql://app@localhost/chat?socketPath=/run/mysqld/mysqld.sock', 'mysql'],
     ] as const)
       expect(serverUrlProblem(url, backend)).toBeUndefined();
   });
@@ -25,6 +30,27 @@ describe('serverUrlProblem: a module url, checked at bootstrap', () => {
       /has no host: write postgres:/,
     );
     expect(serverUrlProblem('redis+cluster://h1:7000/1', 'redis')).toMatch(/a path/);
+    // A socket must be a path; MySQL names its user before a host, so it keeps one (localhost).
+    expect(serverUrlProblem('postgres:///chat?host=db&user=app', 'postgres')).toMatch(
+      /has no host: .*\?host=\/its\/directory&user=/,
+    );
+    expect(serverUrlProblem('mysql:///chat?socketPath=/run/mysqld/mysqld.sock', 'mysql')).toMatch(
+      /has no host: .*host localhost and \?socketPath=\/its\/file/,
+    );
+  });
+
+  it('is storeUriProblem for a store URI: the same socket rules, the URI shown without its password', () => {
+    expect(storeUriProblem('postgres:///chat?host=/var/run/postgresql&user=app')).toBeUndefined();
+    expect(storeUriProblem('sqlite::memory:')).toBeUndefined();
+    // Credentials without a host are not a URL at all (WHATWG): the password still not shown.
+    expect(storeUriProblem('postgres://app:secret@:5432/chat')).toBe(
+      '"postgres://***@:5432/chat" is not a URI',
+    );
+    expect(storeUriProblem('postgres://app:secret@/chat?user=x')).not.toContain('secret');
+    expect(storeUriProblem('mysql:///chat?socketPath=/run/mysqld/mysqld.sock')).toMatch(
+      /has no host/,
+    );
+    expect(storeUriProblem('ftp://h/x')).toBe('unknown scheme "ftp:"');
   });
 
   it("is WorkingMemoryModule's url check and the agent's runs.url check", () => {

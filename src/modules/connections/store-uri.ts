@@ -45,11 +45,18 @@ export function parseStoreUri(uri: unknown, place: UriPlace): StoreTarget {
     return fail(
       `must be a non-empty string, got ${typeof uri === 'string' ? 'an empty one' : typeof uri}`,
     );
-  // Schemes are case-insensitive (RFC 3986 §3.1).
-  return parseUri(
-    uri.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (scheme) => scheme.toLowerCase()),
-    fail,
-  );
+  const read = readUri(uri);
+  return 'problem' in read ? fail(read.problem) : read;
+}
+
+/**
+ * What is wrong with a store URI as the store modules read it (their `uri` option), in the words of
+ * their bootstrap error (a password never shown), or `undefined` when it will do: for an app that
+ * checks its configuration before the modules start.
+ */
+export function storeUriProblem(uri: string): string | undefined {
+  const read = readUri(uri);
+  return 'problem' in read ? read.problem : undefined;
 }
 
 /** A store URI as a module's `backend` options (`sqlite:./app.sqlite` → `{ backend: 'sqlite', path }`). */
@@ -62,7 +69,10 @@ export function storeOptionsFromUri(uri: unknown, place: UriPlace): StoreBackend
     : { backend: target.target.dialect, url: target.target.url };
 }
 
-function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
+function readUri(given: string): StoreTarget | { problem: string } {
+  // Schemes are case-insensitive (RFC 3986 §3.1).
+  const uri = given.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (scheme) => scheme.toLowerCase());
+  const fail = (problem: string) => ({ problem });
   if (uri === 'memory://') return { kind: 'memory' };
   if (uri.startsWith('sqlite:')) {
     const path = uri.slice('sqlite:'.length);
@@ -86,16 +96,46 @@ function parseUri(uri: string, fail: (problem: string) => never): StoreTarget {
   if (parsed.protocol === 'memory:') return fail('"memory://" takes no host or path');
   if (!dialect) return fail(`unknown scheme "${parsed.protocol}"`);
   // TypeORM hands the URL's parts to the driver, so a host is required here even where a bare
-  // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db.
-  if (!parsed.hostname) return fail(`"${redactUrl(uri)}" ${noHostProblem(parsed.protocol)}`);
+  // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db, or name
+  // the Unix socket.
+  if (lacksHost(parsed)) return fail(`"${redactUrl(uri)}" ${noHostProblem(parsed.protocol)}`);
   return dialect === 'redis'
     ? { kind: 'redis', url: uri }
     : { kind: 'sql', target: { dialect, url: uri } };
 }
 
+/**
+ * Whether a server URL names no server: no host, and not a PostgreSQL URL naming its Unix socket
+ * (`postgres:///chat?host=/var/run/postgresql&user=app`: `pg` reads the user and password from the
+ * query too). A MySQL URL keeps a host with its socket (`mysql://app@localhost/chat?socketPath=…`):
+ * a URL cannot name a user without a host, and TypeORM reads a MySQL user nowhere else.
+ */
+export function lacksHost(url: URL): boolean {
+  if (url.hostname) return false;
+  return SERVER_SCHEMES[url.protocol] !== 'postgres' || unixSocketOf(url) === undefined;
+}
+
 /** What a server URL without a host is told (`postgres:///db`), for `uri` and `url` alike. */
 export function noHostProblem(protocol: string): string {
-  return `has no host: write ${protocol}//[user[:password]@]host[:port]/…`;
+  const dialect = SERVER_SCHEMES[protocol];
+  const socket =
+    dialect === 'postgres'
+      ? ', or name a Unix socket: ?host=/its/directory&user=…'
+      : dialect === 'mysql'
+        ? ' (a Unix socket: host localhost and ?socketPath=/its/file)'
+        : '';
+  return `has no host: write ${protocol}//[user[:password]@]host[:port]/…${socket}`;
+}
+
+/**
+ * The Unix socket a PostgreSQL or MariaDB/MySQL URL names in its query, if any: PostgreSQL's `host`
+ * (the socket's directory, as `pg` and libpq read it) and MySQL's `socketPath` (the socket file).
+ */
+export function unixSocketOf(url: URL): string | undefined {
+  const dialect = SERVER_SCHEMES[url.protocol.toLowerCase()];
+  const name = dialect === 'postgres' ? 'host' : dialect === 'mysql' ? 'socketPath' : undefined;
+  const socket = name === undefined ? null : url.searchParams.get(name);
+  return socket?.startsWith('/') ? socket : undefined;
 }
 
 /** The URL schemes of the server backends, by backend (`postgresql:` is `postgres`, …). */
