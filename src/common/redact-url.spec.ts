@@ -15,6 +15,12 @@ describe('redactUrl', () => {
     ['redis://cache:6379', 'redis://cache:6379'],
     ['postgres://app:hunter#2@db.internal/mem', 'postgres://***@db.internal/mem'],
     ['postgres://app:a?b@c/x', 'postgres://***@c/x'],
+    // Not a URL the parser reads (a port out of range): the query's credentials hidden all the same.
+    [
+      'postgres://db:99999/app?password=hunter2&sslmode=require',
+      'postgres://db:99999/app?password=***&sslmode=require',
+    ],
+    ['mysql://db:x/app?ssl=1&authToken=abc', 'mysql://db:x/app?ssl=1&authToken=***'],
   ])('%s → %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
     expect(redactUrl(url)).not.toMatch(/s3cr|hunter|pw@|p@ss@|abc|a\?b/);

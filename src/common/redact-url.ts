@@ -1,10 +1,11 @@
 /** Query parameters whose values are hidden: anything that looks like a credential. */
-const SECRET_PARAM = /pass|secret|token|key|auth|cred|sig/i;
+export const SECRET_PARAM = /pass|secret|token|key|auth|cred|sig/i;
 
 /**
  * A connection URL safe to print: the password (and any credential-like query parameter) replaced
  * by `***`, parsed with the URL parser so passwords holding `/`, `@` or `:` are caught too. A string
- * the parser cannot read keeps only its scheme and what follows its last `@`.
+ * the parser cannot read keeps only its scheme and what follows its last `@`, its credential-like
+ * query values hidden too.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -14,8 +15,13 @@ export function redactUrl(url: string): string {
     if (/^rediss?\+cluster:/i.test(url)) throw new TypeError('a Redis Cluster URL');
     parsed = new URL(url);
   } catch {
-    // Everything up to the last `@`: the password may hold `/`, `?`, `#` or `@` itself.
-    return url.replace(/^([^:/]*:\/\/).*@/, '$1***@');
+    // Everything up to the last `@`: the password may hold `/`, `?`, `#` or `@` itself; and the
+    // values of credential-like query parameters, as for a URL the parser reads.
+    return url
+      .replace(/^([^:/]*:\/\/).*@/, '$1***@')
+      .replace(/([?&][^=&#]*)=([^&#]*)/g, (pair, name: string) =>
+        SECRET_PARAM.test(name) ? `${name}=***` : pair,
+      );
   }
   if (parsed.password) parsed.password = '***';
   for (const name of [...parsed.searchParams.keys()])

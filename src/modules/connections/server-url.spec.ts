@@ -37,6 +37,20 @@ describe('serverUrlProblem: a module url, checked at bootstrap', () => {
     expect(serverUrlProblem('mysql:///chat?socketPath=/run/mysqld/mysqld.sock', 'mysql')).toMatch(
       /has no host: .*host localhost and \?socketPath=\/its\/file/,
     );
+    // No authority at all (pg would read the database as "hat"); a relative MySQL socket, which
+    // mysql2 would not take for one; the last of repeated parameters, as the drivers read them.
+    expect(serverUrlProblem('postgres:chat?host=/var/run/postgresql', 'postgres')).toMatch(
+      /has no host/,
+    );
+    expect(serverUrlProblem('mysql://app@localhost/chat?socketPath=run/x.sock', 'mysql')).toBe(
+      'names a socketPath that is not an absolute path',
+    );
+    expect(serverUrlProblem('postgres:///chat?host=/a&host=db&user=x', 'postgres')).toMatch(
+      /has no host/,
+    );
+    expect(
+      serverUrlProblem('postgres:///chat?host=db&host=/var/run/postgresql&user=x', 'postgres'),
+    ).toBeUndefined();
   });
 
   it('is storeUriProblem for a store URI: the same socket rules, the URI shown without its password', () => {

@@ -1,12 +1,12 @@
-import { lacksHost, noHostProblem, schemesOf } from './store-uri.js';
+import { addressProblem, schemesOf } from './store-uri.js';
 import { isRedisClusterUrl, redisClusterUrlProblem } from './redis/redis-cluster-url.js';
 
 /**
  * What is wrong with a server URL given to a module's `url` option for a backend, or `undefined`
  * when it will do: not a URL, another backend's scheme, a Redis Cluster URL with a path, or — on
- * PostgreSQL and MariaDB/MySQL — no host (the driver would default one and fail on what it guessed,
- * as the `uri` form says), where a PostgreSQL URL may name its Unix socket instead. A Redis URL without a host is localhost, as
- * ioredis reads it.
+ * PostgreSQL and MariaDB/MySQL — where it points (`addressProblem`: no host, where the driver would
+ * default one and fail on what it guessed, unless a PostgreSQL URL names its Unix socket). A Redis
+ * URL without a host is localhost, as ioredis reads it.
  */
 export function serverUrlProblem(
   url: string,
@@ -23,6 +23,5 @@ export function serverUrlProblem(
   const { protocol } = parsed;
   if (!schemes.includes(protocol))
     return `must start with ${schemes.join(' or ')} for the ${backend} backend, got "${protocol}"`;
-  if (backend !== 'redis' && lacksHost(parsed)) return noHostProblem(protocol);
-  return undefined;
+  return backend === 'redis' ? undefined : addressProblem(parsed);
 }

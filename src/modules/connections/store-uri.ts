@@ -98,21 +98,31 @@ function readUri(given: string): StoreTarget | { problem: string } {
   // TypeORM hands the URL's parts to the driver, so a host is required here even where a bare
   // driver would default it (postgres:///db): name it, e.g. postgres://user@localhost/db, or name
   // the Unix socket.
-  if (lacksHost(parsed)) return fail(`"${redactUrl(uri)}" ${noHostProblem(parsed.protocol)}`);
+  const problem = addressProblem(parsed);
+  if (problem !== undefined) return fail(`"${redactUrl(uri)}" ${problem}`);
   return dialect === 'redis'
     ? { kind: 'redis', url: uri }
     : { kind: 'sql', target: { dialect, url: uri } };
 }
 
 /**
- * Whether a server URL names no server: no host, and not a PostgreSQL URL naming its Unix socket
- * (`postgres:///chat?host=/var/run/postgresql&user=app`: `pg` reads the user and password from the
- * query too). A MySQL URL keeps a host with its socket (`mysql://app@localhost/chat?socketPath=…`):
- * a URL cannot name a user without a host, and TypeORM reads a MySQL user nowhere else.
+ * What is wrong with where a server URL points, or `undefined`: no host (nor, on PostgreSQL, a Unix
+ * socket instead: `postgres:///chat?host=/var/run/postgresql&user=app`, `pg` reading the user and
+ * password from the query too), or a MySQL `socketPath` that is not an absolute path (the driver
+ * would go over TCP instead). A MySQL URL keeps a host with its socket
+ * (`mysql://app@localhost/chat?socketPath=…`): a URL cannot name a user without a host, and TypeORM
+ * reads a MySQL user nowhere else.
  */
-export function lacksHost(url: URL): boolean {
-  if (url.hostname) return false;
-  return SERVER_SCHEMES[url.protocol] !== 'postgres' || unixSocketOf(url) === undefined;
+export function addressProblem(url: URL): string | undefined {
+  const dialect = SERVER_SCHEMES[url.protocol];
+  const socket = socketParameter(url);
+  if (dialect === 'mysql' && socket !== undefined && !socket.startsWith('/'))
+    return 'names a socketPath that is not an absolute path';
+  // `postgres:chat` has no authority at all (no `//`): not a server's address.
+  const hasAuthority = url.href.startsWith(`${url.protocol}//`);
+  if (hasAuthority && url.hostname) return undefined;
+  if (hasAuthority && dialect === 'postgres' && unixSocketOf(url) !== undefined) return undefined;
+  return noHostProblem(url.protocol);
 }
 
 /** What a server URL without a host is told (`postgres:///db`), for `uri` and `url` alike. */
@@ -129,13 +139,19 @@ export function noHostProblem(protocol: string): string {
 
 /**
  * The Unix socket a PostgreSQL or MariaDB/MySQL URL names in its query, if any: PostgreSQL's `host`
- * (the socket's directory, as `pg` and libpq read it) and MySQL's `socketPath` (the socket file).
+ * (the socket's directory, as `pg` and libpq read it) and MySQL's `socketPath` (the socket file),
+ * the last one where the parameter repeats (as the drivers read it).
  */
 export function unixSocketOf(url: URL): string | undefined {
+  const socket = socketParameter(url);
+  return socket?.startsWith('/') ? socket : undefined;
+}
+
+/** The value of the query parameter that names a socket on the URL's backend (the last one). */
+function socketParameter(url: URL): string | undefined {
   const dialect = SERVER_SCHEMES[url.protocol.toLowerCase()];
   const name = dialect === 'postgres' ? 'host' : dialect === 'mysql' ? 'socketPath' : undefined;
-  const socket = name === undefined ? null : url.searchParams.get(name);
-  return socket?.startsWith('/') ? socket : undefined;
+  return name === undefined ? undefined : url.searchParams.getAll(name).at(-1);
 }
 
 /** The URL schemes of the server backends, by backend (`postgresql:` is `postgres`, …). */

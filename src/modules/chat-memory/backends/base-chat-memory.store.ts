@@ -153,7 +153,15 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
     return this.readPageBodies(conversationId, options, (bodies) => decodeAll(bodies));
   }
 
+  /**
+   * `page`'s messages as the stored JSON. A subclass that overrides `page` (to leave out or redact
+   * messages) keeps its say: its page is serialized instead of the stored JSON read here.
+   */
   async pageJson(conversationId: string, options: ChatPageOptions): Promise<ChatPageJson> {
+    if (this.page !== BaseChatMemoryStore.prototype.page) {
+      const { version, messages, from } = await this.page(conversationId, options);
+      return { version, messagesJson: JSON.stringify(messages), from };
+    }
     const page = await this.readPageBodies(
       conversationId,
       options,

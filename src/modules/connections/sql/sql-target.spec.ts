@@ -23,6 +23,14 @@ describe('connection keys', () => {
     expect(normalizeConnectionUrl('postgres://u@h:5433/a')).not.toBe(base);
   });
 
+  it('keep passwords given in the query apart, as a digest too', () => {
+    const one = normalizeConnectionUrl('postgres:///a?host=/run/pg&user=u&password=SECRET1');
+    const two = normalizeConnectionUrl('postgres:///a?host=/run/pg&user=u&password=SECRET2');
+    expect(one).not.toBe(two);
+    expect(`${one} ${two}`).not.toMatch(/SECRET/);
+    expect(normalizeConnectionUrl('postgres:///a?password=SECRET1&user=u&host=/run/pg')).toBe(one);
+  });
+
   it('keep different credentials apart, as a digest: no key holds a password', () => {
     const one = normalizeConnectionUrl('redis://:PW1@cache:6379');
     const two = normalizeConnectionUrl('redis://:PW2@cache:6379');

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { SECRET_PARAM } from '../../../common/redact-url.js';
 
 /** The SQL dialects the library speaks. `mysql` means MariaDB ≥ 10.5 or MySQL 8. */
 export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
@@ -39,6 +40,9 @@ export function normalizeConnectionUrl(url: string): string {
     parsed.username || parsed.password
       ? `${parsed.username}:${credentialDigest(parsed.username, parsed.password)}@`
       : '';
+  // A password given in the query (`?password=…`, as `pg` reads one) is identity too, as a digest.
+  for (const [name, value] of [...parsed.searchParams])
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, credentialDigest(name, value));
   parsed.searchParams.sort();
   const query = parsed.searchParams.toString();
   const path = parsed.pathname === '/' ? '' : parsed.pathname;

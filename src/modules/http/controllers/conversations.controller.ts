@@ -5,7 +5,6 @@ import {
   Body,
   Delete,
   Get,
-  Header,
   HttpCode,
   HttpStatus,
   Logger,
@@ -13,6 +12,7 @@ import {
   Param,
   Patch,
   Query,
+  Res,
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -46,7 +46,9 @@ import {
   parseConversationListQuery,
 } from './conversation-list-query.js';
 import { headWithinBudget } from './page-budget.js';
-import { messagesPageBody, readMessagesPage } from './messages-page.js';
+import { MessagesPageAnswer, readMessagesPage } from './messages-page.js';
+import { sendJsonTextAsIs } from '../platform/json-text-answer.js';
+import type { PlatformResponse } from '../platform/platform-response.js';
 import { ResumableChatStreams } from '../streams/resumable-chat-streams.service.js';
 
 /** Default page size of the messages route. */
@@ -157,14 +159,12 @@ export class ConversationsController {
       'Without a query: the newest 50. `?last=N`: the newest N (at most 1000). `?before=P&limit=N`: the N messages before position P (1-based, append-only), for paging backwards. A page also ends early when its messages reach the byte budget (1 MiB of JSON by default); the answer’s `before` is the position for the next page, absent on the first message. An unknown conversation is empty, version 0.',
   })
   @ApiOkResponse({ type: MessagesPageDto })
-  // The answer is written as JSON text: the stored messages go out as stored, not parsed and
-  // serialized again (a 1 MiB page costs no more than its read).
-  @Header('Content-Type', 'application/json; charset=utf-8')
   async messages(
     @RequestTenant() scope: TenantScope,
     @Param('conversationId') conversationId: string,
     @Query() query: MessagesQueryDto,
-  ): Promise<string> {
+    @Res({ passthrough: true }) response: PlatformResponse,
+  ): Promise<MessagesPageAnswer> {
     const id = scope.scoped(conversationId, 'conversationId');
     if (query.last !== undefined && query.before !== undefined)
       throw new BadRequestException('Give either last or before, not both');
@@ -176,7 +176,10 @@ export class ConversationsController {
       query.before === undefined ? undefined : Math.min(query.before, Number.MAX_SAFE_INTEGER);
     const maxBytes = this.services.pageBytes;
     const page = await readMessagesPage(this.services.chat, id, { before, count, maxBytes });
-    return messagesPageBody(conversationId, page);
+    const answer = new MessagesPageAnswer(conversationId, page);
+    // The stored messages go out as stored, not parsed and serialized again (Fastify).
+    sendJsonTextAsIs(response);
+    return answer;
   }
 
   @Get(':conversationId/runs')
