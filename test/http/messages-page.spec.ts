@@ -7,6 +7,7 @@ import {
   readMessagesPage,
 } from '../../src/modules/http/controllers/messages-page.js';
 import { JSON_TEXT } from '../../src/modules/http/platform/json-text-answer.js';
+import { withoutPage } from '../support/store-without-page.js';
 
 const all: ChatPageOptions = { count: 10, maxBytes: 1_000_000 };
 
@@ -24,10 +25,10 @@ describe('the messages route: its page from any store', () => {
     const full = await storeWith(['a', 'b', 'c']);
     const expected = await full.pageJson('c', { count: 2, maxBytes: 1_000_000 });
     const onlyPage: ChatMemoryStore = {
-      ...plain(full),
+      ...withoutPage(full),
       page: (id, options) => full.page(id, options),
     };
-    const neither: ChatMemoryStore = plain(full);
+    const neither: ChatMemoryStore = withoutPage(full);
     for (const store of [onlyPage, neither])
       expect(await readMessagesPage(store, 'c', { count: 2, maxBytes: 1_000_000 })).toEqual(
         expected,
@@ -78,15 +79,3 @@ describe('MessagesPageAnswer: one answer, as an object and as JSON text', () => 
       expect(() => new MessagesPageAnswer('c', page)).toThrow(/malformed page/);
   });
 });
-
-/** The store's required methods only (no `page`, no `pageJson`). */
-function plain(store: ChatMemoryStore): ChatMemoryStore {
-  return {
-    get: (id) => store.get(id),
-    add: (id, messages, options) => store.add(id, messages, options),
-    clear: (id) => store.clear(id),
-    tail: (id, n) => store.tail(id, n),
-    range: (id, from, limit) => store.range(id, from, limit),
-    version: (id) => store.version(id),
-  };
-}

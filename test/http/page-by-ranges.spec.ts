@@ -1,18 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { type ChatMemoryStore, InMemoryChatMemoryStore } from 'nest-agent-memory';
+import { InMemoryChatMemoryStore } from 'nest-agent-memory';
 import { pageByRanges } from '../../src/modules/http/controllers/page-budget.js';
-
-/** A store without `page` (a custom one written before it existed): every method but it. */
-function withoutPage(store: InMemoryChatMemoryStore): ChatMemoryStore {
-  return {
-    get: (id) => store.get(id),
-    add: (id, messages, options) => store.add(id, messages, options),
-    clear: (id) => store.clear(id),
-    tail: (id, n) => store.tail(id, n),
-    range: (id, from, limit) => store.range(id, from, limit),
-    version: (id) => store.version(id),
-  };
-}
+import { withoutPage } from '../support/store-without-page.js';
 
 describe('the read route on a store without page()', () => {
   it('pages by version then ranges, as page() does on the built-in stores', async () => {
