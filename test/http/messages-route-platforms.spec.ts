@@ -5,6 +5,7 @@ import type {
   INestApplication,
   NestInterceptor,
 } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { type Observable, map } from 'rxjs';
@@ -65,3 +66,27 @@ describe.each(['fastify', 'express'] as const)(
     });
   },
 );
+
+describe('the messages route on Express with json spaces set', () => {
+  it("keeps the app's res.json settings (pretty-printed), where the route would splice otherwise", async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ChatMemoryModule.forRoot({ backend: 'memory' }),
+        AgentModule.forRoot({ llm: { provider: 'echo' } }),
+        AgentMemoryHttpModule.forRoot(),
+      ],
+    }).compile();
+    const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
+    app.set('json spaces', 2);
+    await app.init();
+    try {
+      const server = app.getHttpServer();
+      await request(server).post('/conversations/s1/turns').send({ message: 'hi' }).expect(201);
+      const response = await request(server).get('/conversations/s1/messages').expect(200);
+      expect(response.text).toBe(JSON.stringify(response.body, null, 2));
+      expect(response.body.messages).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
+});

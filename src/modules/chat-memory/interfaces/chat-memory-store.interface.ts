@@ -104,7 +104,7 @@ export interface ChatMemoryStore {
   /**
    * Optional: the same page as `page`, its messages as the text `JSON.stringify` makes of them — a
    * JSON array, read from the stored JSON without parsing it (every built-in store has it). The
-   * HTTP read route writes its answer around it on Fastify, so a page of 1,000 messages is not
+   * HTTP read route writes its answer around it, so a page of 1,000 messages is not
    * parsed and serialized again on its way out; a page whose `version` or `from` is not a whole
    * number, or whose text is not an array's, is refused there (500).
    */

@@ -177,7 +177,7 @@ export class ConversationsController {
     const maxBytes = this.services.pageBytes;
     const page = await readMessagesPage(this.services.chat, id, { before, count, maxBytes });
     const answer = new MessagesPageAnswer(conversationId, page);
-    // The stored messages go out as stored, not parsed and serialized again (Fastify).
+    // The stored messages go out as stored, not parsed and serialized again.
     sendJsonTextAsIs(response);
     return answer;
   }

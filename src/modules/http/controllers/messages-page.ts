@@ -28,8 +28,8 @@ export async function readMessagesPage(
 /**
  * The messages route's answer (`MessagesPageDto`): `conversationId`, `version`, `messages` and
  * `before` (absent on the first message) as own fields, as any answer has them — `messages` parsed
- * from the page's JSON only when something reads it (an app's interceptor, Express's `res.json`) —
- * and, on Fastify, sent as JSON text with the stored messages spliced in as read.
+ * from the page's JSON only when something reads it (an app's interceptor) — and sent as JSON text
+ * with the stored messages spliced in as read (`sendJsonTextAsIs`).
  */
 export class MessagesPageAnswer implements JsonTextAnswer {
   declare readonly conversationId: string;
