@@ -68,7 +68,6 @@ export type {
   AddMessagesResult,
   ChatMemoryStore,
   ChatPage,
-  ChatPageJson,
   ChatPageOptions,
 } from './modules/chat-memory/interfaces/chat-memory-store.interface.js';
 export {

@@ -1,4 +1,3 @@
-import type { ChatMessage } from '../common/messages/chat-message.interface.js';
 import type { ChatMemoryStore } from '../modules/chat-memory/interfaces/chat-memory-store.interface.js';
 import type { ConformanceHooks } from './conformance-hooks.js';
 import { contents, texts } from './conformance-messages.js';
@@ -14,9 +13,7 @@ export interface PageConformanceContext {
 /**
  * `page` of the `ChatMemoryStore` conformance suite, for a store that has it: the newest messages
  * up to a position, cut by a byte budget (the newest always taken), with the version they were read
- * at — consistent with each other while writers append; and `pageJson`, the same pages as the
- * text `JSON.stringify` makes of them. The suite asks both of a store (a store extending a built-in
- * one inherits them); the HTTP route reads a store without them another way.
+ * at — consistent with each other while writers append.
  */
 export function registerPageConformance(
   hooks: ConformanceHooks,
@@ -26,8 +23,7 @@ export function registerPageConformance(
   const paged = async () => {
     const s = await store();
     if (!s.page) throw new Error('this store has no page()');
-    if (!s.pageJson) throw new Error('this store has no pageJson()');
-    return s as ChatMemoryStore & Required<Pick<ChatMemoryStore, 'page' | 'pageJson'>>;
+    return s as ChatMemoryStore & Required<Pick<ChatMemoryStore, 'page'>>;
   };
 
   describe('page', () => {
@@ -88,38 +84,6 @@ export function registerPageConformance(
       expect((await s.page(multiByte, { count: 10, maxBytes: 2_000 })).messages).toHaveLength(1);
     });
 
-    it('pageJson reads the same pages as page, its messages as one JSON array of the stored JSON', async () => {
-      const s = await paged();
-      const c = newId('page-json');
-      await s.add(c, [
-        ...texts('1', 'a "quoted" \\ line\nbreak', '€ \u2028 😀'),
-        { role: 'assistant', content: 'done', metadata: { nested: { list: [1, null, 'x'] } } },
-        ...texts('x'.repeat(1_000), 'last'),
-      ]);
-      const cases = [
-        { count: 3, maxBytes: 1_000_000 },
-        { before: 4, count: 2, maxBytes: 1_000_000 },
-        { before: 100, count: 10, maxBytes: 1_000_000 },
-        { count: 10, maxBytes: 900 },
-        { before: 1, count: 5, maxBytes: 1_000 },
-      ];
-      for (const options of cases) {
-        const page = await s.page(c, options);
-        const json = await s.pageJson(c, options);
-        // The same text as the page serialized: what the HTTP route sent before it spliced.
-        expect(json).toEqual({
-          version: page.version,
-          messagesJson: JSON.stringify(page.messages),
-          from: page.from,
-        });
-      }
-      expect(await s.pageJson(newId('page-json-unknown'), { count: 5, maxBytes: 1_000 })).toEqual({
-        version: 0,
-        messagesJson: '[]',
-        from: 0,
-      });
-    });
-
     it('reads a page that agrees with its version while writers append', async () => {
       const s = await paged();
       const c = newId('page-race');
@@ -128,11 +92,8 @@ export function registerPageConformance(
         for (let i = 1; i <= 40; i += 1) await s.add(c, texts(String(i)));
       })();
       const pages = [];
-      for (let i = 0; i < 20; i += 1) {
+      for (let i = 0; i < 20; i += 1)
         pages.push(await s.page(c, { count: 3, maxBytes: 1_000_000 }));
-        const json = await s.pageJson(c, { count: 3, maxBytes: 1_000_000 });
-        pages.push({ ...json, messages: JSON.parse(json.messagesJson) as ChatMessage[] });
-      }
       await writing;
       for (const page of pages) {
         // The newest message of the page is the one at the version it reports.

@@ -59,7 +59,6 @@ const PUBLIC_API = [
   'ChatMemoryStore',
   'ChatMessage',
   'ChatPage',
-  'ChatPageJson',
   'ChatPageOptions',
   'ChatRole',
   'ConflictPolicy',

@@ -1,6 +1,6 @@
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
 
-/** A store without `page` or `pageJson` (a custom one written before them): every other method. */
+/** A store without `page` (a custom one written before it existed): every other method. */
 export function withoutPage(store: ChatMemoryStore): ChatMemoryStore {
   return {
     get: (id) => store.get(id),

@@ -4,7 +4,6 @@ import type {
   AddMessagesResult,
   ChatMemoryStore,
   ChatPage,
-  ChatPageJson,
   ChatPageOptions,
 } from '../interfaces/chat-memory-store.interface.js';
 import type {
@@ -150,37 +149,6 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
   }
 
   async page(conversationId: string, options: ChatPageOptions): Promise<ChatPage> {
-    return this.readPageBodies(conversationId, options, (bodies) => decodeAll(bodies));
-  }
-
-  /**
-   * `page`'s messages as the stored JSON. A subclass that overrides `page` (to leave out or redact
-   * messages) keeps its say: its page is serialized instead of the stored JSON read here.
-   */
-  async pageJson(conversationId: string, options: ChatPageOptions): Promise<ChatPageJson> {
-    if (this.page !== BaseChatMemoryStore.prototype.page) {
-      const { version, messages, from } = await this.page(conversationId, options);
-      return { version, messagesJson: JSON.stringify(messages), from };
-    }
-    const page = await this.readPageBodies(
-      conversationId,
-      options,
-      (bodies) => `[${bodies.join(',')}]`,
-    );
-    return { version: page.version, messagesJson: page.messages, from: page.from };
-  }
-
-  async version(conversationId: string): Promise<number> {
-    assertConversationId(conversationId);
-    return this.traced('version', conversationId, () => this.readVersion(conversationId));
-  }
-
-  /** A page's stored JSON, oldest first, within its count and budget, made into `messages`. */
-  private readPageBodies<T>(
-    conversationId: string,
-    options: ChatPageOptions,
-    present: (bodies: string[]) => T,
-  ): Promise<{ version: number; messages: T; from: number }> {
     assertConversationId(conversationId);
     const { before, count, maxBytes } = options;
     if (before !== undefined) assertInteger(before, 'before', 1);
@@ -191,8 +159,13 @@ export abstract class BaseChatMemoryStore implements ChatMemoryStore {
       const { version, newestFirst } = await this.readPage(conversationId, end, count, maxBytes);
       const bodies = withinBudget(newestFirst.slice(0, count), maxBytes);
       const last = end === undefined ? version : Math.min(end, version);
-      return { version, messages: present(bodies), from: last - bodies.length };
+      return { version, messages: decodeAll(bodies), from: last - bodies.length };
     });
+  }
+
+  async version(conversationId: string): Promise<number> {
+    assertConversationId(conversationId);
+    return this.traced('version', conversationId, () => this.readVersion(conversationId));
   }
 
   /** `add`'s append: through the coalescer if the backend appends groups, else alone. */

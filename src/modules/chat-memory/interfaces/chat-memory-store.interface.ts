@@ -44,16 +44,6 @@ export interface ChatPage {
   from: number;
 }
 
-/** {@link ChatPage} with its messages left as the stored JSON: for a caller that sends them on. */
-export interface ChatPageJson {
-  /** The conversation's version when the page was read (0: unknown conversation). */
-  version: number;
-  /** The page's messages, oldest first, as the text of one JSON array made of their stored JSON. */
-  messagesJson: string;
-  /** The 0-based position of the page's first message (its `before` cursor is `from + 1`). */
-  from: number;
-}
-
 /**
  * The storage layer of conversation memory: dumb, policy-free, ordered and idempotent storage of
  * the messages of each conversation. Every backend passes the shared conformance suite
@@ -100,13 +90,4 @@ export interface ChatMemoryStore {
    * HTTP read route uses it (and reads `version` then `range` chunks from a store without it).
    */
   page?(conversationId: string, options: ChatPageOptions): Promise<ChatPage>;
-
-  /**
-   * Optional: the same page as `page`, its messages as the text `JSON.stringify` makes of them — a
-   * JSON array, read from the stored JSON without parsing it (every built-in store has it). The
-   * HTTP read route writes its answer around it, so a page of 1,000 messages is not
-   * parsed and serialized again on its way out; a page whose `version` or `from` is not a whole
-   * number, or whose text is not an array's, is refused there (500).
-   */
-  pageJson?(conversationId: string, options: ChatPageOptions): Promise<ChatPageJson>;
 }

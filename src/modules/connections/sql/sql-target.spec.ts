@@ -29,6 +29,10 @@ describe('connection keys', () => {
     expect(one).not.toBe(two);
     expect(`${one} ${two}`).not.toMatch(/SECRET/);
     expect(normalizeConnectionUrl('postgres:///a?password=SECRET1&user=u&host=/run/pg')).toBe(one);
+    // A `%` in the password (`%25` in the URL) is a password like any other.
+    const percent = normalizeConnectionUrl('postgres://u@db/a?password=100%25');
+    expect(percent).not.toMatch(/100/);
+    expect(normalizeConnectionUrl('postgres://u@db/a?password=100%25x')).not.toBe(percent);
   });
 
   it('keep different credentials apart, as a digest: no key holds a password', () => {

@@ -42,7 +42,7 @@ export function normalizeConnectionUrl(url: string): string {
       : '';
   // A password given in the query (`?password=…`, as `pg` reads one) is identity too, as a digest.
   for (const [name, value] of [...parsed.searchParams])
-    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, credentialDigest(name, value));
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, digestOf(`${name}\u0000${value}`));
   parsed.searchParams.sort();
   const query = parsed.searchParams.toString();
   const path = parsed.pathname === '/' ? '' : parsed.pathname;
@@ -76,10 +76,12 @@ export function sqlTargetKey(target: SqlTarget): string {
 
 /** A digest standing for a user name and password in a connection key. */
 function credentialDigest(username: string, password: string): string {
-  return `sha256-${createHash('sha256')
-    .update(`${decodeURIComponent(username)}\u0000${decodeURIComponent(password)}`)
-    .digest('base64url')
-    .slice(0, 22)}`;
+  return digestOf(`${decodeURIComponent(username)}\u0000${decodeURIComponent(password)}`);
+}
+
+/** A short digest of `text` (the query's values come decoded already: not decoded again). */
+function digestOf(text: string): string {
+  return `sha256-${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
 }
 
 /** A store module's SQL backend options (`{ backend: 'sqlite', path }` or `{ backend, url }`) as a target. */

@@ -12,7 +12,6 @@ import {
   Param,
   Patch,
   Query,
-  Res,
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -45,10 +44,7 @@ import {
   encodeListCursor,
   parseConversationListQuery,
 } from './conversation-list-query.js';
-import { headWithinBudget } from './page-budget.js';
-import { MessagesPageAnswer, readMessagesPage } from './messages-page.js';
-import { sendJsonTextAsIs } from '../platform/json-text-answer.js';
-import type { PlatformResponse } from '../platform/platform-response.js';
+import { headWithinBudget, pageByRanges } from './page-budget.js';
 import { ResumableChatStreams } from '../streams/resumable-chat-streams.service.js';
 
 /** Default page size of the messages route. */
@@ -163,23 +159,22 @@ export class ConversationsController {
     @RequestTenant() scope: TenantScope,
     @Param('conversationId') conversationId: string,
     @Query() query: MessagesQueryDto,
-    @Res({ passthrough: true }) response: PlatformResponse,
-  ): Promise<MessagesPageAnswer> {
+  ): Promise<MessagesPageDto> {
     const id = scope.scoped(conversationId, 'conversationId');
+    const store = this.services.chat;
     if (query.last !== undefined && query.before !== undefined)
       throw new BadRequestException('Give either last or before, not both');
     const count = query.last ?? query.limit ?? DEFAULT_PAGE;
+    const budget = this.services.pageBytes;
     // The page and its version in one read where the store has it (every built-in one): they agree
-    // even while turns arrive (positions are append-only). Any `before` past the end is the end
-    // (the store takes safe integers only).
+    // even while turns arrive (positions are append-only). A `before` past the end pages from the end.
+    // Any `before` past the end is the end (the store takes safe integers only).
     const before =
       query.before === undefined ? undefined : Math.min(query.before, Number.MAX_SAFE_INTEGER);
-    const maxBytes = this.services.pageBytes;
-    const page = await readMessagesPage(this.services.chat, id, { before, count, maxBytes });
-    const answer = new MessagesPageAnswer(conversationId, page);
-    // The stored messages go out as stored, not parsed and serialized again.
-    sendJsonTextAsIs(response);
-    return answer;
+    const { version, messages, from } = store.page
+      ? await store.page(id, { before, count, maxBytes: budget })
+      : await pageByRanges(store, id, before, count, budget);
+    return { conversationId, version, messages, ...(from > 0 ? { before: from + 1 } : {}) };
   }
 
   @Get(':conversationId/runs')
