@@ -27,30 +27,36 @@ class WrapInterceptor implements NestInterceptor {
   }
 }
 
+/** The module on `platform`, the app's own setup applied before it starts. */
+async function bootOn(
+  platform: 'fastify' | 'express',
+  setup: (app: INestApplication) => void,
+): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      ChatMemoryModule.forRoot({ backend: 'memory' }),
+      AgentModule.forRoot({ llm: { provider: 'echo' } }),
+      AgentMemoryHttpModule.forRoot(),
+    ],
+  }).compile();
+  const app =
+    platform === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+      : moduleRef.createNestApplication({ logger: false });
+  setup(app);
+  await app.init();
+  if (platform === 'fastify') await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
 describe.each(['fastify', 'express'] as const)(
   "the messages route on %s, with and without an app's wrapping interceptor",
   (platform) => {
-    async function bootOn(wrap: boolean): Promise<INestApplication> {
-      const moduleRef = await Test.createTestingModule({
-        imports: [
-          ChatMemoryModule.forRoot({ backend: 'memory' }),
-          AgentModule.forRoot({ llm: { provider: 'echo' } }),
-          AgentMemoryHttpModule.forRoot(),
-        ],
-      }).compile();
-      const app =
-        platform === 'fastify'
-          ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
-          : moduleRef.createNestApplication({ logger: false });
-      if (wrap) app.useGlobalInterceptors(new WrapInterceptor());
-      await app.init();
-      if (platform === 'fastify') await app.getHttpAdapter().getInstance().ready();
-      return app;
-    }
-
     it('answers the page as JSON, and wrapped as the object it is', async () => {
       for (const wrap of [false, true]) {
-        const app = await bootOn(wrap);
+        const app = await bootOn(platform, (created) => {
+          if (wrap) created.useGlobalInterceptors(new WrapInterceptor());
+        });
         try {
           const server = app.getHttpServer();
           await request(server).post('/conversations/w1/turns').send({ message: 'hi' }).expect(201);
@@ -76,16 +82,9 @@ describe.each(['fastify', 'express'] as const)(
 
 describe('the messages route on Express with json spaces set', () => {
   it("keeps the app's res.json settings (pretty-printed)", async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        ChatMemoryModule.forRoot({ backend: 'memory' }),
-        AgentModule.forRoot({ llm: { provider: 'echo' } }),
-        AgentMemoryHttpModule.forRoot(),
-      ],
-    }).compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-    app.set('json spaces', 2);
-    await app.init();
+    const app = await bootOn('express', (created) =>
+      (created as NestExpressApplication).set('json spaces', 2),
+    );
     try {
       const server = app.getHttpServer();
       await request(server).post('/conversations/s1/turns').send({ message: 'hi' }).expect(201);
