@@ -50,8 +50,8 @@ export function buildDataSourceOptions(
         ...common,
         type: 'mysql',
         url: target.url,
-        // TypeORM reads a MySQL URL's host, port, user and database, not its query: a Unix socket
-        // named there is handed to the driver here (PostgreSQL's `?host=` reaches `pg` as it is).
+        // TypeORM reads a MySQL URL's host, port, user, password and database, not its query: a
+        // socket named there is handed to the driver here (PostgreSQL's `?host=` reaches `pg`).
         ...mysqlSocketOption(target.url),
         poolSize,
         charset: 'utf8mb4',
