@@ -37,7 +37,7 @@ export {
   isRedisClusterUrl,
   parseRedisClusterUrl,
 } from './modules/connections/redis/redis-cluster-url.js';
-export { storeUriProblem } from './modules/connections/store-uri.js';
+export { sqlSocketOptions, storeUriProblem } from './modules/connections/store-uri.js';
 export { MIGRATIONS_TABLE } from './modules/connections/migrations/migration-definition.js';
 export type { TypeormMigrationClass } from './modules/connections/migrations/typeorm-migrations.js';
 export { agentMemoryEntitySchemas, agentMemoryMigrations } from './package-schema.js';

@@ -42,6 +42,21 @@ describe('chat memory configuration', () => {
         loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'mysql', DATABASE_URL: 'postgres://h/db' }),
       ).variable,
     ).toBe('DATABASE_URL');
+    // Where it points, as the modules check it: no host, or a MySQL socket that is not a path.
+    for (const [backend, url] of [
+      ['postgres', 'postgres:///db'],
+      ['mysql', 'mysql://root@localhost/db?socketPath=run/mysqld.sock'],
+    ])
+      expect(
+        errorOf(() => loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: backend, DATABASE_URL: url }))
+          .variable,
+      ).toBe('DATABASE_URL');
+    expect(
+      loadChatMemoryConfig({
+        CHAT_MEMORY_BACKEND: 'postgres',
+        DATABASE_URL: 'postgres:///db?host=/var/run/postgresql&user=app',
+      }),
+    ).toMatchObject({ backend: 'postgres' });
     expect(errorOf(() => loadChatMemoryConfig({ DB_MIGRATIONS_RUN: 'maybe' })).variable).toBe(
       'DB_MIGRATIONS_RUN',
     );

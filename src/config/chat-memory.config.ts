@@ -1,5 +1,10 @@
 import { registerAs } from '@nestjs/config';
-import type { ChatMemoryModuleOptions, UriBackendOptions } from 'nest-agent-memory';
+import {
+  type ChatMemoryModuleOptions,
+  type UriBackendOptions,
+  storeUriProblem,
+} from 'nest-agent-memory';
+import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
 import { readRedisUrl } from './redis-url.js';
 
@@ -37,6 +42,9 @@ export function loadChatMemoryConfig(env: Env = process.env): BackendOptions {
         'DATABASE_URL',
         `when CHAT_MEMORY_BACKEND=${backend}`,
       );
+      // Where it points, as the store modules check a URL: a host, or a Unix socket (its path).
+      const problem = storeUriProblem(url);
+      if (problem !== undefined) throw new ConfigValidationError('DATABASE_URL', problem);
       return { backend, url, migrationsRun };
     }
     case 'redis': {

@@ -1,5 +1,9 @@
 import { EntitySchema, type DataSourceOptions } from 'typeorm';
-import { agentMemoryEntitySchemas, agentMemoryMigrations } from 'nest-agent-memory';
+import {
+  agentMemoryEntitySchemas,
+  agentMemoryMigrations,
+  sqlSocketOptions,
+} from 'nest-agent-memory';
 import type { SqlTarget } from './sql-target.config.js';
 
 /**
@@ -25,6 +29,8 @@ export function appDataSourceOptions(target: SqlTarget): DataSourceOptions {
         ...common,
         type: 'mysql',
         url: target.url,
+        // A Unix socket named in the URL (`?socketPath=…`), which TypeORM does not read itself.
+        ...sqlSocketOptions(target.url),
         charset: 'utf8mb4',
         supportBigNumbers: true,
       };

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { appDataSourceOptions } from '../../src/config/database.config.js';
 import { ChatMemoryModule } from '../../src/modules/chat-memory/chat-memory.module.js';
 import { CHAT_MEMORY_STORE } from '../../src/modules/chat-memory/chat-memory.constants.js';
 import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/chat-memory-store.interface.js';
@@ -108,5 +109,27 @@ describe.each([
     await store.save({ entityId: entity, key: 'k', value: { via: 'socket' }, seq: 1 });
     expect((await store.load(entity, 'k'))?.value).toEqual({ via: 'socket' });
     await store.deleteEntity(entity);
+  });
+});
+
+describe("the example app's own DataSource (DATABASE_URL) over a Unix socket", () => {
+  it.each([
+    [
+      'postgres' as const,
+      () => socketUrl(TEST_POSTGRES_URL, 'localhost', `host=${sockets.postgres}`),
+    ],
+    ['mysql' as const, () => socketUrl(TEST_MYSQL_URL, 'localhost', `socketPath=${sockets.mysql}`)],
+  ])('%s: connects through the socket, not TCP', async (dialect, url) => {
+    const dataSource = new DataSource({
+      ...appDataSourceOptions({ dialect, url: url() }),
+      entities: [],
+      migrations: [],
+    });
+    await dataSource.initialize();
+    try {
+      expect(await peerOf(dataSource, dialect)).toBe(dialect === 'postgres' ? null : 'localhost');
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

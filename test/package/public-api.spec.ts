@@ -302,6 +302,7 @@ const PUBLIC_API = [
   'isMemoryContext',
   'isRedisClusterUrl',
   'storeUriProblem',
+  'sqlSocketOptions',
   'memoryFilter',
   'parseRedisClusterUrl',
   'replaceKernelRequest',

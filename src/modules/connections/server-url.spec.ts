@@ -43,7 +43,7 @@ describe('serverUrlProblem: a module url, checked at bootstrap', () => {
       /has no host/,
     );
     expect(serverUrlProblem('mysql://app@localhost/chat?socketPath=run/x.sock', 'mysql')).toBe(
-      'names a socketPath that is not an absolute path',
+      'names a socketPath that is not an absolute path: write ?socketPath=/its/file',
     );
     expect(serverUrlProblem('postgres:///chat?host=/a&host=db&user=x', 'postgres')).toMatch(
       /has no host/,

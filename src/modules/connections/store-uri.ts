@@ -27,7 +27,7 @@ export function schemesOf(backend: 'postgres' | 'mysql' | 'redis'): string[] {
 
 /** The accepted grammar, for error messages and docs. */
 export const STORE_URI_GRAMMAR =
-  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | mariadb://host/… | redis://host… | rediss://host… | redis+cluster://host:port,… | rediss+cluster://host:port,… (schemes in any case)';
+  'memory:// | sqlite:<path> | sqlite::memory: | postgres://host/… | postgresql://host/… | mysql://host/… | mariadb://host/… | redis://host… | rediss://host… | redis+cluster://host:port,… | rediss+cluster://host:port,… (schemes in any case; a Unix socket: postgres:///db?host=/its/directory&user=…, mysql://user@localhost/db?socketPath=/its/file)';
 
 /**
  * Parses a store URI — the one form every store module accepts besides its `backend` options —
@@ -117,7 +117,7 @@ export function addressProblem(url: URL): string | undefined {
   const dialect = SERVER_SCHEMES[url.protocol];
   const socket = socketParameter(url);
   if (dialect === 'mysql' && socket !== undefined && !socket.startsWith('/'))
-    return 'names a socketPath that is not an absolute path';
+    return 'names a socketPath that is not an absolute path: write ?socketPath=/its/file';
   // `postgres:chat` has no authority at all (no `//`): not a server's address.
   const hasAuthority = url.href.startsWith(`${url.protocol}//`);
   if (hasAuthority && url.hostname) return undefined;
@@ -152,6 +152,24 @@ function socketParameter(url: URL): string | undefined {
   const dialect = SERVER_SCHEMES[url.protocol.toLowerCase()];
   const name = dialect === 'postgres' ? 'host' : dialect === 'mysql' ? 'socketPath' : undefined;
   return name === undefined ? undefined : url.searchParams.getAll(name).at(-1);
+}
+
+/**
+ * What a TypeORM `DataSource` needs beside a PostgreSQL or MariaDB/MySQL `url` to connect through
+ * the Unix socket the URL names: `{ socketPath }` for MySQL (`?socketPath=/run/mysqld/mysqld.sock`,
+ * which TypeORM does not read: it takes a MySQL URL's host, port, user, password and database
+ * only), `{}` otherwise (`pg` reads PostgreSQL's `?host=/dir` from the URL itself). For an app that
+ * builds its own `DataSource` from such a URL: `{ type: 'mysql', url, ...sqlSocketOptions(url) }`.
+ */
+export function sqlSocketOptions(url: string): { socketPath?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return {};
+  }
+  const socketPath = SERVER_SCHEMES[parsed.protocol] === 'mysql' ? unixSocketOf(parsed) : undefined;
+  return socketPath === undefined ? {} : { socketPath };
 }
 
 /** The URL schemes of the server backends, by backend (`postgresql:` is `postgres`, …). */

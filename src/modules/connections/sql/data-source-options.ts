@@ -3,7 +3,7 @@ import { MIGRATIONS_TABLE, migrationTimestamp } from '../migrations/migration-de
 import type { FeatureSchema } from '../migrations/feature-schema.js';
 import { toTypeormMigrations } from '../migrations/typeorm-migrations.js';
 import type { SqlTarget } from './sql-target.js';
-import { unixSocketOf } from '../store-uri.js';
+import { sqlSocketOptions } from '../store-uri.js';
 
 /** Tuning shared by every DataSource the package opens. */
 export interface DataSourceTuning {
@@ -50,9 +50,7 @@ export function buildDataSourceOptions(
         ...common,
         type: 'mysql',
         url: target.url,
-        // TypeORM reads a MySQL URL's host, port, user, password and database, not its query: a
-        // socket named there is handed to the driver here (PostgreSQL's `?host=` reaches `pg`).
-        ...mysqlSocketOption(target.url),
+        ...sqlSocketOptions(target.url),
         poolSize,
         charset: 'utf8mb4',
         supportBigNumbers: true,
@@ -73,10 +71,4 @@ export function buildDataSourceOptions(
         },
       };
   }
-}
-
-/** `{ socketPath }` when a MySQL URL names a Unix socket (`?socketPath=/run/mysqld/mysqld.sock`). */
-function mysqlSocketOption(url: string): { socketPath?: string } {
-  const socketPath = unixSocketOf(new URL(url));
-  return socketPath === undefined ? {} : { socketPath };
 }
