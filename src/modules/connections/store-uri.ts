@@ -126,7 +126,7 @@ export function addressProblem(url: URL): string | undefined {
 }
 
 /** What a server URL without a host is told (`postgres:///db`), for `uri` and `url` alike. */
-export function noHostProblem(protocol: string): string {
+function noHostProblem(protocol: string): string {
   const dialect = SERVER_SCHEMES[protocol];
   const socket =
     dialect === 'postgres'
@@ -142,14 +142,14 @@ export function noHostProblem(protocol: string): string {
  * (the socket's directory, as `pg` and libpq read it) and MySQL's `socketPath` (the socket file),
  * the last one where the parameter repeats (as the drivers read it).
  */
-export function unixSocketOf(url: URL): string | undefined {
+function unixSocketOf(url: URL): string | undefined {
   const socket = socketParameter(url);
   return socket?.startsWith('/') ? socket : undefined;
 }
 
 /** The value of the query parameter that names a socket on the URL's backend (the last one). */
 function socketParameter(url: URL): string | undefined {
-  const dialect = SERVER_SCHEMES[url.protocol.toLowerCase()];
+  const dialect = SERVER_SCHEMES[url.protocol];
   const name = dialect === 'postgres' ? 'host' : dialect === 'mysql' ? 'socketPath' : undefined;
   return name === undefined ? undefined : url.searchParams.getAll(name).at(-1);
 }
