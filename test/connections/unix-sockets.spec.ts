@@ -10,6 +10,9 @@ import type { ChatMemoryStore } from '../../src/modules/chat-memory/interfaces/c
 import { backingOf } from '../../src/modules/chat-memory/interfaces/chat-store-backing.interface.js';
 import { LongtermMemoryModule } from '../../src/modules/longterm/longterm.module.js';
 import { LONGTERM_MEMORY_STORE } from '../../src/modules/longterm/longterm.constants.js';
+import { parseLongtermUri } from '../../src/modules/longterm/longterm-backend.factory.js';
+import { LONGTERM_SCHEMA } from '../../src/modules/longterm/schema/longterm.schema.js';
+import { ConnectionRegistry } from '../../src/modules/connections/connection-registry.js';
 import type { LongtermMemoryStore } from '../../src/modules/longterm/interfaces/longterm-store.interface.js';
 import { TEST_MYSQL_URL, TEST_POSTGRES_URL } from '../support/test-databases.js';
 
@@ -102,13 +105,29 @@ describe.each([
     await store.clear(conversation);
   });
 
-  it("LongtermMemoryModule's uri: saves and loads over the socket", async () => {
+  it("LongtermMemoryModule's uri: saves and loads over the socket, not TCP", async () => {
     const moduleRef = await boot([LongtermMemoryModule.forRoot({ uri: url() })]);
     const store = moduleRef.get<LongtermMemoryStore>(LONGTERM_MEMORY_STORE);
     const entity = `socket-${dialect}-${Date.now()}`;
     await store.save({ entityId: entity, key: 'k', value: { via: 'socket' }, seq: 1 });
     expect((await store.load(entity, 'k'))?.value).toEqual({ via: 'socket' });
     await store.deleteEntity(entity);
+    // The store's connection is the registry's only one, shared when asked for its URI again.
+    const target = parseLongtermUri(url());
+    if (target?.kind !== 'sql') throw new Error('expected an SQL target');
+    const registry = moduleRef.get(ConnectionRegistry);
+    const lease = await registry.acquireSql(target.target, {
+      migrationsRun: false,
+      schema: LONGTERM_SCHEMA,
+    });
+    try {
+      expect(await registry.checkHealth()).toHaveLength(1);
+      expect(await peerOf(lease.value.dataSource, dialect)).toBe(
+        dialect === 'postgres' ? null : 'localhost',
+      );
+    } finally {
+      await lease.release();
+    }
   });
 });
 
