@@ -170,11 +170,26 @@ describe.each(STORAGE_LAYOUTS)('formed memories over HTTP on %s', (_label, layou
       expect(JSON.stringify(answer.body.message)).toContain(problem);
     }
     await http().get(`/entities/${entity}/formed-memories/nope`).set(A).expect(404);
-    await http()
-      .post(`/entities/${entity}/formed-memories/${tea!.id}/corrections`)
+    // Each bad correction names its own problem (the type before the length).
+    for (const [body, problem] of [
+      [{ text: '  ' }, 'Invalid text: must hold a word'],
+      [{}, 'text must be a string'],
+      [{ text: 5 }, 'text must be a string'],
+      [{ text: 'a'.repeat(501) }, 'text must be at most 500 characters'],
+    ] as const) {
+      const answer = await http()
+        .post(`/entities/${entity}/formed-memories/${tea!.id}/corrections`)
+        .set(A)
+        .send(body)
+        .expect(400);
+      expect(JSON.stringify(answer.body.message)).toContain(problem);
+    }
+    // A cursor given twice is a list, not a string.
+    const twice = await http()
+      .get(`/entities/${entity}/formed-memories?cursor=a&cursor=b`)
       .set(A)
-      .send({ text: '  ' })
       .expect(400);
+    expect(JSON.stringify(twice.body.message)).toContain('cursor must be a string');
     // Tenant B: the same entity id is another entity.
     expect(
       (await http().get(`/entities/${entity}/formed-memories`).set(B).expect(200)).body.memories,

@@ -38,7 +38,7 @@ export class FormationJobsDto {
 export class FormationJobsQueryDto extends FormationFailuresQueryDto {
   @ApiPropertyOptional({ description: "Only this conversation's jobs" })
   @IsOptional()
-  @IsString()
   @MaxLength(200)
+  @IsString()
   conversationId?: string;
 }

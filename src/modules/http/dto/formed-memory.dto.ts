@@ -46,16 +46,16 @@ export class FormedMemoryListQueryDto {
 
   @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
   @IsOptional()
-  @IsString()
   @MaxLength(100)
+  @IsString()
   cursor?: string;
 }
 
 /** `POST /entities/:entityId/formed-memories/:memoryId/corrections` body. */
 export class CorrectFormedMemoryDto {
   @ApiProperty({ description: 'What the memory should say', example: 'The user lives in Porto' })
-  @IsString({ message: 'text must be a string' })
   @MaxLength(500, { message: 'text must be at most 500 characters' })
+  @IsString({ message: 'text must be a string' })
   text!: string;
 }
 
@@ -127,8 +127,8 @@ export class FormationFailuresQueryDto {
 
   @ApiPropertyOptional({ description: 'The `cursor` of the previous page, for the next one' })
   @IsOptional()
-  @IsString()
   @MaxLength(250)
+  @IsString()
   cursor?: string;
 }
 
