@@ -6,17 +6,29 @@
  * steps)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
  * The build's stamp, written by `npm run build` when it succeeds, with the time the build started
  * (`--started` writes it aside, `--built` moves it in place): a source saved while the build ran is
- * newer than the stamp, so the next check builds again.
+ * newer than the stamp, so the next check builds again. Each build's start is its own file, named
+ * by the shell that runs the build's steps, so two builds at once (`npm pack` while `npm test`
+ * builds) do not move each other's: the last to finish stamps its own start.
  */
 export const STAMP = 'dist/.build-stamp';
-const STARTED = 'dist/.build-started';
+const STARTED = `dist/.build-started-${process.ppid}`;
+/** A build's start left behind longer than this (a build that failed) is removed by the next. */
+const LEFT_BEHIND_MS = 24 * 60 * 60 * 1000;
 const SOURCES = [
   'src',
   'web',
@@ -57,6 +69,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const step = process.argv[2];
   if (step === '--started') {
     mkdirSync('dist', { recursive: true });
+    for (const entry of readdirSync('dist').filter((name) => name.startsWith('.build-started'))) {
+      const path = join('dist', entry);
+      if (Date.now() - statSync(path).mtimeMs > LEFT_BEHIND_MS) rmSync(path, { force: true });
+    }
     writeFileSync(STARTED, new Date().toISOString());
   } else if (step === '--built') {
     renameSync(STARTED, STAMP);

@@ -1,8 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { tempDir } from '../support/test-databases.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -74,11 +85,43 @@ describe('package scripts', () => {
     expect(isStale(root)).toBe(false); // nothing changed while it ran
     step('--started');
     const started = new Date(Date.now() - 20_000);
-    utimesSync(join(root, 'dist/.build-started'), started, started);
+    // Each step's parent is this process, as a build's steps share the shell that runs them.
+    utimesSync(join(root, `dist/.build-started-${process.pid}`), started, started);
     const during = new Date(Date.now() - 10_000);
     utimesSync(join(root, 'src/a.ts'), during, during); // saved while the build ran
     step('--built');
     expect(isStale(root)).toBe(true);
+  });
+
+  it('lets two builds run at once (npm pack while the tests build): each stamps its own start', async () => {
+    const script = join(ROOT, 'scripts/build-if-stale.mjs');
+    const root = tempDir('stamp-');
+    // Each build as npm runs it: one shell runs its steps, here waiting for a file between them.
+    const build = (name: string) =>
+      promisify(execFile)(
+        'sh',
+        [
+          '-c',
+          `"$0" "$1" --started && for i in $(seq 400); do [ -f ${name} ] && break; sleep 0.05; done && "$0" "$1" --built`,
+          process.execPath,
+          script,
+        ],
+        { cwd: root, timeout: 30_000 },
+      );
+    const first = build('go-first');
+    const second = build('go-second');
+    const started = () =>
+      existsSync(join(root, 'dist'))
+        ? readdirSync(join(root, 'dist')).filter((name) => name.startsWith('.build-started-'))
+        : [];
+    for (let tries = 0; tries < 400 && started().length < 2; tries += 1) await sleep(25);
+    expect(started()).toHaveLength(2);
+    writeFileSync(join(root, 'go-first'), '');
+    await first;
+    writeFileSync(join(root, 'go-second'), '');
+    await second; // it failed with ENOENT when both builds shared one start file
+    expect(started()).toEqual([]);
+    expect(existsSync(join(root, 'dist/.build-stamp'))).toBe(true);
   });
 
   it('runs the README commands on a Node that engines allows (22.12+ or 24), whatever the machine has', () => {
