@@ -1,11 +1,12 @@
 // examples/http-api.module.ts
-import { Injectable, Module } from '@nestjs/common';
+import { BadRequestException, Injectable, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import {
   AgentMemoryExceptionFilter,
   AgentModule,
   ChatMemoryModule,
   LongtermMemoryModule,
+  TENANT_ID_PATTERN,
   WorkingMemoryModule,
 } from 'nest-agent-memory';
 import {
@@ -19,7 +20,13 @@ import {
 export class HeaderTenantResolver implements TenantResolver {
   resolve(request: TenantRequest): string | undefined {
     const tenant = request.headers['x-tenant'];
-    return typeof tenant === 'string' ? tenant : undefined;
+    if (tenant === undefined) return undefined;
+    // A header that is no tenant id is the client's mistake (400), not the app's (500).
+    if (typeof tenant !== 'string' || !TENANT_ID_PATTERN.test(tenant))
+      throw new BadRequestException(
+        'x-tenant must be 1–50 characters of letters, digits and _ - . : @',
+      );
+    return tenant;
   }
 }
 

@@ -1,6 +1,6 @@
 // examples/mcp-server.module.ts
-import { Injectable, Module } from '@nestjs/common';
-import { LongtermMemoryModule, WorkingMemoryModule } from 'nest-agent-memory';
+import { BadRequestException, Injectable, Module } from '@nestjs/common';
+import { LongtermMemoryModule, TENANT_ID_PATTERN, WorkingMemoryModule } from 'nest-agent-memory';
 import type { TenantRequest, TenantResolver } from 'nest-agent-memory/http';
 import { AgentMemoryMcpModule } from 'nest-agent-memory/mcp';
 
@@ -9,7 +9,13 @@ import { AgentMemoryMcpModule } from 'nest-agent-memory/mcp';
 export class HeaderTenantResolver implements TenantResolver {
   resolve(request: TenantRequest): string | undefined {
     const tenant = request.headers['x-tenant'];
-    return typeof tenant === 'string' ? tenant : undefined;
+    if (tenant === undefined) return undefined;
+    // A header that is no tenant id is the client's mistake (400), not the app's (500).
+    if (typeof tenant !== 'string' || !TENANT_ID_PATTERN.test(tenant))
+      throw new BadRequestException(
+        'x-tenant must be 1–50 characters of letters, digits and _ - . : @',
+      );
+    return tenant;
   }
 }
 

@@ -506,3 +506,5 @@ export {
 } from './modules/http/errors/agent-memory-exception.filter.js';
 export { type HttpErrorBody, httpErrorBody } from './modules/http/errors/http-error-body.js';
 export { httpStatusOfError } from './modules/http/errors/http-status-of-error.js';
+/** What a tenant id may be (a `TenantResolver` that returns another fails the request: a 500). */
+export { TENANT_ID_PATTERN } from './modules/http/tenancy/tenant-scope.js';

@@ -10,12 +10,13 @@ describe('example: McpServerModule (memory as MCP tools, tenants from a header)'
   let app: INestApplication;
   let acme: Client;
   let zed: Client;
+  let url: string;
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [McpServerModule] }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
-    const url = `${await app.getUrl()}/mcp`;
+    url = `${await app.getUrl()}/mcp`;
     acme = await connectMcp(url, { 'x-tenant': 'acme' });
     zed = await connectMcp(url, { 'x-tenant': 'zed' });
   });
@@ -32,5 +33,23 @@ describe('example: McpServerModule (memory as MCP tools, tenants from a header)'
     });
     const other = await callTool(zed, 'memory_get', { entityId: 'ada', key: 'city' });
     expect(other.isError).toBe(true);
+  });
+
+  it('answers an x-tenant header that is no tenant id with a 400 naming it, not a 500', async () => {
+    for (const tenant of ['a b', '../etc', 'x'.repeat(51)]) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-tenant': tenant,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBe(
+        'x-tenant must be 1–50 characters of letters, digits and _ - . : @',
+      );
+    }
   });
 });

@@ -299,6 +299,7 @@ const PUBLIC_API = [
   'getMemoryProviderToken',
   'httpErrorBody',
   'httpStatusOfError',
+  'TENANT_ID_PATTERN',
   'isMemoryContext',
   'isRedisClusterUrl',
   'storeUriProblem',

@@ -31,6 +31,18 @@ describe('README example: HttpApiModule (the HTTP API under /api, tenants from a
     expect([own.body.version, other.body.version]).toEqual([2, 0]);
   });
 
+  it('answers an x-tenant header that is no tenant id with a 400 naming it, not a 500', async () => {
+    for (const tenant of ['a b', '../etc', 'x'.repeat(51)]) {
+      const response = await request(app.getHttpServer())
+        .get('/api/conversations/c1/messages')
+        .set('x-tenant', tenant)
+        .expect(400);
+      expect(response.body.message).toBe(
+        'x-tenant must be 1–50 characters of letters, digits and _ - . : @',
+      );
+    }
+  });
+
   it('maps malformed JSON to the same error body (the global filter)', async () => {
     const response = await request(app.getHttpServer())
       .post('/api/conversations/c1/turns')
