@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callOk, callTool, connectMcp } from './mcp-client.js';
@@ -50,6 +51,33 @@ describe('example: McpServerModule (memory as MCP tools, tenants from a header)'
       expect(((await response.json()) as { message: string }).message).toBe(
         'x-tenant must be 1–50 characters of letters, digits and _ - . : @',
       );
+    }
+  });
+
+  it('takes a value as large as the parser allows: 100 kB by default, more once raised', async () => {
+    const value = 'x'.repeat(150_000);
+    await expect(
+      callTool(acme, 'memory_save', { entityId: 'ada', key: 'large', value }),
+    ).rejects.toMatchObject({ code: 413 });
+    const moduleRef = await Test.createTestingModule({ imports: [McpServerModule] }).compile();
+    const raised = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
+    raised.useBodyParser('json', { limit: '1mb' });
+    await raised.listen(0, '127.0.0.1');
+    const client = await connectMcp(`${await raised.getUrl()}/mcp`, { 'x-tenant': 'acme' });
+    try {
+      expect(
+        await callOk(client, 'memory_save', { entityId: 'ada', key: 'large', value }),
+      ).toMatchObject({ applied: true });
+      const over = await callTool(client, 'memory_save', {
+        entityId: 'ada',
+        key: 'larger',
+        value: 'x'.repeat(300_000),
+      });
+      expect(over.isError).toBe(true);
+      expect(over.structuredContent).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    } finally {
+      await client.close();
+      await raised.close();
     }
   });
 });
