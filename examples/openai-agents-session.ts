@@ -36,11 +36,14 @@ export class WeatherChatService {
     return result.finalOutput;
   }
 
-  /** Takes back the last exchange (a "regenerate" button): two popItem calls. */
+  /**
+   * Takes back the last exchange (a "regenerate" button): its items, newest first, down to and with
+   * its question (an exchange that called tools holds their calls and results too).
+   */
   async undoLastExchange(conversationId: string): Promise<void> {
     const session = new ChatMemorySession({ store: this.store, sessionId: conversationId });
-    await session.popItem();
-    await session.popItem();
+    for (let item = await session.popItem(); item; item = await session.popItem())
+      if ('role' in item && item.role === 'user') return;
   }
 }
 

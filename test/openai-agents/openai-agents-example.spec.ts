@@ -71,4 +71,23 @@ describe('example: WeatherChatService (the SDK runner with a ChatMemorySession)'
       'user: Which city, once more?',
     ]);
   });
+
+  it('takes back an exchange that called a tool whole: its call, result, answer and question', async () => {
+    const { WeatherChatService } = await import('../../examples/openai-agents-session.js');
+    const chat = moduleRef.get(WeatherChatService);
+    const before = llm.requests.length;
+    llm.enqueue(
+      responsesReply([functionCallOutput('fc_2', 'call_2', 'get_weather', { city: 'Oslo' })]),
+      responsesReply([messageOutput('msg_4', 'Sunny in Oslo.')]),
+      responsesReply([messageOutput('msg_5', 'Bergen, I think.')]),
+    );
+    expect(await chat.ask('c2', 'Weather in Oslo?')).toBe('Sunny in Oslo.');
+    await chat.undoLastExchange('c2');
+    expect(await chat.ask('c2', 'Weather in Bergen?')).toBe('Bergen, I think.');
+    expect(describeInput(llm.requests[before + 2]!.body.input)).toEqual([
+      'user: Weather in Bergen?',
+    ]);
+    await chat.undoLastExchange('c2');
+    await chat.undoLastExchange('c2'); // nothing left: a no-op
+  });
 });
