@@ -120,6 +120,27 @@ describe('the entity profile over HTTP (embedded default)', () => {
     expect((await profileOf('ada')).body.version).toBe(version);
   });
 
+  it('takes a member back when the user asks to forget what set it', async () => {
+    const turn = (message: string) =>
+      http()
+        .post('/conversations/profile-forget/turns')
+        .set(A)
+        .send({ message, entityId: 'cleo' })
+        .expect(201);
+    const versionReached = async (version: number) => {
+      for (let i = 0; i < 300; i += 1) {
+        const answer = await profileOf('cleo');
+        if (answer.status === 200 && answer.body.version >= version) return answer.body.document;
+        await sleep(50);
+      }
+      throw new Error(`the profile of cleo never reached version ${version}`);
+    };
+    await turn('I live in Lyon.');
+    expect(await versionReached(1)).toEqual({ city: 'Lyon' });
+    await turn('Forget that I live in Lyon.');
+    expect(await versionReached(2)).toEqual({});
+  }, 40_000);
+
   it('keeps each tenant’s profiles apart', async () => {
     const tenantA = (await profileOf('ada')).body.document as unknown;
     // Tenant b's entity "ada" is another entity: it has no profile.

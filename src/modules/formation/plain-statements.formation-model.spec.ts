@@ -135,4 +135,42 @@ describe('PlainStatementsFormationModel (the offline demo)', () => {
     });
     expect(candidates).toEqual([]);
   });
+
+  it('fills the profile from statements, and "forget that" takes its member back', async () => {
+    const model = new PlainStatementsFormationModel();
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, city: { type: 'string' } },
+    };
+    const patchOf = async (document: Record<string, unknown>, ...texts: string[]) =>
+      (
+        await model.extract({
+          entityId: 'u1',
+          messages: texts.map((text, i) => ({ id: `m${i}`, role: 'user' as const, text })),
+          context: [],
+          kinds: ['fact'],
+          maxCandidates: 10,
+          observedAt: T0,
+          profile: { schema, document },
+        })
+      ).profilePatch;
+    expect(await patchOf({}, 'My name is Ada. I live in Paris.')).toEqual({
+      name: 'Ada',
+      city: 'Paris',
+    });
+    expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Lyon.')).toEqual({ city: null });
+    expect(await patchOf({ city: 'Lyon' }, 'Please forget that I live in lyon')).toEqual({
+      city: null,
+    });
+    // Another city than the profile's, or a statement without a member: the profile stays.
+    expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Paris.')).toBeUndefined();
+    expect(await patchOf({ city: 'Lyon' }, 'Forget that my cat is Babbage.')).toBeUndefined();
+    // Said and taken back in one turn; taken back and said again.
+    expect(await patchOf({}, 'I moved to Oslo. Forget that I live in Oslo.')).toEqual({
+      city: null,
+    });
+    expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Lyon. I live in Nice.')).toEqual({
+      city: 'Nice',
+    });
+  });
 });

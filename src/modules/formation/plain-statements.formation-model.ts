@@ -52,7 +52,8 @@ const WHEN: Array<[RegExp, number]> = [
  * "forget that …" — with "yesterday", "last week / month / year" setting when a change began.
  * A newer name, home or workplace supersedes the older; a changed liking supersedes the liking;
  * "forget that …" retracts the memory it names. With a profile whose schema has them, the name,
- * home and workplace also go to its `name`, `city` and `employer`. Deterministic, and a demo: a
+ * home and workplace also go to its `name`, `city` and `employer`, and "forget that …" takes back
+ * the member it set (`null` in the patch) while the profile still holds it. Deterministic, and a demo: a
  * real model finds far more, in any wording and language.
  */
 export class PlainStatementsFormationModel implements MemoryFormationModel {
@@ -61,15 +62,21 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
   /** The user's plain statements, sentence by sentence (other roles are not read). */
   extract(input: ExtractionInput): Promise<ExtractionAnswer> {
     const candidates: MemoryCandidate[] = [];
+    // What each statement says of the user, in order; a retraction as what it takes back.
+    const said: ProfileStatement[] = [];
     for (const message of input.messages) {
       if (message.role !== 'user') continue;
       for (const sentence of sentences(message.text)) {
         const candidate = readStatement(sentence, input.observedAt);
         if (candidate && candidates.length < input.maxCandidates)
           candidates.push({ ...candidate, messageIds: [message.id] });
+        const forgotten = candidate?.retraction ? forgottenStatement(sentence) : undefined;
+        if (forgotten) said.push({ text: forgotten, takenBack: true });
+        else if (candidate && !candidate.retraction)
+          said.push({ text: candidate.text, takenBack: false });
       }
     }
-    const profilePatch = input.profile ? profilePatchOf(candidates, input.profile.schema) : {};
+    const profilePatch = input.profile ? profilePatchOf(said, input.profile) : {};
     return Promise.resolve({
       candidates,
       ...(Object.keys(profilePatch).length > 0 ? { profilePatch } : {}),
@@ -93,23 +100,43 @@ const PROFILE_MEMBERS: Array<[prefix: string, member: string]> = [
   ['The user works at ', 'employer'],
 ];
 
+/** A memory a statement makes, or (`takenBack`) the one a "forget that …" takes back. */
+interface ProfileStatement {
+  text: string;
+  takenBack: boolean;
+}
+
 /**
  * A merge patch of the profile from a turn's statements: `name`, `city` and `employer`, each only
- * when the profile's schema has that property (of type string).
+ * when the profile's schema has that property (of type string); `null` for one the user took back
+ * ("forget that I live in Lyon" while the profile's city is Lyon; another city is left as it is).
  */
 function profilePatchOf(
-  candidates: readonly MemoryCandidate[],
-  schema: Record<string, unknown>,
-): Record<string, string> {
-  const properties = (schema['properties'] ?? {}) as Record<string, { type?: unknown }>;
-  const patch: Record<string, string> = {};
-  for (const candidate of candidates) {
-    if (candidate.retraction) continue;
-    for (const [prefix, member] of PROFILE_MEMBERS)
-      if (candidate.text.startsWith(prefix) && properties[member]?.type === 'string')
-        patch[member] = candidate.text.slice(prefix.length);
-  }
+  statements: readonly ProfileStatement[],
+  profile: { schema: Record<string, unknown>; document: Record<string, unknown> },
+): Record<string, string | null> {
+  const properties = (profile.schema['properties'] ?? {}) as Record<string, { type?: unknown }>;
+  const patch: Record<string, string | null> = {};
+  for (const { text, takenBack } of statements)
+    for (const [prefix, member] of PROFILE_MEMBERS) {
+      if (!text.startsWith(prefix) || properties[member]?.type !== 'string') continue;
+      const value = text.slice(prefix.length);
+      const held = member in patch ? patch[member] : profile.document[member];
+      if (!takenBack) patch[member] = value;
+      else if (typeof held === 'string' && held.toLowerCase() === value.toLowerCase())
+        patch[member] = null;
+    }
   return patch;
+}
+
+/** The memory a "forget that …" sentence takes back, read as the statement it names. */
+function forgottenStatement(sentence: string): string | undefined {
+  const said = sentence.toLowerCase().replace(/’/g, "'").replace(OPENERS, '');
+  const match = FORGET.exec(said);
+  if (!match) return undefined;
+  const at = sentence.toLowerCase().replace(/’/g, "'").lastIndexOf(match[1]!);
+  const named = readStatement(at >= 0 ? sentence.slice(at) : match[1]!, 0);
+  return named && !named.retraction ? named.text : undefined;
 }
 
 function chooseFor(candidate: MemoryCandidate, neighbours: FormedMemory[]): ConsolidationChoice {
