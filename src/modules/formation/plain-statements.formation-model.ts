@@ -53,8 +53,8 @@ const WHEN: Array<[RegExp, number]> = [
  * A newer name, home or workplace supersedes the older; a changed liking supersedes the liking;
  * "forget that …" retracts the memory it names. With a profile whose schema has them, the name,
  * home and workplace also go to its `name`, `city` and `employer`, and "forget that …" takes back
- * the member it set (`null` in the patch) while the profile still holds it. Deterministic, and a demo: a
- * real model finds far more, in any wording and language.
+ * the member it set (`null` in the patch) while the profile still holds it. Deterministic, and a
+ * demo: a real model finds far more, in any wording and language.
  */
 export class PlainStatementsFormationModel implements MemoryFormationModel {
   readonly id = 'plain-statements';
