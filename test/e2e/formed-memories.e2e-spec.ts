@@ -101,10 +101,22 @@ describe.each(STORAGE_LAYOUTS)('formed memories over HTTP on %s', (_label, layou
       .send({ text: 'The user lives in Hamburg' })
       .expect(409);
     expect(stale.body.message).toContain(`its newest version is ${corrected.body.id}`);
-    await http()
+    const retracted = await http()
       .post(`/entities/${entity}/formed-memories/${corrected.body.id}/invalidation`)
       .set(A)
       .expect(200);
+    // Retracted again (a retried request): the same version, nothing written.
+    const again = await http()
+      .post(`/entities/${entity}/formed-memories/${corrected.body.id}/invalidation`)
+      .set(A)
+      .expect(200);
+    expect(again.body).toEqual(retracted.body);
+    // A retracted memory is not corrected.
+    await http()
+      .post(`/entities/${entity}/formed-memories/${corrected.body.id}/corrections`)
+      .set(A)
+      .send({ text: 'The user lives in Potsdam' })
+      .expect(409);
     const left = await activeOnce(entity, 1);
     expect(left.map((m) => m.text)).toEqual(["The user's name is Ada"]);
     expect(
