@@ -1,7 +1,8 @@
 // examples/memory-formation.module.ts
-import { Controller, Get, Module, Param } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import {
   AgentModule,
+  AgentService,
   ChatMemoryModule,
   type FormedMemory,
   FormedMemories,
@@ -9,16 +10,35 @@ import {
   LongtermMemoryService,
 } from 'nest-agent-memory';
 
-/** Your own route over a person's formed memories: what holds now, with where it came from. */
-@Controller('people/:personId/facts')
+/** Your own routes: a person's turns, and their formed memories with where each came from. */
+@Controller('people/:personId')
 export class PeopleFactsController {
   private readonly memories: FormedMemories;
 
-  constructor(longterm: LongtermMemoryService) {
+  constructor(
+    private readonly agent: AgentService,
+    longterm: LongtermMemoryService,
+  ) {
     this.memories = new FormedMemories(longterm);
   }
 
-  @Get()
+  /** A turn with the person as its entity: memories are formed from it after it commits. */
+  @Post('conversations/:conversationId')
+  async say(
+    @Param('personId') personId: string,
+    @Param('conversationId') conversationId: string,
+    @Body() body: { message: string },
+  ) {
+    const result = await this.agent.run({
+      conversationId,
+      entityId: personId,
+      message: body.message,
+    });
+    return { reply: result.reply.content };
+  }
+
+  /** What holds now. */
+  @Get('facts')
   async facts(@Param('personId') personId: string): Promise<FormedMemory[]> {
     return (await this.memories.list(personId, { limit: 50 })).memories;
   }

@@ -1,5 +1,5 @@
 // examples/recall.module.ts
-import { Controller, Get, Module, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Put, Query } from '@nestjs/common';
 import {
   AgentModule,
   ChatMemoryModule,
@@ -9,12 +9,24 @@ import {
   type RecordRecallHit,
 } from 'nest-agent-memory';
 
-/** Your own route over recall: an entity's records that best match some words. */
-@Controller('people/:personId/recall')
+/** Your own routes: a person's facts saved by name, and recalled by their words. */
+@Controller('people/:personId')
 export class PeopleRecallController {
   constructor(private readonly longterm: LongtermMemoryService) {}
 
-  @Get()
+  /** Saves a fact; the entity's next seq, so it wins over any older write of the same key. */
+  @Put('facts/:name')
+  async save(
+    @Param('personId') personId: string,
+    @Param('name') name: string,
+    @Body() body: { value: string },
+  ) {
+    const seq = await this.longterm.nextSeq(personId);
+    return this.longterm.save({ entityId: personId, key: `facts/${name}`, value: body.value, seq });
+  }
+
+  /** The person's facts that best match `q`. */
+  @Get('recall')
   recall(@Param('personId') personId: string, @Query('q') q: string): Promise<RecordRecallHit[]> {
     return this.longterm.recall(personId, q, { k: 5, filter: { prefix: 'facts/' } });
   }
@@ -33,7 +45,8 @@ export class PeopleRecallController {
     AgentModule.forRoot({
       llm: { provider: 'echo' },
       // Before the model call: the person's best-matching records, and what they said in their
-      // other conversations (messages: true indexes every turn), as a delimited system block.
+      // other conversations (messages: true indexes every turn), as a delimited block before the
+      // user's message (a user-role message: recalled text never gets the system prompt's standing).
       recall: { k: 5, maxTokens: 800, messages: true },
     }),
   ],

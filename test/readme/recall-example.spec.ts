@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
+import request from 'supertest';
 import { mkdirSync, rmSync } from 'node:fs';
 import { PeopleRecallController, RecallModule } from '../../examples/recall.module.js';
 import { AgentService, LongtermMemoryService } from '../../src/index.js';
 
 describe('guide example: RecallModule (recall by words and by meaning)', () => {
   let moduleRef: TestingModule;
+  let app: INestApplication;
   beforeAll(async () => {
     rmSync('./data/recall.sqlite', { force: true });
     mkdirSync('./data', { recursive: true });
     moduleRef = await Test.createTestingModule({ imports: [RecallModule] }).compile();
-    await moduleRef.init();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
   });
   afterAll(async () => {
-    await moduleRef.close();
+    await app?.close();
     rmSync('./data/recall.sqlite', { force: true });
   });
 
@@ -38,6 +42,21 @@ describe('guide example: RecallModule (recall by words and by meaning)', () => {
       .get(AgentService)
       .run({ conversationId: 'c1', entityId: 'ada', message: 'my cats?' });
     expect(result.version).toBe(2);
+  });
+
+  it('saves facts and recalls them over its routes, as the guide’s curl lines do', async () => {
+    const http = () => request(app.getHttpServer());
+    for (const [name, value] of [
+      ['pets', 'Ada has two cats, Oliver and Bailey'],
+      ['job', 'Ada is a school counselor'],
+    ])
+      expect(
+        (await http().put(`/people/ada-3/facts/${name}`).send({ value }).expect(200)).body,
+      ).toEqual({ applied: true });
+    const hits = await http()
+      .get('/people/ada-3/recall?q=What%20are%20the%20cats%20called')
+      .expect(200);
+    expect(hits.body[0]).toMatchObject({ record: { key: 'facts/pets' } });
   });
 
   it('ranks "Ada works at the aquarium" first for "where does she work?", on both lists', async () => {
