@@ -49,6 +49,7 @@ describe('README and guide examples', () => {
       'examples/openai-agents-session.ts',
       'examples/recall-rerank.module.ts',
       'examples/recall.module.ts',
+      'examples/scripted-formation-model.ts',
       'examples/support-agent.module.ts',
       'examples/sweeper-jobs.module.ts',
       'examples/testing/node-test.conformance.test.ts',
