@@ -4,6 +4,8 @@ import { openAiAnswer } from '../support/fake-llm-server.js';
 import { KEYS, VIEWPORTS, api, openWithKey, shot, webSuite } from '../support/web-harness.js';
 
 const KEY = KEYS[0]!;
+/** A conversation id as the chat page makes them (`chat-` and eight hex digits). */
+const CONVERSATION = 'chat-5f0e9a1c';
 
 describe('the inspector shows formed memories: what holds, every version, history, source', () => {
   const web = webSuite({ AGENT_FORMATION: 'plain-statements' });
@@ -11,7 +13,7 @@ describe('the inspector shows formed memories: what holds, every version, histor
   beforeAll(async () => {
     web.llm.fallback = openAiAnswer('Noted.');
     for (const message of ['My name is Ada. I live in Lisbon.', 'Actually I moved to Porto.']) {
-      const turn = await api(web.app().url, KEY, '/conversations/formed/turns', {
+      const turn = await api(web.app().url, KEY, `/conversations/${CONVERSATION}/turns`, {
         method: 'POST',
         body: { message, entityId: 'me' },
       });
@@ -49,6 +51,13 @@ describe('the inspector shows formed memories: what holds, every version, histor
       await table.getByText('The user lives in Lisbon').waitFor();
       const lisbon = table.locator('tbody tr', { hasText: 'Lisbon' });
       expect(await lisbon.innerText()).toContain('replaced on');
+      // On a wide screen the table fits its column: no source button cut at its edge.
+      if (viewport.name === 'wide')
+        expect(
+          await page
+            .getByRole('region', { name: 'Formed memories' })
+            .evaluate((region) => region.scrollWidth - region.clientWidth),
+        ).toBeLessThanOrEqual(0);
       // A memory's history, oldest first.
       await table
         .locator('tbody tr', { hasText: 'Porto' })
@@ -99,9 +108,11 @@ describe('the inspector shows formed memories: what holds, every version, histor
         .getByTestId('found-message')
         .getByText('My name is Ada. I live in Lisbon.')
         .waitFor();
-      expect(await page.getByTestId('inspect-conversation').inputValue()).toBe('formed');
+      expect(await page.getByTestId('inspect-conversation').inputValue()).toBe(CONVERSATION);
       // With the conversation open, its own jobs (both of them here).
-      await page.getByRole('heading', { name: 'Formation jobs of formed, newest first' }).waitFor();
+      await page
+        .getByRole('heading', { name: `Formation jobs of ${CONVERSATION}, newest first` })
+        .waitFor();
       expect(await jobs.count()).toBe(2);
       expect(
         await page.evaluate(
@@ -111,6 +122,38 @@ describe('the inspector shows formed memories: what holds, every version, histor
     },
     60_000,
   );
+
+  it('shows nothing of an entity or conversation it could not open, only the error', async () => {
+    const page = await web.open(VIEWPORTS[0]);
+    await openWithKey(page, web.app().url, KEY, '/inspector');
+    await page.getByTestId('formed-memories').getByText('The user lives in Porto').waitFor();
+    await page.getByTestId('profile').waitFor();
+    await page.getByLabel('Entity').fill('bad id!');
+    await page
+      .getByTestId('inspector-error')
+      .getByText(/entityId must be/)
+      .waitFor();
+    await page.getByTestId('formed-memories').waitFor({ state: 'detached' });
+    for (const shown of ['records', 'no-records', 'no-formed-memories', 'profile', 'no-profile'])
+      expect([shown, await page.getByTestId(shown).count()]).toEqual([shown, 0]);
+    // A good entity again: its memories and profile come back, the error goes.
+    await page.getByLabel('Entity').fill('me');
+    await page.getByTestId('formed-memories').getByText('The user lives in Porto').waitFor();
+    await page.getByTestId('profile').waitFor();
+    await page.getByTestId('inspector-error').waitFor({ state: 'detached' });
+
+    await page.getByTestId('inspect-conversation').fill(CONVERSATION);
+    await page.getByTestId('open-conversation').click();
+    await page.getByTestId('inspector-messages').waitFor();
+    await page.getByTestId('inspect-conversation').fill('no such conversation');
+    await page.getByTestId('open-conversation').click();
+    await page
+      .getByTestId('inspector-error')
+      .getByText(/conversationId must be/)
+      .waitFor();
+    await page.getByTestId('inspector-messages').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('version').count()).toBe(0);
+  }, 60_000);
 
   it('Recall by content finds formed memories, and says a refused search under its own form', async () => {
     const page = await web.open(VIEWPORTS[0]);

@@ -43,7 +43,10 @@ export function EntityProfile({
         // 404: none yet (null), or none configured (undefined: nothing to show).
         if (failure instanceof ApiError && failure.status === 404)
           setProfile(/no profile yet/.test(failure.message) ? null : undefined);
-        else onError(reportFailure(failure));
+        else {
+          setProfile(undefined);
+          onError(reportFailure(failure));
+        }
       });
     return () => {
       current = false;

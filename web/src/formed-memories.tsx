@@ -49,7 +49,10 @@ export function FormedMemories({
         setLoads((count) => count + 1);
         onError(undefined);
       })
-      .catch((failure: unknown) => onError(reportFailure(failure)));
+      .catch((failure: unknown) => {
+        setMemories(undefined);
+        onError(reportFailure(failure));
+      });
 
   const showHistory = (memory: FormedMemory) =>
     getJson<{ history: FormedMemory[] }>(

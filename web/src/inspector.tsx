@@ -47,22 +47,33 @@ export function Inspector() {
 
   const openConversation = (chosen = conversationId, at?: number, messageId?: string) =>
     guarded(++opens.current, async (latest) => {
-      const id = seg(chosen.trim());
-      if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
-      const [page, runs, workingMemory] = await Promise.all([
-        // At a message: the page of 100 around it; else the newest 100.
-        getJson<MessagesPage>(
-          `/conversations/${id}/messages?${at === undefined ? 'last=100' : `before=${at + 50}&limit=100`}`,
-        ),
-        getJson<{ runs: RunRecord[]; cursor?: string }>(`/conversations/${id}/runs?limit=20`),
-        getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
-      ]);
-      if (!latest()) return;
-      // A message named by id (a formed memory's source) is found where the page holds it.
-      const index = messageId ? page.messages.findIndex((m) => m.id === messageId) : -1;
-      setFound(index >= 0 ? positionOf(page, index) : at);
-      setView({ page, runs: runs.runs, runsCursor: runs.cursor, workingMemory });
+      try {
+        await open(chosen, latest, at, messageId);
+      } catch (failure) {
+        // Nothing shown, not the last conversation under the id that failed to open.
+        if (latest()) setView(undefined);
+        throw failure;
+      }
     });
+
+  /** Loads a conversation (its page, runs and working memory) into the view, while still the latest open. */
+  const open = async (chosen: string, latest: () => boolean, at?: number, messageId?: string) => {
+    const id = seg(chosen.trim());
+    if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
+    const [page, runs, workingMemory] = await Promise.all([
+      // At a message: the page of 100 around it; else the newest 100.
+      getJson<MessagesPage>(
+        `/conversations/${id}/messages?${at === undefined ? 'last=100' : `before=${at + 50}&limit=100`}`,
+      ),
+      getJson<{ runs: RunRecord[]; cursor?: string }>(`/conversations/${id}/runs?limit=20`),
+      getJson<ConversationView['workingMemory']>(`/conversations/${id}/working-memory`),
+    ]);
+    if (!latest()) return;
+    // A message named by id (a formed memory's source) is found where the page holds it.
+    const index = messageId ? page.messages.findIndex((m) => m.id === messageId) : -1;
+    setFound(index >= 0 ? positionOf(page, index) : at);
+    setView({ page, runs: runs.runs, runsCursor: runs.cursor, workingMemory });
+  };
 
   /** The next runs of the conversation on screen, added below: its messages stay as they are. */
   const moreRuns = (shown: ConversationView) =>

@@ -29,7 +29,11 @@ export function LongTermRecords({
         setRecords(answer.records);
         onError(undefined);
       })
-      .catch((failure: unknown) => onError(reportFailure(failure)));
+      .catch((failure: unknown) => {
+        // Nothing shown rather than another entity's records, or "No records" for a bad id.
+        setRecords(undefined);
+        onError(reportFailure(failure));
+      });
 
   // On open and on each change of the entity (after typing pauses), the records of that entity.
   useEffect(() => {
