@@ -212,7 +212,7 @@ describe('AgentMemoryMcpModule in a plain Nest app', () => {
       ['memory_save', { entityId: 'u', key: 'k', value: { constructor: 1 } }, /"constructor"/],
       ['memory_get', { entityId: 'u', key: 'k', extra: true }, /extra/],
       ['memory_list', { entityId: 'u', limit: 0 }, /limit/],
-      ['memory_list', { entityId: 'u', cursor: '!!' }, /cursor is not one this route gave/],
+      ['memory_list', { entityId: 'u', cursor: '!!' }, /cursor is not one this tool gave/],
       ['memory_recall', { entityId: 'u', query: 'x', scope: 'everything' }, /scope/],
       ['memory_recall', { entityId: 'u', query: 'x', cursor: '100' }, /cursor is not one/],
       ['working_memory_list', { conversationId: '' }, /conversationId must be/],

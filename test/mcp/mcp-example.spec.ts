@@ -27,6 +27,10 @@ describe('example: McpServerModule (memory as MCP tools, tenants from a header)'
     await app?.close();
   });
 
+  it('announces tools without list-change notifications (it is stateless)', () => {
+    expect(acme.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+  });
+
   it('serves the tools at /mcp, one memory per tenant', async () => {
     await callOk(acme, 'memory_save', { entityId: 'ada', key: 'city', value: 'London' });
     expect(await callOk(acme, 'memory_get', { entityId: 'ada', key: 'city' })).toMatchObject({

@@ -86,7 +86,7 @@ describe('formation jobs as MCP tools (formation_jobs, formation_failures, forma
     );
     expect(
       textOf(await callTool(acme, 'formation_failures', { entityId: 'u1', cursor: 'nope' })),
-    ).toBe('Bad Request: cursor is not one this route gave');
+    ).toBe('Bad Request: cursor is not one this tool gave');
     // Another tenant's entity of the same id is another entity.
     expect(await callOk(other, 'formation_failures', { entityId: 'u1' })).toEqual({
       failures: [],

@@ -65,6 +65,8 @@ export class AgentMemoryMcpServerFactory {
     };
     for (const tool of MEMORY_TOOLS)
       registerMemoryTool(server, tool, context, (error) => this.errors.toBody(error));
+    // The SDK announces list changes once tools are registered; a stateless server sends none.
+    server.server.registerCapabilities({ tools: { listChanged: false } });
     return server;
   }
 }

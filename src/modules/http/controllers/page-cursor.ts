@@ -39,12 +39,15 @@ export function encodeKeyCursor(key: string): string {
 const MAX_KEY_CURSOR_LENGTH = 683;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** What gave a cursor, as a refusal names it: an HTTP route or an MCP tool. */
+export type CursorGiver = 'route' | 'tool';
+
 /**
  * The key a key `cursor` holds; one that is over-long, not base64url, or not UTF-8 is a 400 (the
- * store checks the key itself).
+ * store checks the key itself), saying the cursor is not one this route (or MCP tool) gave.
  */
-export function decodeKeyCursor(cursor: string): string {
-  const refused = () => new BadRequestException('cursor is not one this route gave');
+export function decodeKeyCursor(cursor: string, giver: CursorGiver = 'route'): string {
+  const refused = () => new BadRequestException(`cursor is not one this ${giver} gave`);
   if (cursor.length > MAX_KEY_CURSOR_LENGTH || !BASE64URL.test(cursor)) throw refused();
   try {
     return STRICT_UTF8.decode(Buffer.from(cursor, 'base64url'));

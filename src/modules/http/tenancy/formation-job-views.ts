@@ -6,6 +6,7 @@ import type { FormationJobRecord, FormedMemories } from '../../formation/formed-
 import { publicErrorMessage } from '../errors/public-error-message.js';
 import { conversationShown } from './formed-memory-view.js';
 import type { TenantScope } from './tenant-scope.js';
+import type { CursorGiver } from '../controllers/page-cursor.js';
 
 /** Failed (or written) jobs a page lists at most. */
 export const MAX_FORMATION_JOBS_PAGE = 100;
@@ -25,14 +26,14 @@ export type FailedFormationShown = Omit<
 >;
 
 /** Whether a cursor is a formation job's id: its turn's run id, `/`, the formation version. */
-function checkJobCursor(cursor: string | undefined): void {
+function checkJobCursor(cursor: string | undefined, giver: CursorGiver = 'route'): void {
   if (cursor === undefined) return;
   const slash = cursor.lastIndexOf('/');
   if (
     !RUN_ID_PATTERN.test(cursor.slice(0, slash)) ||
     !/^formation-v\d+$/.test(cursor.slice(slash + 1))
   )
-    throw new BadRequestException('cursor is not one this route gave');
+    throw new BadRequestException(`cursor is not one this ${giver} gave`);
 }
 
 /**
@@ -44,9 +45,9 @@ export async function failedFormationsPage(
   memories: FormedMemories,
   scope: TenantScope,
   entityId: string,
-  page: { limit?: number; cursor?: string },
+  page: { limit?: number; cursor?: string; giver?: CursorGiver },
 ): Promise<FormationPage<FailedFormationShown>> {
-  checkJobCursor(page.cursor);
+  checkJobCursor(page.cursor, page.giver);
   const limit = page.limit ?? MAX_FORMATION_JOBS_PAGE;
   const failures = await memories.failures(entityId, limit, page.cursor);
   return {
@@ -69,9 +70,9 @@ export async function formationJobsPage(
   memories: FormedMemories,
   scope: TenantScope,
   entityId: string,
-  page: { limit?: number; cursor?: string; conversationId?: string },
+  page: { limit?: number; cursor?: string; conversationId?: string; giver?: CursorGiver },
 ): Promise<FormationPage<FormationJobRecord>> {
-  checkJobCursor(page.cursor);
+  checkJobCursor(page.cursor, page.giver);
   const limit = page.limit ?? MAX_FORMATION_JOBS_PAGE;
   const jobs: FormationJobRecord[] = [];
   let after = page.cursor;

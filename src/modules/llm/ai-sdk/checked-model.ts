@@ -14,7 +14,7 @@ export function checkedModel(model: unknown, argument = 'model'): CallableModel 
   if (typeof model === 'string') {
     throw new InvalidArgumentError(
       argument,
-      `must be a language model instance such as openai('${model}') from @ai-sdk/openai, not the id "${model}" (ids resolve through the AI SDK's gateway, which the adapter does not use)`,
+      `must be a language model instance such as ${instanceFor(model)}, not the id "${model}" (ids resolve through the AI SDK's gateway, which the adapter does not use)`,
     );
   }
   if (!isAiSdkLanguageModel(model)) {
@@ -31,4 +31,32 @@ export function checkedModel(model: unknown, argument = 'model'): CallableModel 
     );
   }
   return model as unknown as CallableModel;
+}
+
+/** Gateway prefixes whose provider package is `@ai-sdk/<prefix>`, exporting a factory of that name. */
+const PROVIDERS = new Set([
+  'openai',
+  'anthropic',
+  'google',
+  'xai',
+  'mistral',
+  'groq',
+  'deepseek',
+  'cohere',
+  'perplexity',
+]);
+
+/**
+ * The instance to write for a gateway id: `anthropic/claude-sonnet-4` →
+ * `anthropic('claude-sonnet-4') from @ai-sdk/anthropic`; an id of another provider, or without
+ * one, gets the OpenAI form as an example.
+ */
+function instanceFor(id: string): string {
+  const slash = id.indexOf('/');
+  const provider = id.slice(0, Math.max(slash, 0));
+  if (PROVIDERS.has(provider)) {
+    const name = id.slice(slash + 1);
+    return `${provider}('${name}') from @ai-sdk/${provider}`;
+  }
+  return `openai('${slash > 0 ? 'gpt-4o' : id}') from @ai-sdk/openai (or your provider's package)`;
 }

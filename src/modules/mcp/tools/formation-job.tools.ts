@@ -37,6 +37,7 @@ export const formationJobsTool = defineMemoryTool({
       scope,
       scope.scoped(entityId, 'entityId'),
       {
+        giver: 'tool',
         ...(limit ? { limit } : {}),
         ...(cursor ? { cursor } : {}),
         ...(conversationId
@@ -63,7 +64,7 @@ export const formationFailuresTool = defineMemoryTool({
       new FormedMemories(services.longterm),
       scope,
       scope.scoped(entityId, 'entityId'),
-      { ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) },
+      { giver: 'tool', ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) },
     );
     return { failures: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
   },

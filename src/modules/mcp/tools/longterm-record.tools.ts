@@ -115,7 +115,7 @@ export const memoryListTool = defineMemoryTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ entityId, prefix = '', limit = DEFAULT_SEARCH_LIMIT, cursor }, context) {
     const id = context.scope.scoped(entityId, 'entityId');
-    const after = cursor === undefined ? undefined : decodeKeyCursor(cursor);
+    const after = cursor === undefined ? undefined : decodeKeyCursor(cursor, 'tool');
     // A cursor is the last key of a page of this prefix.
     if (after !== undefined && !after.startsWith(prefix))
       throw new BadRequestException('cursor is not one this tool gave (for this prefix)');
