@@ -1,4 +1,5 @@
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { InvalidArgumentError } from '../../src/common/errors/invalid-argument.error.js';
 import { InvalidModuleOptionsError } from '../../src/common/errors/invalid-module-options.error.js';
@@ -108,7 +109,18 @@ describe.each(backends)('working memory (%s)', (_name, base) => {
     await memory.set('old', sized('old', 200));
     await memory.set('mid', sized('mid', 200));
     await memory.get('old');
-    await memory.set('new', sized('new', 200)); // 800 > 750 soft cap: evict LRU down to 500
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      await memory.set('new', sized('new', 200)); // 800 > 750 soft cap: evict LRU down to 500
+      // The size it logs is the one after the evictions, said as such.
+      expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
+        expect.stringMatching(
+          /crossed its soft cap of 750 bytes; evicted mid, old, now at 400 bytes$/,
+        ),
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
     expect(await memory.keys()).toEqual(['pin/goal', 'new']);
     expect(await memory.sizeBytes()).toBe(400);
   });

@@ -148,7 +148,10 @@ function media(type: 'image' | 'file', part: Record<string, unknown>, path: stri
 function string(value: unknown, path: string): string {
   if (typeof value !== 'string') throw new InvalidMessageError(path, 'must be a string');
   if (value.includes('\u0000'))
-    throw new InvalidMessageError(path, 'a string holds U+0000, which PostgreSQL cannot store');
+    throw new InvalidMessageError(
+      path,
+      'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)',
+    );
   return value;
 }
 

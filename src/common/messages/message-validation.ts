@@ -205,7 +205,8 @@ function encode(
   }
 }
 
-const NUL_IN_STRING = 'a string holds U+0000, which PostgreSQL cannot store';
+const NUL_IN_STRING =
+  'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)';
 
 /**
  * Checks the copy's own fields (all but `metadata`) as they will be written: plain strings without

@@ -24,7 +24,10 @@ export function copyProviderMetadata(value: unknown, path: string): ProviderMeta
   if (!isObject(copy)) fail();
   for (const inner of Object.values(copy as object)) if (!isObject(inner)) fail();
   if (JSON.stringify(copy).includes('\\u0000'))
-    throw new InvalidMessageError(path, 'a string holds U+0000, which PostgreSQL cannot store');
+    throw new InvalidMessageError(
+      path,
+      'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)',
+    );
   return copy as ProviderMetadata;
 }
 

@@ -148,9 +148,11 @@ export class DefaultWorkingMemoryHandle implements WorkingMemoryHandle {
     if (outcome.status === 'overflow')
       throw new WorkingMemoryOverflowError(key, outcome.attemptedBytes, limits.capBytes);
     if (outcome.status === 'ok' && outcome.crossedSoftCap) {
+      // With evictions the size is the one after them, which may be back under the soft cap.
       this.logger.warn(
-        `Working memory of ${this.conversationId} is at ${outcome.sizeBytes} bytes, over its soft cap of ${limits.softCapBytes}` +
-          (outcome.evicted.length ? `; evicted ${outcome.evicted.join(', ')}` : ''),
+        outcome.evicted.length
+          ? `Working memory of ${this.conversationId} crossed its soft cap of ${limits.softCapBytes} bytes; evicted ${outcome.evicted.join(', ')}, now at ${outcome.sizeBytes} bytes`
+          : `Working memory of ${this.conversationId} is at ${outcome.sizeBytes} bytes, over its soft cap of ${limits.softCapBytes}`,
       );
     }
     return outcome;
