@@ -31,6 +31,7 @@ export {
   type RedisClient,
   createRedisClient,
 } from './modules/connections/redis/redis-client.js';
+export { logRedisErrors } from './modules/connections/redis/redis-error-log.js';
 export {
   type RedisClusterTarget,
   REDIS_CLUSTER_SCHEMES,

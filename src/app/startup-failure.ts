@@ -38,8 +38,14 @@ export function describeStartupFailure(error: unknown, port?: number): string {
     case 'ER_ACCESS_DENIED_ERROR':
       return `The database refused the credentials (${code}): fix the user or password in ${WHERE}.`;
     case '3D000':
-    case 'ER_BAD_DB_ERROR':
-      return `The database named does not exist (${code}): create it, or fix ${WHERE}.`;
+    case 'ER_BAD_DB_ERROR': {
+      // PostgreSQL: database "x" does not exist; MariaDB/MySQL: Unknown database 'x'.
+      const named = /database "([^"]+)" does not exist|Unknown database '([^']+)'/i.exec(
+        failure?.message ?? '',
+      );
+      const name = named?.[1] ?? named?.[2];
+      return `The database ${name ? `"${name}"` : 'the URL names'} does not exist (${code}): create it, or fix ${WHERE}.`;
+    }
     default:
       return `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '../support/test-databases.js';
+import { TEST_POSTGRES_URL, tempDir } from '../support/test-databases.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -57,6 +57,34 @@ describe('start-up failures', () => {
     const first = logged.find((line) => line['context'] === 'TypeOrmModule')!;
     expect((fatal[0]!['time'] as number) - (first['time'] as number)).toBeLessThan(5_000);
     expect(lines.join('\n')).not.toMatch(/\u001b\[/);
+    // Nest's own report of the failed start (its stack) is not logged beside the fatal line.
+    expect(logged.filter((line) => line['context'] === 'ExceptionHandler')).toEqual([]);
+  }, 60_000);
+
+  it('a database that does not exist: the fatal line names it', async () => {
+    const { code, lines } = await runApp({
+      CHAT_MEMORY_BACKEND: 'postgres',
+      DATABASE_URL: Object.assign(new URL(TEST_POSTGRES_URL), {
+        pathname: '/no_such_database_here',
+      }).href,
+    });
+    expect(code).toBe(1);
+    expect(jsonLines(lines).filter((line) => line['level'] === 60)).toEqual([
+      expect.objectContaining({
+        msg: 'The database "no_such_database_here" does not exist (3D000): create it, or fix DATABASE_URL, LONGTERM_MEMORY_URI or REDIS_URL.',
+      }),
+    ]);
+  }, 60_000);
+
+  it('an unreachable Redis: every line in the log format (no unhandled ioredis event)', async () => {
+    const { code, lines } = await runApp({ REDIS_URL: 'redis://127.0.0.1:1/7' });
+    expect(code).toBe(1);
+    const logged = jsonLines(lines);
+    expect(logged.filter((line) => line['level'] === 60)).toEqual([
+      expect.objectContaining({
+        msg: 'Could not connect to 127.0.0.1:1 (ECONNREFUSED): start that server, or fix DATABASE_URL, LONGTERM_MEMORY_URI or REDIS_URL.',
+      }),
+    ]);
   }, 60_000);
 
   it('a port in use: one fatal line saying so and what to do', async () => {

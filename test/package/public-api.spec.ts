@@ -302,6 +302,7 @@ const PUBLIC_API = [
   'TENANT_ID_PATTERN',
   'isMemoryContext',
   'isRedisClusterUrl',
+  'logRedisErrors',
   'storeUriProblem',
   'sqlSocketOptions',
   'memoryFilter',

@@ -84,6 +84,9 @@ export class AppLogger implements LoggerService {
     const rest = params.filter((param) => param !== undefined);
     const stack = nestLevel === 'error' && isStack(rest[0]) ? (rest.shift() as string) : undefined;
     const context = typeof rest.at(-1) === 'string' ? (rest.pop() as string) : undefined;
+    // Nest's `ExceptionHandler` logs a failed start with its stack before throwing it (the app
+    // creates with `abortOnError: false`); the caller logs it as the one fatal line.
+    if (context === 'ExceptionHandler' && nestLevel === 'error') return;
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) fields.err = message;
     else if (typeof message === 'object' && message !== null) Object.assign(fields, message);

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import * as ioredis from 'ioredis';
-import { createRedisClient, type RedisClient } from 'nest-agent-memory';
+import { createRedisClient, logRedisErrors, type RedisClient } from 'nest-agent-memory';
 import { redisConfig } from '../../config/redis.config.js';
 
 /**
@@ -16,6 +16,8 @@ export class AppRedis implements OnApplicationShutdown {
     this.client = config.url
       ? createRedisClient(ioredis, config.url, { maxRetriesPerRequest: 2 })
       : undefined;
+    // Its errors as log lines of the app's format, not ioredis's unhandled error events.
+    if (this.client) logRedisErrors(this.client, 'app', new Logger(AppRedis.name));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -6,9 +6,10 @@ import { RateLimit } from '../../../common/rate-limit.js';
 const WINDOW_MS = 10_000;
 
 /**
- * Gives a Redis client the package made an `error` listener that logs through Nest's logger,
- * rate-limited, naming the connection by its label. Without one, ioredis prints every failed
- * reconnect to stderr as an unhandled error event during an outage.
+ * Gives a Redis client an `error` listener that logs through Nest's logger, rate-limited (a line
+ * per 10 s at most, counting the rest), naming the connection by its label. Without one, ioredis
+ * prints every failed reconnect to stderr as an unhandled error event during an outage. The
+ * package gives every client it makes one; give yours one too (`createRedisClient` makes none).
  */
 export function logRedisErrors(
   client: RedisClient,
