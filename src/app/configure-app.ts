@@ -122,5 +122,6 @@ function bearerAuth(authenticator: ApiKeyAuthenticator, failures: AuthFailureLim
     },
     'Invalid API key',
     failures,
+    'Missing bearer token (Authorization: Bearer <key>)',
   );
 }

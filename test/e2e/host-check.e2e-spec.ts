@@ -47,7 +47,8 @@ describe('DNS rebinding: the open demo serves loopback names only', () => {
       expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(JSON.parse(answer.body)).toMatchObject({
         statusCode: 421,
-        message: expect.stringContaining('ALLOWED_HOSTS'),
+        message:
+          'This Host is not served here: add it to ALLOWED_HOSTS (the API is open without API_KEYS, so only loopback names are served by default)',
       });
     }
   });
@@ -94,7 +95,12 @@ describe('ALLOWED_HOSTS for real deployments', () => {
     expect(
       (await withHost(listed, 'GET', '/conversations', 'API.example.com:443', KEY)).status,
     ).toBe(200);
-    expect((await withHost(listed, 'GET', '/conversations', ATTACKER, KEY)).status).toBe(421);
+    const refused = await withHost(listed, 'GET', '/conversations', ATTACKER, KEY);
+    expect(refused.status).toBe(421);
+    // The API is not open here: the refusal says only what to do.
+    expect(JSON.parse(refused.body).message).toBe(
+      'This Host is not served here: add it to ALLOWED_HOSTS',
+    );
     expect((await withHost(listed, 'GET', '/conversations', 'localhost', KEY)).status).toBe(200);
     // A deployment with its own names gets HSTS.
     const named = await withHost(listed, 'GET', '/conversations', 'memory.example.com', KEY);

@@ -129,6 +129,11 @@ describe.each(layouts)('rate limits (%s)', (_name, env) => {
     }
     const head = await fetch(`${app.url}/docs-json`, { method: 'HEAD' });
     expect(head.status).toBe(401);
+    // No key says so, as the API's routes do; a wrong one is an invalid key.
+    const none = await fetch(`${app.url}/docs-json`);
+    expect(((await none.json()) as { message: string }).message).toBe(
+      'Missing bearer token (Authorization: Bearer <key>)',
+    );
   });
 });
 

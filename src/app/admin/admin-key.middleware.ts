@@ -18,21 +18,22 @@ export interface MiddlewareResponse {
  * Auth for routes Express serves outside Nest's guards: `check` says whether the request may pass.
  * A request that presents a key counts against the client address like the API's
  * (`AUTH_FAILURES_MAX`), and a blocked address gets 429 with `Retry-After`; `refused` is the 401's
- * message.
+ * message for a wrong key, `missing` (by default the same) for none.
  */
 export function guardedMiddleware(
   check: (request: MiddlewareRequest) => boolean,
   refused: string,
   failures: AuthFailureLimiter,
+  missing = refused,
 ) {
-  const unauthorized = (response: MiddlewareResponse) =>
-    writeJson(response, 401, { statusCode: 401, error: 'Unauthorized', message: refused });
+  const unauthorized = (response: MiddlewareResponse, message = refused) =>
+    writeJson(response, 401, { statusCode: 401, error: 'Unauthorized', message });
   return (
     request: MiddlewareRequest,
     response: MiddlewareResponse,
     next: (error?: unknown) => void,
   ): void => {
-    if (bearerToken(request.headers) === undefined) return unauthorized(response);
+    if (bearerToken(request.headers) === undefined) return unauthorized(response, missing);
     void (async () => {
       const attempt = await failures.attempt(request.ip, response);
       if (attempt.refused) return writeJson(response, 429, attempt.refused);

@@ -39,6 +39,11 @@ export interface AllowedHostsOptions {
 export function allowedHostsMiddleware(options: AllowedHostsOptions) {
   const allowed = new Set((options.allowedHosts ?? []).map((name) => name.toLowerCase()));
   const enforced = allowed.size > 0 || options.open;
+  // Why this Host is refused: not in the list the app was given, or not loopback while it is open.
+  const message =
+    allowed.size > 0
+      ? 'This Host is not served here: add it to ALLOWED_HOSTS'
+      : 'This Host is not served here: add it to ALLOWED_HOSTS (the API is open without API_KEYS, so only loopback names are served by default)';
   return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
     if (!enforced || request.url === '/health' || request.url?.startsWith('/health?'))
       return next();
@@ -50,8 +55,7 @@ export function allowedHostsMiddleware(options: AllowedHostsOptions) {
       JSON.stringify({
         statusCode: 421,
         error: 'Misdirected Request',
-        message:
-          'This Host is not served here: add it to ALLOWED_HOSTS (the API is open without API_KEYS, so only loopback names are served by default)',
+        message,
       }),
     );
   };
