@@ -80,7 +80,11 @@ import { workingMemoryConfig } from '../config/working-memory.config.js';
         pageBytes: http.pageBytes,
         // With Redis, a reload or a Stop that reaches another instance finds the turn's stream.
         resumableStreams: redis.url
-          ? { backend: 'redis' as const, url: redis.url }
+          ? {
+              backend: 'redis' as const,
+              url: redis.url,
+              keyPrefix: `${redis.keyPrefix}chat-streams:`,
+            }
           : { backend: 'memory' as const },
       }),
     }),

@@ -61,6 +61,17 @@ describe('agent configuration', () => {
     );
   });
 
+  it('keeps the runs beside a Redis history under REDIS_KEY_PREFIX (else the agent default)', () => {
+    expect(loadAgentConfig({ REDIS_URL: 'redis://h' }).runs).toBeUndefined();
+    expect(
+      loadAgentConfig({
+        CHAT_MEMORY_BACKEND: 'redis',
+        REDIS_URL: 'redis://h',
+        REDIS_KEY_PREFIX: 'staging:',
+      }).runs,
+    ).toEqual({ uri: 'redis://h', keyPrefix: 'staging:runs:' });
+  });
+
   it('AGENT_TITLES picks how conversations get their titles', () => {
     expect(loadAgentConfig({}).titles).toBe('first-message');
     expect(loadAgentConfig({ AGENT_TITLES: 'model' }).titles).toBe('model');

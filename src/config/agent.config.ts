@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import type { AgentQueueOptions, ConflictPolicy } from 'nest-agent-memory';
+import type { AgentQueueOptions, AgentRunsOptions, ConflictPolicy } from 'nest-agent-memory';
 import { ConfigValidationError } from './config-validation.error.js';
 import {
   type Env,
@@ -10,6 +10,8 @@ import {
   readString,
 } from './env.js';
 import { readRedisUrl } from './redis-url.js';
+import { readRedisKeyPrefix } from './redis.config.js';
+import { APP_CHAT_BACKENDS } from './chat-memory.config.js';
 
 /** The queue drivers the example app can be configured with. */
 export const AGENT_QUEUE_DRIVERS = ['inline', 'bull'] as const;
@@ -62,6 +64,11 @@ export interface AgentConfig {
    * `employer`, which the demo model fills too) or `off`.
    */
   profile: 'demo' | 'off';
+  /**
+   * With `CHAT_MEMORY_BACKEND=redis`, the runs beside the history under `REDIS_KEY_PREFIX` (the
+   * agent's default keeps them there under `agent-memory:runs:`); else unset, the agent's default.
+   */
+  runs?: AgentRunsOptions;
 }
 
 /**
@@ -97,7 +104,16 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
       ? {}
       : { formation: readChoice(env, 'AGENT_FORMATION', FORMATION_CHOICES, 'off') }),
     profile: readChoice(env, 'AGENT_PROFILE', ['demo', 'off'] as const, 'demo'),
+    ...runsOnRedis(env),
   };
+}
+
+/** The runs' place when the history is on Redis: the same server, under the app's key prefix. */
+function runsOnRedis(env: Env): { runs?: AgentRunsOptions } {
+  const url = readRedisUrl(env);
+  const chat = readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
+  if (chat !== 'redis' || url === undefined) return {};
+  return { runs: { uri: url, keyPrefix: `${readRedisKeyPrefix(env)}runs:` } };
 }
 
 /**

@@ -26,7 +26,23 @@ describe('chat memory configuration', () => {
     });
     expect(
       loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'redis', REDIS_URL: 'rediss://h:6380' }),
-    ).toEqual({ backend: 'redis', url: 'rediss://h:6380' });
+    ).toEqual({ backend: 'redis', url: 'rediss://h:6380', keyPrefix: 'agent-memory:chat:' });
+    // REDIS_KEY_PREFIX starts every key the app writes; a prefix with braces or spaces is refused.
+    expect(
+      loadChatMemoryConfig({
+        CHAT_MEMORY_BACKEND: 'redis',
+        REDIS_URL: 'redis://h',
+        REDIS_KEY_PREFIX: 'staging:',
+      }),
+    ).toMatchObject({ keyPrefix: 'staging:chat:' });
+    for (const prefix of ['a{b}:', 'a b', 'x'.repeat(101)])
+      expect(() =>
+        loadChatMemoryConfig({
+          CHAT_MEMORY_BACKEND: 'redis',
+          REDIS_URL: 'redis://h',
+          REDIS_KEY_PREFIX: prefix,
+        }),
+      ).toThrow(/REDIS_KEY_PREFIX: must be 1–100 printable characters without spaces, \{ or \}/);
     expect(loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'memory' })).toEqual({ backend: 'memory' });
   });
 

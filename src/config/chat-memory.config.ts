@@ -7,6 +7,7 @@ import {
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readChoice, readString, readUrl, required } from './env.js';
 import { readRedisUrl } from './redis-url.js';
+import { readRedisKeyPrefix } from './redis.config.js';
 
 /** The chat store options the app builds: always the `backend` form. */
 type BackendOptions = Exclude<ChatMemoryModuleOptions, UriBackendOptions>;
@@ -49,7 +50,7 @@ export function loadChatMemoryConfig(env: Env = process.env): BackendOptions {
     }
     case 'redis': {
       const url = required(readRedisUrl(env), 'REDIS_URL', 'when CHAT_MEMORY_BACKEND=redis');
-      return { backend, url };
+      return { backend, url, keyPrefix: `${readRedisKeyPrefix(env)}chat:` };
     }
   }
 }

@@ -36,13 +36,19 @@ describe('long-term memory configuration', () => {
         uri,
         migrationsRun: true,
       });
+    expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: 'memory://' })).toEqual({ uri: 'memory://' });
     for (const uri of [
-      'memory://',
       'redis://:p@cache:6379',
       'rediss://cache',
       'redis+cluster://c1:7000,c2:7001',
     ])
-      expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({ uri });
+      expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: uri })).toEqual({
+        uri,
+        keyPrefix: 'agent-memory:longterm:',
+      });
+    expect(
+      loadLongtermConfig({ LONGTERM_MEMORY_URI: 'redis://cache', REDIS_KEY_PREFIX: 'staging:' }),
+    ).toEqual({ uri: 'redis://cache', keyPrefix: 'staging:longterm:' });
     // A PostgreSQL Unix socket needs no host (the module's own rule).
     const socket = 'postgres:///app?host=/var/run/postgresql&user=app';
     expect(loadLongtermConfig({ LONGTERM_MEMORY_URI: socket })).toMatchObject({ uri: socket });

@@ -8,6 +8,7 @@ import { DEFAULT_SQLITE_PATH } from './chat-memory.config.js';
 import { ConfigValidationError } from './config-validation.error.js';
 import { type Env, readBoolean, readByteSize, readString } from './env.js';
 import { checkRedisClusterUrl } from './redis-url.js';
+import { readRedisKeyPrefix } from './redis.config.js';
 import { loadRecallConfig } from './recall.config.js';
 
 const VARIABLE = 'LONGTERM_MEMORY_URI';
@@ -47,8 +48,11 @@ export function loadLongtermConfig(env: Env = process.env): LongtermMemoryModule
       : { maxValueBytes: readByteSize(env, 'LONGTERM_MAX_VALUE_BYTES', 0, 1, 1024 ** 3) };
   const recall = loadRecallConfig(env);
   const extra = { ...maxValueBytes, ...(recall ? { recall } : {}) };
-  return kindOfUri(uri) === 'sql'
-    ? { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true), ...extra }
+  const kind = kindOfUri(uri);
+  if (kind === 'sql')
+    return { uri, migrationsRun: readBoolean(env, 'DB_MIGRATIONS_RUN', true), ...extra };
+  return kind === 'redis'
+    ? { uri, keyPrefix: `${readRedisKeyPrefix(env)}longterm:`, ...extra }
     : { uri, ...extra };
 }
 

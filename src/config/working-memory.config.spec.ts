@@ -20,6 +20,7 @@ describe('working memory configuration', () => {
     expect(loadWorkingMemoryConfig({ REDIS_URL: 'rediss://:p@cache:6380' })).toEqual({
       backend: 'redis',
       url: 'rediss://:p@cache:6380',
+      keyPrefix: 'agent-memory:working:',
       ...defaults,
     });
   });

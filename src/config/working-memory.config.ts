@@ -2,6 +2,7 @@ import { registerAs } from '@nestjs/config';
 import type { WorkingMemoryModuleOptions, WorkingMemoryQuota } from 'nest-agent-memory';
 import { type Env, readByteSize, readInteger } from './env.js';
 import { readRedisUrl } from './redis-url.js';
+import { readRedisKeyPrefix } from './redis.config.js';
 
 const MIB = 1024 * 1024;
 
@@ -31,7 +32,8 @@ export function loadWorkingMemoryConfig(env: Env = process.env): WorkingMemoryMo
     maxValueBytes: readByteSize(env, 'WORKING_MEMORY_MAX_VALUE_BYTES', 256 * 1024, 1, 1024 ** 3),
     ...(Object.keys(quota).length > 0 ? { quota } : {}),
   };
-  if (url !== undefined) return { backend: 'redis', url, ...limits };
+  if (url !== undefined)
+    return { backend: 'redis', url, keyPrefix: `${readRedisKeyPrefix(env)}working:`, ...limits };
   const capacity = readByteSize(env, 'WORKING_MEMORY_CAPACITY_BYTES', 64 * MIB, 1024, 1024 ** 4);
   return { backend: 'memory', capacity: { maxTotalBytes: capacity }, ...limits };
 }

@@ -58,7 +58,7 @@ export class AuthFailureLimiter {
   async attempt(address: string | undefined, response: HeaderTarget): Promise<AuthAttempt> {
     const limit = this.http.authFailureLimit;
     if (!limit) return { settle: () => undefined };
-    const key = `agent-memory:auth-failures:${address ? normalizeIp(address) : 'unknown'}`;
+    const key = `${this.redis.keyPrefix}auth-failures:${address ? normalizeIp(address) : 'unknown'}`;
     let counted: { count: number; leftMs: number };
     try {
       counted = await this.count(key, limit.ttlMs);

@@ -11,8 +11,11 @@ import { redisConfig } from '../../config/redis.config.js';
 @Injectable()
 export class AppRedis implements OnApplicationShutdown {
   readonly client?: RedisClient;
+  /** `REDIS_KEY_PREFIX`: the start of the keys the app writes through it. */
+  readonly keyPrefix: string;
 
   constructor(@Inject(redisConfig.KEY) config: ConfigType<typeof redisConfig>) {
+    this.keyPrefix = config.keyPrefix;
     this.client = config.url
       ? createRedisClient(ioredis, config.url, { maxRetriesPerRequest: 2 })
       : undefined;

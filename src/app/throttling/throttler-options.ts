@@ -40,6 +40,8 @@ export function throttlerOptions(
     ],
     // One counter per tenant and budget, whatever the route (the default key names the handler).
     generateKey: (_context, tracker, name) => `${name}:${tracker}`,
-    ...(redis.client ? { storage: new RedisThrottlerStorage(redis.client) } : {}),
+    ...(redis.client
+      ? { storage: new RedisThrottlerStorage(redis.client, `${redis.keyPrefix}throttle:`) }
+      : {}),
   };
 }
