@@ -2,36 +2,32 @@
  * Builds only when the build is missing or older than its sources (`src`, `web`, the build's
  * scripts, `package.json` and its lock, the tsconfigs): `npm run start:demo` starts at once, and
  * `npm test` tests at once, when nothing changed since the last build.
- * Usage: node scripts/build-if-stale.mjs (`--started` / `--built`: the build's own first and last
- * steps)
+ * Usage: node scripts/build-if-stale.mjs
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
   readdirSync,
   renameSync,
-  rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The build's stamp, written by `npm run build` when it succeeds, with the time the build started
- * (`--started` writes it aside, `--built` moves it in place): a source saved while the build ran is
- * newer than the stamp, so the next check builds again. Each build's start is its own file, named
- * by the shell that runs the build's steps, so two builds at once (`npm pack` while `npm test`
- * builds) do not move each other's: the last to finish stamps its own start.
+ * The build's stamp, written by `npm run build` (`scripts/build.mjs`) when it succeeds, dated the
+ * time the build started: a source saved while the build ran is newer than the stamp, so the next
+ * check builds again.
  */
 export const STAMP = 'dist/.build-stamp';
-const STARTED = `dist/.build-started-${process.ppid}`;
-/** A build's start left behind longer than this (a build that failed) is removed by the next. */
-const LEFT_BEHIND_MS = 24 * 60 * 60 * 1000;
 const SOURCES = [
   'src',
   'web',
+  'scripts/build.mjs',
   'scripts/build-web.mjs',
   'scripts/mark-optional-peer-types.mjs',
   'package.json',
@@ -65,18 +61,22 @@ export function isStale(root = '.') {
   return SOURCES.some((source) => newestMtime(join(root, source)) >= built);
 }
 
+/**
+ * Stamps the build under `root` as one that started at `startedMs`: written aside under a name of
+ * its own, dated, then moved in place, so builds that finish at once each leave a whole stamp (the
+ * last one's stands).
+ */
+export function writeStamp(root, startedMs) {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  const aside = join(root, `${STAMP}-${randomUUID()}`);
+  writeFileSync(aside, new Date(startedMs).toISOString());
+  const started = new Date(startedMs);
+  utimesSync(aside, started, started);
+  renameSync(aside, join(root, STAMP));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const step = process.argv[2];
-  if (step === '--started') {
-    mkdirSync('dist', { recursive: true });
-    for (const entry of readdirSync('dist').filter((name) => name.startsWith('.build-started'))) {
-      const path = join('dist', entry);
-      if (Date.now() - statSync(path).mtimeMs > LEFT_BEHIND_MS) rmSync(path, { force: true });
-    }
-    writeFileSync(STARTED, new Date().toISOString());
-  } else if (step === '--built') {
-    renameSync(STARTED, STAMP);
-  } else if (isStale()) {
+  if (isStale()) {
     console.log(
       existsSync(STAMP)
         ? 'build-if-stale: sources changed since the last build; building'
