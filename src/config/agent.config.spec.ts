@@ -100,6 +100,17 @@ describe('agent configuration', () => {
       lockDurationMs: 15_000,
       stalledIntervalMs: 5_000,
     });
+    // Under an app key prefix of its own, the queue's follows (unless QUEUE_PREFIX says otherwise).
+    const redis = { REDIS_URL: 'redis://cache:6379' };
+    expect(loadAgentConfig({ ...redis, REDIS_KEY_PREFIX: 'staging:' }).queue).toMatchObject({
+      prefix: 'staging:bull',
+    });
+    expect(
+      loadAgentConfig({ ...redis, REDIS_KEY_PREFIX: 'staging:', QUEUE_PREFIX: 'q' }).queue,
+    ).toMatchObject({ prefix: 'q' });
+    expect(
+      loadAgentConfig({ ...redis, REDIS_KEY_PREFIX: 'agent-memory:' }).queue,
+    ).not.toHaveProperty('prefix');
   });
 
   it('names the variable at fault', () => {

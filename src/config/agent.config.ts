@@ -10,7 +10,7 @@ import {
   readString,
 } from './env.js';
 import { readRedisUrl } from './redis-url.js';
-import { readRedisKeyPrefix } from './redis.config.js';
+import { DEFAULT_REDIS_KEY_PREFIX, readRedisKeyPrefix } from './redis.config.js';
 import { APP_CHAT_BACKENDS } from './chat-memory.config.js';
 
 /** The queue drivers the example app can be configured with. */
@@ -108,6 +108,15 @@ export function loadAgentConfig(env: Env = process.env): AgentConfig {
   };
 }
 
+/**
+ * The queue's prefix when `QUEUE_PREFIX` is unset: Bull's `bull`, or under a `REDIS_KEY_PREFIX`
+ * of the app's own (`staging:` → `staging:bull`), so deployments that share a Redis database by
+ * their key prefix do not take each other's runs.
+ */
+function queuePrefixOf(keyPrefix: string): string | undefined {
+  return keyPrefix === DEFAULT_REDIS_KEY_PREFIX ? undefined : `${keyPrefix}bull`;
+}
+
 /** The runs' place when the history is on Redis: the same server, under the app's key prefix. */
 function runsOnRedis(env: Env): { runs?: AgentRunsOptions } {
   const url = readRedisUrl(env);
@@ -138,7 +147,7 @@ function loadQueue(env: Env): AgentQueueOptions {
   if (driver === 'inline') return { driver, attempts };
   if (redisUrl === undefined)
     throw new ConfigValidationError('AGENT_QUEUE', 'bull needs REDIS_URL, which is unset');
-  const prefix = readString(env, 'QUEUE_PREFIX');
+  const prefix = readString(env, 'QUEUE_PREFIX') ?? queuePrefixOf(readRedisKeyPrefix(env));
   const lockDurationMs = readOptionalInteger(
     env,
     'QUEUE_LOCK_DURATION_MS',

@@ -42,7 +42,7 @@ describe('chat memory configuration', () => {
           REDIS_URL: 'redis://h',
           REDIS_KEY_PREFIX: prefix,
         }),
-      ).toThrow(/REDIS_KEY_PREFIX: must be 1–100 printable characters without spaces, \{ or \}/);
+      ).toThrow(/REDIS_KEY_PREFIX: must be 1–100 ASCII characters without spaces, \{ or \}/);
     expect(loadChatMemoryConfig({ CHAT_MEMORY_BACKEND: 'memory' })).toEqual({ backend: 'memory' });
   });
 

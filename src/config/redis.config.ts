@@ -18,15 +18,16 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'agent-memory:';
  * `REDIS_KEY_PREFIX` (default `agent-memory:`): what every Redis key of the app starts with, so two
  * deployments can share one Redis database — each store's keys under it (`<prefix>chat:`,
  * `<prefix>runs:`, `<prefix>longterm:`, `<prefix>working:`, `<prefix>chat-streams:`), and the rate
- * limits' and failed sign-ins' counters. 1–100 printable characters, no braces (they would name a
- * Redis Cluster hash tag) and no spaces.
+ * limits' and failed sign-ins' counters, and the queue's (`<prefix>bull`) unless `QUEUE_PREFIX`
+ * names it. 1–100 printable ASCII characters, no braces (they would name a Redis Cluster hash tag)
+ * and no spaces.
  */
 export function readRedisKeyPrefix(env: Env = process.env): string {
   const prefix = readString(env, 'REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX;
   if (!/^[\x21-\x7a\x7c\x7e]{1,100}$/.test(prefix))
     throw new ConfigValidationError(
       'REDIS_KEY_PREFIX',
-      `must be 1–100 printable characters without spaces, { or }, got ${JSON.stringify(prefix)}`,
+      `must be 1–100 ASCII characters without spaces, { or }, got ${JSON.stringify(prefix)}`,
     );
   return prefix;
 }

@@ -8,23 +8,25 @@ import { TEST_REDIS_URL } from '../support/test-databases.js';
 const KEY = 'key-of-tenant-kp-0001';
 const AUTH = { Authorization: `Bearer ${KEY}` };
 
+/** A Redis logical database of this suite's own, so every key in it is the app's. */
+const REDIS_URL = Object.assign(new URL(TEST_REDIS_URL), { pathname: '/11' }).href;
+
 /**
- * The example app on Redis (history, runs, long-term and working memory, streams, rate limits)
- * under its own REDIS_KEY_PREFIX: every key it writes starts with it, so two deployments can share
- * one Redis database.
+ * The example app on Redis (history, runs, long-term and working memory, the Bull queue, chat
+ * streams, rate limits) under its own REDIS_KEY_PREFIX: every key it writes starts with it, so two
+ * deployments can share one Redis database.
  */
 describe('REDIS_KEY_PREFIX: every Redis key the app writes starts with it', () => {
   const prefix = `kp-${randomUUID().slice(0, 8)}:`;
   const conversation = `kpc-${randomUUID().slice(0, 8)}`;
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = new Redis(REDIS_URL);
   let app: RunningApp;
 
   beforeAll(async () => {
     app = await bootApp({
       CHAT_MEMORY_BACKEND: 'redis',
-      REDIS_URL: TEST_REDIS_URL,
-      LONGTERM_MEMORY_URI: TEST_REDIS_URL,
-      AGENT_QUEUE: 'inline',
+      REDIS_URL,
+      LONGTERM_MEMORY_URI: REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
       API_KEYS: `kp:${KEY}`,
       AUTH_FAILURES_MAX: '5',
@@ -38,7 +40,7 @@ describe('REDIS_KEY_PREFIX: every Redis key the app writes starts with it', () =
     await redis.quit();
   });
 
-  it('keeps history, runs, the directory, memories, rate limits and sign-in failures under it', async () => {
+  it('keeps history, runs, the directory, memories, the queue, streams, rate limits and sign-in failures under it', async () => {
     const http = () => request(app.url);
     await http()
       .post(`/conversations/${conversation}/turns`)
@@ -52,10 +54,29 @@ describe('REDIS_KEY_PREFIX: every Redis key the app writes starts with it', () =
       .expect(204);
     await http().put('/entities/ada/memories/city').set(AUTH).send({ value: 'Lyon' }).expect(200);
     await http().get('/conversations').set({ Authorization: 'Bearer wrong-key-000000000' });
+    // A queued turn (Bull), and a streamed one through the chat route (its stream kept in Redis).
+    const queued = await http()
+      .post(`/conversations/${conversation}-q/turns?async=true`)
+      .set(AUTH)
+      .send({ message: 'Later.' })
+      .expect(202);
+    for (let i = 0; i < 200; i += 1) {
+      const run = await http().get(`/runs/${queued.body.runId}`).set(AUTH);
+      if (run.body.status === 'completed') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await http()
+      .post(`/conversations/${conversation}/chat`)
+      .set(AUTH)
+      .send({
+        message: { id: `ui-${conversation}`, role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
+      })
+      .expect(200);
 
-    const kinds = new Set(
-      (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length).split(':')[0]),
-    );
+    // Every key in this database is the app's, and starts with the prefix (the queue's too).
+    const keys = await redis.keys('*');
+    expect(keys.filter((key) => !key.startsWith(prefix))).toEqual([]);
+    const kinds = new Set(keys.map((key) => key.slice(prefix.length).split(':')[0]));
     for (const kind of [
       'chat',
       'runs',
@@ -64,9 +85,9 @@ describe('REDIS_KEY_PREFIX: every Redis key the app writes starts with it', () =
       'working',
       'throttle',
       'auth-failures',
+      'bull',
+      'chat-streams',
     ])
       expect([kind, kinds.has(kind)]).toEqual([kind, true]);
-    // Nothing of this conversation under the default prefix.
-    expect(await redis.keys(`agent-memory:*${conversation}*`)).toEqual([]);
   }, 60_000);
 });
