@@ -30,8 +30,10 @@ export async function createApp(
           config.http,
         );
   const app = await NestFactory.create<INestApplication>(module, adapter, {
-    logger: new AppLogger(logger),
-    // A failed start is thrown to the caller (which logs one line and exits), not aborted here.
+    // Nest's own report of a failed start goes at debug: with `abortOnError: false` below, the
+    // failure is thrown to the caller, which logs it as one fatal line (with its stack when the
+    // app does not recognize it) and exits.
+    logger: new AppLogger(logger, { bootstrapErrorsAtDebug: true }),
     abortOnError: false,
     bufferLogs: options.bufferLogs ?? false,
     bodyParser: false,

@@ -10,6 +10,8 @@ interface SystemError extends Error {
 
 /** The variables that name each kind of server the app connects to. */
 const WHERE = 'DATABASE_URL, LONGTERM_MEMORY_URI or REDIS_URL';
+/** How a failure the app does not recognize begins: its line carries the stack at every level. */
+const UNRECOGNIZED = 'Start-up failed: ';
 
 /**
  * One sentence for a failed start: what failed and what to do — a port in use, a server that does
@@ -47,23 +49,26 @@ export function describeStartupFailure(error: unknown, port?: number): string {
       return `The database ${name ? `"${name}"` : 'the URL names'} does not exist (${code}): create it, or fix ${WHERE}.`;
     }
     default:
-      return `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
+      return `${UNRECOGNIZED}${(error as Error)?.message ?? String(error)}`;
   }
 }
 
 /**
  * Logs a failed start as one line in the app's log format (`fatal`, the error's code and message;
- * its stack only at `LOG_LEVEL=debug` or finer) and exits with code 1.
+ * its stack for a failure the app does not recognize — a bug, say — else only at `LOG_LEVEL=debug`
+ * or finer) and exits with code 1.
  */
 export function exitOnStartupFailure(logger: Logger, error: unknown, port?: number): never {
   const failure = error as SystemError;
+  const said = describeStartupFailure(error, port);
+  const withStack = logger.isLevelEnabled('debug') || said.startsWith(UNRECOGNIZED);
   const cause = {
     type: failure?.name ?? 'Error',
     message: failure?.message ?? String(error),
     ...(failure?.code ? { code: failure.code } : {}),
-    ...(logger.isLevelEnabled('debug') && failure?.stack ? { stack: failure.stack } : {}),
+    ...(withStack && failure?.stack ? { stack: failure.stack } : {}),
   };
-  logger.fatal({ context: 'App', error: cause }, describeStartupFailure(error, port));
+  logger.fatal({ context: 'App', error: cause }, said);
   logger.flush?.();
   process.exit(1);
 }

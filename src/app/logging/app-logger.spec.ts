@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { AppLogger, createRootLogger } from './app-logger.js';
 
-function logger(level: 'info' | 'trace' = 'info') {
+function logger(level: 'info' | 'trace' = 'info', options = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -11,7 +11,10 @@ function logger(level: 'info' | 'trace' = 'info') {
       done();
     },
   });
-  return { lines, app: new AppLogger(createRootLogger({ level, requestLines: false }, stream)) };
+  return {
+    lines,
+    app: new AppLogger(createRootLogger({ level, requestLines: false }, stream), options),
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -40,6 +43,27 @@ describe('AppLogger (Nest’s logger over pino)', () => {
     expect(lines[3]).toMatchObject({ rows: 3 });
     expect(lines[4]).toMatchObject({ err: { message: 'boom', type: 'Error' } });
     expect(lines[5]).toMatchObject({ err: { message: 'Request failed', stack: failure.stack } });
+  });
+
+  it('with bootstrapErrorsAtDebug, Nest’s ExceptionHandler errors go at debug (the app logs the fatal line)', async () => {
+    const failure = new Error('no database');
+    const quiet = logger('info', { bootstrapErrorsAtDebug: true });
+    quiet.app.error('no database', failure.stack, 'ExceptionHandler');
+    quiet.app.error('Request failed', failure.stack, 'ExceptionsHandler');
+    const detailed = logger('trace', { bootstrapErrorsAtDebug: true });
+    detailed.app.error('no database', failure.stack, 'ExceptionHandler');
+    const plain = logger('info');
+    plain.app.error('no database', failure.stack, 'ExceptionHandler');
+    await settle();
+    // A request's error is not Nest's bootstrap report: it stays an error.
+    expect(quiet.lines.map(({ level, context }) => [level, context])).toEqual([
+      [50, 'ExceptionsHandler'],
+    ]);
+    expect(detailed.lines.map(({ level, context }) => [level, context])).toEqual([
+      [20, 'ExceptionHandler'],
+    ]);
+    expect(detailed.lines[0]).toMatchObject({ err: { message: 'no database' } });
+    expect(plain.lines.map(({ level }) => level)).toEqual([50]);
   });
 
   it('logs only from LOG_LEVEL up', async () => {

@@ -49,7 +49,10 @@ const LEVEL_OF: Record<NestLogLevel, Level> = {
  * `params` (a message is never read as a format string).
  */
 export class AppLogger implements LoggerService {
-  constructor(readonly pino: Logger) {}
+  constructor(
+    readonly pino: Logger,
+    private readonly options: { bootstrapErrorsAtDebug?: boolean } = {},
+  ) {}
 
   /** Logs at `info`. */
   log(message: unknown, ...params: unknown[]): void {
@@ -77,16 +80,14 @@ export class AppLogger implements LoggerService {
   }
 
   private write(nestLevel: NestLogLevel, message: unknown, params: unknown[]): void {
-    const level = LEVEL_OF[nestLevel];
-    if (!this.pino.isLevelEnabled(level)) return;
+    if (!this.pino.isLevelEnabled(LEVEL_OF[nestLevel])) return;
     // Nest passes a logger's context last, and `error(message, stack?, context?)` a stack first;
     // a logger with a context but no stack passes `undefined` in its place.
     const rest = params.filter((param) => param !== undefined);
     const stack = nestLevel === 'error' && isStack(rest[0]) ? (rest.shift() as string) : undefined;
     const context = typeof rest.at(-1) === 'string' ? (rest.pop() as string) : undefined;
-    // Nest's `ExceptionHandler` logs a failed start with its stack before throwing it (the app
-    // creates with `abortOnError: false`); the caller logs it as the one fatal line.
-    if (context === 'ExceptionHandler' && nestLevel === 'error') return;
+    const level = this.levelOf(nestLevel, context);
+    if (!this.pino.isLevelEnabled(level)) return;
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) fields.err = message;
     else if (typeof message === 'object' && message !== null) Object.assign(fields, message);
@@ -100,6 +101,19 @@ export class AppLogger implements LoggerService {
     }
     if (rest.length > 0) fields.params = rest;
     this.pino[level](fields);
+  }
+
+  /**
+   * The pino level of a line. With `bootstrapErrorsAtDebug`, Nest's `ExceptionHandler` errors go
+   * at `debug`: Nest logs a failed start there (with its stack) before throwing it to the app, which
+   * logs it as its one `fatal` line; that context logs nothing else.
+   */
+  private levelOf(nestLevel: NestLogLevel, context: string | undefined): Level {
+    return this.options.bootstrapErrorsAtDebug &&
+      nestLevel === 'error' &&
+      context === 'ExceptionHandler'
+      ? 'debug'
+      : LEVEL_OF[nestLevel];
   }
 }
 
