@@ -142,14 +142,14 @@ describe('PlainStatementsFormationModel (the offline demo)', () => {
       type: 'object',
       properties: { name: { type: 'string' }, city: { type: 'string' } },
     };
-    const patchOf = async (document: Record<string, unknown>, ...texts: string[]) =>
+    const patchOf = async (document: Record<string, unknown>, text: string, maxCandidates = 10) =>
       (
         await model.extract({
           entityId: 'u1',
-          messages: texts.map((text, i) => ({ id: `m${i}`, role: 'user' as const, text })),
+          messages: [{ id: 'm0', role: 'user' as const, text }],
           context: [],
           kinds: ['fact'],
-          maxCandidates: 10,
+          maxCandidates,
           observedAt: T0,
           profile: { schema, document },
         })
@@ -165,12 +165,16 @@ describe('PlainStatementsFormationModel (the offline demo)', () => {
     // Another city than the profile's, or a statement without a member: the profile stays.
     expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Paris.')).toBeUndefined();
     expect(await patchOf({ city: 'Lyon' }, 'Forget that my cat is Babbage.')).toBeUndefined();
-    // Said and taken back in one turn; taken back and said again.
-    expect(await patchOf({}, 'I moved to Oslo. Forget that I live in Oslo.')).toEqual({
-      city: null,
-    });
+    // Said and taken back in one turn (nothing to patch); taken back and said again.
+    expect(await patchOf({}, 'I moved to Oslo. Forget that I live in Oslo.')).toBeUndefined();
+    expect(await patchOf({ city: 'Lyon' }, 'I moved to Oslo. Forget that I live in Oslo.')).toEqual(
+      { city: null },
+    );
     expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Lyon. I live in Nice.')).toEqual({
       city: 'Nice',
     });
+    // What maxCandidates leaves out changes the profile no more than the memories.
+    expect(await patchOf({}, 'My name is Ada. I live in Paris.', 1)).toEqual({ name: 'Ada' });
+    expect(await patchOf({ city: 'Lyon' }, 'Forget that I live in Lyon.', 0)).toBeUndefined();
   });
 });

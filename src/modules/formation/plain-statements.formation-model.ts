@@ -68,12 +68,12 @@ export class PlainStatementsFormationModel implements MemoryFormationModel {
       if (message.role !== 'user') continue;
       for (const sentence of sentences(message.text)) {
         const candidate = readStatement(sentence, input.observedAt);
-        if (candidate && candidates.length < input.maxCandidates)
-          candidates.push({ ...candidate, messageIds: [message.id] });
-        const forgotten = candidate?.retraction ? forgottenStatement(sentence) : undefined;
+        // A statement past maxCandidates changes neither the memories nor the profile.
+        if (!candidate || candidates.length >= input.maxCandidates) continue;
+        candidates.push({ ...candidate, messageIds: [message.id] });
+        const forgotten = candidate.retraction ? forgottenStatement(sentence) : undefined;
         if (forgotten) said.push({ text: forgotten, takenBack: true });
-        else if (candidate && !candidate.retraction)
-          said.push({ text: candidate.text, takenBack: false });
+        else if (!candidate.retraction) said.push({ text: candidate.text, takenBack: false });
       }
     }
     const profilePatch = input.profile ? profilePatchOf(said, input.profile) : {};
@@ -126,6 +126,9 @@ function profilePatchOf(
       else if (typeof held === 'string' && held.toLowerCase() === value.toLowerCase())
         patch[member] = null;
     }
+  // A member taken back that the profile does not hold needs no patch (said and taken back at once).
+  for (const [member, value] of Object.entries(patch))
+    if (value === null && !(member in profile.document)) delete patch[member];
   return patch;
 }
 
