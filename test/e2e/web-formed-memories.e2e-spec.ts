@@ -128,13 +128,23 @@ describe('the inspector shows formed memories: what holds, every version, histor
     await openWithKey(page, web.app().url, KEY, '/inspector');
     await page.getByTestId('formed-memories').getByText('The user lives in Porto').waitFor();
     await page.getByTestId('profile').waitFor();
+    await page.getByTestId('formation-job').first().waitFor();
     await page.getByLabel('Entity').fill('bad id!');
     await page
       .getByTestId('inspector-error')
       .getByText(/entityId must be/)
       .waitFor();
     await page.getByTestId('formed-memories').waitFor({ state: 'detached' });
-    for (const shown of ['records', 'no-records', 'no-formed-memories', 'profile', 'no-profile'])
+    await page.getByTestId('formation-job').first().waitFor({ state: 'detached' });
+    for (const shown of [
+      'records',
+      'no-records',
+      'no-formed-memories',
+      'profile',
+      'no-profile',
+      'formation-job',
+      'formation-failures',
+    ])
       expect([shown, await page.getByTestId(shown).count()]).toEqual([shown, 0]);
     // A good entity again: its memories and profile come back, the error goes.
     await page.getByLabel('Entity').fill('me');

@@ -32,9 +32,16 @@ export function FormationFailures({
       `/entities/${seg(entityId)}/formation-failures?limit=${PAGE}`,
     )
       .then((answer) => setFailures(answer.failures))
-      .catch((failure: unknown) => onError(reportFailure(failure)));
+      .catch((failure: unknown) => {
+        setFailures([]);
+        onError(reportFailure(failure));
+      });
 
-  useEffect(() => setOutcome(undefined), [entityId]);
+  // Another entity: none of the last one's failures (or their Rerun buttons) until its own load.
+  useEffect(() => {
+    setOutcome(undefined);
+    setFailures([]);
+  }, [entityId]);
   // Read with each load of the memories (for this entity), not again on their own.
   useEffect(() => {
     if (reload > 0) void load();

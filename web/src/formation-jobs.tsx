@@ -53,7 +53,10 @@ export function FormationJobs({
         setMore(answer.cursor !== undefined);
       })
       .catch((failure: unknown) => {
-        if (current) onError(reportFailure(failure));
+        if (!current) return;
+        // Nothing shown rather than the jobs of what was shown before.
+        setJobs([]);
+        onError(reportFailure(failure));
       });
     return () => {
       current = false;
