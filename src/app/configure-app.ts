@@ -9,7 +9,11 @@ import { adminKeyAuth, guardedMiddleware } from './admin/admin-key.middleware.js
 import { AuthFailureLimiter } from './auth/auth-failure-limiter.js';
 import { mountQueueBoard, QUEUE_BOARD_PATH } from './admin/queue-board.js';
 import { WEB_ROOT } from './web/web-assets.js';
-import { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
+import {
+  ApiKeyAuthenticator,
+  INVALID_API_KEY,
+  MISSING_BEARER_TOKEN,
+} from './auth/api-key-authenticator.js';
 import { setupDocs } from './docs/setup-docs.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
 import { jsonBody } from './http-server/json-body.js';
@@ -120,8 +124,8 @@ function bearerAuth(authenticator: ApiKeyAuthenticator, failures: AuthFailureLim
         return false;
       }
     },
-    'Invalid API key',
+    INVALID_API_KEY,
     failures,
-    'Missing bearer token (Authorization: Bearer <key>)',
+    MISSING_BEARER_TOKEN,
   );
 }

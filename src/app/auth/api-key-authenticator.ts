@@ -4,6 +4,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { authConfig } from '../../config/auth.config.js';
 import { bearerToken, keyDigest } from './bearer-token.js';
 
+/** The 401's message for a request without a key, on the API and the routes served beside it. */
+export const MISSING_BEARER_TOKEN = 'Missing bearer token (Authorization: Bearer <key>)';
+/** The 401's message for a key that is no tenant's. */
+export const INVALID_API_KEY = 'Invalid API key';
+
 /** Where the authenticated tenant is kept on the request. */
 export const REQUEST_TENANT = 'agentMemoryTenant';
 
@@ -35,12 +40,11 @@ export class ApiKeyAuthenticator {
   authenticate(request: AuthenticatedRequest): string | undefined {
     if (!this.enabled) return undefined;
     const token = bearerToken(request.headers);
-    if (token === undefined)
-      throw new UnauthorizedException('Missing bearer token (Authorization: Bearer <key>)');
+    if (token === undefined) throw new UnauthorizedException(MISSING_BEARER_TOKEN);
     const given = keyDigest(token);
     let tenant: string | undefined;
     for (const key of this.keys) if (timingSafeEqual(key.digest, given)) tenant ??= key.tenant;
-    if (tenant === undefined) throw new UnauthorizedException('Invalid API key');
+    if (tenant === undefined) throw new UnauthorizedException(INVALID_API_KEY);
     request[REQUEST_TENANT] = tenant;
     return tenant;
   }
