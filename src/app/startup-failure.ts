@@ -10,15 +10,13 @@ interface SystemError extends Error {
 
 /** The variables that name each kind of server the app connects to. */
 const WHERE = 'DATABASE_URL, LONGTERM_MEMORY_URI or REDIS_URL';
-/** How a failure the app does not recognize begins: its line carries the stack at every level. */
-const UNRECOGNIZED = 'Start-up failed: ';
 
 /**
- * One sentence for a failed start: what failed and what to do — a port in use, a server that does
- * not answer (refused, unknown host, timed out), refused credentials, a missing database — else the
- * error's own message.
+ * One sentence for a failed start the app recognizes by its code: what failed and what to do — a
+ * port in use, a server that does not answer (refused, unknown host, timed out), refused
+ * credentials, a missing database; `undefined` for any other failure.
  */
-export function describeStartupFailure(error: unknown, port?: number): string {
+function recognizedFailure(error: unknown, port?: number): string | undefined {
   const failure = (error instanceof AggregateError ? error.errors[0] : error) as SystemError;
   const code = failure?.code ?? (error as SystemError)?.code;
   const at = failure?.address
@@ -49,8 +47,13 @@ export function describeStartupFailure(error: unknown, port?: number): string {
       return `The database ${name ? `"${name}"` : 'the URL names'} does not exist (${code}): create it, or fix ${WHERE}.`;
     }
     default:
-      return `${UNRECOGNIZED}${(error as Error)?.message ?? String(error)}`;
+      return undefined;
   }
+}
+
+/** The line of a failure the app does not recognize (a bug, say): the error's own message. */
+function unrecognizedFailure(error: unknown): string {
+  return `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
 }
 
 /**
@@ -60,15 +63,15 @@ export function describeStartupFailure(error: unknown, port?: number): string {
  */
 export function exitOnStartupFailure(logger: Logger, error: unknown, port?: number): never {
   const failure = error as SystemError;
-  const said = describeStartupFailure(error, port);
-  const withStack = logger.isLevelEnabled('debug') || said.startsWith(UNRECOGNIZED);
+  const recognized = recognizedFailure(error, port);
+  const withStack = logger.isLevelEnabled('debug') || recognized === undefined;
   const cause = {
     type: failure?.name ?? 'Error',
     message: failure?.message ?? String(error),
     ...(failure?.code ? { code: failure.code } : {}),
     ...(withStack && failure?.stack ? { stack: failure.stack } : {}),
   };
-  logger.fatal({ context: 'App', error: cause }, said);
+  logger.fatal({ context: 'App', error: cause }, recognized ?? unrecognizedFailure(error));
   logger.flush?.();
   process.exit(1);
 }

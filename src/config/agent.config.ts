@@ -11,7 +11,7 @@ import {
 } from './env.js';
 import { readRedisUrl } from './redis-url.js';
 import { DEFAULT_REDIS_KEY_PREFIX, readRedisKeyPrefix } from './redis.config.js';
-import { APP_CHAT_BACKENDS } from './chat-memory.config.js';
+import { readChatBackend } from './chat-memory.config.js';
 
 /** The queue drivers the example app can be configured with. */
 export const AGENT_QUEUE_DRIVERS = ['inline', 'bull'] as const;
@@ -120,8 +120,7 @@ function queuePrefixOf(keyPrefix: string): string | undefined {
 /** The runs' place when the history is on Redis: the same server, under the app's key prefix. */
 function runsOnRedis(env: Env): { runs?: AgentRunsOptions } {
   const url = readRedisUrl(env);
-  const chat = readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
-  if (chat !== 'redis' || url === undefined) return {};
+  if (readChatBackend(env) !== 'redis' || url === undefined) return {};
   return { runs: { uri: url, keyPrefix: `${readRedisKeyPrefix(env)}runs:` } };
 }
 

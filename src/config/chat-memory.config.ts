@@ -18,12 +18,17 @@ export const APP_CHAT_BACKENDS = ['memory', 'sqlite', 'postgres', 'mysql', 'redi
 /** Default SQLite file of the example app. */
 export const DEFAULT_SQLITE_PATH = './data/agent-memory.sqlite';
 
+/** `CHAT_MEMORY_BACKEND` (`sqlite`): where the app keeps its history (and its runs beside it). */
+export function readChatBackend(env: Env = process.env): (typeof APP_CHAT_BACKENDS)[number] {
+  return readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
+}
+
 /**
  * Builds `ChatMemoryModule` options from `CHAT_MEMORY_BACKEND` (`sqlite`), `SQLITE_PATH`,
  * `DATABASE_URL`, `REDIS_URL` and `DB_MIGRATIONS_RUN` (`true`).
  */
 export function loadChatMemoryConfig(env: Env = process.env): BackendOptions {
-  const backend = readChoice(env, 'CHAT_MEMORY_BACKEND', APP_CHAT_BACKENDS, 'sqlite');
+  const backend = readChatBackend(env);
   const migrationsRun = readBoolean(env, 'DB_MIGRATIONS_RUN', true);
   switch (backend) {
     case 'memory':

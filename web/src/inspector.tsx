@@ -48,7 +48,7 @@ export function Inspector() {
   const openConversation = (chosen = conversationId, at?: number, messageId?: string) =>
     guarded(++opens.current, async (latest) => {
       try {
-        await open(chosen, latest, at, messageId);
+        await loadConversation(chosen, latest, at, messageId);
       } catch (failure) {
         // Nothing shown, not the last conversation under the id that failed to open.
         if (latest()) setView(undefined);
@@ -56,8 +56,13 @@ export function Inspector() {
       }
     });
 
-  /** Loads a conversation (its page, runs and working memory) into the view, while still the latest open. */
-  const open = async (chosen: string, latest: () => boolean, at?: number, messageId?: string) => {
+  /** Loads a conversation (its page, runs, working memory) into the view while it is the latest. */
+  const loadConversation = async (
+    chosen: string,
+    latest: () => boolean,
+    at?: number,
+    messageId?: string,
+  ) => {
     const id = seg(chosen.trim());
     if (!id) throw new Error('Enter a conversation id, or choose one from the list.');
     const [page, runs, workingMemory] = await Promise.all([

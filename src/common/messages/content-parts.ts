@@ -1,5 +1,5 @@
 import type { ChatRole } from './chat-role.js';
-import { InvalidMessageError } from './invalid-message.error.js';
+import { InvalidMessageError, NUL_IN_STRING } from './invalid-message.error.js';
 import { type ProviderMetadata, copyProviderMetadata } from './provider-metadata.js';
 
 /**
@@ -147,11 +147,7 @@ function media(type: 'image' | 'file', part: Record<string, unknown>, path: stri
 
 function string(value: unknown, path: string): string {
   if (typeof value !== 'string') throw new InvalidMessageError(path, 'must be a string');
-  if (value.includes('\u0000'))
-    throw new InvalidMessageError(
-      path,
-      'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)',
-    );
+  if (value.includes('\u0000')) throw new InvalidMessageError(path, NUL_IN_STRING);
   return value;
 }
 

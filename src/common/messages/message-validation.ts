@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '../errors/invalid-argument.error.js';
 import { containsNul, exceedsUtf8Bytes, hasLoneSurrogate, utf8ByteLength } from '../utf8.js';
-import { InvalidMessageError } from './invalid-message.error.js';
+import { InvalidMessageError, NUL_IN_STRING } from './invalid-message.error.js';
 import { CHAT_ROLES, type ChatMessage, type ChatRole } from './chat-message.interface.js';
 import { copyContentParts } from './content-parts.js';
 import { copyProviderMetadata } from './provider-metadata.js';
@@ -204,9 +204,6 @@ function encode(
     throw new InvalidMessageError(path, `is not JSON-serializable (${(error as Error).message})`);
   }
 }
-
-const NUL_IN_STRING =
-  'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)';
 
 /**
  * Checks the copy's own fields (all but `metadata`) as they will be written: plain strings without

@@ -1,4 +1,4 @@
-import { InvalidMessageError } from './invalid-message.error.js';
+import { InvalidMessageError, NUL_IN_STRING } from './invalid-message.error.js';
 
 /**
  * What a provider attached to part of an answer and needs back with it (Anthropic's thinking
@@ -23,11 +23,7 @@ export function copyProviderMetadata(value: unknown, path: string): ProviderMeta
   }
   if (!isObject(copy)) fail();
   for (const inner of Object.values(copy as object)) if (!isObject(inner)) fail();
-  if (JSON.stringify(copy).includes('\\u0000'))
-    throw new InvalidMessageError(
-      path,
-      'a string holds U+0000, refused on every backend (PostgreSQL cannot store it)',
-    );
+  if (JSON.stringify(copy).includes('\\u0000')) throw new InvalidMessageError(path, NUL_IN_STRING);
   return copy as ProviderMetadata;
 }
 

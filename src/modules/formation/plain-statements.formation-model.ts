@@ -134,10 +134,10 @@ function profilePatchOf(
 
 /** The memory a "forget that …" sentence takes back, read as the statement it names. */
 function forgottenStatement(sentence: string): string | undefined {
-  const said = sentence.toLowerCase().replace(/’/g, "'").replace(OPENERS, '');
+  const said = plainCase(sentence).replace(OPENERS, '');
   const match = FORGET.exec(said);
   if (!match) return undefined;
-  const at = sentence.toLowerCase().replace(/’/g, "'").lastIndexOf(match[1]!);
+  const at = plainCase(sentence).lastIndexOf(match[1]!);
   const named = readStatement(at >= 0 ? sentence.slice(at) : match[1]!, 0);
   return named && !named.retraction ? named.text : undefined;
 }
@@ -182,7 +182,7 @@ function readStatement(
   sentence: string,
   observedAt: number,
 ): Omit<MemoryCandidate, 'messageIds'> | undefined {
-  let said = sentence.toLowerCase().replace(/’/g, "'").replace(OPENERS, '');
+  let said = plainCase(sentence).replace(OPENERS, '');
   let validFrom: number | undefined;
   said = said.replace(TRAILING, '');
   for (const [pattern, ago] of WHEN)
@@ -193,7 +193,7 @@ function readStatement(
   const original = (match: RegExpExecArray) => {
     const value = match.slice(1).find((group) => group !== undefined)!;
     // The value as the user wrote it (its case), from where it starts in the lower-cased sentence.
-    const at = sentence.toLowerCase().replace(/’/g, "'").lastIndexOf(value);
+    const at = plainCase(sentence).lastIndexOf(value);
     return clean(at >= 0 ? sentence.slice(at, at + value.length) : value);
   };
   const when = validFrom === undefined ? {} : { validFrom };
@@ -229,6 +229,11 @@ function thirdPerson(text: string): string {
     .replace(/\bI\b/g, 'the user')
     .replace(/\bmy\b/gi, "the user's")
     .replace(/\bme\b/gi, 'the user');
+}
+
+/** Lower case with a plain apostrophe: what the statement patterns read. */
+function plainCase(text: string): string {
+  return text.toLowerCase().replace(/’/g, "'");
 }
 
 function clean(value: string): string {
