@@ -84,6 +84,20 @@ describe('PostgreSQL statements over pipelined lanes', () => {
     expect(pool.totalCount).toBe(poolBefore);
   });
 
+  it("does not take the process's own pause within one burst for a stalled lane", async () => {
+    const { dataSource, execute } = await open();
+    const pool = (dataSource.driver as unknown as { master: PoolCounts }).master;
+    const poolBefore = pool.totalCount;
+    const first = Array.from({ length: 100 }, (_, n) => pidOf(execute, n));
+    const pausedUntil = Date.now() + STALLED_AFTER_MS + 20; // a GC or a busy core, in one run
+    while (Date.now() < pausedUntil);
+    const second = Array.from({ length: 100 }, (_, n) => pidOf(execute, 100 + n));
+    const rows = await Promise.all([...first, ...second]);
+    expect(rows.map(([row]) => row!.n)).toEqual(Array.from({ length: 200 }, (_, n) => n));
+    expect(new Set(rows.map(([row]) => row!.pid)).size).toBe(2);
+    expect(pool.totalCount).toBe(poolBefore);
+  });
+
   it('keeps to one connection while statements come one at a time', async () => {
     const { execute } = await open();
     const pids = new Set<number>();

@@ -75,6 +75,8 @@ export class PgPipelineLanes {
   private readonly lanes: Lane[] = [];
   private closed = false;
   private sweeper: NodeJS.Timeout | undefined;
+  /** The clock of the statements sent in the current synchronous run (see {@link now}). */
+  private runClock: number | undefined;
 
   private constructor(
     private readonly pool: PgPoolLike,
@@ -111,7 +113,7 @@ export class PgPipelineLanes {
   async query(config: PgQueryConfig): Promise<{ rows: unknown[] }> {
     const lane = this.closed || this.pool.ending ? undefined : this.pick();
     if (lane === undefined) return this.pool.query(config);
-    const statement = { at: Date.now() };
+    const statement = { at: this.now() };
     lane.outstanding.add(statement);
     try {
       await lane.ready;
@@ -147,7 +149,7 @@ export class PgPipelineLanes {
    * not stalled; else none (the pool takes the statement).
    */
   private pick(): Lane | undefined {
-    const now = Date.now();
+    const now = this.now();
     let best: Lane | undefined;
     for (const lane of this.lanes) {
       if (lane.outstanding.size === 0) return lane;
@@ -156,6 +158,20 @@ export class PgPipelineLanes {
       if (best === undefined || lane.outstanding.size < best.outstanding.size) best = lane;
     }
     return this.lanes.length < this.size ? this.open() : best;
+  }
+
+  /**
+   * The time, read once per synchronous run of statements (until the next microtask). No answer
+   * can arrive within one run, so a lane cannot fall behind during it: reading the clock per
+   * statement would count the process's own pauses (a GC, a busy core) as a slow server, and send
+   * the rest of a burst to the pool.
+   */
+  private now(): number {
+    if (this.runClock === undefined) {
+      this.runClock = Date.now();
+      queueMicrotask(() => (this.runClock = undefined));
+    }
+    return this.runClock;
   }
 
   private open(): Lane {
