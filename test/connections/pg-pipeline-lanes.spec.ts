@@ -141,9 +141,14 @@ describe('PostgreSQL statements over pipelined lanes', () => {
       'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
       [name],
     );
-    await expect(sleeping).rejects.toThrow();
-    await sleep(100); // the client sees its socket close
-    const { pid: after } = (await pidOf(execute, 2))[0]!;
+    // Sent the moment the statement fails, before the socket's end can arrive: the lane went
+    // with the FATAL error, so this one opens a new lane instead of dying with the old one.
+    const failed = await sleeping.then(
+      () => undefined,
+      (error: unknown) => ({ error, rows: pidOf(execute, 2) }),
+    );
+    expect(failed?.error).toMatchObject({ severity: 'FATAL', code: '57P01' });
+    const { pid: after } = (await failed!.rows)[0]!;
     expect(after).not.toBe(pid);
   });
 

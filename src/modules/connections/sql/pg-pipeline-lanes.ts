@@ -68,8 +68,8 @@ interface Lane {
  * the stores' executor sends. A statement queues behind the ones before it on its lane: once a
  * lane's oldest has waited {@link STALLED_AFTER_MS}, new statements avoid it, and go to the pool
  * when every lane is stalled. Lanes open when needed (one while statements come one at a time),
- * close after about the pool's idle timeout, are replaced when a connection fails (every statement
- * in flight on it fails), and end with the pool. Not used where the pool sets `query_timeout`.
+ * close after about the pool's idle timeout, are replaced when a connection fails or the server ends
+ * its session (every statement in flight on it fails), and end with the pool. Not used where the pool sets `query_timeout`.
  */
 export class PgPipelineLanes {
   private readonly lanes: Lane[] = [];
@@ -118,6 +118,11 @@ export class PgPipelineLanes {
     try {
       await lane.ready;
       return await lane.client.query(config);
+    } catch (error) {
+      // The server ends the session after a FATAL error (a terminated backend, a shutdown): the
+      // lane goes now, not when the socket's end arrives, so no later statement is written to it.
+      if (endsSession(error)) this.drop(lane);
+      throw error;
     } finally {
       lane.outstanding.delete(statement);
       if (lane.outstanding.size === 0) {
@@ -231,6 +236,12 @@ export class PgPipelineLanes {
 
 /** Lanes per pool; undefined where the pool's `pg` has no pipeline mode. */
 const LANES = new WeakMap<PgPoolLike, PgPipelineLanes | undefined>();
+
+/** Whether a statement's error ends the server session it ran on (severity FATAL or PANIC). */
+function endsSession(error: unknown): boolean {
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  return severity === 'FATAL' || severity === 'PANIC';
+}
 
 /** True where `pg`'s Client has pipeline mode (8.23+: it defines `pipeline` on every client). */
 function supportsPipeline(Client: new (options: unknown) => PgClient): boolean {
