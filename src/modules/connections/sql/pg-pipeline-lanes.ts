@@ -68,8 +68,9 @@ interface Lane {
  * the stores' executor sends. A statement queues behind the ones before it on its lane: once a
  * lane's oldest has waited {@link STALLED_AFTER_MS}, new statements avoid it, and go to the pool
  * when every lane is stalled. Lanes open when needed (one while statements come one at a time),
- * close after about the pool's idle timeout, are replaced when a connection fails or the server ends
- * its session (every statement in flight on it fails), and end with the pool. Not used where the pool sets `query_timeout`.
+ * close after about the pool's idle timeout, are replaced when a connection fails or the server
+ * ends its session (every statement in flight on it fails), and end with the pool. Not used where
+ * the pool sets `query_timeout`.
  */
 export class PgPipelineLanes {
   private readonly lanes: Lane[] = [];
