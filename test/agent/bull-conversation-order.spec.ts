@@ -71,13 +71,17 @@ async function bootBull(concurrency: number) {
   return harness.agent;
 }
 
+/** The Bull queue's per-conversation order. */
+function sequencer(): ConversationSequencer {
+  const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
+  return (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
+}
+
 /** A `queued` run at the head of the conversation's order with no job in the queue. */
 async function headWithoutJob(conversationId: string, runId: string, holder: { owner?: string }) {
   const runs = harness!.moduleRef.get<Lease<AgentRuns>>(AGENT_RUNS).value;
-  const queue = harness!.moduleRef.get<Lease<AgentQueue>>(AGENT_QUEUE).value;
-  const sequencer = (queue as unknown as { sequencer: ConversationSequencer }).sequencer;
   await runs.records.set(runId, conversationId, 'queued', holder);
-  await sequencer.join(conversationId, runId);
+  await sequencer().join(conversationId, runId);
 }
 
 const completedAt = async (runId: string) => {
@@ -101,7 +105,14 @@ describe('the Bull driver’s per-conversation order', () => {
     const waiting = [];
     for (let i = 0; i < 4; i += 1)
       waiting.push(await agent.submit({ conversationId: busy, message: `waits ${i}` }));
-    await sleep(100); // time for the waiting runs' jobs to take the slots, if they would
+    // Each waiting run's job has been taken from the queue and parked (what frees its slot).
+    for (const run of waiting)
+      await waitFor(
+        () => sequencer().parkedJob(busy, run.runId),
+        (jobId) => jobId !== undefined,
+        5_000,
+        `${run.runId} parked`,
+      );
     const started = Date.now();
     const other = await agent.submit({ conversationId: unique('other'), message: 'quick' });
     // The head holds one slot until released: if the parked runs held the other, this would wait

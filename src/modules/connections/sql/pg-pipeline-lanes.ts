@@ -76,8 +76,10 @@ export class PgPipelineLanes {
   private readonly lanes: Lane[] = [];
   private closed = false;
   private sweeper: NodeJS.Timeout | undefined;
-  /** The clock of the statements sent in the current synchronous run (see {@link now}). */
+  /** The clock of the current synchronous run, for telling stalled lanes (see {@link now}). */
   private runClock: number | undefined;
+  /** Dropped lanes' connections still ending (`close` waits for them too). */
+  private readonly ending = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly pool: PgPoolLike,
@@ -114,14 +116,14 @@ export class PgPipelineLanes {
   async query(config: PgQueryConfig): Promise<{ rows: unknown[] }> {
     const lane = this.closed || this.pool.ending ? undefined : this.pick();
     if (lane === undefined) return this.pool.query(config);
-    const statement = { at: this.now() };
+    const statement = { at: Date.now() };
     lane.outstanding.add(statement);
     try {
       await lane.ready;
       return await lane.client.query(config);
     } catch (error) {
-      // The server ends the session after a FATAL error (a terminated backend, a shutdown): the
-      // lane goes now, not when the socket's end arrives, so no later statement is written to it.
+      // The server ends the session after this error (a terminated backend, a shutdown): the lane
+      // goes now, not when the socket's end arrives, so no later statement is written to it.
       if (endsSession(error)) this.drop(lane);
       throw error;
     } finally {
@@ -139,15 +141,16 @@ export class PgPipelineLanes {
     clearInterval(this.sweeper);
     const lanes = [...this.lanes];
     for (const lane of lanes) if (lane.outstanding.size === 0) this.drop(lane);
-    return Promise.all(
-      lanes.map(
+    return Promise.all([
+      ...this.ending,
+      ...lanes.map(
         (lane) =>
           new Promise<unknown>((resolve) => {
             if (lane.ended) return resolve(lane.ended);
             lane.client.on('end', () => resolve(undefined));
           }),
       ),
-    ).then(() => undefined);
+    ]).then(() => undefined);
   }
 
   /**
@@ -167,10 +170,12 @@ export class PgPipelineLanes {
   }
 
   /**
-   * The time, read once per synchronous run of statements (until the next microtask). No answer
-   * can arrive within one run, so a lane cannot fall behind during it: reading the clock per
-   * statement would count the process's own pauses (a GC, a busy core) as a slow server, and send
-   * the rest of a burst to the pool.
+   * The time lanes are judged stalled by, read once per synchronous run of statements (until the
+   * next microtask). No answer can arrive within one run, so a lane cannot fall behind during it:
+   * reading the clock per statement would count the process's own pauses (a GC, a busy core) as a
+   * slow server, and send the rest of a burst to the pool. (A statement's own start is its real
+   * send time, so a pause is not counted against it in later runs either.) The other side: a run
+   * that keeps the CPU long keeps using a lane that really stalled during it, until it ends.
    */
   private now(): number {
     if (this.runClock === undefined) {
@@ -209,9 +214,12 @@ export class PgPipelineLanes {
   private drop(lane: Lane): void {
     if (lane.ended) return;
     // Marked before the connection's end runs, so its 'end' event finds the lane dropped already.
-    lane.ended = Promise.resolve()
+    const ended = Promise.resolve()
       .then(() => lane.client.end())
       .catch(() => undefined);
+    lane.ended = ended;
+    this.ending.add(ended);
+    void ended.then(() => this.ending.delete(ended));
     this.lanes.splice(this.lanes.indexOf(lane), 1);
     if (this.lanes.length === 0) {
       clearInterval(this.sweeper);
@@ -238,10 +246,18 @@ export class PgPipelineLanes {
 /** Lanes per pool; undefined where the pool's `pg` has no pipeline mode. */
 const LANES = new WeakMap<PgPoolLike, PgPipelineLanes | undefined>();
 
-/** Whether a statement's error ends the server session it ran on (severity FATAL or PANIC). */
+/**
+ * Whether a statement's error ends the server session it ran on: severity FATAL or PANIC, or an
+ * operator intervention (SQLSTATE class 57P: a terminated backend, a shutdown, a dropped database),
+ * whose code holds where the server's messages, severity included, are translated (`lc_messages`).
+ */
 function endsSession(error: unknown): boolean {
-  const severity = (error as { severity?: unknown } | null)?.severity;
-  return severity === 'FATAL' || severity === 'PANIC';
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  return (
+    severity === 'FATAL' ||
+    severity === 'PANIC' ||
+    (typeof code === 'string' && code.startsWith('57P'))
+  );
 }
 
 /** True where `pg`'s Client has pipeline mode (8.23+: it defines `pipeline` on every client). */
