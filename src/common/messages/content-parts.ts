@@ -1,3 +1,4 @@
+import { containsNul } from '../utf8.js';
 import type { ChatRole } from './chat-role.js';
 import { InvalidMessageError, NUL_IN_STRING } from './invalid-message.error.js';
 import { type ProviderMetadata, copyProviderMetadata } from './provider-metadata.js';
@@ -147,7 +148,7 @@ function media(type: 'image' | 'file', part: Record<string, unknown>, path: stri
 
 function string(value: unknown, path: string): string {
   if (typeof value !== 'string') throw new InvalidMessageError(path, 'must be a string');
-  if (value.includes('\u0000')) throw new InvalidMessageError(path, NUL_IN_STRING);
+  if (containsNul(value)) throw new InvalidMessageError(path, NUL_IN_STRING);
   return value;
 }
 

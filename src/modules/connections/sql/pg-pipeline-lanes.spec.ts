@@ -38,6 +38,10 @@ function clientsFailingFirstWith(firstError: Error, firstEnds = Promise.resolve(
   return { lanes: PgPipelineLanes.of(pool)!, opened, pool };
 }
 
+/** An error as `pg` gives a server's ErrorResponse: its (localized) severity and its SQLSTATE. */
+const serverError = (message: string, severity: string, code: string) =>
+  Object.assign(new Error(message), { severity, code });
+
 /** Runs one statement, and the next the moment the first fails: which connection answers it. */
 async function nextAfterFailure(firstError: Error) {
   const { lanes, opened } = clientsFailingFirstWith(firstError);
@@ -52,28 +56,19 @@ async function nextAfterFailure(firstError: Error) {
 describe('PgPipelineLanes and errors that end the session', () => {
   it('drops a lane whose statement was ended by an operator, whatever language its severity is in', async () => {
     // A server with lc_messages = 'de_DE' sends pg_terminate_backend's FATAL as SCHWERWIEGEND.
-    const terminated = Object.assign(new Error('Verbindung wird abgebrochen'), {
-      severity: 'SCHWERWIEGEND',
-      code: '57P01',
-    });
+    const terminated = serverError('Verbindung wird abgebrochen', 'SCHWERWIEGEND', '57P01');
     const { connection, opened } = await nextAfterFailure(terminated);
     expect(connection).toBe(1);
     expect(opened[0]!.ended).toBe(true);
   });
 
   it('drops a lane on any FATAL error', async () => {
-    const fatal = Object.assign(new Error('terminating connection'), {
-      severity: 'FATAL',
-      code: 'XX000',
-    });
+    const fatal = serverError('terminating connection', 'FATAL', 'XX000');
     expect((await nextAfterFailure(fatal)).connection).toBe(1);
   });
 
   it('keeps a lane whose statement failed alone (the session goes on)', async () => {
-    const divisionByZero = Object.assign(new Error('division by zero'), {
-      severity: 'ERROR',
-      code: '22012',
-    });
+    const divisionByZero = serverError('division by zero', 'ERROR', '22012');
     const { connection, opened } = await nextAfterFailure(divisionByZero);
     expect(connection).toBe(0);
     expect(opened).toHaveLength(1);
@@ -82,7 +77,7 @@ describe('PgPipelineLanes and errors that end the session', () => {
   it("makes the pool's end wait for a lane dropped earlier until its connection has ended", async () => {
     let finishEnding!: () => void;
     const { lanes, pool } = clientsFailingFirstWith(
-      Object.assign(new Error('terminating connection'), { severity: 'FATAL', code: '57P01' }),
+      serverError('terminating connection', 'FATAL', '57P01'),
       new Promise<void>((resolve) => (finishEnding = resolve)),
     );
     await lanes.query({ text: 'SELECT 1', values: [] }).catch(() => undefined);
